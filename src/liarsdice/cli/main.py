@@ -1,0 +1,31 @@
+"""The ``liarsdice`` command: a click group; each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+from liarsdice import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="liarsdice")
+def cli() -> None:
+    """Liar's Dice: play, replay and study every rule family."""
+
+
+def _register() -> None:
+    from liarsdice.cli.play import play
+    from liarsdice.cli.replay import replay
+    from liarsdice.cli.rules_cmd import rules
+
+    cli.add_command(play)
+    cli.add_command(replay)
+    cli.add_command(rules)
+
+
+_register()
+
+
+def main() -> None:
+    """Console-script entry point."""
+    cli()

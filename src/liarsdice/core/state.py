@@ -1,0 +1,983 @@
+"""Immutable game state of the bidding family, OpenSpiel style.
+
+A :class:`State` is never changed: :meth:`State.apply_action` returns a new state. Chance events
+(die rolls, a random opener) are explicit actions taken when :attr:`State.current_player` is
+:data:`~liarsdice.core.game.CHANCE`; :meth:`State.chance_outcomes` lists them with their
+probabilities. Every state keeps its event log, from which it can be rebuilt exactly.
+
+>>> import random
+>>> from liarsdice.core.rules import preset
+>>> from liarsdice.core.game import Game
+>>> g = Game(preset("openspiel"))
+>>> s = g.new_initial_state().apply_action(3).apply_action(6)   # p1 rolls 3, p2 rolls 6
+>>> s.current_player, s.legal_actions()[:3]
+(0, (8, 9, 10))
+>>> s = s.apply_action(g.bid_action(Bid(2, 3)))
+>>> s = s.apply_action(LIAR)           # 3 + wild 6 = two threes: the bid stands
+>>> s.is_terminal(), s.returns()
+(True, (1.0, -1.0))
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from liarsdice.core.bid import Bid
+from liarsdice.core.errors import IllegalActionError
+from liarsdice.core.game import (
+    BID_BASE,
+    BUY,
+    CHANCE,
+    EXACT,
+    LIAR,
+    NO_SHOW,
+    SHOW_BASE,
+    TERMINAL,
+    Game,
+)
+from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
+from liarsdice.core.rules import (
+    Economy,
+    ExactCall,
+    ExactCount,
+    FirstOpener,
+    Loss,
+    NextOpener,
+    Resolution,
+    Scoring,
+    ShowReroll,
+    Stash,
+)
+
+
+class Phase(IntEnum):
+    """What the state is waiting for."""
+
+    SETUP = 0  # chance: choosing the first opener (random seat or roll-off)
+    ROLL = 1  # chance: the round's dice, seat by seat, then the stash
+    BID = 2  # the current player bids, calls, shows or buys
+    REROLL = 3  # chance: re-rolling hidden dice after a show
+    SHOW = 4  # 'before' show-and-reroll: the bidder may now show
+    BUY_ROLL = 5  # chance: rolling a die just bought (Rich Man's Dice)
+    OVER = 6
+
+
+class Question:
+    """House-rule questions (seed 002) that cost the asker a die."""
+
+    TURN = "turn"  # "whose turn is it?"
+    COUNT = "count"  # "how many dice are left?"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """What a challenge revealed and what it cost. All of it is public after the reveal."""
+
+    round: int
+    bid: Bid
+    call: str  # "liar" or "exact"
+    caller: int
+    callers: tuple[int, ...]  # every player who called (all-call resolution), in order
+    bidder: int
+    count: int
+    hands: tuple[tuple[int, ...], ...]  # every seat's dice at the reveal (hidden + shown)
+    stash: tuple[int, ...]
+    losses: dict[int, int]  # dice lost this round (challenge and penalties), by seat
+    gains: dict[int, int]  # dice gained (calza, calling advantage)
+    winner: int  # the challenge winner
+    dice: tuple[int, ...]  # every seat's dice after the round
+    next_opener: int | None  # None when the game is over
+    eliminated: tuple[int, ...]
+    chips: tuple[int, ...] | None = None
+    round_pot_won: int = 0
+    game_pot: int = 0
+    pile: int = 0
+    scores: tuple[int, ...] | None = None
+
+
+class Table:
+    """Round- and game-level facts shared by every state of a bidding sequence."""
+
+    __slots__ = (
+        "cap",
+        "chips",
+        "dice",
+        "game_pot",
+        "hands",
+        "lost",
+        "nxt",
+        "opener",
+        "out_order",
+        "palifico",
+        "palifico_used",
+        "penalties",
+        "pile",
+        "results",
+        "round",
+        "round_pot",
+        "scores",
+        "shown",
+        "start",
+        "stash",
+        "winner",
+    )
+
+    dice: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    shown: tuple[tuple[int, ...], ...]
+    stash: tuple[int, ...]
+    start: int  # index in the event log where this round began
+    opener: int
+    round: int
+    cap: int
+    nxt: tuple[int, ...]
+    chips: tuple[int, ...]
+    round_pot: int
+    game_pot: int
+    pile: int
+    scores: tuple[int, ...]
+    lost: tuple[int, ...]
+    out_order: tuple[int, ...]
+    palifico: bool
+    palifico_used: frozenset[int]
+    penalties: tuple[int, ...]
+    results: tuple[RoundResult, ...]
+    winner: int | None
+
+    def copy(self, **changes: Any) -> Table:
+        t = Table.__new__(Table)
+        for name in Table.__slots__:
+            setattr(t, name, changes[name] if name in changes else getattr(self, name))
+        return t
+
+    def active(self) -> list[int]:
+        return [p for p, d in enumerate(self.dice) if d > 0]
+
+
+def _next_seats(dice: tuple[int, ...]) -> tuple[int, ...]:
+    """For each seat, the next seat clockwise that still has dice."""
+    n = len(dice)
+    out = []
+    for p in range(n):
+        q = (p + 1) % n
+        while dice[q] == 0 and q != p:
+            q = (q + 1) % n
+        out.append(q)
+    return tuple(out)
+
+
+def initial_state(game: Game) -> State:
+    rules = game.rules
+    n = game.num_players
+    chips = (rules.chips,) * n if rules.economy is not Economy.NONE else (0,) * n
+    game_pot = 0
+    if rules.economy is Economy.RICH_MAN:
+        antes = tuple(min(c, rules.ante) for c in chips)
+        chips = tuple(c - a for c, a in zip(chips, antes, strict=True))
+        game_pot = sum(antes)
+    t = Table()
+    t.dice = game.start_dice
+    t.hands = ((),) * n
+    t.shown = ((),) * n
+    t.stash = ()
+    t.start = 0
+    t.opener = 0
+    t.round = 0
+    t.cap = 0
+    t.nxt = _next_seats(t.dice)
+    t.chips = chips
+    t.round_pot = 0
+    t.game_pot = game_pot
+    t.pile = 0
+    t.scores = (0,) * n
+    t.lost = (0,) * n
+    t.out_order = ()
+    t.palifico = False
+    t.palifico_used = frozenset()
+    t.penalties = (0,) * n
+    t.results = ()
+    t.winner = None
+    if game.opener is not None or rules.first_opener is FirstOpener.GIVEN:
+        t.opener = game.opener or 0
+        return _start_round(game, t, None, 0)
+    if rules.first_opener is FirstOpener.RANDOM:
+        return State._make(game, t, Phase.SETUP, CHANCE, -1, -1, (), 0, (), None, 0)
+    # Roll-off: pending = (rollers, faces rolled so far)
+    return State._make(game, t, Phase.SETUP, CHANCE, -1, -1, (), 0, (tuple(range(n)), ()), None, 0)
+
+
+def _start_round(game: Game, t: Table, log: Any, n_events: int) -> State:
+    """A new round: antes, then the ROLL chance phase."""
+    rules = game.rules
+    changes: dict[str, Any] = {
+        "hands": ((),) * game.num_players,
+        "shown": ((),) * game.num_players,
+        "stash": (),
+        "penalties": (0,) * game.num_players,
+        "nxt": _next_seats(t.dice),
+        "start": n_events,
+    }
+    active = t.active()
+    stash_size = len(active) if rules.stash is not Stash.NONE else 0
+    changes["cap"] = sum(t.dice) + stash_size
+    if rules.economy is Economy.CHIPS:
+        chips = list(t.chips)
+        round_pot, game_pot = 0, t.game_pot
+        for p in active:
+            if chips[p] > 0:
+                chips[p] -= 1
+                round_pot += 1
+            if chips[p] > 0:
+                chips[p] -= 1
+                game_pot += 1
+        changes.update(chips=tuple(chips), round_pot=round_pot, game_pot=game_pot)
+    return State._make(game, t.copy(**changes), Phase.ROLL, CHANCE, -1, -1, (), 0, (), log, n_events)
+
+
+# Turn flags.
+_BOUGHT = 1
+_MUST_RAISE = 2
+
+
+class State:
+    """An immutable game state. Create the first one with :meth:`Game.new_initial_state`."""
+
+    __slots__ = (
+        "_log",
+        "_n",
+        "bid",
+        "bidder",
+        "callers",
+        "flags",
+        "game",
+        "pending",
+        "phase",
+        "player",
+        "table",
+    )
+
+    game: Game
+    table: Table
+    phase: Phase
+    player: int
+    bid: int  # id in the game's bid space, -1 before the opening bid
+    bidder: int
+    callers: tuple[int, ...]
+    flags: int
+    pending: tuple[Any, ...]
+    _log: Any  # cons list (previous, player, action) or None
+    _n: int
+
+    @staticmethod
+    def _make(
+        game: Game,
+        table: Table,
+        phase: Phase,
+        player: int,
+        bid: int,
+        bidder: int,
+        callers: tuple[int, ...],
+        flags: int,
+        pending: tuple[Any, ...],
+        log: Any,
+        n: int,
+    ) -> State:
+        s = State.__new__(State)
+        s.game = game
+        s.table = table
+        s.phase = phase
+        s.player = player
+        s.bid = bid
+        s.bidder = bidder
+        s.callers = callers
+        s.flags = flags
+        s.pending = pending
+        s._log = log
+        s._n = n
+        return s
+
+    # ------------------------------------------------------------ inspection
+    @property
+    def current_player(self) -> int:
+        """The seat to act, :data:`CHANCE` at chance nodes, :data:`TERMINAL` when over."""
+        return self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def is_chance_node(self) -> bool:
+        return self.player == CHANCE
+
+    @property
+    def round(self) -> int:
+        return self.table.round
+
+    @property
+    def dice_counts(self) -> tuple[int, ...]:
+        """Every seat's dice (hidden + shown) this round; 0 once out."""
+        return self.table.dice
+
+    @property
+    def current_bid(self) -> Bid | None:
+        return None if self.bid < 0 else self.game.space.bids[self.bid]
+
+    @property
+    def winner(self) -> int | None:
+        return self.table.winner
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """Results of every resolved round so far."""
+        return self.table.results
+
+    def hand(self, player: int) -> tuple[int, ...]:
+        """A seat's hidden dice (sorted). Not for other players' eyes: see :meth:`view`."""
+        return self.table.hands[player]
+
+    def shown(self, player: int) -> tuple[int, ...]:
+        return self.table.shown[player]
+
+    def active_players(self) -> list[int]:
+        return self.table.active()
+
+    def history(self) -> list[tuple[int, int]]:
+        """The event log: ``(player, action)`` pairs from the start (player -1 = chance)."""
+        out: list[tuple[int, int]] = []
+        node = self._log
+        while node is not None:
+            node, player, action = node
+            out.append((player, action))
+        out.reverse()
+        return out
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __repr__(self) -> str:
+        bid = self.current_bid
+        return (
+            f"<State round={self.table.round} phase={self.phase.name} player={self.player} "
+            f"bid={bid} dice={list(self.table.dice)}>"
+        )
+
+    # ---------------------------------------------------------------- chance
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(action, probability)`` for each outcome at a chance node."""
+        if self.player != CHANCE:
+            return []
+        if self.phase is Phase.SETUP and not self.pending:
+            n = self.game.num_players
+            return [(p, 1.0 / n) for p in range(n)]
+        faces = self.game.rules.faces
+        return [(f, 1.0 / faces) for f in range(1, faces + 1)]
+
+    def sample_chance(self, rng: random.Random) -> int:
+        """One chance outcome drawn with ``rng``."""
+        if self.phase is Phase.SETUP and not self.pending:
+            return rng.randrange(self.game.num_players)
+        return rng.randrange(1, self.game.rules.faces + 1)
+
+    def resolve_chance(self, rng: random.Random) -> State:
+        """Apply chance outcomes drawn with ``rng`` until a player must act (or the end)."""
+        s = self
+        while s.player == CHANCE:
+            s = s.apply_action(s.sample_chance(rng))
+        return s
+
+    # ----------------------------------------------------------- legal moves
+    def _bid_mode(self) -> int:
+        t = self.table
+        if t.palifico:
+            return PALIFICO if self.bid >= 0 else OPEN_ANY
+        return OPEN_ANY if self.game.rules.open_on_wild else OPEN_NO_WILD
+
+    def legal_bids(self) -> tuple[int, ...]:
+        """Action ids of the bids the current player may make now."""
+        if self.phase is not Phase.BID:
+            return ()
+        space = self.game.space
+        raises = space.raises(self.bid, self.table.cap, self._bid_mode())
+        return tuple(BID_BASE + i for i in raises)
+
+    def legal_actions(self) -> tuple[int, ...]:
+        """Legal actions of the current player (chance outcomes at chance nodes), ascending."""
+        phase = self.phase
+        if phase is Phase.BID:
+            game = self.game
+            rules = game.rules
+            raises = game.space.raises(self.bid, self.table.cap, self._bid_mode())
+            out: list[int] = []
+            if not self.flags & _MUST_RAISE:
+                if self.bid >= 0:
+                    out.append(LIAR)
+                    if rules.exact is not ExactCall.NONE:
+                        out.append(EXACT)
+                if rules.economy is Economy.RICH_MAN and self._can_buy():
+                    out.append(BUY)
+            out.extend(BID_BASE + i for i in raises)
+            if (
+                rules.show_reroll is ShowReroll.AFTER
+                and self.bid >= 0
+                and raises
+                and not self.flags & _MUST_RAISE
+            ):
+                out.extend(self._show_actions())
+            return tuple(out)
+        if phase is Phase.SHOW:
+            return (NO_SHOW, *self._show_actions())
+        if self.player == CHANCE:
+            return tuple(a for a, _ in self.chance_outcomes())
+        return ()
+
+    def _can_buy(self) -> bool:
+        t, p = self.table, self.player
+        return (
+            not self.flags & _BOUGHT
+            and t.dice[p] < self.game.start_dice[p]
+            and t.game_pot > 0
+            and t.chips[p] >= t.game_pot
+        )
+
+    def _show_actions(self) -> list[int]:
+        hidden = self.table.hands[self.player]
+        if len(hidden) < 2:
+            return []
+        counts = Counter(hidden)
+        faces = sorted(counts)
+        out: list[int] = []
+
+        def rec(i: int, chosen: list[int]) -> None:
+            if i == len(faces):
+                if 0 < len(chosen) < len(hidden):
+                    out.append(self.game.show_action(chosen))
+                return
+            f = faces[i]
+            for k in range(counts[f] + 1):
+                rec(i + 1, chosen + [f] * k)
+
+        rec(0, [])
+        return sorted(out)
+
+    def explain_illegal(self, action: int) -> str:
+        """Why ``action`` is not legal here (empty string when it is)."""
+        if action in self.legal_actions():
+            return ""
+        game = self.game
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        if self.player == CHANCE:
+            return f"a chance outcome is due here: one of {list(self.legal_actions())}"
+        bid = game.action_bid(action)
+        cur = self.current_bid
+        if self.phase is Phase.SHOW:
+            return "after raising you may only show dice or decline (no-show)"
+        if action in (LIAR, EXACT):
+            if cur is None:
+                return "there is no bid to call yet: make the opening bid"
+            if self.flags & _MUST_RAISE:
+                return "after showing and re-rolling you must raise the bid"
+            return "the exact (spot-on) call is not part of these rules"
+        if action == BUY:
+            t, p = self.table, self.player
+            if game.rules.economy is not Economy.RICH_MAN:
+                return "buying dice is not part of these rules"
+            if self.flags & _BOUGHT:
+                return "you already bought a die this turn"
+            if t.dice[p] >= game.start_dice[p]:
+                return f"you already have your {game.start_dice[p]} starting dice"
+            return f"a die costs the pot ({t.game_pot} chips); you have {t.chips[p]}"
+        if action >= SHOW_BASE:
+            if game.rules.show_reroll is ShowReroll.OFF:
+                return "show-and-reroll is not part of these rules"
+            if cur is None:
+                return "you may not show and re-roll on an opening bid"
+            return (
+                "show one or more of your hidden dice and keep at least one to re-roll "
+                f"(your hidden dice: {list(self.table.hands[self.player])})"
+            )
+        if bid is None:
+            return f"unknown action {action}"
+        legal = self.legal_bids()
+        least = ", ".join(game.action_to_string(a) for a in legal[:4])
+        if bid.quantity > self.table.cap:
+            return f"{bid} needs more dice than the {self.table.cap} in play"
+        if self.table.palifico and cur is not None:
+            return (
+                f"palifico round: keep the face and raise the quantity: "
+                f"{bid} does not beat {cur} (least legal bids: {least or 'none; call'})"
+            )
+        if cur is None:
+            if not game.rules.open_on_wild and bid.face == game.rules.wild:
+                return f"the opening bid may not be on wilds ({bid.face}s)"
+            return f"{bid} is not a legal opening bid"
+        if not legal:
+            return f"{cur} is the top bid: you must call"
+        return f"{bid} does not beat {cur}; least legal bids: {least}"
+
+    # --------------------------------------------------------------- applying
+    def apply_action(self, action: int) -> State:
+        """The state after the current player (or chance) takes ``action``.
+
+        Raises :class:`IllegalActionError` saying why when the action is not legal.
+        """
+        phase = self.phase
+        player = self.player
+        log = (self._log, player, action)
+        n = self._n + 1
+        if phase is Phase.BID:
+            if BID_BASE <= action < SHOW_BASE:
+                return self._apply_bid(action, log, n)
+            if action == LIAR or action == EXACT:
+                if self.bid < 0 or self.flags & _MUST_RAISE:
+                    raise IllegalActionError(self.explain_illegal(action))
+                if action == EXACT and self.game.rules.exact is ExactCall.NONE:
+                    raise IllegalActionError(self.explain_illegal(action))
+                return self._apply_call(action, log, n)
+            if action not in self.legal_actions():
+                raise IllegalActionError(self.explain_illegal(action))
+            if action == BUY:
+                t = self.table
+                chips = list(t.chips)
+                chips[player] -= t.game_pot
+                table = t.copy(chips=tuple(chips), game_pot=t.game_pot * 2)
+                return State._make(
+                    self.game, table, Phase.BUY_ROLL, CHANCE, self.bid, self.bidder,
+                    self.callers, self.flags | _BOUGHT, (player,), log, n,
+                )  # fmt: skip
+            return self._apply_show(action, log, n)
+        if phase is Phase.SHOW:
+            if action == NO_SHOW:
+                nxt = self.table.nxt[player]
+                return State._make(
+                    self.game, self.table, Phase.BID, nxt, self.bid, self.bidder, (), 0, (),
+                    log, n,
+                )  # fmt: skip
+            if action not in self.legal_actions():
+                raise IllegalActionError(self.explain_illegal(action))
+            return self._apply_show(action, log, n)
+        if player == CHANCE:
+            return self._apply_chance(action, log, n)
+        raise IllegalActionError("the game is over")
+
+    def apply_event(self, player: int, action: int) -> State:
+        """Apply one event of a log: a move of the player to act, or a house-rule question."""
+        if isinstance(action, str):
+            return self.ask(player, action)
+        if player != self.player:
+            who = "chance" if self.player == CHANCE else f"seat {self.player}"
+            raise IllegalActionError(f"it is {who}'s turn, not seat {player}'s")
+        return self.apply_action(action)
+
+    def child(self, action: int) -> State:
+        """Alias of :meth:`apply_action` (states are immutable)."""
+        return self.apply_action(action)
+
+    def _apply_bid(self, action: int, log: Any, n: int) -> State:
+        bid = action - BID_BASE
+        game = self.game
+        space = game.space
+        t = self.table
+        if bid >= len(space) or bid not in space.raises(self.bid, t.cap, self._bid_mode()):
+            raise IllegalActionError(self.explain_illegal(action))
+        player = self.player
+        if (
+            game.rules.show_reroll is ShowReroll.BEFORE
+            and self.bid >= 0
+            and len(t.hands[player]) >= 2
+        ):
+            return State._make(game, t, Phase.SHOW, player, bid, player, (), 0, (), log, n)
+        return State._make(game, t, Phase.BID, t.nxt[player], bid, player, (), 0, (), log, n)
+
+    def _apply_show(self, action: int, log: Any, n: int) -> State:
+        shown = self.game.action_shown(action) or ()
+        t, p = self.table, self.player
+        rest = list(t.hands[p])
+        for f in shown:
+            rest.remove(f)
+        hands = list(t.hands)
+        hands[p] = ()
+        shown_all = list(t.shown)
+        shown_all[p] = tuple(sorted(shown_all[p] + shown))
+        table = t.copy(hands=tuple(hands), shown=tuple(shown_all))
+        # pending = (seat, dice to re-roll, faces rolled so far)
+        return State._make(
+            self.game, table, Phase.REROLL, CHANCE, self.bid, self.bidder, self.callers,
+            self.flags, (p, len(rest), ()), log, n,
+        )  # fmt: skip
+
+    def _apply_call(self, action: int, log: Any, n: int) -> State:
+        game = self.game
+        player = self.player
+        if game.rules.resolution is Resolution.ALL_CALL:
+            callers = (*self.callers, player)
+            t = self.table
+            others = sum(1 for p, d in enumerate(t.dice) if d > 0 and p != self.bidder)
+            if len(callers) < others:
+                return State._make(
+                    game, t, Phase.BID, t.nxt[player], self.bid, self.bidder, callers, 0, (),
+                    log, n,
+                )  # fmt: skip
+            return self._resolve(action, player, callers, log, n)
+        return self._resolve(action, player, (player,), log, n)
+
+    def _apply_chance(self, action: int, log: Any, n: int) -> State:
+        game = self.game
+        t = self.table
+        phase = self.phase
+        faces = game.rules.faces
+        if phase is Phase.SETUP and not self.pending:
+            if not 0 <= action < game.num_players:
+                raise IllegalActionError(f"the random opener must be a seat 0..{game.num_players}")
+            return _start_round(game, t.copy(opener=action), log, n)
+        if not 1 <= action <= faces:
+            raise IllegalActionError(f"a die roll must be 1..{faces}, not {action}")
+        if phase is Phase.ROLL:
+            rolled = (*self.pending, action)
+            if len(rolled) < sum(t.dice) + (
+                len(t.active()) if game.rules.stash is not Stash.NONE else 0
+            ):
+                return State._make(game, t, phase, CHANCE, -1, -1, (), 0, rolled, log, n)
+            hands = []
+            i = 0
+            for d in t.dice:
+                hands.append(tuple(sorted(rolled[i : i + d])))
+                i += d
+            table = t.copy(hands=tuple(hands), stash=tuple(rolled[i:]))
+            return State._make(game, table, Phase.BID, t.opener, -1, -1, (), 0, (), log, n)
+        if phase is Phase.REROLL:
+            seat, count, got = self.pending
+            got = (*got, action)
+            if len(got) < count:
+                return State._make(
+                    game, t, phase, CHANCE, self.bid, self.bidder, self.callers, self.flags,
+                    (seat, count, got), log, n,
+                )  # fmt: skip
+            hands = list(t.hands)
+            hands[seat] = tuple(sorted(got))
+            table = t.copy(hands=tuple(hands))
+            if game.rules.show_reroll is ShowReroll.AFTER:
+                return State._make(
+                    game, table, Phase.BID, seat, self.bid, self.bidder, self.callers,
+                    self.flags | _MUST_RAISE, (), log, n,
+                )  # fmt: skip
+            return State._make(
+                game, table, Phase.BID, t.nxt[seat], self.bid, self.bidder, (), 0, (), log, n
+            )
+        if phase is Phase.BUY_ROLL:
+            (seat,) = self.pending
+            hands = list(t.hands)
+            hands[seat] = tuple(sorted((*hands[seat], action)))
+            dice = list(t.dice)
+            dice[seat] += 1
+            table = t.copy(hands=tuple(hands), dice=tuple(dice), cap=t.cap + 1)
+            return State._make(
+                game, table, Phase.BID, seat, self.bid, self.bidder, self.callers, self.flags,
+                (), log, n,
+            )  # fmt: skip
+        # Roll-off for the first opener.
+        rollers, rolled = self.pending
+        rolled = (*rolled, action)
+        per = 1 if game.rules.first_opener is FirstOpener.ROLL_ONE else 2
+        if len(rolled) < per * len(rollers):
+            return State._make(game, t, phase, CHANCE, -1, -1, (), 0, (rollers, rolled), log, n)
+        sums = [sum(rolled[i * per : (i + 1) * per]) for i in range(len(rollers))]
+        best = max(sums)
+        top = tuple(r for r, s in zip(rollers, sums, strict=True) if s == best)
+        if len(top) > 1:
+            return State._make(game, t, phase, CHANCE, -1, -1, (), 0, (top, ()), log, n)
+        return _start_round(game, t.copy(opener=top[0]), log, n)
+
+    # ------------------------------------------------------------- questions
+    def ask(self, player: int, question: str) -> State:
+        """Seed 002 house rule: ``player`` asks a question and forfeits a die for it.
+
+        The die is taken when the round resolves, so the dice in play (and the bids they
+        allow) stay fixed during the round. Returns the new state; the answer is public.
+        """
+        if not self.game.rules.house_penalties:
+            raise IllegalActionError("question penalties are not part of these rules")
+        if question not in (Question.TURN, Question.COUNT):
+            raise IllegalActionError(f"unknown question {question!r}; ask 'turn' or 'count'")
+        if self.phase is Phase.OVER:
+            raise IllegalActionError("the game is over")
+        t = self.table
+        if not 0 <= player < self.game.num_players or t.dice[player] == 0:
+            raise IllegalActionError(f"seat {player} is not in the game")
+        pen = list(t.penalties)
+        pen[player] += 1
+        return State._make(
+            self.game, t.copy(penalties=tuple(pen)), self.phase, self.player, self.bid,
+            self.bidder, self.callers, self.flags, self.pending,
+            (self._log, player, question), self._n + 1,
+        )  # fmt: skip
+
+    # ------------------------------------------------------------ resolution
+    def count(self, bid: Bid) -> int:
+        """How many dice in play match ``bid`` (wilds counted unless the bid is on wilds)."""
+        t = self.table
+        wild = None if t.palifico else self.game.rules.wild
+        face = bid.face
+        total = 0
+        for group in (*t.hands, *t.shown, t.stash):
+            for d in group:
+                if d == face or (d == wild):
+                    total += 1
+        return total
+
+    def _resolve(
+        self, call: int, caller: int, callers: tuple[int, ...], log: Any, n: int
+    ) -> State:
+        game = self.game
+        rules = game.rules
+        t = self.table
+        bid = game.space.bids[self.bid]
+        q = bid.quantity
+        count = self.count(bid)
+        bidder = self.bidder
+        dice = list(t.dice)
+        active = [p for p, d in enumerate(dice) if d > 0]
+        losses: dict[int, int] = {}
+        gains: dict[int, int] = {}
+        chips = list(t.chips)
+        scores = list(t.scores)
+        pile = t.pile
+        game_over = False
+        winner: int
+        call_name = "liar" if call == LIAR else "exact"
+
+        if call == LIAR:
+            if rules.scoring is Scoring.ROOM:
+                if count >= q:
+                    winner = bidder
+                    game_over = True
+                    for p in range(game.num_players):
+                        scores[p] += 1 if p == bidder else -1
+                else:
+                    winner = caller
+                    losses[bidder] = 1
+            elif count > q or (
+                count == q
+                and rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
+            ):
+                winner = bidder
+                losses[caller] = count - q if rules.loss is Loss.DIFFERENCE and count > q else 1
+            elif count < q:
+                winner = caller
+                losses[bidder] = q - count if rules.loss is Loss.DIFFERENCE else 1
+            else:  # exact count, everyone but the bidder loses one
+                winner = bidder
+                spare = rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST
+                for p in active:
+                    if p == bidder or (spare and dice[p] == 1 and p != caller):
+                        continue
+                    losses[p] = 1
+        else:
+            if count == q:
+                winner = caller
+                if rules.calling_advantage:
+                    gains[caller] = pile
+                    pile = 0
+                    for p in active:
+                        if p != caller:
+                            losses[p] = 1
+                elif rules.exact is ExactCall.SPOT_ON:
+                    for p in active:
+                        if p != caller:
+                            losses[p] = 1
+                elif dice[caller] < game.start_dice[caller]:  # calza
+                    gains[caller] = 1
+            else:
+                winner = bidder
+                losses[caller] = 1
+        challenge_losers = [p for p, k in losses.items() if k > 0]
+        for p, k in enumerate(t.penalties):
+            if k:
+                losses[p] = losses.get(p, 0) + k
+
+        before = tuple(dice)
+        for p, k in gains.items():
+            dice[p] += k
+        lost = list(t.lost)
+        for p, k in losses.items():
+            k = min(k, dice[p])
+            losses[p] = k
+            dice[p] -= k
+            lost[p] += k
+            if rules.calling_advantage:
+                pile += k
+        losses = {p: k for p, k in losses.items() if k > 0}
+        gains = {p: k for p, k in gains.items() if k > 0}
+        if not any(dice):  # penalties emptied the table: the challenge winner keeps a die
+            dice[winner] = 1
+            losses[winner] -= 1
+            lost[winner] -= 1
+            if not losses[winner]:
+                del losses[winner]
+        eliminated = tuple(
+            p for p in _clockwise(bidder, game.num_players) if before[p] > 0 and dice[p] == 0
+        )
+        if rules.scoring is Scoring.ROOM:
+            for p in eliminated:
+                scores[p] -= 1
+        out_order = t.out_order + eliminated
+        if rules.economy is Economy.CHIPS:
+            chips[winner] += t.round_pot
+        remaining = [p for p, d in enumerate(dice) if d > 0]
+        game_winner: int | None = None
+        if rules.scoring is Scoring.SINGLE_ROUND:
+            game_over = True
+            game_winner = winner
+        elif game_over:
+            game_winner = winner
+        elif len(remaining) <= 1:
+            game_over = True
+            game_winner = remaining[0] if remaining else winner
+        game_pot = t.game_pot
+        if game_over and game_winner is not None and rules.economy is not Economy.NONE:
+            chips[game_winner] += game_pot
+            game_pot = 0
+
+        next_opener: int | None = None
+        palifico = False
+        palifico_used = t.palifico_used
+        if not game_over:
+            clockwise = _clockwise(bidder, game.num_players)
+            fresh = []
+            if rules.palifico:
+                fresh = [
+                    p
+                    for p in clockwise
+                    if dice[p] == 1 and before[p] > 1 and p not in palifico_used
+                ]
+            if fresh:
+                next_opener = fresh[0]
+                palifico = True
+                palifico_used = palifico_used | {fresh[0]}
+            else:
+                next_opener = _pick_opener(
+                    rules.next_opener, winner, bidder, caller, challenge_losers, dice, clockwise
+                )
+            if dice[next_opener] == 0:
+                next_opener = next(
+                    s for s in _clockwise(next_opener, game.num_players)[1:] if dice[s] > 0
+                )
+
+        hands = tuple(
+            tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True)
+        )
+        result = RoundResult(
+            round=t.round,
+            bid=bid,
+            call=call_name,
+            caller=caller,
+            callers=callers,
+            bidder=bidder,
+            count=count,
+            hands=hands,
+            stash=t.stash,
+            losses=losses,
+            gains=gains,
+            winner=winner,
+            dice=tuple(dice),
+            next_opener=next_opener,
+            eliminated=eliminated,
+            chips=tuple(chips) if rules.economy is not Economy.NONE else None,
+            round_pot_won=t.round_pot if rules.economy is Economy.CHIPS else 0,
+            game_pot=game_pot,
+            pile=pile,
+            scores=tuple(scores) if rules.scoring is Scoring.ROOM else None,
+        )
+        table = t.copy(
+            dice=tuple(dice),
+            chips=tuple(chips),
+            round_pot=0,
+            game_pot=game_pot,
+            pile=pile,
+            scores=tuple(scores),
+            lost=tuple(lost),
+            out_order=out_order,
+            palifico=palifico,
+            palifico_used=palifico_used,
+            penalties=(0,) * game.num_players,
+            results=(*t.results, result),
+        )
+        if game_over:
+            table.winner = game_winner
+            return State._make(game, table, Phase.OVER, TERMINAL, self.bid, bidder, callers, 0,
+                               (), log, n)  # fmt: skip
+        table.round = t.round + 1
+        table.opener = next_opener if next_opener is not None else 0
+        return _start_round(game, table, log, n)
+
+    # ---------------------------------------------------------------- returns
+    def returns(self) -> tuple[float, ...]:
+        """Final payoffs per seat (zeros until the game is over).
+
+        Elimination: the winner +1, every other seat -1/(n-1). Room scoring: the scores.
+        Single round: +1 to the challenge winner, -1 to the other player.
+        """
+        n = self.game.num_players
+        if self.phase is not Phase.OVER:
+            return (0.0,) * n
+        t = self.table
+        if self.game.rules.scoring is Scoring.ROOM:
+            return tuple(float(s) for s in t.scores)
+        w = t.winner
+        return tuple(1.0 if p == w else -1.0 / (n - 1) for p in range(n))
+
+    def placements(self) -> list[int]:
+        """Seats from first place to last: the winner, then the reverse elimination order."""
+        t = self.table
+        order = list(reversed(t.out_order))
+        rest = [p for p in range(self.game.num_players) if p not in order and p != t.winner]
+        head = [] if t.winner is None else [t.winner]
+        return head + rest + order
+
+    # ------------------------------------------------------------------ views
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` may see now: own hidden dice and everything public."""
+        from liarsdice.core.view import make_view
+
+        return make_view(self, player)
+
+    def round_events(self) -> list[tuple[int, int]]:
+        """The player events (no chance) of the current round, or of the last one once over."""
+        return [(p, a) for p, a in self.history()[self.table.start :] if p != CHANCE]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.legal_actions())
+
+
+def _clockwise(start: int, n: int) -> list[int]:
+    return [(start + i) % n for i in range(n)]
+
+
+def _pick_opener(
+    rule: NextOpener,
+    winner: int,
+    bidder: int,
+    caller: int,
+    losers: list[int],
+    dice: list[int],
+    clockwise: list[int],
+) -> int:
+    if rule is NextOpener.WINNER:
+        return winner
+    if rule is NextOpener.BIDDER:
+        return bidder
+    if not losers:
+        return caller
+    order = [p for p in clockwise if p in losers]
+    alive = [p for p in order if dice[p] > 0]
+    if not alive:
+        return order[0]
+    fewest = min(dice[p] for p in alive)
+    return next(p for p in alive if dice[p] == fewest)
+
+
+from liarsdice.core.view import PlayerView  # noqa: E402

@@ -1,0 +1,141 @@
+"""Per-player views: the only thing a player, a bot or a client ever receives.
+
+A view holds the viewer's own hidden dice and public facts only: shown dice, dice counts, the
+stash when it is open, the bids of the round, and the reveals of finished rounds.
+
+>>> from liarsdice.core.rules import preset
+>>> from liarsdice.core.game import Game
+>>> s = Game(preset("openspiel")).new_initial_state().apply_action(3).apply_action(6)
+>>> v = s.view(0)
+>>> v.my_dice, v.dice_counts, v.to_move
+((3,), (1, 1), 0)
+>>> s.view(1).my_dice, s.view(-1).my_dice
+((6,), ())
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from liarsdice.core.bid import Bid
+from liarsdice.core.game import CHANCE, TERMINAL
+from liarsdice.core.rules import Stash
+
+if TYPE_CHECKING:
+    from liarsdice.core.state import RoundResult, State
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """What one seat may know. ``player`` is -1 for a spectator (public facts only)."""
+
+    player: int
+    names: tuple[str, ...]
+    rules: str
+    round: int
+    phase: str
+    to_move: int  # seat to act; -1 chance, -4 game over
+    opener: int
+    dice_counts: tuple[int, ...]
+    my_dice: tuple[int, ...]  # the viewer's hidden dice
+    shown: tuple[tuple[int, ...], ...]  # every seat's shown dice (public)
+    stash: tuple[int, ...] | None  # the stash dice when open, else None
+    stash_size: int
+    dice_in_play: int
+    bids: tuple[tuple[int, Bid], ...]  # (seat, bid) this round, in order
+    current_bid: Bid | None
+    bidder: int
+    callers: tuple[int, ...]
+    legal_actions: tuple[int, ...]  # the viewer's legal actions (empty when not to move)
+    chips: tuple[int, ...]
+    game_pot: int
+    round_pot: int
+    pile: int
+    scores: tuple[int, ...]
+    lost: tuple[int, ...]  # dice lost so far (the drinking tally)
+    palifico: bool
+    results: tuple[RoundResult, ...]  # finished rounds, with their public reveals
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly form (names instead of seats where a person reads it)."""
+        return {
+            "player": self.player,
+            "names": list(self.names),
+            "rules": self.rules,
+            "round": self.round,
+            "phase": self.phase,
+            "to_move": self.to_move,
+            "opener": self.opener,
+            "dice_counts": list(self.dice_counts),
+            "my_dice": list(self.my_dice),
+            "shown": [list(s) for s in self.shown],
+            "stash": None if self.stash is None else list(self.stash),
+            "stash_size": self.stash_size,
+            "dice_in_play": self.dice_in_play,
+            "bids": [[p, str(b)] for p, b in self.bids],
+            "current_bid": None if self.current_bid is None else str(self.current_bid),
+            "bidder": self.bidder,
+            "callers": list(self.callers),
+            "legal_actions": list(self.legal_actions),
+            "chips": list(self.chips),
+            "game_pot": self.game_pot,
+            "round_pot": self.round_pot,
+            "pile": self.pile,
+            "scores": list(self.scores),
+            "lost": list(self.lost),
+            "palifico": self.palifico,
+            "winner": self.winner,
+        }
+
+
+def make_view(state: State, player: int) -> PlayerView:
+    """Build ``player``'s view of ``state``; -1 builds a spectator's view."""
+    game = state.game
+    t = state.table
+    space = game.space
+    bids: list[tuple[int, Bid]] = []
+    if state.phase.name != "OVER":
+        for seat, action in state.round_events():
+            bid = game.action_bid(action)
+            if bid is not None:
+                bids.append((seat, bid))
+    seen = 0 <= player < game.num_players
+    to_move = state.player
+    stash_open = game.rules.stash is Stash.OPEN
+    complete = state.phase.name not in ("ROLL",)
+    return PlayerView(
+        player=player,
+        names=game.names,
+        rules=game.rules.name,
+        round=t.round,
+        phase=state.phase.name.lower(),
+        to_move=to_move,
+        opener=t.opener,
+        dice_counts=t.dice,
+        my_dice=t.hands[player] if seen and complete else (),
+        shown=t.shown,
+        stash=t.stash if stash_open and complete else None,
+        stash_size=len(t.active()) if game.rules.stash is not Stash.NONE else 0,
+        dice_in_play=t.cap,
+        bids=tuple(bids),
+        current_bid=None if state.bid < 0 else space.bids[state.bid],
+        bidder=state.bidder,
+        callers=state.callers,
+        legal_actions=(
+            state.legal_actions() if seen and to_move == player and to_move >= 0 else ()
+        ),
+        chips=t.chips,
+        game_pot=t.game_pot,
+        round_pot=t.round_pot,
+        pile=t.pile,
+        scores=t.scores,
+        lost=t.lost,
+        palifico=t.palifico,
+        results=t.results,
+        winner=t.winner,
+    )
+
+
+__all__ = ["CHANCE", "TERMINAL", "PlayerView", "make_view"]
