@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from liarsdice.core.bid import Bid
 from liarsdice.core.errors import IllegalActionError, RulesError
 from liarsdice.core.ladder import BidSpace
-from liarsdice.core.rules import MAX_PLAYERS, MIN_PLAYERS, Rules, Stash
+from liarsdice.core.rules import MAX_PLAYERS, MIN_PLAYERS, Economy, Rules, ShowReroll, Stash
 
 if TYPE_CHECKING:
     from liarsdice.core.state import State
@@ -74,6 +74,12 @@ class Game:
         self.max_quantity = sum(self.start_dice) + stash
         self.space = BidSpace(rules, self.max_quantity)
         self._root: State | None = None
+        # Legal actions depend only on (bid, cap, mode, flags) unless dice can be shown or
+        # bought; then they also depend on the hand, so nothing is cached.
+        simple = rules.show_reroll is ShowReroll.OFF and rules.economy is not Economy.RICH_MAN
+        self.legal_cache: dict[tuple[int, int, int, int], tuple[int, ...]] | None = (
+            {} if simple else None
+        )
 
     def __repr__(self) -> str:
         return f"Game({self.rules.name!r}, {list(self.names)!r})"

@@ -110,6 +110,7 @@ class Table:
         "game_pot",
         "hands",
         "lost",
+        "modes",
         "nxt",
         "opener",
         "out_order",
@@ -136,6 +137,7 @@ class Table:
     round: int
     cap: int
     nxt: tuple[int, ...]
+    modes: tuple[int, int]  # bid mode (see ladder.py) for the opening bid and for raises
     chips: tuple[int, ...]
     round_pot: int
     game_pot: int
@@ -150,13 +152,27 @@ class Table:
     winner: int | None
 
     def copy(self, **changes: Any) -> Table:
-        t = Table.__new__(Table)
-        for name in Table.__slots__:
-            setattr(t, name, changes[name] if name in changes else getattr(self, name))
+        t: Table = _copy_table(self)
+        for name, value in changes.items():
+            setattr(t, name, value)
         return t
 
     def active(self) -> list[int]:
         return [p for p, d in enumerate(self.dice) if d > 0]
+
+
+def _compile_copier() -> Any:
+    # Straight-line attribute copies: several times faster than a getattr/setattr loop, and
+    # tables are copied on every roll completion and every resolution.
+    lines = ["def _copy_table(src):", "    t = _new(Table)"]
+    lines += [f"    t.{name} = src.{name}" for name in Table.__slots__]
+    lines.append("    return t")
+    namespace: dict[str, Any] = {"_new": object.__new__, "Table": Table}
+    exec("\n".join(lines), namespace)
+    return namespace["_copy_table"]
+
+
+_copy_table = _compile_copier()
 
 
 def _next_seats(dice: tuple[int, ...]) -> tuple[int, ...]:
@@ -186,6 +202,7 @@ def initial_state(game: Game) -> State:
     t.shown = ((),) * n
     t.stash = ()
     t.start = 0
+    t.modes = (OPEN_ANY, OPEN_ANY)
     t.opener = 0
     t.round = 0
     t.cap = 0
@@ -221,6 +238,11 @@ def _start_round(game: Game, t: Table, log: Any, n_events: int) -> State:
         "penalties": (0,) * game.num_players,
         "nxt": _next_seats(t.dice),
         "start": n_events,
+        "modes": (
+            (OPEN_ANY, PALIFICO)
+            if t.palifico
+            else ((OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
+        ),
     }
     active = t.active()
     stash_size = len(active) if rules.stash is not Stash.NONE else 0
@@ -236,8 +258,14 @@ def _start_round(game: Game, t: Table, log: Any, n_events: int) -> State:
                 chips[p] -= 1
                 game_pot += 1
         changes.update(chips=tuple(chips), round_pot=round_pot, game_pot=game_pot)
-    return State._make(game, t.copy(**changes), Phase.ROLL, CHANCE, -1, -1, (), 0, (), log, n_events)
+    return State._make(
+        game, t.copy(**changes), Phase.ROLL, CHANCE, -1, -1, (), 0, (), log, n_events
+    )
 
+
+# Module-level aliases: a global lookup is cheaper than an enum attribute on hot paths.
+_P_BID = Phase.BID
+_P_ROLL = Phase.ROLL
 
 # Turn flags.
 _BOUGHT = 1
@@ -380,7 +408,7 @@ class State:
         """One chance outcome drawn with ``rng``."""
         if self.phase is Phase.SETUP and not self.pending:
             return rng.randrange(self.game.num_players)
-        return rng.randrange(1, self.game.rules.faces + 1)
+        return int(rng.random() * self.game.rules.faces) + 1
 
     def resolve_chance(self, rng: random.Random) -> State:
         """Apply chance outcomes drawn with ``rng`` until a player must act (or the end)."""
@@ -391,10 +419,7 @@ class State:
 
     # ----------------------------------------------------------- legal moves
     def _bid_mode(self) -> int:
-        t = self.table
-        if t.palifico:
-            return PALIFICO if self.bid >= 0 else OPEN_ANY
-        return OPEN_ANY if self.game.rules.open_on_wild else OPEN_NO_WILD
+        return self.table.modes[self.bid >= 0]
 
     def legal_bids(self) -> tuple[int, ...]:
         """Action ids of the bids the current player may make now."""
@@ -407,9 +432,15 @@ class State:
     def legal_actions(self) -> tuple[int, ...]:
         """Legal actions of the current player (chance outcomes at chance nodes), ascending."""
         phase = self.phase
-        if phase is Phase.BID:
+        if phase is _P_BID:
             game = self.game
             rules = game.rules
+            key = (self.bid, self.table.cap, self.table.modes[self.bid >= 0], self.flags)
+            cache = game.legal_cache
+            if cache is not None:
+                hit = cache.get(key)
+                if hit is not None:
+                    return hit
             raises = game.space.raises(self.bid, self.table.cap, self._bid_mode())
             out: list[int] = []
             if not self.flags & _MUST_RAISE:
@@ -427,7 +458,10 @@ class State:
                 and not self.flags & _MUST_RAISE
             ):
                 out.extend(self._show_actions())
-            return tuple(out)
+            result = tuple(out)
+            if cache is not None:
+                cache[key] = result
+            return result
         if phase is Phase.SHOW:
             return (NO_SHOW, *self._show_actions())
         if self.player == CHANCE:
@@ -529,10 +563,10 @@ class State:
         player = self.player
         log = (self._log, player, action)
         n = self._n + 1
-        if phase is Phase.BID:
+        if phase is _P_BID:
             if BID_BASE <= action < SHOW_BASE:
                 return self._apply_bid(action, log, n)
-            if action == LIAR or action == EXACT:
+            if action in (LIAR, EXACT):
                 if self.bid < 0 or self.flags & _MUST_RAISE:
                     raise IllegalActionError(self.explain_illegal(action))
                 if action == EXACT and self.game.rules.exact is ExactCall.NONE:
@@ -582,7 +616,12 @@ class State:
         game = self.game
         space = game.space
         t = self.table
-        if bid >= len(space) or bid not in space.raises(self.bid, t.cap, self._bid_mode()):
+        mode = self._bid_mode()
+        if space.total_order and mode == OPEN_ANY:  # fast path: higher id, under the cap
+            legal = self.bid < bid < len(space) and space.quantity[bid] <= t.cap
+        else:
+            legal = bid < len(space) and bid in space.raises(self.bid, t.cap, mode)
+        if not legal:
             raise IllegalActionError(self.explain_illegal(action))
         player = self.player
         if (
@@ -630,17 +669,11 @@ class State:
         t = self.table
         phase = self.phase
         faces = game.rules.faces
-        if phase is Phase.SETUP and not self.pending:
-            if not 0 <= action < game.num_players:
-                raise IllegalActionError(f"the random opener must be a seat 0..{game.num_players}")
-            return _start_round(game, t.copy(opener=action), log, n)
-        if not 1 <= action <= faces:
-            raise IllegalActionError(f"a die roll must be 1..{faces}, not {action}")
-        if phase is Phase.ROLL:
+        if phase is _P_ROLL:
+            if not 0 < action <= faces:
+                raise IllegalActionError(f"a die roll must be 1..{faces}, not {action}")
             rolled = (*self.pending, action)
-            if len(rolled) < sum(t.dice) + (
-                len(t.active()) if game.rules.stash is not Stash.NONE else 0
-            ):
+            if len(rolled) < t.cap:  # cap = every die in play, stash included
                 return State._make(game, t, phase, CHANCE, -1, -1, (), 0, rolled, log, n)
             hands = []
             i = 0
@@ -649,6 +682,12 @@ class State:
                 i += d
             table = t.copy(hands=tuple(hands), stash=tuple(rolled[i:]))
             return State._make(game, table, Phase.BID, t.opener, -1, -1, (), 0, (), log, n)
+        if phase is Phase.SETUP and not self.pending:
+            if not 0 <= action < game.num_players:
+                raise IllegalActionError(f"the random opener must be a seat 0..{game.num_players}")
+            return _start_round(game, t.copy(opener=action), log, n)
+        if not 1 <= action <= faces:
+            raise IllegalActionError(f"a die roll must be 1..{faces}, not {action}")
         if phase is Phase.REROLL:
             seat, count, got = self.pending
             got = (*got, action)
@@ -725,13 +764,11 @@ class State:
         total = 0
         for group in (*t.hands, *t.shown, t.stash):
             for d in group:
-                if d == face or (d == wild):
+                if d in (face, wild):
                     total += 1
         return total
 
-    def _resolve(
-        self, call: int, caller: int, callers: tuple[int, ...], log: Any, n: int
-    ) -> State:
+    def _resolve(self, call: int, caller: int, callers: tuple[int, ...], log: Any, n: int) -> State:
         game = self.game
         rules = game.rules
         t = self.table
@@ -749,6 +786,30 @@ class State:
         game_over = False
         winner: int
         call_name = "liar" if call == LIAR else "exact"
+        if (
+            rules.scoring is Scoring.SINGLE_ROUND
+            and call == LIAR
+            and rules.loss is Loss.ONE
+            and not any(t.penalties)
+        ):
+            # Analysis games end at the first challenge: skip the multi-round bookkeeping.
+            winner = bidder if count >= q else caller
+            loser = caller if winner == bidder else bidder
+            dice = list(t.dice)
+            dice[loser] -= 1
+            lost = list(t.lost)
+            lost[loser] += 1
+            result = RoundResult(
+                round=t.round, bid=bid, call=call_name, caller=caller, callers=callers,
+                bidder=bidder, count=count,
+                hands=tuple(tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True)),
+                stash=t.stash, losses={loser: 1}, gains={}, winner=winner, dice=tuple(dice),
+                next_opener=None, eliminated=(loser,) if dice[loser] == 0 else (),
+            )  # fmt: skip
+            table = t.copy(dice=tuple(dice), lost=tuple(lost), results=(*t.results, result))
+            table.winner = winner
+            return State._make(game, table, Phase.OVER, TERMINAL, self.bid, bidder, callers, 0,
+                               (), log, n)  # fmt: skip
 
         if call == LIAR:
             if rules.scoring is Scoring.ROOM:
@@ -867,9 +928,7 @@ class State:
                     s for s in _clockwise(next_opener, game.num_players)[1:] if dice[s] > 0
                 )
 
-        hands = tuple(
-            tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True)
-        )
+        hands = tuple(tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True))
         result = RoundResult(
             round=t.round,
             bid=bid,
