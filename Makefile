@@ -20,7 +20,7 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/mypy
-	$(BIN)/pytest src tests
+	$(BIN)/pytest src tests docs README.md
 
 bench: $(STAMP)
 	$(BIN)/python bench/engine.py

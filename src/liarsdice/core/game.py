@@ -43,6 +43,24 @@ def default_names(n: int) -> tuple[str, ...]:
     return tuple(f"p{i + 1}" for i in range(n))
 
 
+def _bought_dice_bound(rules: Rules, players: int) -> int:
+    """How many dice beyond the starting ones can be in play at once.
+
+    None, except with Rich Man's Dice and the calling advantage together: a right exact call
+    can lift a seat above its start with the pile while the others buy their dice back, so
+    every die bought can be in play at once. Each buy doubles the pot, which the chips bound.
+    """
+    if rules.economy is not Economy.RICH_MAN or not rules.calling_advantage:
+        return 0
+    pot = players * min(rules.chips, rules.ante)
+    total = players * rules.chips
+    buys = 0
+    while 0 < pot <= total:
+        buys += 1
+        pot *= 2
+    return buys
+
+
 class Game:
     """A bidding-family game: rules, seat names and the precomputed bid space.
 
@@ -71,7 +89,9 @@ class Game:
         self.start_dice = rules.start_dice(self.num_players)
         self.opener = opener
         stash = self.num_players if rules.stash is not Stash.NONE else 0
-        self.max_quantity = sum(self.start_dice) + stash
+        self.max_quantity = (
+            sum(self.start_dice) + stash + _bought_dice_bound(rules, self.num_players)
+        )
         self.space = BidSpace(rules, self.max_quantity)
         self._root: State | None = None
         # Legal actions depend only on (bid, cap, mode, flags) unless dice can be shown or

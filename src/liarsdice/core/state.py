@@ -235,7 +235,8 @@ def _start_round(game: Game, t: Table, log: Any, n_events: int) -> State:
         "hands": ((),) * game.num_players,
         "shown": ((),) * game.num_players,
         "stash": (),
-        "penalties": (0,) * game.num_players,
+        # penalties are not reset here: a question asked before the first round's roll (during
+        # the roll-off) counts for that round; _resolve clears them after charging them.
         "nxt": _next_seats(t.dice),
         "start": n_events,
         "modes": (
@@ -877,6 +878,8 @@ class State:
             dice[winner] = 1
             losses[winner] -= 1
             lost[winner] -= 1
+            if rules.calling_advantage:  # that die never went to the pile
+                pile -= 1
             if not losses[winner]:
                 del losses[winner]
         eliminated = tuple(
@@ -992,7 +995,8 @@ class State:
     def placements(self) -> list[int]:
         """Seats from first place to last: the winner, then the reverse elimination order."""
         t = self.table
-        order = list(reversed(t.out_order))
+        # the winner is never placed twice (a room bidder can win while penalties take its dice)
+        order = [p for p in reversed(t.out_order) if p != t.winner]
         rest = [p for p in range(self.game.num_players) if p not in order and p != t.winner]
         head = [] if t.winner is None else [t.winner]
         return head + rest + order

@@ -1,0 +1,49 @@
+"""The bot interface: a bot sees only its own :class:`~liarsdice.core.view.PlayerView`.
+
+A bot is given the (immutable, public) :class:`~liarsdice.core.game.Game` for its rules and
+action encoding, and the view of its own seat: its own hidden dice and public facts. It never
+sees a :class:`~liarsdice.core.state.State`. All of its randomness comes from the
+:class:`random.Random` it was built with, so a seeded bot is reproducible.
+
+>>> import random
+>>> from liarsdice.core import Bid, Game, preset
+>>> class FirstLegal(Bot):
+...     name = "first"
+...     def choose(self, game, view):
+...         return view.legal_actions[0]
+>>> g = Game(preset("openspiel"))
+>>> s = g.new_initial_state().apply_action(3).apply_action(6)
+>>> FirstLegal(random.Random(0)).choose(g, s.view(0)) == g.bid_action(Bid(1, 1))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from typing import ClassVar
+
+from liarsdice.core.game import Game
+from liarsdice.core.view import PlayerView
+
+__all__ = ["Bot"]
+
+
+class Bot(ABC):
+    """Base class of every bot: ``choose(game, view) -> action``.
+
+    Subclasses set :attr:`name` (the registry key) and implement :meth:`choose`, which must
+    return one of ``view.legal_actions``. Bots never ask house-rule questions.
+    """
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+    @abstractmethod
+    def choose(self, game: Game, view: PlayerView) -> int:
+        """The action this bot takes, given only its own view (its seat is ``view.player``)."""

@@ -1,0 +1,269 @@
+"""Tests for liarsdice.bots: legal play everywhere, views only, and prob beats random."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from liarsdice.bots import BOT_NAMES, Bot, ProbBot, RandomBot, make_bot
+from liarsdice.core import (
+    BUY,
+    CHANCE,
+    EXACT,
+    LIAR,
+    NO_SHOW,
+    PRESETS,
+    Bid,
+    Game,
+    PlayerView,
+    Rules,
+    RulesError,
+    Stash,
+    State,
+    preset,
+)
+
+COMBOS: list[dict[str, Any]] = [
+    {},
+    {"show_reroll": "after"},
+    {"show_reroll": "before"},
+    {"stash": "secret"},
+    {"stash": "open"},
+    {"economy": "chips"},
+    {"economy": "rich-man"},
+    {"calling_advantage": True, "exact": "spot-on"},
+    {"exact": "spot-on"},
+    {"exact": "calza"},
+    {"palifico": True},
+    {"house_penalties": True, "drinking": True, "loss": "one"},
+    {
+        "show_reroll": "before",
+        "stash": "open",
+        "economy": "rich-man",
+        "palifico": True,
+        "calling_advantage": True,
+        "exact": "calza",
+    },
+    {"show_reroll": "after", "stash": "secret", "economy": "chips", "exact": "spot-on"},
+]
+
+
+def _rules_cases() -> list[Any]:
+    cases = []
+    for name in PRESETS:
+        for i, combo in enumerate(COMBOS):
+            try:
+                rules = preset(name, **combo)
+            except RulesError:
+                continue  # e.g. exact calls cannot combine with all-call resolution
+            cases.append(pytest.param(rules, id=f"{name}-{i}"))
+    return cases
+
+
+class Spy(Bot):
+    """Wraps a bot and checks every view it is handed against the true state."""
+
+    name = "spy"
+
+    def __init__(self, inner: Bot) -> None:
+        super().__init__(inner.rng)
+        self.inner = inner
+        self.state: State | None = None
+        self.calls = 0
+
+    def choose(self, game: Game, view: PlayerView) -> int:
+        assert self.state is not None
+        _assert_private(self.state, view)
+        self.calls += 1
+        return self.inner.choose(game, view)
+
+
+def _assert_private(state: State, view: PlayerView) -> None:
+    """The view holds the viewer's hidden dice and no one else's."""
+    seat = view.player
+    assert seat == state.current_player
+    assert view.my_dice == state.hand(seat)
+    if state.game.rules.stash is not Stash.OPEN:
+        assert view.stash is None
+    # A twin state where every other seat's hidden dice (and a secret stash) differ must look
+    # exactly the same from this seat.
+    t = state.table
+    faces = state.game.rules.faces
+    hands = tuple(
+        h if p == seat else tuple(sorted((d % faces) + 1 for d in h)) for p, h in enumerate(t.hands)
+    )
+    stash = (
+        t.stash if state.game.rules.stash is Stash.OPEN else tuple(d % faces + 1 for d in t.stash)
+    )
+    twin = State._make(
+        state.game, t.copy(hands=hands, stash=stash), state.phase, state.player, state.bid,
+        state.bidder, state.callers, state.flags, state.pending, state._log, state._n,
+    )  # fmt: skip
+    assert twin.view(seat) == view
+
+
+def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -> State:
+    """Play one game between bots given only their views; every action must be legal."""
+    game = Game(rules, len(kinds))
+    rng = random.Random(seed)
+    bots: list[Bot] = [make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)]
+    spies = [Spy(b) for b in bots] if spy else []
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state = state.resolve_chance(rng)
+            continue
+        seat = state.current_player
+        view = state.view(seat)
+        if spy:
+            spies[seat].state = state
+            action = spies[seat].choose(game, view)
+        else:
+            action = bots[seat].choose(game, view)
+        assert action in view.legal_actions, (game.action_to_string(action), view)
+        assert action in state.legal_actions()
+        state = state.apply_action(action)
+        moves += 1
+        assert moves < 5000, "the game does not end"
+    return state
+
+
+@pytest.mark.parametrize("rules", _rules_cases())
+def test_bots_play_legally_in_every_preset_and_combo(rules: Rules) -> None:
+    n = rules.players
+    mixed = [BOT_NAMES[i % len(BOT_NAMES)] for i in range(n)]
+    for seed in range(6):
+        kinds = mixed if seed % 3 else ["prob"] * n if seed % 2 else ["random"] * n
+        state = play_game(rules, kinds, seed, spy=seed < 2)
+        assert state.winner is not None or rules.scoring.value == "room"
+
+
+@pytest.mark.parametrize("kind", BOT_NAMES)
+def test_bot_only_ever_sees_its_own_view(kind: str) -> None:
+    for name in ("spot-on", "milton-bradley"):
+        rules = preset(name, stash="secret", players=3)
+        play_game(rules, [kind] * 3, 7, spy=True)
+
+
+def test_registry() -> None:
+    assert set(BOT_NAMES) == {"prob", "random"}
+    assert isinstance(make_bot("prob", random.Random(0)), ProbBot)
+    assert isinstance(make_bot(" Random ", random.Random(0)), RandomBot)
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nope", random.Random(0))
+
+
+@pytest.mark.parametrize("kind", BOT_NAMES)
+def test_bots_are_reproducible(kind: str) -> None:
+    rules = preset("perudo", players=3)
+    a = play_game(rules, [kind] * 3, 11)
+    b = play_game(rules, [kind] * 3, 11)
+    assert a.history() == b.history()
+
+
+def test_bot_without_a_move_refuses() -> None:
+    game = Game(preset("openspiel"))
+    state = game.new_initial_state().apply_action(3).apply_action(6)
+    for kind in BOT_NAMES:
+        with pytest.raises(ValueError, match="no legal action"):
+            make_bot(kind, random.Random(0)).choose(game, state.view(1))
+
+
+def test_prob_beats_random_in_two_player_classic() -> None:
+    rules = preset("classic", players=2)
+    games = 200
+    wins = 0
+    for seed in range(games):
+        kinds = ["prob", "random"] if seed % 2 == 0 else ["random", "prob"]
+        state = play_game(rules, kinds, seed)
+        wins += kinds[state.winner or 0] == "prob"
+    # Measured: prob wins all 200 (random bids wildly and rarely calls); demand a clear margin.
+    assert wins / games >= 0.9, wins
+
+
+# ------------------------------------------------------------------ prob bot decisions
+
+
+def _rolled(game: Game, rolls: list[int]) -> State:
+    state = game.new_initial_state()
+    for r in rolls:
+        state = state.apply_action(r)
+    return state
+
+
+def test_prob_calls_an_impossible_bid() -> None:
+    game = Game(preset("classic", players=2, dice=2, first_opener="given"))
+    state = _rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
+    bot = ProbBot(random.Random(0))
+    assert bot.choose(game, state.view(1)) == LIAR
+
+
+def test_prob_raises_a_bid_its_dice_make_certain() -> None:
+    game = Game(preset("classic", players=2, dice=3, first_opener="given"))
+    state = _rolled(game, [2, 3, 4, 5, 5, 1]).apply_action(game.bid_action(Bid(2, 5)))
+    bot = ProbBot(random.Random(0), bluff=0.0)
+    action = bot.choose(game, state.view(1))  # holds 5 5 1: 3x5 is certain, 2x5 too
+    bid = game.action_bid(action)
+    assert bid is not None and bid.face == 5 and bid.quantity >= 3
+
+
+def test_prob_calls_exact_when_it_is_likely() -> None:
+    game = Game(preset("spot-on", players=2, dice=1, first_opener="given"))
+    state = _rolled(game, [2, 5]).apply_action(game.bid_action(Bid(1, 5)))
+    # Seat 1 holds the 5: 1x5 is certain and exactly one 5 has chance 5/6.
+    assert ProbBot(random.Random(0)).choose(game, state.view(1)) == EXACT
+
+
+def test_prob_buys_a_cheap_die() -> None:
+    game = Game(preset("spot-on", players=2, dice=2, economy="rich-man", first_opener="given"))
+    state = _rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
+    state = state.apply_action(LIAR).resolve_chance(random.Random(1))
+    assert state.dice_counts[0] == 1  # seat 0 lost a die and opens (the bidder opens)
+    view = state.view(state.current_player)
+    assert BUY in view.legal_actions
+    assert ProbBot(random.Random(0)).choose(game, view) == BUY
+    # Too expensive next to its chips: no buy.
+    assert ProbBot(random.Random(0), buy_ratio=1000).choose(game, view) != BUY
+
+
+def test_prob_shows_matching_dice_before_a_doubtful_raise() -> None:
+    game = Game(preset("milton-bradley", players=2, dice=4, first_opener="given"))
+    # Seat 0: 2 3 4 5; seat 1: 6 6 2 3.
+    state = _rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(3, 6)))
+    view = state.view(1)
+    bot = ProbBot(random.Random(0), bluff=0.0, noise=0.0)
+    # 3x6 is 80% likely, so it raises; its best raise 4x6 is only 41% likely: show the sixes
+    # and re-roll the 2 and the 3 (each may come up a 6 or a wild 1).
+    action = bot.choose(game, view)
+    assert action == game.show_action([6, 6]), game.action_to_string(action)
+    state = state.apply_action(action).apply_action(1).apply_action(4)
+    view = state.view(1)
+    assert view.my_dice == (1, 4) and view.shown[1] == (6, 6)
+    assert LIAR not in view.legal_actions  # after a show it must raise
+    bid = game.action_bid(bot.choose(game, view))
+    assert bid is not None and bid.face == 6 and bid.quantity >= 4
+
+
+def test_prob_show_step_before_order() -> None:
+    rules = preset("milton-bradley", players=2, dice=4, show_reroll="before", first_opener="given")
+    game = Game(rules)
+    state = _rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(2, 2)))
+    state = state.apply_action(game.bid_action(Bid(5, 6)))
+    view = state.view(1)
+    assert view.phase == "show"
+    action = ProbBot(random.Random(0)).choose(game, view)
+    assert action == game.show_action([6, 6])  # 5x6 is doubtful: keep the sixes, re-roll 2 3
+    # A safe bid needs no show.
+    state = _rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(1, 2)))
+    state = state.apply_action(game.bid_action(Bid(2, 6)))
+    assert ProbBot(random.Random(0)).choose(game, state.view(1)) == NO_SHOW
+
+
+def test_prob_never_asks_and_handles_palifico() -> None:
+    rules = preset("perudo", players=3, dice=2)
+    for seed in range(20):
+        state = play_game(rules, ["prob"] * 3, seed)
+        assert all(not isinstance(a, str) for _, a in state.history())

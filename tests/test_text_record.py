@@ -1,0 +1,417 @@
+"""Tests for liarsdice.notation.text: the human-readable record and its round trip to JSON."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from liarsdice.core import (
+    BUY,
+    EXACT,
+    LIAR,
+    NO_SHOW,
+    PRESETS,
+    Game,
+    Phase,
+    RecordError,
+    Scoring,
+    State,
+    preset,
+)
+from liarsdice.notation.record import load_record, record_from_state, replay_record
+from liarsdice.notation.text import describe_result, record_to_text, text_to_record
+
+EXAMPLE: dict[str, Any] = {
+    "liarsdice": 1,
+    "rules": "milton-bradley",
+    "options": {"loss": "one"},
+    "players": ["ann", "bob", "cy"],
+    "rounds": [
+        {
+            "opener": "ann",
+            "dice": {"ann": [1, 3, 3, 5, 6], "bob": [2, 2, 4, 6, 6], "cy": [1, 1, 5, 5, 5]},
+            "moves": [
+                {"player": "ann", "bid": "3x5"},
+                {"player": "bob", "show": [6, 6], "reroll": [1, 4, 2], "bid": "5x6"},
+                {"player": "cy", "call": "liar"},
+            ],
+        }
+    ],
+}
+
+EXAMPLE_TEXT = """\
+Liar's Dice record, version 1
+Rules: milton-bradley
+Option: loss = one
+Players: ann, bob, cy
+
+Round 1: ann opens
+ann rolls 1 3 3 5 6
+bob rolls 2 2 4 6 6
+cy rolls 1 1 5 5 5
+ann: 3x5
+bob: show 6 6, reroll 1 4 2, 5x6
+cy: liar
+= count 7: cy loses 1 | dice ann 5, bob 5, cy 4 | bob opens next
+"""
+
+
+def example(**changes: Any) -> dict[str, Any]:
+    rec = copy.deepcopy(EXAMPLE)
+    rec.update(changes)
+    return rec
+
+
+def parse_error(text: str) -> RecordError:
+    with pytest.raises(RecordError) as info:
+        text_to_record(text)
+    return info.value
+
+
+def test_example_prints_exactly() -> None:
+    assert record_to_text(EXAMPLE) == EXAMPLE_TEXT
+
+
+def test_example_parses_back() -> None:
+    assert text_to_record(EXAMPLE_TEXT) == EXAMPLE
+
+
+def test_parser_is_lenient_about_layout_and_ignores_comments_and_results() -> None:
+    text = """
+    # a game at the club
+    liar's dice record version 1
+    RULES: milton-bradley
+    option:   loss=one
+    players: ann ,bob,  cy
+
+    ROUND 1: ann opens
+      ann rolls 1 3 3 5 6
+      bob rolls 2 2 4 6 6
+      cy rolls 1 1 5 5 5
+      ann: 3X5
+      bob:   show 6 6 ,reroll 1 4 2,5x6
+      cy: LIAR
+    = anything at all: result lines are recomputed
+    """
+    rec = text_to_record(text)
+    assert rec["rounds"][0]["moves"][0] == {"player": "ann", "bid": "3X5"}
+    rec["rounds"][0]["moves"][0]["bid"] = "3x5"
+    assert rec == EXAMPLE
+
+
+def test_round_without_opener_and_item_order() -> None:
+    text = EXAMPLE_TEXT.replace("Round 1: ann opens", "Round 1").replace(
+        "show 6 6, reroll 1 4 2, 5x6", "5x6, reroll 1 4 2, show 6 6"
+    )
+    rec = text_to_record(text)
+    assert "opener" not in rec["rounds"][0]
+    assert rec["rounds"][0]["moves"][1] == EXAMPLE["rounds"][0]["moves"][1]
+    assert "Round 1\n" in record_to_text(rec)
+
+
+def test_before_mode_prints_the_bid_first() -> None:
+    rec = example(options={"loss": "one", "show_reroll": "before"})
+    rec["rounds"][0]["moves"][1] = {
+        "player": "bob",
+        "bid": "5x6",
+        "show": [6, 6],
+        "reroll": [1, 4, 2],
+    }
+    text = record_to_text(rec)
+    assert "bob: 5x6, show 6 6, reroll 1 4 2\n" in text
+    assert "Option: show_reroll = before\n" in text
+    assert "= count 7: cy loses 1" in text
+    assert text_to_record(text) == rec
+    rec["rounds"][0]["moves"][1] = {"player": "bob", "bid": "5x6", "show": []}
+    text = record_to_text(rec)
+    assert "bob: 5x6, no show\n" in text
+    assert text_to_record(text) == rec
+
+
+def test_stash_buy_ask_and_exact_lines() -> None:
+    rec = {
+        "liarsdice": 1,
+        "rules": "spot-on",
+        "options": {"economy": "rich-man", "chips": 10, "stash": "open"},
+        "players": ["ann", "bob"],
+        "rounds": [
+            {
+                "opener": "ann",
+                "dice": {"ann": [2, 2, 3, 3, 4], "bob": [2, 3, 4, 5, 5]},
+                "stash": [1, 1],
+                "moves": [{"player": "ann", "bid": "5x6"}, {"player": "bob", "call": "liar"}],
+            },
+            {
+                "opener": "ann",
+                "dice": {"ann": [6, 6, 6, 6], "bob": [1, 2, 3, 4, 5]},
+                "stash": [6, 2],
+                "moves": [
+                    {"player": "ann", "buy": [6]},
+                    {"player": "ann", "bid": "6x6"},
+                    {"player": "bob", "call": "exact"},
+                ],
+            },
+        ],
+    }
+    text = record_to_text(rec)
+    assert "Stash: 1 1\n" in text and "Stash: 6 2\n" in text
+    assert "ann: buy 6\n" in text and "bob: exact\n" in text
+    assert "Option: chips = 10\n" in text and "Option: stash = open\n" in text
+    assert "= count 0: ann loses 1 | dice ann 4, bob 5 | chips ann 9, bob 9, game pot 2" in text
+    assert "= count 6: ann loses 1 | dice ann 4, bob 5 | chips ann 7, bob 9, game pot 4" in text
+    assert text_to_record(text) == rec
+    asked = example(rules="house-rules", options={"loss": "one", "show_reroll": "after"})
+    asked["rounds"][0]["moves"].insert(1, {"player": "cy", "ask": "count"})
+    text = record_to_text(asked)
+    assert "cy: ask count\n" in text and "= count 7: cy loses 2 |" in text
+    assert text_to_record(text) == asked
+
+
+def test_options_of_every_type_round_trip() -> None:
+    options = {
+        "dice": [3, 2, 4],
+        "face_order": [2, 3, 4, 5, 6, 1],
+        "wild": None,
+        "ordering": "quantity",
+        "drinking": True,
+        "open_on_wild": False,
+        "chips": 7,
+    }
+    rec = example(rules="classic", options=options, rounds=[])
+    text = record_to_text(rec)
+    assert "Option: dice = [3, 2, 4]\n" in text
+    assert "Option: wild = none\n" in text
+    assert "Option: drinking = true\n" in text
+    assert text_to_record(text) == rec
+    single = example(rules="classic", options={"dice": [4]}, rounds=[])
+    assert text_to_record(record_to_text(single)) == single
+    custom = record_from_state(Game(preset("classic").replace(name="mine")).new_initial_state())
+    assert text_to_record(record_to_text(custom)) == custom
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Round", "Stash", "players"],
+        ["ann marie", "x:y", 'say "hi"'],
+        ["Zoë", "李", "o'neil"],
+        ["=eq", "#hash", "a,b"],
+    ],
+)
+def test_awkward_names_are_quoted(names: list[str]) -> None:
+    rec = example(players=names)
+    rnd = rec["rounds"][0]
+    rnd["opener"] = names[0]
+    rnd["dice"] = dict(zip(names, rnd["dice"].values(), strict=True))
+    for move, name in zip(rnd["moves"], names, strict=True):
+        move["player"] = name
+    text = record_to_text(rec)
+    assert text_to_record(text) == rec
+    assert f"| {names[1]} opens next" in text  # result lines are for reading: names bare
+
+
+def test_bare_keyword_as_a_name_is_an_error() -> None:
+    rec = example(players=["Round", "bob", "cy"])
+    rec["rounds"] = []
+    assert 'Players: "Round", bob, cy' in record_to_text(rec)
+    err = parse_error(record_to_text(rec).replace('"Round"', "Round"))
+    assert "keyword" in err.message and "line 4" in err.message
+
+
+def test_illegal_record_still_prints_up_to_the_error() -> None:
+    rec = example()
+    rec["rounds"].append(
+        {"dice": {"ann": [2] * 5, "bob": [3] * 5, "cy": [4] * 4}, "moves": [{"player": "cy"}]}
+    )
+    with pytest.raises(RecordError):
+        record_to_text(rec)  # malformed moves do not print
+    rec["rounds"][1]["moves"] = [
+        {"player": "bob", "bid": "2x2"},
+        {"player": "ann", "bid": "1x2"},
+    ]
+    text = record_to_text(rec)
+    assert text.count("\n= ") == 1
+    assert text_to_record(text) == rec
+    with pytest.raises(RecordError) as info:
+        replay_record(text_to_record(text))
+    assert (info.value.round, info.value.move) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "where"),
+    [
+        ("", "empty text record", (None, None)),
+        ("Rules: classic\n", "not a liarsdice text record", (None, None)),
+        ("Liar's Dice record, version 2\nRules: classic\nPlayers: a, b\n", "version 2", None),
+        ("Liar's Dice record, version 1\nPlayers: a, b\n", "no Rules: line", (None, None)),
+        ("Liar's Dice record, version 1\nRules: classic\n", "no Players: line", (None, None)),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nOption: loss one\nPlayers: a, b\n",
+            "'Option: name = value'",
+            (None, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nOption: los = one\nPlayers: a, b\n",
+            "unknown rule option 'los'",
+            (None, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nOption: palifico = maybe\n",
+            "palifico must be true or false",
+            (None, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a b\n",
+            "line 3: players are separated by commas",
+            (None, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 2\n",
+            "line 4: expected round 1, not 2",
+            (None, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\nRules: x\n",
+            "line 5: the Rules header goes before the first round",
+            (0, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\na: 1x2\n",
+            "before the first round",
+            (None, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\n"
+            "a rolls 1\nb rolls 2\na: 1x2\nb: raise\n",
+            "line 8: can't read 'raise'",
+            (0, 1),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\n"
+            "a rolls 1\na: 1x2\nb rolls 2\n",
+            "line 7: the dice go before the moves",
+            (0, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\na rolls 1 x\n",
+            "line 5: a's dice: 'x' is not a die face",
+            (0, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\na sits\n",
+            "expected 'NAME: move' or 'NAME rolls'",
+            (0, None),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\n"
+            "a rolls 1\nb rolls 2\na: 1x2, 1x3\n",
+            "two bid items",
+            (0, 0),
+        ),
+        (
+            "Liar's Dice record, version 1\nRules: classic\nPlayers: a, b\nRound 1\n"
+            "a rolls 1\nb rolls 2\nc: 1x2\n",
+            "unknown player 'c'",
+            (0, 0),
+        ),
+    ],
+)
+def test_parse_errors(text: str, message: str, where: tuple[int | None, int | None] | None) -> None:
+    err = parse_error(text)
+    assert message in err.message
+    if where is not None:
+        assert (err.round, err.move) == where
+
+
+def test_describe_result_lists_gains_pile_scores_and_game_over() -> None:
+    line = describe_result(
+        {
+            "count": 3,
+            "losses": {},
+            "gains": {"ann": 2},
+            "dice": {"ann": 3, "bob": 0},
+            "pile": 0,
+            "scores": {"ann": 1, "bob": -1},
+            "next_opener": None,
+        }
+    )
+    assert (
+        line
+        == "count 3: ann gains 2 | dice ann 3, bob 0 | pile 0 | scores ann 1, bob -1 | game over"
+    )
+    assert describe_result(
+        {"count": 1, "losses": {}, "dice": {"a": 1, "b": 1}, "next_opener": "a"}
+    ).startswith("count 1: no dice change hands |")
+
+
+def test_finished_game_names_the_winner() -> None:
+    state = _play("classic", {}, 2)
+    assert state.is_terminal()
+    text = record_to_text(record_from_state(state))
+    assert text.rstrip().endswith(f"game over | {state.game.names[state.winner or 0]} wins")
+
+
+# ------------------------------------------------------------------------- random round trips
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [(name, {}) for name in PRESETS] + [
+    ("milton-bradley", {"show_reroll": "before"}),
+    ("spot-on", {"stash": "secret", "economy": "rich-man"}),
+    ("spot-on", {"calling_advantage": True, "stash": "open"}),
+    ("house-rules", {"economy": "chips", "show_reroll": "after"}),
+]
+
+
+def _play(name: str, over: dict[str, Any], seed: int, stop: int | None = None) -> State:
+    rng = random.Random(seed)
+    rules = preset(name, **over)
+    count = 2 if rules.scoring is Scoring.SINGLE_ROUND else rng.randint(2, 4)
+    state = Game(rules, [f"p{i}" for i in range(count)]).new_initial_state()
+    steps = 0
+    while not state.is_terminal() and (stop is None or steps < stop):
+        steps += 1
+        if state.is_chance_node():
+            state = state.apply_action(state.sample_chance(rng))
+            continue
+        if rules.house_penalties and state.phase is Phase.BID and rng.random() < 0.1:
+            state = state.ask(rng.choice(state.active_players()), "turn")
+            continue
+        legal = state.legal_actions()
+        game = state.game
+        special = [a for a in legal if a in (LIAR, EXACT, BUY, NO_SHOW) or game.action_shown(a)]
+        bids = [a for a in legal if game.action_bid(a) is not None]
+        if special and (not bids or rng.random() < 0.4):
+            state = state.apply_action(rng.choice(special))
+        else:
+            state = state.apply_action(rng.choice(bids[:6]))
+    return state
+
+
+@pytest.mark.parametrize(("name", "over"), VARIANTS)
+def test_random_games_text_round_trip(name: str, over: dict[str, Any]) -> None:
+    for seed in range(4):
+        for stop in (None, 25):
+            state = _play(name, over, seed, stop)
+            record = record_from_state(state)
+            text = record_to_text(record)
+            assert text_to_record(text) == record
+            assert text.count("\n= ") == len(state.results)
+            assert replay_record(text_to_record(text)).results == state.results
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(min_value=0, max_value=2**32),
+    stop=st.none() | st.integers(min_value=0, max_value=120),
+)
+def test_property_text_round_trip(
+    variant: tuple[str, dict[str, Any]], seed: int, stop: int | None
+) -> None:
+    name, over = variant
+    record = record_from_state(_play(name, over, seed, stop))
+    assert text_to_record(record_to_text(record)) == load_record(record)
