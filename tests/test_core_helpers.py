@@ -13,13 +13,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from liarsdice.core import (
-    BID_BASE,
+    BUY,
     CHANCE,
     EXACT,
     LIAR,
     NO_SHOW,
     Bid,
-    Economy,
     ExactCall,
     ExactCount,
     Game,
@@ -54,8 +53,6 @@ def parse_move(game: Game, text: str) -> int:
     if t.startswith("show "):
         return game.show_action(int(x) for x in t[5:].split(","))
     if t == "buy":
-        from liarsdice.core import BUY
-
         return BUY
     q, f = t.split("x")
     return game.bid_action(Bid(int(q), int(f)))
@@ -247,22 +244,9 @@ def ref_resolve(
     return Expected({}, gains, caller)
 
 
-def chips_in_play(state: State) -> int:
-    """Chips held by the seats plus both pots (constant in the chips economy)."""
-    t = state.table
-    return sum(t.chips) + t.round_pot + t.game_pot
-
-
-def bid_action(game: Game, q: int, f: int) -> int:
-    return BID_BASE + game.space.id_of(Bid(q, f))
-
-
 __all__ = [
-    "Economy",
     "Expected",
-    "bid_action",
     "bids_of",
-    "chips_in_play",
     "deal",
     "is_legal",
     "new_game",

@@ -102,9 +102,11 @@ def test_seats_that_are_out_are_skipped_in_turn_order() -> None:
     s = play(s, "1x3", "5x5", "liar")  # seat 1 opens, seat 2 bids, seat 3 calls
     assert s.dice_counts == (1, 1, 0, 2)
     s = deal(s, [2], [3], [], [5, 5])
-    assert s.player == 2 or s.player == 3
-    s = play(s, "1x5")
-    assert s.player == 0
+    assert s.player == 3  # the bidder (seat 2) is out: the next seat opens
+    s = play(s, "1x5", "2x5")
+    assert s.player == 1
+    s = play(s, "3x5")
+    assert s.player == 3, "seat 2 is skipped"
 
 
 # --------------------------------------------------------------------------- first opener
@@ -157,7 +159,7 @@ def test_chips_no_chips_no_ante_and_game_pot_to_winner() -> None:
     g = new_game("milton-bradley", 2, economy="chips", chips=3, dice=(1, 2))
     s = g.new_initial_state()
     assert s.table.chips == (1, 1) and (s.table.round_pot, s.table.game_pot) == (2, 2)
-    s = play(deal(s, [2], [3, 3]), "2x2", "liar")  # one 2: seat 0 loses 1 of... its only die
+    s = play(deal(s, [2], [3, 3]), "2x2", "liar")  # one 2: seat 0 loses its only die
     assert s.is_terminal() and s.winner == 1
     assert s.table.chips == (1, 1 + 2 + 2) and s.table.game_pot == 0
 
@@ -236,7 +238,7 @@ def test_palifico_only_once_per_player() -> None:
     s = play(deal(s, [4], [2, 3]), "1x4", "exact")  # calza right: seat 1 regains, at 2 already
     s = play(deal(s, [4], [2, 3]), "3x4", "liar")  # seat 1 bids false: drops to one die
     assert s.dice_counts == (1, 1) and s.table.palifico and s.table.opener == 1
-    s = play(deal(s, [4], [2]), "1x2", "liar")  # seat 0 loses... its last die
+    s = play(deal(s, [4], [2]), "1x2", "liar")  # the bid stands: seat 0 loses its last die
     assert s.is_terminal() and s.winner == 1
 
 
@@ -430,3 +432,51 @@ def test_rich_man_with_calling_advantage_can_bid_every_die_in_play() -> None:
     assert max(b.quantity for b in bids_of(s)) == 7
     s = play(s, "7x3", "liar")
     assert s.results[-1].count == 5 and s.results[-1].losses == {0: 1}
+
+
+# ---------------------------------------------------------------- seed 001's variations
+
+
+def test_seed_001_variation_lose_only_one_die() -> None:
+    g = new_game("milton-bradley", 3, loss="one")
+    s = deal(g.new_initial_state(), [5, 5, 5, 1, 2], [5, 5, 1, 1, 3], [5, 5, 1, 2, 3])
+    s = play(s, "8x5", "liar")  # eleven: three more than bid, but only one die is lost
+    assert s.results[-1].losses == {1: 1} and s.dice_counts == (5, 4, 5)
+
+
+def test_seed_001_bids_beyond_twenty() -> None:
+    g = new_game("milton-bradley", 5)
+    s = deal(g.new_initial_state(), *[[2, 3, 4, 5, 6]] * 5)
+    s = play(s, "20x6")
+    assert Bid(21, 2) in bids_of(s) and Bid(11, 1) in bids_of(s) and Bid(10, 1) not in bids_of(s)
+    s = play(s, "21x2", "11x1", "22x2")
+    assert s.current_bid == Bid(22, 2) and max(b.quantity for b in bids_of(s)) == 25
+
+
+# --------------------------------------------------------------------- rules as data
+
+
+@pytest.mark.parametrize("name", ALL_PRESETS)
+def test_options_round_trip(name: str) -> None:
+    r = preset(name)
+    again = Rules(**r.options())
+    assert again == r and again.options() == r.options()
+    assert r.diff(r) == {}
+    assert preset(name, faces=5, face_order=None, wild=None).diff(r)["faces"] == 5
+
+
+def test_parse_option() -> None:
+    from liarsdice.core import parse_option
+
+    assert parse_option("ordering", "Perudo").value == "perudo"
+    assert parse_option("dice", "3, 2") == (3, 2)
+    assert parse_option("face_order", "2,3,4,5,6,1") == (2, 3, 4, 5, 6, 1)
+    assert parse_option("wild", "none") is None and parse_option("wild", "6") == 6
+    assert parse_option("palifico", "yes") is True and parse_option("drinking", "off") is False
+    assert parse_option("players", "7") == 7
+    with pytest.raises(RulesError):
+        parse_option("colour", "red")
+    with pytest.raises(RulesError):
+        parse_option("palifico", "maybe")
+    with pytest.raises(ValueError):
+        parse_option("ordering", "sideways")
