@@ -540,7 +540,10 @@ class State:
         legal = self.legal_bids()
         least = ", ".join(game.action_to_string(a) for a in legal[:4])
         if bid.quantity > self.table.cap:
-            return f"{bid} needs more dice than the {self.table.cap} in play"
+            beat = (
+                f"; it must beat {cur} (least legal bids: {least or 'none; call'})" if cur else ""
+            )
+            return f"{bid} needs more dice than the {self.table.cap} in play{beat}"
         if self.table.palifico and cur is not None:
             return (
                 f"palifico round: keep the face and raise the quantity: "
