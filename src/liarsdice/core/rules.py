@@ -258,7 +258,8 @@ PRESETS: Mapping[str, Rules] = {
             next_opener=NextOpener.WINNER,
             show_reroll=ShowReroll.AFTER,
             description="Seed 001 (Milton Bradley 1987, J.R. Gracen's standard rules): wild bids, "
-            "lose the difference, show dice and re-roll them, then raise (SoCal order); the challenge winner opens.",
+            "lose the difference, show dice and re-roll them, then raise (SoCal order); "
+            "the challenge winner opens.",
         ),
         Rules(
             name="house-rules",
