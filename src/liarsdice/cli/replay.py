@@ -1,7 +1,8 @@
 """``liarsdice replay FILE``: check a game record move by move and sum it up.
 
 FILE is a JSON record (``docs/RECORD.md``) or the text format (:mod:`liarsdice.notation.text`);
-the format is told by the content (a JSON record starts with ``{``). ``-`` reads stdin.
+the format is told by the content (a JSON record starts with ``{``). ``-`` reads stdin. Poker-dice
+records (``"rules": "poker-dice"``, :mod:`liarsdice.notation.poker_record`) are JSON only.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 import click
 
 from liarsdice.core.errors import RecordError
+from liarsdice.notation.poker_record import describe_poker_result
 from liarsdice.notation.record import load_record, replay_summary
 from liarsdice.notation.text import describe_result, text_to_record
 
@@ -75,6 +77,17 @@ def replay(file: str, as_json: bool) -> None:
         click.echo(f"error: {_where(error)}{error['message']}", err=True)
         sys.exit(1)
     for number, rnd in enumerate(summary["rounds"], start=1):
+        if "lives" in rnd:  # poker dice
+            who = (
+                f"{rnd['caller']} calls liar on"
+                if rnd["call"] == "liar"
+                else f"{rnd['accepter']} accepts"
+            )
+            click.echo(
+                f"Round {number}: {who} {rnd['bidder']}'s {rnd['bid']}; "
+                f"{describe_poker_result(rnd)}"
+            )
+            continue
         click.echo(
             f"Round {number}: {rnd['caller']} calls {rnd['call']} on {rnd['bidder']}'s "
             f"{rnd['bid']}; {describe_result(rnd)}"

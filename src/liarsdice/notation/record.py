@@ -33,6 +33,8 @@ from typing import Any
 
 from liarsdice.core.errors import IllegalActionError, NotationError, RecordError, RulesError
 from liarsdice.core.game import BUY, CHANCE, EXACT, LIAR, NO_SHOW, Game
+from liarsdice.core.poker.rules import POKER_PRESETS
+from liarsdice.core.poker.state import PokerState
 from liarsdice.core.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -53,8 +55,10 @@ __all__ = [
     "VERSION",
     "Record",
     "Source",
+    "check_header",
     "dumps_record",
     "load_record",
+    "read_source",
     "record_from_state",
     "record_rules",
     "replay_partial",
@@ -85,6 +89,11 @@ _LISTABLE = frozenset({"dice", "face_order"})
 
 
 # ------------------------------------------------------------------------------------ loading
+def _is_poker(data: Mapping[str, Any]) -> bool:
+    """Whether parsed data names poker-dice rules (read by :mod:`.poker_record`)."""
+    return data.get("rules") in POKER_PRESETS
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -255,13 +264,8 @@ def _load_round(raw: object, r: int, players: list[str], rules: Rules) -> dict[s
     return out
 
 
-def load_record(source: Source) -> Record:
-    """Read and check a record (JSON text or already-parsed data); returns a normalized copy.
-
-    The structure, types, version, rules, options and player names are checked here;
-    :func:`replay_record` checks the moves against the rules. Normalization: ``options`` is
-    always present, dice are listed in seat order; nothing else is added or dropped.
-    """
+def read_source(source: Source) -> Mapping[str, Any]:
+    """Parse JSON text (or take parsed data) and check that it is a JSON object."""
     if isinstance(source, str | bytes):
         try:
             data: object = json.loads(source)
@@ -271,6 +275,11 @@ def load_record(source: Source) -> Record:
         data = source
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
+    return data
+
+
+def check_header(data: Mapping[str, Any]) -> None:
+    """Check the version key, that no unknown top-level keys appear and the required ones do."""
     if "liarsdice" not in data:
         raise RecordError("not a liarsdice record: the 'liarsdice' version key is missing")
     version = data["liarsdice"]
@@ -284,6 +293,23 @@ def load_record(source: Source) -> Record:
     for key in ("rules", "players", "rounds"):
         if key not in data:
             raise RecordError(f"the record has no {key!r}")
+
+
+def load_record(source: Source) -> Record:
+    """Read and check a record (JSON text or already-parsed data); returns a normalized copy.
+
+    The structure, types, version, rules, options and player names are checked here;
+    :func:`replay_record` checks the moves against the rules. Normalization: ``options`` is
+    always present, dice are listed in seat order; nothing else is added or dropped. A
+    poker-dice record (``"rules": "poker-dice"``) is read by
+    :func:`liarsdice.notation.poker_record.load_poker_record`.
+    """
+    data = read_source(source)
+    if _is_poker(data):
+        from liarsdice.notation.poker_record import load_poker_record
+
+        return load_poker_record(data)
+    check_header(data)
     rules = record_rules(data)
     players = data["players"]
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
@@ -309,7 +335,8 @@ def load_record(source: Source) -> Record:
 
 
 def dumps_record(record: Mapping[str, Any]) -> str:
-    """Write a record as compact, readable JSON: the header, then one line per move.
+    """Write a record (either family) as compact, readable JSON: the header, then one line per
+    move.
 
     >>> print(dumps_record({"liarsdice": 1, "rules": "classic", "players": ["a", "b"],
     ...                     "rounds": [{"opener": "a", "dice": {"a": [3], "b": [5]},
@@ -357,8 +384,11 @@ def _rules_fields(rules: Rules) -> tuple[str, dict[str, Any]]:
     return CUSTOM, {k: v for k, v in rules.options().items() if k != "name"}
 
 
-def record_from_state(state: State) -> Record:
+def record_from_state(state: State | PokerState) -> Record:
     """The record of everything that happened up to ``state`` (walks its event log).
+
+    A :class:`~liarsdice.core.poker.PokerState` gets a poker-dice record
+    (:func:`liarsdice.notation.poker_record.poker_record_from_state`).
 
     Every round gets its ``opener``. What the format cannot hold is normalized: chance events
     of a roll still in progress are left out (the record ends at the last complete roll), the
@@ -367,6 +397,10 @@ def record_from_state(state: State) -> Record:
     between a bid and its show) is written after that move, or before it when the record ends
     in the middle of that move.
     """
+    if isinstance(state, PokerState):
+        from liarsdice.notation.poker_record import poker_record_from_state
+
+        return poker_record_from_state(state)
     game = state.game
     names = game.names
     rules = game.rules
@@ -655,13 +689,20 @@ class _Replayer:
             self._show(r, m, name, move, last)
 
 
-def replay_partial(record: Source) -> tuple[State | None, RecordError | None]:
+def replay_partial(
+    record: Source,
+) -> tuple[State | PokerState | None, RecordError | None]:
     """Replay as far as the record is legal: the last good state and the error, if any.
 
-    The state is None when the record could not be read or its game could not be set up.
+    The state is None when the record could not be read or its game could not be set up. A
+    poker-dice record replays to a :class:`~liarsdice.core.poker.PokerState`.
     """
     try:
         rec = load_record(record)
+        if _is_poker(rec):
+            from liarsdice.notation.poker_record import replay_poker_partial
+
+            return replay_poker_partial(rec)
         replayer = _Replayer(rec)
     except RecordError as err:
         return None, err
@@ -671,8 +712,9 @@ def replay_partial(record: Source) -> tuple[State | None, RecordError | None]:
         return replayer.state, err
 
 
-def replay_record(record: Source) -> State:
-    """Replay a record move by move; the state after its last move.
+def replay_record(record: Source) -> State | PokerState:
+    """Replay a record move by move; the state after its last move (a
+    :class:`~liarsdice.core.poker.PokerState` for a poker-dice record).
 
     Raises :class:`~liarsdice.core.errors.RecordError` with ``round`` and ``move`` (0-based;
     ``move`` None when the round itself is wrong) at the first thing that is not legal.
@@ -720,15 +762,20 @@ def replay_summary(record: Source) -> dict[str, Any]:
 
     ``{"ok": true, "rounds": [...], "winner": name or null}`` for a legal record (an unfinished
     game has winner null), ``{"ok": false, "error": {"round", "move", "message"}}`` otherwise.
+    Poker-dice rounds are summed up by
+    :func:`liarsdice.notation.poker_record.summarize_poker_result`.
     """
     state, error = replay_partial(record)
     if error is not None:
         return {"ok": False, "error": _error_object(error)}
     assert state is not None
-    game = state.game
+    if isinstance(state, PokerState):
+        from liarsdice.notation.poker_record import summarize_poker_result
+
+        rounds = [summarize_poker_result(state.game, res) for res in state.results]
+        names = state.game.names
+    else:
+        rounds = [summarize_result(state.game, res) for res in state.results]
+        names = state.game.names
     winner = state.winner
-    return {
-        "ok": True,
-        "rounds": [summarize_result(game, res) for res in state.results],
-        "winner": None if winner is None else game.names[winner],
-    }
+    return {"ok": True, "rounds": rounds, "winner": None if winner is None else names[winner]}

@@ -55,7 +55,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from liarsdice.core.errors import RecordError
+from liarsdice.core.poker.rules import POKER_PRESETS
 from liarsdice.core.rules import Rules, ShowReroll
+from liarsdice.core.state import State
 from liarsdice.notation.record import (
     VERSION,
     Record,
@@ -148,11 +150,15 @@ def record_to_text(record: Source) -> str:
     result lines up to the first illegal move.
     """
     rec = load_record(record)
+    if rec["rules"] in POKER_PRESETS:
+        raise RecordError(
+            "the text record is for the bidding family only: write a poker-dice record as JSON"
+        )
     rules = record_rules(rec)
     before = rules.show_reroll is ShowReroll.BEFORE
     state, _ = replay_partial(rec)
     results: dict[int, str] = {}
-    if state is not None:
+    if isinstance(state, State):
         for res in state.results:
             line = describe_result(summarize_result(state.game, res))
             if res.next_opener is None and state.winner is not None:
@@ -346,6 +352,10 @@ def text_to_record(text: str) -> Record:
                 raise line.error(f"expected '{word}:'")
             if keyword == "rules":
                 record["rules"] = line.rest()
+                if record["rules"] in POKER_PRESETS:
+                    raise line.error(
+                        f"{record['rules']} records have no text format: use the JSON record"
+                    )
             elif keyword == "players":
                 players = [line.name()]
                 while line.accept(","):
