@@ -57,10 +57,11 @@ from liarsdice.core import (
     parse_option,
     preset,
 )
+from liarsdice.core.poker import POKER_PRESETS
 from liarsdice.notation.bids import Call, bid_to_words, parse_call, parse_human_bid
 from liarsdice.odds import bid_odds
 
-__all__ = ["parse_command", "play"]
+__all__ = ["parse_command", "play", "seat_plan"]
 
 # Blank lines printed to scroll one player's dice off the screen in hot-seat games.
 HIDE_LINES = 40
@@ -683,15 +684,15 @@ def _build_rules(
         raise click.UsageError(str(e)) from None
 
 
-def _seats(
-    rules: Rules,
+def seat_plan(
+    default_players: int,
     players: int | None,
     names: str | None,
     humans: Sequence[str],
     bots: str,
     watch: bool,
-    seed: int,
-) -> list[Seat]:
+) -> list[tuple[str, str | None]]:
+    """Every seat as ``(name, bot kind)``, the kind None for a human (shared by every family)."""
     kinds = [k.strip().lower() for k in bots.split(",") if k.strip()] or ["prob"]
     for k in kinds:
         if k not in BOT_NAMES:
@@ -711,7 +712,7 @@ def _seats(
         if missing:
             raise click.UsageError(f"human {missing[0]!r} is not one of --names")
     else:
-        count = players if players is not None else max(rules.players, len(human_names))
+        count = players if players is not None else max(default_players, len(human_names))
         if count < len(human_names):
             raise click.UsageError(
                 f"{len(human_names)} humans need at least {len(human_names)} players"
@@ -719,16 +720,31 @@ def _seats(
         seat_names = list(human_names)
         for i in range(count - len(human_names)):
             seat_names.append(f"{kinds[i % len(kinds)]}-{i + 1}")
-    seats: list[Seat] = []
+    plan: list[tuple[str, str | None]] = []
     bot_index = 0
-    for i, n in enumerate(seat_names):
+    for n in seat_names:
         if n in human_names:
-            seats.append(Seat(n))
+            plan.append((n, None))
         else:
-            kind = kinds[bot_index % len(kinds)]
+            plan.append((n, kinds[bot_index % len(kinds)]))
             bot_index += 1
-            seats.append(Seat(n, make_bot(kind, random.Random(f"{seed}:bot:{i}"))))
-    return seats
+    return plan
+
+
+def _seats(
+    rules: Rules,
+    players: int | None,
+    names: str | None,
+    humans: Sequence[str],
+    bots: str,
+    watch: bool,
+    seed: int,
+) -> list[Seat]:
+    plan = seat_plan(rules.players, players, names, humans, bots, watch)
+    return [
+        Seat(n) if kind is None else Seat(n, make_bot(kind, random.Random(f"{seed}:bot:{i}")))
+        for i, (n, kind) in enumerate(plan)
+    ]
 
 
 @click.command("play")
@@ -737,8 +753,8 @@ def _seats(
     "rules_name",
     default="classic",
     show_default=True,
-    type=click.Choice(list(PRESETS), case_sensitive=False),
-    help="Rule preset (see 'liarsdice rules').",
+    type=click.Choice([*PRESETS, *POKER_PRESETS], case_sensitive=False),
+    help="Rule preset (see 'liarsdice rules'); 'poker-dice' plays the poker-dice family.",
 )
 @click.option("--players", type=click.IntRange(2, 12), help="Number of players.")
 @click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat).")
@@ -785,7 +801,26 @@ def play(
     """Play Liar's Dice against bots, or hot-seat with friends, one line at a time.
 
     Type bids as 3x5, '3 5' or 'three fives'; 'liar' to challenge; 'help' for the rest.
+    With --rules poker-dice, bid poker hands ('pair K', 'a pair of kings').
     """
+    if rules_name.lower() in POKER_PRESETS:
+        from liarsdice.cli.play_poker import play_poker
+
+        play_poker(
+            rules_name.lower(),
+            players=players,
+            dice=dice,
+            faces=faces,
+            seed=seed,
+            options=options,
+            bots=bots,
+            humans=humans,
+            names=names,
+            save=save,
+            hints=hints,
+            watch=watch,
+        )
+        return
     if names:
         players = players if players is not None else len(names.split(","))
     rules = _build_rules(rules_name.lower(), players, dice, faces, options)

@@ -1,0 +1,256 @@
+"""Tests for the poker-dice bots: legal play, private views, exact odds, prob beats random."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from liarsdice.bots import BOT_NAMES, POKER_BOTS, Bot, PokerBot, make_bot
+from liarsdice.bots.poker import (
+    PokerProbBot,
+    PokerRandomBot,
+    best_reroll,
+    five_chance,
+    five_keep,
+    reach,
+    roll_distribution,
+)
+from liarsdice.core.game import CHANCE
+from liarsdice.core.poker import (
+    ACCEPT,
+    LIAR,
+    PokerGame,
+    PokerRules,
+    PokerState,
+    PokerView,
+    parse_face,
+    parse_poker_bid,
+    satisfies,
+)
+
+
+class Spy(PokerBot):
+    """Wraps a bot and checks each view it is handed against the true state."""
+
+    name = "spy"
+
+    def __init__(self, inner: PokerBot) -> None:
+        super().__init__(inner.rng)
+        self.inner = inner
+        self.state: PokerState | None = None
+
+    def choose(self, game: PokerGame, view: PokerView) -> int:
+        state = self.state
+        assert state is not None
+        seat = view.player
+        assert seat == state.current_player
+        if view.cup:
+            assert state.holder == seat and view.cup == state.cup
+        else:
+            assert not state.sees_cup(seat)
+        # Nobody else's dice under the cup: a twin state with other cup dice looks the same,
+        # except to the holder looking under it.
+        if not state.sees_cup(seat) and state.cup:
+            twin_cup = tuple(sorted(d % 6 + 1 for d in state.cup))
+            twin = _with_cup(state, twin_cup)
+            assert twin.view(seat) == view
+        return self.inner.choose(game, view)
+
+
+def _with_cup(state: PokerState, cup: tuple[int, ...]) -> PokerState:
+    import dataclasses
+
+    return dataclasses.replace(state, cup=cup)
+
+
+def play_game(
+    kinds: list[str], seed: int, *, five: bool = True, lives: int = 2, spy: bool = False
+) -> PokerState:
+    """One game between poker bots given only their views; every action must be legal."""
+    game = PokerGame(PokerRules(players=len(kinds), lives=lives, five_of_a_kind_rule=five))
+    rng = random.Random(seed)
+    bots: list[PokerBot] = [
+        make_bot(k, random.Random(seed * 1000 + i), family="poker") for i, k in enumerate(kinds)
+    ]
+    spies = [Spy(b) for b in bots]
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.current_player == CHANCE:
+            state = state.resolve_chance(rng)
+            continue
+        seat = state.current_player
+        view = state.view(seat)
+        if spy:
+            spies[seat].state = state
+            action = spies[seat].choose(game, view)
+        else:
+            action = bots[seat].choose(game, view)
+        assert action in view.legal_actions, (game.action_to_string(action), view)
+        state = state.apply_action(action)
+        moves += 1
+        assert moves < 5000, "the game does not end"
+    return state
+
+
+@pytest.mark.parametrize("five", [True, False])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_bots_play_legally(players: int, five: bool) -> None:
+    for seed in range(4):
+        kinds = [BOT_NAMES[(i + seed) % 2] for i in range(players)]
+        if seed == 3:
+            kinds = ["prob"] * players
+        state = play_game(kinds, seed, five=five, spy=seed < 2)
+        assert state.winner is not None
+        assert state.game.replay(state.history()) == state
+
+
+def test_registry_per_family() -> None:
+    assert set(POKER_BOTS) == set(BOT_NAMES)
+    assert isinstance(make_bot("prob", random.Random(0), family="poker"), PokerProbBot)
+    assert isinstance(make_bot(" Random ", random.Random(0), family="poker"), PokerRandomBot)
+    assert isinstance(make_bot("prob", random.Random(0)), Bot)  # the bidding family by default
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("nope", random.Random(0), family="poker")
+    with pytest.raises(ValueError, match="unknown rule family"):
+        make_bot("prob", random.Random(0), family="chess")
+
+
+def test_bots_are_reproducible_and_refuse_without_a_move() -> None:
+    for kind in BOT_NAMES:
+        a = play_game([kind] * 3, 11)
+        b = play_game([kind] * 3, 11)
+        assert a.history() == b.history()
+    s = PokerGame(players=3).replay([(-1, f) for f in (1, 2, 3, 4, 6)])
+    for kind in BOT_NAMES:
+        with pytest.raises(ValueError, match="no legal action"):
+            make_bot(kind, random.Random(0), family="poker").choose(s.game, s.view(1))
+
+
+def test_prob_beats_random() -> None:
+    games = 150
+    wins = 0
+    for seed in range(games):
+        kinds = ["random", "random", "random"]
+        kinds[seed % 3] = "prob"
+        state = play_game(kinds, seed, lives=3)
+        wins += kinds[state.winner or 0] == "prob"
+    # Measured: prob wins 191 of 200 three-player games (3 lives) against two random bots,
+    # with the five-of-a-kind rule on or off (a third would be even); demand a clear margin.
+    assert wins / games >= 0.75, wins
+
+
+# ------------------------------------------------------------------ exact odds
+def _brute_reach(kept: tuple[int, ...], bid_text: str) -> Fraction:
+    bid = parse_poker_bid(bid_text)
+    k = 5 - len(kept)
+    hits = sum(satisfies(kept + roll, bid) for roll in product(range(1, 7), repeat=k))
+    return Fraction(hits, 6**k)
+
+
+@pytest.mark.parametrize(
+    ("kept", "bid"),
+    [
+        ((6, 6, 6, 6), "five A"),
+        ((5, 5, 1), "three K"),
+        ((5, 5, 1), "full house K 9"),
+        ((1, 2, 3), "low straight"),
+        ((2, 3, 4, 5), "high straight"),
+        ((4, 4), "two pair Q 10 A"),
+        ((6,), "pair A K"),
+        ((1, 1, 1, 2), "four 9 10"),
+        ((), "three 9"),
+        ((3, 4), "high A K"),
+    ],
+)
+def test_reach_matches_brute_force(kept: tuple[int, ...], bid: str) -> None:
+    assert reach(kept, parse_poker_bid(bid)) == pytest.approx(float(_brute_reach(kept, bid)))
+
+
+def test_roll_distribution_is_exact() -> None:
+    for k in range(6):
+        dist = dict(roll_distribution(k))
+        counts: dict[tuple[int, ...], int] = {}
+        for roll in product(range(1, 7), repeat=k):
+            key = tuple(sorted(roll))
+            counts[key] = counts.get(key, 0) + 1
+        assert set(dist) == set(counts)
+        for ms, n in counts.items():
+            assert dist[ms] == pytest.approx(n / 6**k)
+
+
+def test_best_reroll_is_the_best_keep() -> None:
+    hand = (5, 5, 1, 2, 6)
+    bid = parse_poker_bid("three K")
+    kept, p = best_reroll(hand, bid)
+    assert kept == (5, 5)
+    # no keep does better, by brute force over every subset of the dice
+    for mask in range(32):
+        sub = tuple(d for i, d in enumerate(hand) if mask >> i & 1)
+        assert float(_brute_reach(sub, "three K")) <= p + 1e-12
+
+
+def test_five_of_a_kind_odds() -> None:
+    # one roll: keep three kings, both others must be kings
+    assert five_keep((5, 5, 5, 1, 2), 1) == ((5, 5, 5), pytest.approx(1 / 36))
+    # three rolls from three of a kind: each missing die has three tries
+    assert five_chance((5, 5, 5, 1, 2)) == pytest.approx((1 - (5 / 6) ** 3) ** 2)
+    assert five_chance((4, 4, 4, 4, 4)) == 1.0
+    # from nothing, three rolls (Yahtzee's well-known 4.6%)
+    assert five_chance((1, 2, 3, 4, 6)) == pytest.approx(0.046, abs=0.001)
+    # brute force over two rolls from a pair
+    assert five_keep((3, 3, 1, 2, 6), 1)[1] == pytest.approx(1 / 216)
+
+
+# ------------------------------------------------------------------ decisions
+def _rolled(game: PokerGame, faces: str) -> PokerState:
+    return game.replay([(-1, parse_face(f)) for f in faces.split()])
+
+
+def test_prob_bids_its_hand_and_calls_the_impossible() -> None:
+    g = PokerGame(players=2)
+    s = _rolled(g, "A A A K K")
+    bot = PokerProbBot(random.Random(0), bluff=0.0)
+    assert g.action_to_string(bot.choose(g, s.view(0))) == "full house A K"
+    s = s.apply_action(g.bid_action(parse_poker_bid("pair 9")))
+    assert bot.choose(g, s.view(1)) == ACCEPT  # a pair of nines is very likely
+    s2 = _rolled(g, "A A A K K").apply_action(g.bid_action(parse_poker_bid("five A")))
+    assert bot.choose(g, s2.view(1)) == LIAR
+
+
+def test_prob_keeps_the_most_common_face() -> None:
+    g = PokerGame(players=2)
+    s = _rolled(g, "Q Q Q 9 A")
+    for move in ("five Q", "accept"):
+        s = s.apply_action(g.string_to_action(move))
+    view = s.view(1)
+    assert view.phase == "keep"
+    bot = PokerProbBot(random.Random(0))
+    assert g.action_to_string(bot.choose(g, view)) == "keep Q Q Q"
+
+
+def test_prob_accepter_plans_a_reroll() -> None:
+    g = PokerGame(players=3)
+    s = _rolled(g, "K K 9 10 J")
+    for move in ("pair K J 10 9", "left", "accept"):
+        s = s.apply_action(g.string_to_action(move))
+    bot = PokerProbBot(random.Random(0))
+    view = s.view(1)
+    arrange, roll = bot.plan(g, view)
+    assert g.action_to_string(bot.choose(g, view)) == g.action_to_string(arrange)
+    s = s.apply_action(arrange)
+    assert bot.choose(g, s.view(1)) == roll  # the roll step follows the same plan
+    # it keeps both kings (outside with the cup shaken, or under the cup with the rest rolled
+    # in view) and re-rolls the other dice
+    rolled = g.action_roll(roll)
+    assert rolled is not None
+    shake, rolled_out = rolled
+    kept = list(s.outside)
+    for f in rolled_out:
+        kept.remove(f)
+    if not shake:
+        kept += s.cup
+    assert sorted(kept) == [5, 5]
