@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from liarsdice.cli.play import HIDE_LINES, parse_command, play
+from liarsdice.cli.play import parse_command, play
 from liarsdice.cli.rules_cmd import rules
+from liarsdice.cli.terminal import HIDE_LINES
 from liarsdice.core import PRESETS, Bid, Game, Rules, preset
 
 # Alternating a call and the lowest bid always makes progress: "liar" is refused only on an

@@ -9,8 +9,9 @@ from pathlib import Path
 from click.testing import CliRunner, Result
 
 from liarsdice.cli.play import play
-from liarsdice.cli.play_poker import HIDE_LINES, parse_poker_command
+from liarsdice.cli.play_poker import parse_poker_command
 from liarsdice.cli.rules_cmd import rules
+from liarsdice.cli.terminal import HIDE_LINES
 from liarsdice.core.poker import PokerGame, PokerRules, format_face
 
 # Every phase a human who never accepts can reach has a move among these three: "liar" answers

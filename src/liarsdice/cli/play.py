@@ -32,6 +32,7 @@ from rich.markup import escape
 
 from liarsdice.bots import BOT_NAMES, Bot, ProbBot, make_bot
 from liarsdice.bots.prob import raise_candidates
+from liarsdice.cli.terminal import Terminal, pct
 from liarsdice.core import (
     BUY,
     CHANCE,
@@ -64,7 +65,6 @@ from liarsdice.odds import bid_odds
 __all__ = ["parse_command", "play", "seat_plan"]
 
 # Blank lines printed to scroll one player's dice off the screen in hot-seat games.
-HIDE_LINES = 40
 
 _QUIT = {"quit", "exit", "q", "bye"}
 _HELP = {"help", "?", "h", "commands"}
@@ -169,15 +169,7 @@ def _bid(bid: Bid) -> str:
     return f"{bid} ({bid_to_words(bid)})"
 
 
-def _pct(p: float) -> str:
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 <= p < 1:
-        return ">99%"
-    return f"{p:.0%}"
-
-
-class Session:
+class Session(Terminal):
     """One game at the terminal: the loop, the narration and the human prompts."""
 
     def __init__(
@@ -190,16 +182,14 @@ class Session:
         hints: bool = False,
         save: Path | None = None,
     ) -> None:
+        super().__init__(seats, console)
         self.game = game
         self.rules: Rules = game.rules
         self.seats = seats
         self.rng = rng
-        self.console = console
         self.hints = hints
         self.save = save
         self.humans = [i for i, s in enumerate(seats) if s.human]
-        self.hot_seat = len(self.humans) >= 2
-        self.screen: int | None = None  # the human whose private info may be on screen
         self.announced_round = -1
         self.palifico_round = False  # wilds are off in this round's count
         self.questions: dict[int, int] = {}  # penalty questions asked this round, by seat
@@ -207,41 +197,6 @@ class Session:
         self.hinter = ProbBot(random.Random(0), bluff=0.0, noise=0.0)
 
     # -------------------------------------------------------------------- output
-    def say(self, text: str = "") -> None:
-        self.console.print(text, highlight=False)
-
-    def name(self, seat: int) -> str:
-        return escape(self.seats[seat].name)
-
-    def _you(self, seat: int) -> bool:
-        return self.seats[seat].name.lower() == "you"
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        """``"prob-1 bids"`` or ``"you bid"``."""
-        return f"{self.name(seat)} {second if self._you(seat) else third}"
-
-    def whose(self, seat: int) -> str:
-        """``"prob-1's"`` or ``"your"``."""
-        return "your" if self._you(seat) else f"{self.name(seat)}'s"
-
-    def hide_screen(self) -> None:
-        """Scroll the previous player's private information away (hot-seat games)."""
-        if self.console.is_terminal:
-            self.console.clear()
-        self.console.file.write("\n" * HIDE_LINES)
-        self.console.file.flush()
-        self.screen = None
-
-    def read(self, prompt: str) -> str | None:
-        """One line of input; None at end of input or on Ctrl-C/Ctrl-D."""
-        try:
-            answer: str = click.prompt(
-                prompt, default="", show_default=False, prompt_suffix=" ", err=False
-            )
-        except (click.exceptions.Abort, EOFError, KeyboardInterrupt):
-            return None
-        return answer
-
     # ---------------------------------------------------------------------- loop
     def run(self) -> int:
         """Play to the end (or until a human quits). Returns the exit code."""
@@ -607,16 +562,16 @@ class Session:
         if view.current_bid is not None:
             p_true, p_exact = bid_odds(self.game, view, view.current_bid)
             self.say(
-                f"Odds: the current bid {view.current_bid} is true {_pct(p_true)} "
-                f"(exactly right {_pct(p_exact)})."
+                f"Odds: the current bid {view.current_bid} is true {pct(p_true)} "
+                f"(exactly right {pct(p_exact)})."
             )
         if view.phase != "bid":
             return
         lines = []
         for c in sorted(raise_candidates(self.game, view, 0.5), key=lambda c: c.least.face):
-            text = f"{c.least} {_pct(c.least_p)}"
+            text = f"{c.least} {pct(c.least_p)}"
             if c.bid != c.least:
-                text += f" ... {c.bid} {_pct(c.p)}"
+                text += f" ... {c.bid} {pct(c.p)}"
             lines.append(text)
         if lines:
             self.say("Your least raise on each face, and the highest still at least 50% likely:")

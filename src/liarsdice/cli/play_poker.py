@@ -34,6 +34,7 @@ from rich.markup import escape
 
 from liarsdice.bots import PokerBot, PokerProbBot, make_bot
 from liarsdice.bots.poker import accept_odds, best_reroll, five_keep
+from liarsdice.cli.terminal import Terminal, pct
 from liarsdice.core.errors import IllegalActionError, LiarsDiceError, NotationError
 from liarsdice.core.game import CHANCE
 from liarsdice.core.poker import (
@@ -62,7 +63,6 @@ from liarsdice.core.poker.state import FIVE_ROLLS
 
 __all__ = ["PokerSession", "parse_poker_command", "play_poker"]
 
-HIDE_LINES = 40  # blank lines scrolling one player's dice away (as in liarsdice.cli.play)
 
 _QUIT = {"quit", "exit", "q", "bye"}
 _HELP = {"help", "?", "h", "commands"}
@@ -153,19 +153,11 @@ def _bid(bid: PokerBid) -> str:
     return short if short == words else f"{short} ({words})"
 
 
-def _pct(p: float) -> str:
-    if 0 < p < 0.005:
-        return "<1%"
-    if 0.995 <= p < 1:
-        return ">99%"
-    return f"{p:.0%}"
-
-
 def _lives(n: int) -> str:
     return f"{n} {'life' if n == 1 else 'lives'}"
 
 
-class PokerSession:
+class PokerSession(Terminal):
     """One poker-dice game at the terminal: the loop, the narration and the human prompts."""
 
     def __init__(
@@ -178,54 +170,19 @@ class PokerSession:
         hints: bool = False,
         save: Path | None = None,
     ) -> None:
+        super().__init__(seats, console)
         self.game = game
         self.rules: PokerRules = game.rules
         self.seats = seats
         self.rng = rng
-        self.console = console
         self.hints = hints
         self.save = save
-        self.hot_seat = sum(1 for s in seats if s.human) >= 2
-        self.screen: int | None = None  # the human whose private dice may be on screen
         self.announced_round = -1
         self.reported = 0
         self.continuing: int | None = None  # the seat that moves again right after its move
         self.hinter = PokerProbBot(random.Random(0), bluff=0.0, noise=0.0)
 
     # -------------------------------------------------------------------- output
-    def say(self, text: str = "") -> None:
-        self.console.print(text, highlight=False)
-
-    def name(self, seat: int) -> str:
-        return escape(self.seats[seat].name)
-
-    def _you(self, seat: int) -> bool:
-        return self.seats[seat].name.lower() == "you"
-
-    def verb(self, seat: int, third: str, second: str) -> str:
-        return f"{self.name(seat)} {second if self._you(seat) else third}"
-
-    def whose(self, seat: int) -> str:
-        return "your" if self._you(seat) else f"{self.name(seat)}'s"
-
-    def hide_screen(self) -> None:
-        """Scroll the previous player's dice away (hot-seat games)."""
-        if self.console.is_terminal:
-            self.console.clear()
-        self.console.file.write("\n" * HIDE_LINES)
-        self.console.file.flush()
-        self.screen = None
-
-    def read(self, prompt: str) -> str | None:
-        """One line of input; None at end of input or on Ctrl-C/Ctrl-D."""
-        try:
-            answer: str = click.prompt(
-                prompt, default="", show_default=False, prompt_suffix=" ", err=False
-            )
-        except (click.exceptions.Abort, EOFError, KeyboardInterrupt):
-            return None
-        return answer
-
     # ---------------------------------------------------------------------- loop
     def run(self) -> int:
         """Play to the end (or until a human quits). Returns the exit code."""
@@ -617,9 +574,9 @@ class PokerSession:
                 call_rate=bot.call_rate,
             )
             self.say(
-                f"Odds: {format_poker_bid(cur)} is true about {_pct(p_true)} (the outside "
+                f"Odds: {format_poker_bid(cur)} is true about {pct(p_true)} (the outside "
                 f"dice, fresh dice under the cup, a bidder who bluffs now and then); accepting "
-                f"costs you a life about {_pct(loss)}."
+                f"costs you a life about {pct(loss)}."
             )
         elif view.phase in ("arrange", "shake", "bid") and view.cup:
             hand = tuple(sorted(view.cup + view.outside))
@@ -631,7 +588,7 @@ class PokerSession:
                 kept, p = best_reroll(hand, least)
                 self.say(
                     f"Odds: keeping {_dice(kept)} and re-rolling the rest makes "
-                    f"{format_poker_bid(least)} or better {_pct(p)}."
+                    f"{format_poker_bid(least)} or better {pct(p)}."
                 )
             elif view.phase == "bid":
                 reading = hand_bid(hand)
@@ -642,7 +599,7 @@ class PokerSession:
                 )
         elif view.phase == "keep":
             kept, p = five_keep(view.outside, FIVE_ROLLS - len(view.five_attempts))
-            self.say(f"Odds: keeping {_dice(kept)} makes five of a kind {_pct(p)} from here.")
+            self.say(f"Odds: keeping {_dice(kept)} makes five of a kind {pct(p)} from here.")
         suggestion = bot.choose(game, view)
         text = game.action_to_string(suggestion)
         if view.phase == "arrange":
