@@ -197,12 +197,11 @@ def test_record_level_errors(tmp_path: Path) -> None:
     assert code == 1 and "unsupported record version 2" in json.loads(out)["error"]["message"]
 
 
-def test_text_record_of_poker_rules_is_refused(tmp_path: Path) -> None:
+def test_text_record_of_poker_rules_is_read(tmp_path: Path) -> None:
     text = "Liar's Dice record, version 1\nRules: poker-dice\nPlayers: ann, bob\n"
     code, out = run(tmp_path, text, "--json", name="game.txt")
-    assert code == 1
-    error = json.loads(out)["error"]
-    assert "no text format" in error["message"] and error["round"] is None
+    assert code == 0
+    assert json.loads(out) == {"ok": True, "rounds": [], "winner": None}
 
 
 def test_human_output(tmp_path: Path) -> None:

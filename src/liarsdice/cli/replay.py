@@ -1,8 +1,9 @@
 """``liarsdice replay FILE``: check a game record move by move and sum it up.
 
 FILE is a JSON record (``docs/RECORD.md``) or the text format (:mod:`liarsdice.notation.text`);
-the format is told by the content (a JSON record starts with ``{``). ``-`` reads stdin. Poker-dice
-records (``"rules": "poker-dice"``, :mod:`liarsdice.notation.poker_record`) are JSON only.
+the format is told by the content (a JSON record starts with ``{``). ``-`` reads stdin. Both
+families are handled: poker-dice records (``"rules": "poker-dice"``) are read by
+:mod:`liarsdice.notation.poker_record` and :mod:`liarsdice.notation.poker_text`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A readable text game record, for people (in the spirit of PGN and poker hand histories).
 
 It holds exactly what the JSON record (:mod:`liarsdice.notation.record`) holds, and the two
-convert both ways: :func:`record_to_text` and :func:`text_to_record`.
+convert both ways: :func:`record_to_text` and :func:`text_to_record`. Poker-dice records have
+their own text format (:mod:`liarsdice.notation.poker_text`); both functions dispatch there.
 
 >>> record = {"liarsdice": 1, "rules": "milton-bradley", "options": {"loss": "one"},
 ...  "players": ["ann", "bob", "cy"],
@@ -58,6 +59,7 @@ from liarsdice.core.errors import RecordError
 from liarsdice.core.poker.rules import POKER_PRESETS
 from liarsdice.core.rules import Rules, ShowReroll
 from liarsdice.core.state import State
+from liarsdice.notation.poker_text import is_poker_text, poker_record_to_text, poker_text_to_record
 from liarsdice.notation.record import (
     VERSION,
     Record,
@@ -147,13 +149,12 @@ def record_to_text(record: Source) -> str:
     """Write a record in the text format (with a result line after each challenge).
 
     Result lines are worked out by replaying the record; an illegal record still prints, with
-    result lines up to the first illegal move.
+    result lines up to the first illegal move. A poker-dice record is written by
+    :func:`liarsdice.notation.poker_text.poker_record_to_text`.
     """
     rec = load_record(record)
     if rec["rules"] in POKER_PRESETS:
-        raise RecordError(
-            "the text record is for the bidding family only: write a poker-dice record as JSON"
-        )
+        return poker_record_to_text(rec)
     rules = record_rules(rec)
     before = rules.show_reroll is ShowReroll.BEFORE
     state, _ = replay_partial(rec)
@@ -309,8 +310,12 @@ def _move(line: _Line, player: str, body: str) -> dict[str, Any]:
 def text_to_record(text: str) -> Record:
     """Read the text format; returns the (checked, normalized) JSON record.
 
-    Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong.
+    Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong. A record
+    whose ``Rules:`` line names poker dice is read by
+    :func:`liarsdice.notation.poker_text.poker_text_to_record`.
     """
+    if is_poker_text(text):
+        return poker_text_to_record(text)
     record: dict[str, Any] = {"options": {}}
     rounds: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
@@ -352,10 +357,6 @@ def text_to_record(text: str) -> Record:
                 raise line.error(f"expected '{word}:'")
             if keyword == "rules":
                 record["rules"] = line.rest()
-                if record["rules"] in POKER_PRESETS:
-                    raise line.error(
-                        f"{record['rules']} records have no text format: use the JSON record"
-                    )
             elif keyword == "players":
                 players = [line.name()]
                 while line.accept(","):

@@ -1,0 +1,509 @@
+"""The readable text record of the poker-dice family (the bidding family's is in ``text``).
+
+It holds exactly what the poker JSON record (:mod:`liarsdice.notation.poker_record`) holds, and
+the two convert both ways: :func:`poker_record_to_text` and :func:`poker_text_to_record`.
+:func:`liarsdice.notation.text.record_to_text` and ``text_to_record`` dispatch here for
+poker-dice records, so ``liarsdice replay FILE.txt`` reads them too.
+
+>>> record = {"liarsdice": 1, "rules": "poker-dice", "options": {},
+...  "players": ["ann", "bob", "cy"],
+...  "rounds": [{"opener": "ann", "roll": ["K", "K", "9", "Q", "A"],
+...              "moves": [{"player": "ann", "bid": "pair K", "pass": "left"},
+...                        {"player": "bob", "accept": True, "out": ["9", "K", "K"],
+...                         "shake": True, "reroll": ["9"], "rolled": ["Q", "Q", "J"],
+...                         "bid": "two pair K Q"},
+...                        {"player": "cy", "call": "liar"}]}]}
+>>> text = poker_record_to_text(record)
+>>> print(text)
+Liar's Dice record, version 1
+Rules: poker-dice
+Players: ann, bob, cy
+<BLANKLINE>
+Round 1: ann opens
+Roll: K K 9 Q A
+ann: pair K, pass left
+bob: accept, out 9 K K, shake, reroll 9, rolled Q Q J, two pair K Q
+cy: liar
+= hand K K Q Q J, the bid stands: cy loses a life | lives ann 3, bob 3, cy 2 | cy opens next
+>>> poker_text_to_record(text) == record
+True
+
+The format, line by line (blank lines, comment lines starting with ``#`` and result lines
+starting with ``=`` are ignored; the printer writes a result line after each round, worked out
+by the replay):
+
+* ``Liar's Dice record, version 1`` -- the first line, with the record version.
+* Header: ``Rules: poker-dice``, one ``Option: NAME = VALUE`` line per option override
+  (``true``/``false`` or a number), ``Players: NAME, NAME, ...`` in seat order.
+* ``Round N`` or ``Round N: NAME opens`` starts round N (counted from 1).
+* ``Roll: F F F F F`` is Player One's roll, before the moves. Faces are ``9 10 J Q K A``.
+* ``NAME: ITEM, ITEM, ...`` is one move. Items: a bid (``pair K``, ``two pair Q 10``...),
+  ``pass left`` / ``pass right``, ``liar``, ``accept``, ``out F F`` (``out none``), ``shake``
+  / ``no shake``, ``reroll F``, ``rolled F F F``, and in a five-of-a-kind challenge one
+  ``keep F F rolled F F F`` item per attempt (``keep none``; ``no attempts`` when the dice
+  already show five of a kind). A bid the printer cannot write bare (one with a comma, say) is
+  quoted like a JSON string.
+
+Names are written bare when they are made of letters, digits and ``_ . ' + -`` and are not a
+keyword (``Round``, ``Rules``, ``Option``, ``Players``, ``Roll``); otherwise they are quoted like
+JSON strings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from liarsdice.core.errors import NotationError, RecordError
+from liarsdice.core.poker.hands import FACE_SYMBOLS, parse_face, parse_poker_bid
+from liarsdice.core.poker.rules import POKER_PRESETS
+from liarsdice.notation.poker_record import (
+    describe_poker_result,
+    load_poker_record,
+    replay_poker_partial,
+    summarize_poker_result,
+)
+from liarsdice.notation.record import VERSION, Record, Source
+
+__all__ = ["is_poker_text", "poker_record_to_text", "poker_text_to_record"]
+
+_MAGIC = "Liar's Dice record, version"
+_MAGIC_RE = re.compile(r"liar['’]?s\s+dice\s+record,?\s+version\s+(\S+)", re.IGNORECASE)
+_RULES_LINE = re.compile(r"^[ \t]*rules[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+_KEYWORDS = frozenset({"round", "rules", "option", "players", "roll"})
+_BARE_NAME = re.compile(r"\w[\w.'+-]*")
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s,:"]+')
+_ROUND = re.compile(r"round\s+([0-9]+)\s*(?::\s*(.+?)\s+opens)?", re.IGNORECASE)
+_ITEM_WORDS = frozenset(
+    {"liar", "accept", "pass", "out", "shake", "no", "reroll", "rolled", "keep", "none"}
+)
+_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def is_poker_text(text: str) -> bool:
+    """Whether a text record names poker-dice rules (its first ``Rules:`` line).
+
+    >>> is_poker_text("Liar's Dice record, version 1\\nRules: poker-dice\\n")
+    True
+    >>> is_poker_text("Liar's Dice record, version 1\\nRules: classic\\n")
+    False
+    """
+    match = _RULES_LINE.search(text)
+    return match is not None and match.group(1) in POKER_PRESETS
+
+
+# ----------------------------------------------------------------------------------- printing
+def _quote(value: str) -> str:
+    """A JSON string that stays on one line (``splitlines`` also breaks at U+2028 and co)."""
+    out = json.dumps(value, ensure_ascii=False)
+    for char, escape in _LINE_BREAKS.items():
+        out = out.replace(char, escape)
+    return out
+
+
+def _name(name: str) -> str:
+    if _BARE_NAME.fullmatch(name) and name.lower() not in _KEYWORDS:
+        return name
+    return _quote(name)
+
+
+def _faces(faces: list[str]) -> str:
+    return " ".join(faces) if faces else "none"
+
+
+def _readable_bid(bid: str) -> bool:
+    """Whether the parser reads ``bid`` back, written bare, as exactly this bid."""
+    words = bid.split()
+    if not words or bid != bid.strip() or not bid.isprintable() or any(c in bid for c in ',"'):
+        return False
+    if words[0].lower() in _ITEM_WORDS:
+        return False
+    try:
+        parse_poker_bid(bid)
+    except NotationError:
+        return False
+    return True
+
+
+def _bid(bid: str) -> str:
+    return bid if _readable_bid(bid) else _quote(bid)
+
+
+def _items(move: Mapping[str, Any]) -> str:
+    if "call" in move:
+        return str(move["call"])
+    items: list[str] = []
+    if "accept" in move:
+        items.append("accept")
+        if "attempts" in move:
+            if not move["attempts"]:
+                items.append("no attempts")
+            for attempt in move["attempts"]:
+                item = f"keep {_faces(attempt['keep'])}"
+                if "rolled" in attempt:
+                    item += f" rolled {_faces(attempt['rolled'])}"
+                items.append(item)
+        if "out" in move:
+            items.append(f"out {_faces(move['out'])}")
+        if "shake" in move:
+            items.append("shake" if move["shake"] else "no shake")
+            if move.get("reroll"):
+                items.append(f"reroll {_faces(move['reroll'])}")
+        if "rolled" in move:
+            items.append(f"rolled {_faces(move['rolled'])}")
+    if "bid" in move:
+        items.append(_bid(move["bid"]))
+    if "pass" in move:
+        items.append(f"pass {move['pass']}")
+    return ", ".join(items)
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def poker_record_to_text(record: Source) -> str:
+    """Write a poker-dice record in the text format (with a result line after each round).
+
+    Result lines are worked out by replaying the record; an illegal record still prints, with
+    result lines up to the first illegal move.
+
+    >>> record = {"liarsdice": 1, "rules": "poker-dice", "options": {"lives": 1},
+    ...  "players": ["ann", "bob"],
+    ...  "rounds": [{"opener": "ann", "roll": ["Q", "9", "Q", "J", "K"],
+    ...              "moves": [{"player": "ann", "bid": "five Q"},
+    ...                        {"player": "bob", "accept": True,
+    ...                         "attempts": [{"keep": ["Q", "Q"], "rolled": ["Q", "9", "Q"]},
+    ...                                      {"keep": ["Q", "Q", "Q", "Q"], "rolled": ["Q"]}]}]}]}
+    >>> print(poker_record_to_text(record))  # doctest: +NORMALIZE_WHITESPACE
+    Liar's Dice record, version 1
+    Rules: poker-dice
+    Option: lives = 1
+    Players: ann, bob
+    <BLANKLINE>
+    Round 1: ann opens
+    Roll: Q 9 Q J K
+    ann: five Q
+    bob: accept, keep Q Q rolled Q 9 Q, keep Q Q Q Q rolled Q
+    = hand Q Q K J 9, rolls Q Q Q Q 9; Q Q Q Q Q: five of a kind made, no life lost
+      | lives ann 1, bob 1 | bob opens next
+    """
+    rec = load_poker_record(record)
+    state, _ = replay_poker_partial(rec)
+    results: dict[int, str] = {}
+    if state is not None:
+        for res in state.results:
+            line = describe_poker_result(summarize_poker_result(state.game, res))
+            if res.next_opener is None and state.winner is not None:
+                line += f" | {state.game.names[state.winner]} wins"
+            results[res.round] = " ".join(line.splitlines())  # names may hold line breaks
+    lines = [f"{_MAGIC} {rec['liarsdice']}", f"Rules: {rec['rules']}"]
+    lines += [f"Option: {k} = {_option_text(v)}" for k, v in rec["options"].items()]
+    lines.append("Players: " + ", ".join(_name(p) for p in rec["players"]))
+    for r, rnd in enumerate(rec["rounds"]):
+        lines.append("")
+        head = f"Round {r + 1}"
+        if "opener" in rnd:
+            head += f": {_name(rnd['opener'])} opens"
+        lines += [head, f"Roll: {_faces(rnd['roll'])}"]
+        lines += [f"{_name(move['player'])}: {_items(move)}" for move in rnd["moves"]]
+        if r in results:
+            lines.append(f"= {results[r]}")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------------------------ parsing
+class _Line:
+    """One line of text being read: a cursor, and errors that name the line."""
+
+    def __init__(self, text: str, number: int, round: int | None, move: int | None) -> None:
+        self.text = text
+        self.pos = 0
+        self.number = number
+        self.round = round
+        self.move = move
+
+    def error(self, message: str) -> RecordError:
+        return RecordError(f"line {self.number}: {message}", round=self.round, move=self.move)
+
+    def token(self) -> tuple[str, bool]:
+        """The next name-like token and whether it was quoted."""
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+        match = _TOKEN.match(self.text, self.pos)
+        if match is None:
+            raise self.error(f"expected a name in {self.text!r}")
+        self.pos = match.end()
+        raw = match.group()
+        if raw.startswith('"'):
+            return self.string(raw), True
+        return raw, False
+
+    def string(self, raw: str) -> str:
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            raise self.error(f"bad quoted string {raw}") from None
+        if not isinstance(value, str):  # pragma: no cover - the token is always a string
+            raise self.error(f"bad quoted string {raw}")
+        return value
+
+    def name(self) -> str:
+        value, quoted = self.token()
+        if not quoted and value.lower() in _KEYWORDS:
+            raise self.error(f"{value!r} is a keyword: quote a player of that name")
+        return value
+
+    def accept(self, punct: str) -> bool:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+        if self.text.startswith(punct, self.pos):
+            self.pos += len(punct)
+            return True
+        return False
+
+    def rest(self) -> str:
+        out = self.text[self.pos :].strip()
+        self.pos = len(self.text)
+        return out
+
+
+def _face_list(words: list[str], line: _Line, what: str) -> list[str]:
+    if [w.lower() for w in words] == ["none"]:
+        return []
+    out: list[str] = []
+    for word in words:
+        try:
+            out.append(FACE_SYMBOLS[parse_face(word) - 1])
+        except NotationError:
+            raise line.error(f"{what}: {word!r} is not a face (9 10 J Q K A)") from None
+    return out
+
+
+def _split_items(body: str, line: _Line) -> list[str]:
+    """Split a move's items at commas outside quoted strings."""
+    items: list[str] = []
+    start, pos = 0, 0
+    while pos < len(body):
+        char = body[pos]
+        if char == '"':
+            match = _QUOTED.match(body, pos)
+            if match is None:
+                raise line.error(f"unclosed quote in {body!r}")
+            pos = match.end()
+            continue
+        if char == ",":
+            items.append(body[start:pos].strip())
+            start = pos + 1
+        pos += 1
+    items.append(body[start:].strip())
+    return items
+
+
+def _attempt(words: list[str], line: _Line) -> dict[str, Any]:
+    low = [w.lower() for w in words]
+    if "rolled" not in low:
+        return {"keep": _face_list(words, line, "keep")}
+    cut = low.index("rolled")
+    return {
+        "keep": _face_list(words[:cut], line, "keep"),
+        "rolled": _face_list(words[cut + 1 :], line, "rolled"),
+    }
+
+
+def _move(line: _Line, player: str, body: str) -> dict[str, Any]:
+    move: dict[str, Any] = {"player": player}
+    items = _split_items(body, line)
+    no_attempts = False
+    if items == [""]:
+        raise line.error(f"{player} makes no move")
+    for item in items:
+        words = item.split()
+        if not words:
+            raise line.error(f"empty item in {body!r}")
+        head, args = words[0].lower(), words[1:]
+        low = " ".join(args).lower()
+        key: str
+        value: Any
+        if item.startswith('"'):
+            key, value = "bid", line.string(item)
+        elif head == "liar" and not args:
+            key, value = "call", "liar"
+        elif head == "accept" and not args:
+            key, value = "accept", True
+        elif head == "pass" and low in {"left", "right"}:
+            key, value = "pass", low
+        elif head == "out" and args:
+            key, value = "out", _face_list(args, line, "out")
+        elif head == "shake" and not args:
+            key, value = "shake", True
+        elif head == "no" and low == "shake":
+            key, value = "shake", False
+        elif head == "reroll" and args:
+            key, value = "reroll", _face_list(args, line, "reroll")
+        elif head == "rolled" and args:
+            key, value = "rolled", _face_list(args, line, "rolled")
+        elif (head == "no" and low == "attempts") or (head == "keep" and args):
+            if no_attempts or (head == "no" and "attempts" in move):
+                raise line.error(f"{player}'s move has 'no attempts' and other attempts")
+            attempts = move.setdefault("attempts", [])
+            if head == "no":
+                no_attempts = True
+            else:
+                attempts.append(_attempt(args, line))
+            continue
+        else:
+            try:
+                parse_poker_bid(item)
+            except NotationError:
+                raise line.error(
+                    f"can't read {item!r} (a bid such as pair K, liar, accept, out F F, ...)"
+                ) from None
+            key, value = "bid", item
+        if key in move:
+            raise line.error(f"{player}'s move has two {key} items")
+        move[key] = value
+    if "reroll" in move and "shake" not in move:
+        raise line.error("'reroll' comes with 'shake' or 'no shake'")
+    return move
+
+
+def _poker_option(name: str, text: str, line: _Line) -> bool | int:
+    defaults = next(iter(POKER_PRESETS.values())).options()
+    low = text.strip().lower()
+    if name == "name" or name not in defaults:
+        raise line.error(
+            f"unknown poker-dice rule option {name!r}; options: "
+            + ", ".join(k for k in defaults if k != "name")
+        )
+    if isinstance(defaults[name], bool):
+        if low in {"true", "yes", "on"}:
+            return True
+        if low in {"false", "no", "off"}:
+            return False
+        raise line.error(f"option {name} must be true or false, not {text.strip()!r}")
+    if not re.fullmatch(r"-?[0-9]{1,9}", low):
+        raise line.error(f"option {name} must be a number, not {text.strip()!r}")
+    return int(low)
+
+
+def poker_text_to_record(text: str) -> Record:
+    """Read the poker-dice text format; returns the (checked, normalized) JSON record.
+
+    Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong (with
+    ``round`` and ``move`` set where the line is in a round).
+
+    >>> poker_text_to_record('''Liar's Dice record, version 1
+    ... Rules: poker-dice
+    ... Players: ann, bob
+    ... Round 1: ann opens
+    ... Roll: K K 9 Q A
+    ... ann: pair K
+    ... bob: accept, out none, no shake, pair A''')["rounds"][0]["moves"][1]
+    {'player': 'bob', 'accept': True, 'out': [], 'shake': False, 'reroll': [], 'bid': 'pair A'}
+    >>> poker_text_to_record("Liar's Dice record, version 1\\nRules: poker-dice\\n"
+    ...                      "Players: ann, bob\\nRound 1\\nRoll: K K 9 Q B\\n")
+    Traceback (most recent call last):
+    ...
+    liarsdice.core.errors.RecordError: line 5: the roll: 'B' is not a face (9 10 J Q K A)
+    """
+    record: dict[str, Any] = {"options": {}}
+    rounds: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    where: dict[tuple[int, int | None], int] = {}
+    seen_magic = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped or stripped.startswith(("#", "=")):
+            continue
+        r = len(rounds) - 1 if rounds else None
+        line = _Line(stripped, number, r, None)
+        if not seen_magic:
+            match = _MAGIC_RE.fullmatch(stripped)
+            if match is None:
+                raise line.error(f"not a liarsdice text record: expected '{_MAGIC} {VERSION}'")
+            version = match.group(1)
+            record["liarsdice"] = int(version) if version.isdigit() else version
+            seen_magic = True
+            continue
+        word, quoted = line.token()
+        keyword = "" if quoted else word.lower()
+        if keyword == "round":
+            match = _ROUND.fullmatch(stripped)
+            if match is None:
+                raise line.error(f"can't read {stripped!r}: write 'Round N: NAME opens'")
+            if int(match.group(1)) != len(rounds) + 1:
+                raise line.error(f"expected round {len(rounds) + 1}, not {match.group(1)}")
+            current = {}
+            where[len(rounds), None] = number
+            if match.group(2) is not None:
+                opener = _Line(match.group(2), number, len(rounds), None)
+                current["opener"] = opener.name()
+                if opener.rest():
+                    raise line.error(f"can't read the opener in {stripped!r}")
+            current["moves"] = []
+            rounds.append(current)
+        elif keyword in {"rules", "option", "players"}:
+            if current is not None:
+                raise line.error(f"the {word} header goes before the first round")
+            if not line.accept(":"):
+                raise line.error(f"expected '{word}:'")
+            if keyword == "rules":
+                record["rules"] = line.rest()
+                if record["rules"] not in POKER_PRESETS:
+                    raise line.error(
+                        f"{record['rules']!r} are not poker-dice rules: read the record with "
+                        "liarsdice.notation.text.text_to_record"
+                    )
+            elif keyword == "players":
+                players = [line.name()]
+                while line.accept(","):
+                    players.append(line.name())
+                if line.rest():
+                    raise line.error("players are separated by commas")
+                record["players"] = players
+            else:
+                name, equals, value = line.rest().partition("=")
+                if not equals:
+                    raise line.error("write an option as 'Option: name = value'")
+                option = name.strip()
+                record["options"][option] = _poker_option(option, value, line)
+        elif keyword == "roll":
+            if current is None or not line.accept(":"):
+                raise line.error("'Roll: F F F F F' goes in a round, before the moves")
+            if current["moves"]:
+                raise line.error("the roll goes before the moves of the round")
+            if "roll" in current:
+                raise line.error("the round has two rolls")
+            roll = _face_list(line.rest().split(), line, "the roll")
+            if len(roll) != 5:
+                raise line.error(f"the roll is five dice, not {len(roll)}")
+            current["roll"] = roll
+        else:
+            if current is None:
+                raise line.error(f"can't read {stripped!r} before the first round")
+            if not line.accept(":"):
+                raise line.error(f"can't read {stripped!r}: expected 'NAME: move'")
+            line.move = len(current["moves"])
+            where[len(rounds) - 1, line.move] = number
+            current["moves"].append(_move(line, word, line.rest()))
+    if not seen_magic:
+        raise RecordError(f"empty text record: expected '{_MAGIC} {VERSION}'")
+    for key in ("rules", "players"):
+        if key not in record:
+            raise RecordError(f"the text record has no {key.capitalize()}: line")
+    record["rounds"] = rounds
+    try:
+        return load_poker_record(record)
+    except RecordError as err:
+        found = where.get((err.round, err.move)) if err.round is not None else None
+        if found is None and err.round is not None:
+            found = where.get((err.round, None))
+        if found is None:
+            raise
+        raise RecordError(f"line {found}: {err.message}", round=err.round, move=err.move) from None
