@@ -14,10 +14,12 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from liarsdice.cli.arena import arena
     from liarsdice.cli.play import play
     from liarsdice.cli.replay import replay
     from liarsdice.cli.rules_cmd import rules
 
+    cli.add_command(arena)
     cli.add_command(play)
     cli.add_command(replay)
     cli.add_command(rules)

@@ -1,0 +1,277 @@
+"""``liarsdice arena``: bots play each other for many games; a table of how they fared.
+
+The command builds the rules exactly as ``liarsdice play`` does (``--rules``, ``--players``,
+``--dice``, ``--faces``, ``--option name=value``), plays the games with
+:func:`liarsdice.arena.run_arena` (in ``--jobs`` processes, with a progress bar on standard
+error) and prints the standings: wins with a Wilson 95% interval, average placement, Elo with
+bootstrap error bars, bot errors and decision times. See ``docs/ARENA.md``.
+
+>>> format_ms(0.01234), format_ms(2.5), format_ms(1234.5)
+('0.012', '2.50', '1234')
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from liarsdice.arena import (
+    ELO_BASE,
+    ArenaResult,
+    ArenaSpec,
+    accepts_think,
+    bot_kinds,
+    check_spec,
+    kind_of,
+)
+from liarsdice.arena import run_arena as run_arena_games
+from liarsdice.core import PRESETS, LiarsDiceError, Rules
+from liarsdice.core.poker import POKER_PRESETS, PokerRules
+
+__all__ = ["arena", "format_ms", "render_table"]
+
+MAX_ERRORS_SHOWN = 20
+
+
+def format_ms(ms: float) -> str:
+    """Milliseconds with about three significant digits."""
+    if ms < 1:
+        return f"{ms:.3f}"
+    if ms < 100:
+        return f"{ms:.2f}"
+    return f"{ms:.0f}"
+
+
+def _build(
+    rules_name: str,
+    players: int | None,
+    dice: str | None,
+    faces: int | None,
+    options: Sequence[str],
+) -> Rules | PokerRules:
+    if rules_name in POKER_PRESETS:
+        from liarsdice.cli.play_poker import build_poker_rules
+
+        if faces is not None:
+            raise click.UsageError("poker dice have six faces (9, 10, J, Q, K, A): drop --faces")
+        return build_poker_rules(rules_name, players, dice, options)
+    from liarsdice.cli.play import _build_rules
+
+    return _build_rules(rules_name, players, dice, faces, options)
+
+
+def render_table(result: ArenaResult) -> Table:
+    """The standings as a rich table."""
+    spec = result.spec
+    table = Table(title=None, show_lines=False, pad_edge=False)
+    table.add_column("bot", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column("wins", justify="right")
+    table.add_column("win % (95% CI)", justify="right", no_wrap=True)
+    table.add_column("place", justify="right")
+    table.add_column("Elo", justify="right", no_wrap=True)
+    table.add_column("errors", justify="right")
+    table.add_column("ms mean/p50/max", justify="right", no_wrap=True)
+    for s in result.standings:
+        think = "*" if spec.think is not None and accepts_think(s.bot, spec.family) else ""
+        table.add_row(
+            escape(s.label + think),
+            str(s.games),
+            str(s.wins),
+            f"{100 * s.win_rate:.1f} ({100 * s.win_low:.1f}-{100 * s.win_high:.1f})",
+            "-" if math.isnan(s.placement) else f"{s.placement:.2f}",
+            f"{s.elo:.0f} ± {s.elo_error:.0f}",
+            str(s.errors),
+            "/".join(format_ms(x) for x in (s.ms_mean, s.ms_p50, s.ms_max)),
+        )
+    return table
+
+
+def _print_report(result: ArenaResult, console: Console) -> None:
+    spec = result.spec
+    games = len(result.games)
+    say = console.print
+    say(
+        f"Arena: {escape(spec.rules.name)} rules ({spec.family} family), "
+        f"{spec.num_players} players, {games} games, seed {spec.seed}, {result.jobs} "
+        f"job{'s' if result.jobs != 1 else ''}, {result.seconds:.1f} s.",
+        highlight=False,
+    )
+    say(render_table(result))
+    say(
+        f"Elo: Bradley-Terry fit to pairwise placements, mean {ELO_BASE:g}; "
+        f"± 95% bootstrap half-width ({result.bootstrap} resamples).",
+        highlight=False,
+    )
+    labels = len(spec.labels)
+    if games % labels:
+        say(
+            f"Note: seats are balanced over blocks of {labels} games; {games} games leave "
+            "the last block incomplete.",
+            highlight=False,
+        )
+    if spec.think is not None:
+        say(f"* given the --think budget of {spec.think:g} s per move.", highlight=False)
+    if result.errors:
+        say(
+            f"[red]{len(result.errors)} game(s) abandoned on a bot error[/red] (not counted "
+            "in the standings); reproduce one with liarsdice.arena.play_game(spec, game):",
+            highlight=False,
+        )
+        for e in result.errors[:MAX_ERRORS_SHOWN]:
+            say(
+                f"  game {e.game} (seed {e.seed}): {escape(e.bot)} in seat {e.seat} after "
+                f"{e.move} moves: {escape(e.error)}",
+                highlight=False,
+            )
+        if len(result.errors) > MAX_ERRORS_SHOWN:
+            say(f"  ... and {len(result.errors) - MAX_ERRORS_SHOWN} more.", highlight=False)
+
+
+@click.command("arena")
+@click.option(
+    "--rules",
+    "rules_name",
+    default="classic",
+    show_default=True,
+    type=click.Choice([*PRESETS, *POKER_PRESETS], case_sensitive=False),
+    help="Rule preset; 'poker-dice' plays the poker-dice family.",
+)
+@click.option(
+    "--players", type=click.IntRange(2, 12), help="Seats per game (default: the preset's)."
+)
+@click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat).")
+@click.option("--faces", type=click.IntRange(2, 12), help="Faces per die.")
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Any rule option, e.g. --option show_reroll=after (repeatable).",
+)
+@click.option(
+    "--bots",
+    default="prob,random",
+    show_default=True,
+    help="Bots, comma-separated, cycled over the seats; a name twice = two instances "
+    f"({', '.join(bot_kinds('bidding'))}).",
+)
+@click.option(
+    "--games", type=click.IntRange(1), default=100, show_default=True, help="Games to play."
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
+@click.option(
+    "--jobs",
+    type=click.IntRange(0),
+    default=1,
+    show_default=True,
+    help="Worker processes (0: one per CPU). Results do not depend on it.",
+)
+@click.option(
+    "--think",
+    type=click.FloatRange(0, min_open=True),
+    help="Per-move time budget in seconds, for bots that take one.",
+)
+@click.option(
+    "--bootstrap",
+    type=click.IntRange(0),
+    default=200,
+    show_default=True,
+    help="Bootstrap resamples for the Elo error bars.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the whole result (config, table, errors, games) as JSON.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def arena(
+    rules_name: str,
+    players: int | None,
+    dice: str | None,
+    faces: int | None,
+    options: tuple[str, ...],
+    bots: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    think: float | None,
+    bootstrap: int,
+    out: Path | None,
+    as_json: bool,
+    quiet: bool,
+) -> None:
+    """Play bots against each other, seats rotated, and rate them.
+
+    \b
+    Example:
+      liarsdice arena --rules classic --players 4 --bots prob,random --games 2000 --jobs 4
+
+    See docs/ARENA.md for the statistics and the --think convention for bot authors.
+    """
+    rules_name = rules_name.lower()
+    rules = _build(rules_name, players, dice, faces, options)
+    family = "poker" if isinstance(rules, PokerRules) else "bidding"
+    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
+    if not names:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    kinds = bot_kinds(family)
+    for name in names:
+        if kind_of(name) not in kinds or "#" in name:
+            raise click.BadParameter(
+                f"unknown bot {name!r}; {family} bots: {', '.join(kinds)}", param_hint="--bots"
+            )
+    spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
+    try:
+        check_spec(spec)
+    except (LiarsDiceError, ValueError) as e:
+        raise click.UsageError(str(e)) from None
+    workers = jobs or os.cpu_count() or 1
+    err = Console(stderr=True, highlight=False)
+    with Progress(
+        TextColumn("[bold]arena[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        result = run_arena_games(
+            spec,
+            workers,
+            progress=lambda n: bar.advance(task, n),
+            bootstrap=bootstrap,
+        )
+    data: dict[str, Any] = result.to_dict()
+    if out is not None:
+        out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        console = Console(highlight=False, width=max(Console().width, 110))
+        _print_report(result, console)
+        if out is not None:
+            console.print(f"Wrote {escape(str(out))}.", highlight=False)
+    if result.errors and as_json:
+        err.print(f"{len(result.errors)} game(s) abandoned on a bot error (see 'errors').")
