@@ -18,11 +18,13 @@ def _register() -> None:
     from liarsdice.cli.play import play
     from liarsdice.cli.replay import replay
     from liarsdice.cli.rules_cmd import rules
+    from liarsdice.cli.solve import solve
 
     cli.add_command(arena)
     cli.add_command(play)
     cli.add_command(replay)
     cli.add_command(rules)
+    cli.add_command(solve)
 
 
 _register()
