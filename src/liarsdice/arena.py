@@ -161,7 +161,7 @@ def bot_kinds(family: str) -> tuple[str, ...]:
     from liarsdice import bots
 
     registry = bot_registry(family)
-    order = list(getattr(bots, "ALL_BOT_NAMES", ())) + list(bots.BOT_NAMES) + sorted(registry)
+    order = list(bots.BOT_NAMES) + sorted(registry)
     return tuple(dict.fromkeys(n for n in order if n in registry))
 
 

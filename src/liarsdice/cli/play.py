@@ -694,10 +694,13 @@ def _seats(
     bots: str,
     watch: bool,
     seed: int,
+    think: float | None = None,
 ) -> list[Seat]:
     plan = seat_plan(rules.players, players, names, humans, bots, watch)
     return [
-        Seat(n) if kind is None else Seat(n, make_bot(kind, random.Random(f"{seed}:bot:{i}")))
+        Seat(n)
+        if kind is None
+        else Seat(n, make_bot(kind, random.Random(f"{seed}:bot:{i}"), think=think))
         for i, (n, kind) in enumerate(plan)
     ]
 
@@ -739,6 +742,11 @@ def _seats(
 @click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Save the record.")
 @click.option("--hints", is_flag=True, help="Show the odds of the current bid and your raises.")
 @click.option("--watch", is_flag=True, help="No humans: watch the bots play.")
+@click.option(
+    "--think",
+    type=click.FloatRange(0.001, 60),
+    help="Seconds per move for the expert bots (default: theirs).",
+)
 def play(
     rules_name: str,
     players: int | None,
@@ -752,6 +760,7 @@ def play(
     save: Path | None,
     hints: bool,
     watch: bool,
+    think: float | None,
 ) -> None:
     """Play Liar's Dice against bots, or hot-seat with friends, one line at a time.
 
@@ -774,6 +783,7 @@ def play(
             save=save,
             hints=hints,
             watch=watch,
+            think=think,
         )
         return
     if names:
@@ -781,7 +791,7 @@ def play(
     rules = _build_rules(rules_name.lower(), players, dice, faces, options)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    seats = _seats(rules, players, names, humans, bots, watch, seed)
+    seats = _seats(rules, players, names, humans, bots, watch, seed, think)
     if len(seats) != rules.players:
         rules = _build_rules(rules_name.lower(), len(seats), dice, faces, options)
     try:

@@ -686,6 +686,7 @@ def play_poker(
     save: Path | None,
     hints: bool,
     watch: bool,
+    think: float | None = None,
 ) -> None:
     """The body of ``liarsdice play --rules poker-dice``."""
     from liarsdice.cli.play import seat_plan
@@ -699,7 +700,9 @@ def play_poker(
     seats = [
         PokerSeat(n)
         if kind is None
-        else PokerSeat(n, make_bot(kind, random.Random(f"{seed}:bot:{i}"), family="poker"))
+        else PokerSeat(
+            n, make_bot(kind, random.Random(f"{seed}:bot:{i}"), family="poker", think=think)
+        )
         for i, (n, kind) in enumerate(plan)
     ]
     try:

@@ -1,0 +1,630 @@
+"""A Bayesian bot: a belief over every opponent's hidden dice, updated from their bids.
+
+**Belief.** For each opponent the bot keeps a probability distribution over that opponent's
+whole hidden hand (a sorted tuple of faces). The prior is the multinomial distribution of fair
+dice; every hand is enumerated while there are at most ``2500`` of them (five six-sided dice:
+252 hands) and otherwise the belief is a fixed sample of hands. Each bid the opponent made this
+round multiplies every hand's weight by the likelihood of that bid under a noisy model of a
+probability-driven bidder (:class:`BidModel`): a bidder holding ``k`` dice that count for the
+bid believes it with probability ``P_k`` (binomial over the dice *they* cannot see), and makes
+it with probability ``eps + (1 - eps) * sigmoid((P_k - centre) / temperature)``. Raising rather
+than calling the previous bid is evidence too (the bidder believed that bid). Hands are kept
+whole, so evidence about one face moves the others through the wild face. Dice re-rolled after
+a show (show-and-reroll) drop the evidence of the bids made before the re-roll.
+
+**Decisions.** Every option is scored by the expected *value of the position* after the round
+(:func:`position_value`): the chance of winning the game estimated from the dice counts
+(``dice ** alpha`` shares, losing the last die is worth nothing), the room score, or the
+single-round result. The real loss rules are applied (:func:`settle`): losing the difference,
+exact counts, spot-on and calza calls, the calling-advantage pile, the stash.
+
+* **liar / exact** — the distribution of the true count is the convolution of the viewer's
+  known dice, every opponent's posterior and a secret stash; the outcome of the call is
+  averaged over it.
+* **raise** — for each candidate bid (on every face: the least legal quantity and a few
+  above) the next player either calls it, with a probability that falls as the bid looks
+  more plausible *to them* (their posterior hand decides), or raises and the bid passes on at
+  a small cost (``pass_cost`` dice: the bid may come back). Both branches are averaged
+  jointly over the next player's posterior, so a call is likelier exactly when they hold
+  few of the face.
+* **bluff** — now and then (``bluff``) it picks a raise a little worse than the best one.
+* **show-and-reroll**, **buy** — as the prob bot (:mod:`liarsdice.bots.prob`), with the
+  Bayesian probabilities.
+
+>>> import random
+>>> from liarsdice.core import Bid, Game, preset
+>>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
+>>> s = g.new_initial_state()
+>>> for face in (2, 2, 5, 3, 4, 6):        # seat 0: 2 2 5, seat 1: 3 4 6
+...     s = s.apply_action(face)
+>>> s = s.apply_action(g.bid_action(Bid(2, 2)))
+>>> belief = Belief(g, s.view(1))
+>>> round(float(belief.match_dist(0, 2) @ [0, 1, 2, 3]), 2)   # prior 1, raised by the 2x2 bid
+1.37
+>>> bot = BayesBot(random.Random(0), bluff=0.0)
+>>> g.action_to_string(bot.choose(g, s.view(1)))     # no 2 and no wild 1 in 3 4 6
+'liar'
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from itertools import combinations_with_replacement
+
+import numpy as np
+from numpy.typing import NDArray
+
+from liarsdice.bots.prob import ProbBot
+from liarsdice.core.bid import Bid
+from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, Game
+from liarsdice.core.rules import (
+    ExactCall,
+    ExactCount,
+    Loss,
+    Rules,
+    Scoring,
+    ShowReroll,
+)
+from liarsdice.core.view import PlayerView
+
+__all__ = [
+    "BayesBot",
+    "Belief",
+    "BidModel",
+    "HandSet",
+    "Option",
+    "Situation",
+    "hand_set",
+    "position_value",
+    "settle",
+    "tail",
+]
+
+Hand = tuple[int, ...]
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.int64]
+
+ENUMERATE_LIMIT = 2500  # enumerate every hand up to this many, else sample
+SAMPLED_HANDS = 800
+
+
+# ----------------------------------------------------------------------------- odds
+@lru_cache(maxsize=65536)
+def tail(need: int, n: int, p: float) -> float:
+    """P(at least ``need`` successes among ``n`` trials of probability ``p``) as a float.
+
+    >>> tail(0, 3, 0.5), tail(4, 3, 0.5), tail(2, 3, 0.5)
+    (1.0, 0.0, 0.5)
+    """
+    if need <= 0:
+        return 1.0
+    if need > n:
+        return 0.0
+    total = 0.0
+    for i in range(need, n + 1):
+        total += math.comb(n, i) * p**i * (1 - p) ** (n - i)
+    return min(total, 1.0)
+
+
+@cache
+def _binomial(n: int, p: float) -> FloatArray:
+    return np.array([math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)])
+
+
+def _sigmoid(x: float) -> float:
+    if x < -40:
+        return 0.0
+    if x > 40:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+# ------------------------------------------------------------------------- hand sets
+@dataclass(frozen=True)
+class HandSet:
+    """Every hand of ``n`` dice (or a fixed sample of them) with prior weights.
+
+    ``counts[f, i]`` is how many dice of hand ``i`` show face ``f`` (row 0 unused).
+    """
+
+    n: int
+    faces: int
+    hands: tuple[Hand, ...]
+    prior: FloatArray
+    counts: IntArray
+
+    def matches(self, face: int, wild: int | None) -> IntArray:
+        """Per hand: the dice that count for a bid on ``face`` (wilds included)."""
+        row: IntArray = self.counts[face]
+        if wild is None or wild == face:
+            return row
+        both: IntArray = row + self.counts[wild]
+        return both
+
+
+@cache
+def hand_set(n: int, faces: int) -> HandSet:
+    """The hands of ``n`` dice with ``faces`` faces: enumerated with multinomial weights while
+    there are at most :data:`ENUMERATE_LIMIT`, otherwise a fixed sample (equal weights).
+
+    >>> hs = hand_set(2, 6)
+    >>> len(hs.hands), round(float(hs.prior.sum()), 12), hs.hands[1]
+    (21, 1.0, (1, 2))
+    """
+    if math.comb(n + faces - 1, faces - 1) <= ENUMERATE_LIMIT:
+        hands = list(combinations_with_replacement(range(1, faces + 1), n))
+        fact = math.factorial(n)
+        prior = np.array(
+            [fact / math.prod(math.factorial(c) for c in Counter(h).values()) for h in hands],
+            dtype=np.float64,
+        )
+        prior /= faces**n
+    else:
+        rng = random.Random(f"hands:{n}:{faces}")
+        hands = [
+            tuple(sorted(rng.randint(1, faces) for _ in range(n))) for _ in range(SAMPLED_HANDS)
+        ]
+        prior = np.full(len(hands), 1.0 / len(hands))
+    counts = np.zeros((faces + 1, len(hands)), dtype=np.int64)
+    for i, h in enumerate(hands):
+        for f in h:
+            counts[f, i] += 1
+    return HandSet(n, faces, tuple(hands), prior, counts)
+
+
+# ------------------------------------------------------------------------ bid model
+@dataclass(frozen=True)
+class BidModel:
+    """How a bidder's hand shapes their bids (a noisy probability-driven bidder).
+
+    A bid the bidder believes with probability ``P`` is made with likelihood
+    ``eps + (1 - eps) * sigmoid((P - centre) / temperature)``; raising over a bid believed
+    with probability ``P`` rather than calling it has likelihood
+    ``eps + (1 - eps) * sigmoid((P - call_centre) / temperature)``.
+    """
+
+    centre: float = 0.55
+    temperature: float = 0.12
+    eps: float = 0.08
+    call_centre: float = 0.3
+
+    def bid_likelihood(self, p: float) -> float:
+        return self.eps + (1 - self.eps) * _sigmoid((p - self.centre) / self.temperature)
+
+    def raise_likelihood(self, p: float) -> float:
+        return self.eps + (1 - self.eps) * _sigmoid((p - self.call_centre) / self.temperature)
+
+
+# ---------------------------------------------------------------------------- belief
+class Belief:
+    """Posterior over each opponent's hidden hand, from the viewer's view (see module doc)."""
+
+    def __init__(self, game: Game, view: PlayerView, model: BidModel | None = None) -> None:
+        self.game = game
+        self.view = view
+        rules = game.rules
+        self.model = model or BidModel()
+        self.me = view.player
+        self.faces = rules.faces
+        self.wild = None if view.palifico else rules.wild
+        public: list[int] = [d for shown in view.shown for d in shown]
+        if view.stash is not None:
+            public.extend(view.stash)
+        self.public = Counter(public)
+        self.mine = Counter(view.my_dice)
+        self.secret_stash = view.stash_size if view.stash is None else 0
+        self.hidden = tuple(
+            max(0, c - len(s)) for c, s in zip(view.dice_counts, view.shown, strict=True)
+        )
+        self.total_hidden = sum(self.hidden)
+        self.opponents = tuple(
+            j for j in range(len(view.dice_counts)) if j != self.me and self.hidden[j] > 0
+        )
+        self.sets: dict[int, HandSet] = {}
+        self.weights: dict[int, FloatArray] = {}
+        for j in self.opponents:
+            hs = hand_set(self.hidden[j], self.faces)
+            self.sets[j] = hs
+            self.weights[j] = hs.prior.copy()
+        self._update_from_bids()
+        self._dists: dict[tuple[int, int], FloatArray] = {}
+
+    # ----------------------------------------------------------------- basics
+    def p_match(self, face: int) -> float:
+        """Chance one unseen die counts for a bid on ``face``."""
+        if self.wild is None or face == self.wild:
+            return 1 / self.faces
+        return 2 / self.faces
+
+    def counting(self, counter: Counter[int], face: int) -> int:
+        """Dice in ``counter`` that count for ``face``."""
+        if self.wild is None or face == self.wild:
+            return counter[face]
+        return counter[face] + counter[self.wild]
+
+    def unseen_by(self, seat: int) -> int:
+        """Dice ``seat`` cannot see: every other hidden die and a secret stash."""
+        return self.total_hidden - self.hidden[seat] + self.secret_stash
+
+    # ----------------------------------------------------------------- update
+    def _update_from_bids(self) -> None:
+        view, rules = self.view, self.game.rules
+        bids = view.bids
+        last_index: dict[int, int] = {}
+        for i, (seat, _) in enumerate(bids):
+            last_index[seat] = i
+        for i, (seat, bid) in enumerate(bids):
+            if seat not in self.weights:
+                continue
+            # A hand re-rolled after a show: only a bid made after the re-roll tells anything.
+            if view.shown[seat] and (
+                rules.show_reroll is ShowReroll.BEFORE or last_index[seat] != i
+            ):
+                continue
+            self._observe(seat, bid, self.model.bid_likelihood)
+            if i > 0 and bids[i - 1][0] != seat:
+                self._observe(seat, bids[i - 1][1], self.model.raise_likelihood)
+
+    def _observe(self, seat: int, bid: Bid, likelihood: Callable[[float], float]) -> None:
+        hs = self.sets[seat]
+        n_unseen = self.unseen_by(seat)
+        p = self.p_match(bid.face)
+        pub = self.counting(self.public, bid.face)
+        table = np.array(
+            [
+                likelihood(tail(bid.quantity - k - pub, n_unseen, p))
+                for k in range(self.hidden[seat] + 1)
+            ]
+        )
+        w = self.weights[seat] * table[hs.matches(bid.face, self.wild)]
+        total = w.sum()
+        self.weights[seat] = w / total if total > 0 else hs.prior.copy()
+
+    # ---------------------------------------------------------------- queries
+    def match_dist(self, seat: int, face: int) -> FloatArray:
+        """Posterior distribution of ``seat``'s hidden dice that count for ``face``."""
+        key = (seat, face)
+        hit = self._dists.get(key)
+        if hit is None:
+            hs = self.sets[seat]
+            dist: FloatArray = np.bincount(
+                hs.matches(face, self.wild),
+                weights=self.weights[seat],
+                minlength=self.hidden[seat] + 1,
+            ).astype(np.float64)
+            self._dists[key] = hit = dist
+        return hit
+
+    def known(self, face: int) -> int:
+        """Dice the viewer sees that count for ``face``: own hidden dice and public dice."""
+        return self.counting(self.mine, face) + self.counting(self.public, face)
+
+    def count_dist(self, face: int, exclude: int | None = None) -> FloatArray:
+        """Distribution of the total count for ``face`` (index = count), leaving out the
+        hidden dice of ``exclude`` (an opponent) when given."""
+        dist = np.zeros(self.known(face) + 1)
+        dist[-1] = 1.0
+        for j in self.opponents:
+            if j != exclude:
+                dist = np.convolve(dist, self.match_dist(j, face))
+        if self.secret_stash:
+            dist = np.convolve(dist, _binomial(self.secret_stash, self.p_match(face)))
+        return dist
+
+    def prob_true(self, bid: Bid) -> float:
+        """Posterior probability that ``bid`` is true."""
+        dist = self.count_dist(bid.face)
+        return float(dist[bid.quantity :].sum())
+
+    def sample_hand(self, seat: int, rng: random.Random) -> Hand:
+        """One hand for ``seat`` drawn from the posterior."""
+        hs = self.sets[seat]
+        cum = np.cumsum(self.weights[seat])
+        i = int(np.searchsorted(cum, rng.random() * cum[-1], side="right"))
+        return hs.hands[min(i, len(hs.hands) - 1)]
+
+
+# ------------------------------------------------------------------------- outcomes
+@dataclass(frozen=True)
+class Situation:
+    """What a settlement needs: the rules, every seat's dice and start, the pile, the scores."""
+
+    rules: Rules
+    dice: tuple[int, ...]
+    start: tuple[int, ...]
+    pile: int
+    scores: tuple[int, ...]
+    alpha: float = 1.5
+
+
+def settle(
+    sit: Situation, call: int, caller: int, bidder: int, q: int, count: int
+) -> tuple[list[int], int, int | None, tuple[int, ...]]:
+    """The dice after a challenge, as the engine settles it (house penalties aside).
+
+    Returns ``(dice, challenge winner, game winner or None, scores)``.
+
+    >>> from liarsdice.core import preset
+    >>> sit = Situation(preset("classic"), (5, 5), (5, 5), 0, (0, 0))
+    >>> settle(sit, LIAR, 1, 0, 4, 6)[:2]    # two more than bid: the caller loses two
+    ([5, 3], 0)
+    >>> settle(sit, LIAR, 1, 0, 4, 4)[:2]    # exact count: all but the bidder lose one
+    ([5, 4], 0)
+    """
+    rules = sit.rules
+    dice = list(sit.dice)
+    scores = list(sit.scores)
+    gains: dict[int, int] = {}
+    losses: dict[int, int] = {}
+    active = [p for p, d in enumerate(dice) if d > 0]
+    if call == LIAR:
+        if rules.scoring is Scoring.ROOM:
+            if count >= q:
+                for p in range(len(dice)):
+                    scores[p] += 1 if p == bidder else -1
+                return dice, bidder, bidder, tuple(scores)
+            winner = caller
+            losses[bidder] = 1
+        elif count > q or (
+            count == q and rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
+        ):
+            winner = bidder
+            losses[caller] = count - q if rules.loss is Loss.DIFFERENCE and count > q else 1
+        elif count < q:
+            winner = caller
+            losses[bidder] = q - count if rules.loss is Loss.DIFFERENCE else 1
+        else:
+            winner = bidder
+            spare = rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST
+            for p in active:
+                if p == bidder or (spare and dice[p] == 1 and p != caller):
+                    continue
+                losses[p] = 1
+    elif count == q:
+        winner = caller
+        if rules.calling_advantage:
+            gains[caller] = sit.pile
+            for p in active:
+                if p != caller:
+                    losses[p] = 1
+        elif rules.exact is ExactCall.SPOT_ON:
+            for p in active:
+                if p != caller:
+                    losses[p] = 1
+        elif dice[caller] < sit.start[caller]:
+            gains[caller] = 1
+    else:
+        winner = bidder
+        losses[caller] = 1
+    for p, k in gains.items():
+        dice[p] += k
+    for p, k in losses.items():
+        if rules.scoring is Scoring.ROOM and dice[p] > 0 and k >= dice[p]:
+            scores[p] -= 1
+        dice[p] = max(0, dice[p] - k)
+    alive = [p for p, d in enumerate(dice) if d > 0]
+    game_winner: int | None = None
+    if rules.scoring is Scoring.SINGLE_ROUND:
+        game_winner = winner
+    elif len(alive) <= 1:
+        game_winner = alive[0] if alive else winner
+    return dice, winner, game_winner, tuple(scores)
+
+
+def position_value(
+    sit: Situation,
+    me: int,
+    dice: Sequence[int],
+    winner: int | None,
+    scores: Sequence[int],
+) -> float:
+    """The viewer's value of a position after a round, on a 0..1 scale (room: score units).
+
+    Elimination: 1 for a won game, 0 once out, otherwise the share of ``dice ** alpha``
+    (a rough chance of winning from the dice counts). Single-round: 1 for the winner.
+    Room: the score change plus a small worth per die kept.
+
+    >>> from liarsdice.core import preset
+    >>> sit = Situation(preset("classic"), (5, 5), (5, 5), 0, (0, 0))
+    >>> position_value(sit, 0, (5, 5), None, (0, 0)), position_value(sit, 0, (0, 3), 1, (0, 0))
+    (0.5, 0.0)
+    """
+    rules = sit.rules
+    if rules.scoring is Scoring.ROOM:
+        return float(scores[me] - sit.scores[me]) + 0.15 * dice[me]
+    if winner is not None:
+        return 1.0 if winner == me else 0.0
+    if dice[me] <= 0:
+        return 0.0
+    mine = math.pow(dice[me], sit.alpha)
+    total = mine + sum(math.pow(d, sit.alpha) for p, d in enumerate(dice) if p != me and d > 0)
+    return mine / total
+
+
+_CALL_CACHE: dict[tuple[Situation, int, int, int, int, int], FloatArray] = {}
+
+
+def call_values(sit: Situation, me: int, call: int, caller: int, bidder: int, q: int) -> FloatArray:
+    """``v[c]``: the viewer's position value when ``caller`` calls ``bidder``'s bid of
+    quantity ``q`` and the count is ``c`` (0..every die in play)."""
+    key = (sit, me, call, caller, bidder, q)
+    hit = _CALL_CACHE.get(key)
+    if hit is not None:
+        return hit
+    top = sum(sit.dice) + len(sit.dice) + 2
+    out = np.empty(top + 1)
+    for c in range(top + 1):
+        dice, _, game_winner, scores = settle(sit, call, caller, bidder, q, c)
+        out[c] = position_value(sit, me, dice, game_winner, scores)
+    if len(_CALL_CACHE) > 20000:
+        _CALL_CACHE.clear()
+    _CALL_CACHE[key] = out
+    return out
+
+
+def _expect(dist: FloatArray, values: FloatArray) -> float:
+    n = min(len(dist), len(values))
+    return float(dist[:n] @ values[:n])
+
+
+# ------------------------------------------------------------------------------ bot
+@dataclass
+class Option:
+    """A scored action: its expected position value, and for raises the bid and P(true)."""
+
+    action: int
+    value: float
+    bid: Bid | None = None
+    p_true: float = 0.0
+
+
+class BayesBot(ProbBot):
+    """Bayesian belief over the opponents' dice and expected-value decisions (module doc)."""
+
+    name = "bayes"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        model: BidModel | None = None,
+        bluff: float = 0.04,
+        pass_cost: float = 0.15,
+        call_centre: float = 0.7,
+        call_temperature: float = 0.1,
+        alpha: float = 1.5,
+        extra: int = 3,
+        noise: float = 0.01,
+        show_below: float = 0.6,
+        buy_ratio: int = 4,
+    ) -> None:
+        super().__init__(rng, bluff=bluff, show_below=show_below, buy_ratio=buy_ratio)
+        self.model = model or BidModel()
+        self.pass_cost = pass_cost
+        self.call_centre = call_centre
+        self.call_temperature = call_temperature
+        self.alpha = alpha
+        self.extra = extra
+        self.value_noise = noise
+
+    # ----------------------------------------------------------------- choose
+    def choose(self, game: Game, view: PlayerView) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
+        if view.phase == "show":
+            return self._choose_show(game, view)
+        if BUY in legal and self._wants_buy(view):
+            return BUY
+        options = self.evaluate(game, view)
+        if not options:
+            return self.rng.choice(legal)
+        best = max(options, key=lambda o: o.value)
+        raises = [o for o in options if o.bid is not None]
+        if raises and self.bluff > 0 and self.rng.random() < self.bluff:
+            near = [o for o in raises if o.value >= best.value - 0.05 and o is not best]
+            if near:
+                best = self.rng.choice(near)
+        if best.bid is not None:
+            show = self._show_for(game, view, best.bid, best.p_true)
+            if show is not None and show in legal:
+                return show
+        return best.action
+
+    def _choose_show(self, game: Game, view: PlayerView) -> int:
+        bid = view.current_bid
+        if bid is not None:
+            p_true = Belief(game, view, self.model).prob_true(bid)
+            show = self._show_for(game, view, bid, p_true)
+            if show is not None and show in view.legal_actions:
+                return show
+        return NO_SHOW
+
+    # --------------------------------------------------------------- evaluate
+    def situation(self, game: Game, view: PlayerView) -> Situation:
+        """The settlement context of the view."""
+        return Situation(
+            game.rules, view.dice_counts, game.start_dice, view.pile, view.scores, self.alpha
+        )
+
+    def next_seat(self, view: PlayerView, seat: int) -> int:
+        """The next seat clockwise with dice after ``seat``."""
+        n = len(view.dice_counts)
+        q = (seat + 1) % n
+        while view.dice_counts[q] == 0 and q != seat:
+            q = (q + 1) % n
+        return q
+
+    def candidate_bids(self, game: Game, view: PlayerView) -> list[tuple[int, Bid]]:
+        """For every face: the least legal bid and up to ``extra`` quantities above it."""
+        by_face: dict[int, list[tuple[int, int]]] = {}
+        for a in view.legal_actions:
+            if BID_BASE <= a < BID_BASE + len(game.space):
+                bid = game.space.bids[a - BID_BASE]
+                by_face.setdefault(bid.face, []).append((bid.quantity, a))
+        out: list[tuple[int, Bid]] = []
+        for face, options in by_face.items():
+            options.sort()
+            for q, a in options[: self.extra + 1]:
+                out.append((a, Bid(q, face)))
+        return out
+
+    def evaluate(self, game: Game, view: PlayerView, belief: Belief | None = None) -> list[Option]:
+        """Every call and candidate raise with its expected position value."""
+        if belief is None:
+            belief = Belief(game, view, self.model)
+        sit = self.situation(game, view)
+        me = view.player
+        legal = set(view.legal_actions)
+        options: list[Option] = []
+        cur = view.current_bid
+        noise = self.value_noise
+        if cur is not None and (LIAR in legal or EXACT in legal):
+            dist = belief.count_dist(cur.face)
+            for call in (LIAR, EXACT):
+                if call in legal:
+                    values = call_values(sit, me, call, me, view.bidder, cur.quantity)
+                    v = _expect(dist, values) + self.rng.uniform(-noise, noise)
+                    options.append(Option(call, v))
+        now = position_value(sit, me, sit.dice, None, sit.scores)
+        worse = list(sit.dice)
+        worse[me] = max(0, worse[me] - 1)
+        die_worth = max(0.0, now - position_value(sit, me, worse, None, sit.scores))
+        pass_value = now - self.pass_cost * die_worth
+        nxt = self.next_seat(view, me)
+        for action, bid in self.candidate_bids(game, view):
+            v, p_true = self._raise_value(belief, sit, me, nxt, bid, pass_value)
+            options.append(Option(action, v + self.rng.uniform(-noise, noise), bid, p_true))
+        return options
+
+    def _raise_value(
+        self, belief: Belief, sit: Situation, me: int, nxt: int, bid: Bid, pass_value: float
+    ) -> tuple[float, float]:
+        """Expected value of bidding ``bid`` when ``nxt`` answers it."""
+        q = bid.quantity
+        full = belief.count_dist(bid.face)
+        p_true = float(full[q:].sum())
+        values = call_values(sit, me, LIAR, nxt, me, q)
+        if nxt not in belief.weights:
+            # The next player holds no hidden dice: they see the count exactly.
+            called = 1.0 - p_true
+            return called * _expect(full, values) + (1 - called) * pass_value, p_true
+        rest = belief.count_dist(bid.face, exclude=nxt)
+        theirs = belief.match_dist(nxt, bid.face)
+        n_unseen = belief.unseen_by(nxt)
+        p = belief.p_match(bid.face)
+        pub = belief.counting(belief.public, bid.face)
+        total = 0.0
+        for k, pk in enumerate(theirs):
+            if pk <= 0:
+                continue
+            their_p = tail(q - k - pub, n_unseen, p)
+            called = _sigmoid((self.call_centre - their_p) / self.call_temperature)
+            on_call = _expect(rest, values[k:]) if called > 0 else 0.0
+            total += pk * (called * on_call + (1 - called) * pass_value)
+        return total, p_true

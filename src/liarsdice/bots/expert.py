@@ -1,0 +1,361 @@
+"""An expert bot: determinised Monte Carlo rollouts on top of the Bayesian belief.
+
+How it decides, on its own view only:
+
+1. **Candidates.** The Bayesian evaluation (:class:`~liarsdice.bots.bayes.BayesBot`) scores
+   every call and raise; the expert keeps the calls, the ``width`` best raises, and (under
+   show-and-reroll) showing the dice that match its two best faces.
+2. **Determinisation.** A world is drawn from the belief: every opponent's hidden hand from
+   their posterior, a secret stash from fair dice. :func:`determinise` builds a full engine
+   :class:`~liarsdice.core.state.State` consistent with the view and that world.
+3. **Rollouts.** Each candidate is applied in the same world (common random numbers) and the
+   round is played out to its challenge by a fast probability-driven policy
+   (:class:`Playout`) in which every player uses only their own dice and the public ones. The
+   engine settles the challenge with the real rules (losing the difference, exact counts,
+   stash, calza, calling advantage...). When the bid comes back to the expert the rollout
+   stops at the bayes value of passing a bid on.
+4. **Score.** The round's outcome is scored with the bayes position value (a chance of
+   winning from the dice counts: losing the last die is worth nothing; room: the score), and
+   averaged with the bayes value as a prior worth ``prior`` rollouts. Worlds are drawn until
+   the ``think`` budget (seconds) is spent, or exactly ``worlds`` of them when ``think`` is
+   None (reproducible whatever the machine).
+
+It buys dice like the prob bot and answers the 'before' show step by rollouts too.
+
+In small two-player single-round games (``openspiel``, ``snyd-*`` with few dice: at most
+:data:`EQUILIBRIUM_MAX_BIDS` bids) it does not search at all: it plays the game's solved
+equilibrium (:class:`~liarsdice.solve.bot.NashBot`, solved once per process, about a second),
+which no opponent can exploit by more than the solver's target.
+
+>>> import random
+>>> from liarsdice.core import Bid, Game, preset
+>>> g = Game(preset("classic", players=2, dice=2, first_opener="given"))
+>>> s = g.new_initial_state()
+>>> for face in (2, 3, 4, 5):
+...     s = s.apply_action(face)
+>>> s = s.apply_action(g.bid_action(Bid(4, 6)))
+>>> bot = ExpertBot(random.Random(0), think=None, worlds=16)
+>>> g.action_to_string(bot.choose(g, s.view(1)))      # four sixes among 2 5 4 ?? : no
+'liar'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+from liarsdice.bots.base import Bot
+from liarsdice.bots.bayes import BayesBot, Belief, Option, Situation, position_value, tail
+from liarsdice.core.bid import Bid
+from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE, TERMINAL, Game
+from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
+from liarsdice.core.rules import ExactCall, Scoring, ShowReroll, Stash
+from liarsdice.core.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
+from liarsdice.core.view import PlayerView
+
+__all__ = ["EQUILIBRIUM_MAX_BIDS", "ExpertBot", "Playout", "determinise"]
+
+# Single-round games with at most this many bids (a public tree of 2^14 histories) are solved
+# on first use (about a second) and played from the equilibrium instead of searched.
+EQUILIBRIUM_MAX_BIDS = 14
+_UNSOLVABLE: set[tuple[object, ...]] = set()  # games the solver rejected (rules, dice)
+
+
+def determinise(
+    game: Game,
+    view: PlayerView,
+    hands: dict[int, tuple[int, ...]],
+    stash: tuple[int, ...] = (),
+) -> State:
+    """A full state consistent with ``view`` in which the other seats' hidden dice are
+    ``hands`` (seat -> sorted dice) and a secret stash is ``stash``.
+
+    Built from the view's public facts through the state's internals; it has no event log
+    (the round's bids live in ``view.bids``), so it is for search, not for records.
+
+    >>> from liarsdice.core import Game, preset
+    >>> g = Game(preset("classic", players=2, dice=2, first_opener="given"))
+    >>> s = g.new_initial_state()
+    >>> for face in (2, 3, 4, 5):
+    ...     s = s.apply_action(face)
+    >>> d = determinise(g, s.view(0), {1: (1, 1)})
+    >>> d.hand(1), d.legal_actions() == s.legal_actions()
+    ((1, 1), True)
+    """
+    rules = game.rules
+    n = game.num_players
+    me = view.player
+    t = Table()
+    t.dice = view.dice_counts
+    t.hands = tuple(view.my_dice if p == me else hands.get(p, ()) for p in range(n))
+    t.shown = view.shown
+    if view.stash is not None:
+        t.stash = view.stash
+    elif rules.stash is not Stash.NONE:
+        t.stash = stash
+    else:
+        t.stash = ()
+    t.start = 0
+    t.opener = view.opener
+    t.round = view.round
+    t.cap = view.dice_in_play
+    t.nxt = _next_seats(view.dice_counts)
+    if view.palifico:
+        t.modes = (OPEN_ANY, PALIFICO)
+    else:
+        t.modes = ((OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
+    t.chips = view.chips
+    t.round_pot = view.round_pot
+    t.game_pot = view.game_pot
+    t.pile = view.pile
+    t.scores = view.scores
+    t.lost = view.lost
+    t.out_order = ()
+    t.palifico = view.palifico
+    t.palifico_used = frozenset(p for p, d in enumerate(view.dice_counts) if d <= 1)
+    t.penalties = (0,) * n
+    t.results = view.results
+    t.winner = None
+    bid = -1 if view.current_bid is None else game.space.ids[view.current_bid]
+    phase = Phase.SHOW if view.phase == "show" else Phase.BID
+    flags = 0
+    legal = view.legal_actions
+    if phase is Phase.BID and bid >= 0 and LIAR not in legal:
+        flags |= _MUST_RAISE
+    if BUY not in legal:
+        flags |= _BOUGHT
+    return State._make(game, t, phase, me, bid, view.bidder, view.callers, flags, (), None, 0)
+
+
+class Playout:
+    """A fast probability-driven policy on full states: each player uses only their own hidden
+    dice and the public ones (like the prob bot, with exact-call and a little noise)."""
+
+    def __init__(self, game: Game, rng: random.Random, safe: float = 0.78) -> None:
+        self.game = game
+        self.rng = rng
+        self.safe = safe
+        rules = game.rules
+        self.exact = rules.exact is not ExactCall.NONE
+        self.open_stash = rules.stash is Stash.OPEN
+        self.faces = rules.faces
+
+    def action(self, s: State) -> int:
+        """The policy's action at ``s`` (a player's decision node)."""
+        if s.phase is Phase.SHOW:
+            return NO_SHOW
+        game = self.game
+        space = game.space
+        t = s.table
+        p = s.player
+        wild = None if t.palifico else game.rules.wild
+        faces = self.faces
+        seen = Counter(t.hands[p])
+        n_public = 0
+        for shown in t.shown:
+            seen.update(shown)
+            n_public += len(shown)
+        if self.open_stash:
+            seen.update(t.stash)
+            n_public += len(t.stash)
+        unseen = t.cap - len(t.hands[p]) - n_public
+        pw = seen[wild] if wild is not None else 0
+
+        def prob(q: int, f: int) -> float:
+            if wild is None or f == wild:
+                return tail(q - seen[f], unseen, 1 / faces)
+            return tail(q - seen[f] - pw, unseen, 2 / faces)
+
+        raises = space.raises(s.bid, t.cap, t.modes[s.bid >= 0])
+        safe = self.safe + self.rng.uniform(-0.08, 0.04)
+        best_p = -1.0
+        best_action = -1
+        best_sure = -1
+        first: dict[int, int] = {}
+        for i in raises:
+            f = space.face[i]
+            if f in first:
+                continue
+            first[f] = i
+            q = space.quantity[i]
+            pq = prob(q, f)
+            if pq > best_p:
+                best_p, best_action = pq, i
+            if pq >= safe:
+                while q + 1 <= t.cap and prob(q + 1, f) >= safe:
+                    q += 1
+                best_sure = max(best_sure, space.ids[Bid(q, f)])
+            if len(first) == faces:
+                break
+        must_raise = s.flags & _MUST_RAISE
+        if s.bid >= 0 and not must_raise:
+            cur = space.bids[s.bid]
+            p_cur = prob(cur.quantity, cur.face)
+            liar = 1.0 - p_cur + self.rng.uniform(-0.04, 0.04)
+            if self.exact:
+                p_exact = p_cur - prob(cur.quantity + 1, cur.face)
+                if p_exact > max(liar, best_p) and p_exact > 0.3:
+                    return EXACT
+            if best_action < 0 or liar > best_p:
+                return LIAR
+        if best_sure >= 0:
+            return BID_BASE + best_sure
+        if best_action >= 0:
+            return BID_BASE + best_action
+        legal = s.legal_actions()
+        return legal[0]
+
+
+class ExpertBot(BayesBot):
+    """Determinised rollouts over the Bayesian belief (see the module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        think: float | None = 0.05,
+        worlds: int = 48,
+        max_worlds: int = 2000,
+        width: int = 6,
+        prior: float = 2.0,
+        bluff: float = 0.0,
+        **kwargs: float,
+    ) -> None:
+        super().__init__(rng, bluff=bluff, **kwargs)  # type: ignore[arg-type]
+        self.think = think
+        self.worlds = worlds
+        self.max_worlds = max_worlds
+        self.width = width
+        self.prior = prior
+        self._nash: Bot | None = None
+
+    def __repr__(self) -> str:
+        return f"ExpertBot(think={self.think})"
+
+    def equilibrium(self, game: Game) -> Bot | None:
+        """The equilibrium player for a small two-player single-round game, else None."""
+        rules = game.rules
+        if (
+            rules.scoring is not Scoring.SINGLE_ROUND
+            or game.num_players != 2
+            or len(game.space) > EQUILIBRIUM_MAX_BIDS
+        ):
+            return None
+        key = (rules, game.start_dice)
+        if key in _UNSOLVABLE:
+            return None
+        from liarsdice.solve.bot import NashBot
+        from liarsdice.solve.tree import SolverError, check_supported
+
+        try:
+            check_supported(game)
+        except SolverError:
+            _UNSOLVABLE.add(key)
+            return None
+        if self._nash is None:
+            self._nash = NashBot(self.rng)
+        return self._nash
+
+    def choose(self, game: Game, view: PlayerView) -> int:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
+        if len(legal) == 1:
+            return legal[0]
+        nash = self.equilibrium(game)
+        if nash is not None:
+            return nash.choose(game, view)
+        start = time.perf_counter()
+        if BUY in legal and self._wants_buy(view):
+            return BUY
+        belief = Belief(game, view, self.model)
+        candidates = self._candidates(game, view, belief)
+        if len(candidates) == 1:
+            return candidates[0].action
+        return self._search(game, view, belief, candidates, start)
+
+    # -------------------------------------------------------------- candidates
+    def _candidates(self, game: Game, view: PlayerView, belief: Belief) -> list[Option]:
+        legal = set(view.legal_actions)
+        if view.phase == "show":
+            out = [Option(NO_SHOW, 0.0)]
+            bid = view.current_bid
+            if bid is not None:
+                show = self._show_for(game, view, bid, 0.0)
+                if show is not None and show in legal:
+                    out.append(Option(show, 0.0))
+            return out
+        options = self.evaluate(game, view, belief)
+        calls = [o for o in options if o.bid is None]
+        raises = sorted((o for o in options if o.bid is not None), key=lambda o: -o.value)
+        out = calls + raises[: self.width]
+        if game.rules.show_reroll is ShowReroll.AFTER and any(a >= SHOW_BASE for a in legal):
+            for o in raises[:2]:
+                assert o.bid is not None
+                show = self._show_for(game, view, o.bid, 0.0)
+                if show is not None and show in legal and all(c.action != show for c in out):
+                    out.append(Option(show, o.value))
+        return out
+
+    # ------------------------------------------------------------------ search
+    def _search(
+        self,
+        game: Game,
+        view: PlayerView,
+        belief: Belief,
+        candidates: list[Option],
+        start: float,
+    ) -> int:
+        me = view.player
+        sit = self.situation(game, view)
+        rng = self.rng
+        now = position_value(sit, me, sit.dice, None, sit.scores)
+        worse = list(sit.dice)
+        worse[me] = max(0, worse[me] - 1)
+        die_worth = max(0.0, now - position_value(sit, me, worse, None, sit.scores))
+        back = now - self.pass_cost * die_worth
+        policy = Playout(game, rng)
+        totals = [0.0] * len(candidates)
+        runs = 0
+        secret = view.stash_size if view.stash is None and game.rules.stash is not Stash.NONE else 0
+        faces = game.rules.faces
+        deadline = None if self.think is None else start + self.think
+        limit = self.worlds if self.think is None else self.max_worlds
+        while runs < limit:
+            hands = {j: belief.sample_hand(j, rng) for j in belief.opponents}
+            stash = tuple(sorted(rng.randint(1, faces) for _ in range(secret)))
+            root = determinise(game, view, hands, stash)
+            for i, cand in enumerate(candidates):
+                totals[i] += self._rollout(root, cand.action, policy, sit, me, back)
+            runs += 1
+            if deadline is not None and time.perf_counter() >= deadline and runs >= 4:
+                break
+        w = self.prior
+        scores = [(totals[i] + w * c.value) / (runs + w) for i, c in enumerate(candidates)]
+        best = max(range(len(candidates)), key=lambda i: scores[i])
+        return candidates[best].action
+
+    def _rollout(
+        self, root: State, action: int, policy: Playout, sit: Situation, me: int, back: float
+    ) -> float:
+        """Play the round out after ``action``; a bid that comes back to the expert (its own
+        next decision) ends the rollout at ``back``, the bayes value of passing a bid on."""
+        rng = self.rng
+        s = root.apply_action(action)
+        rnd = root.table.round
+        steps = 0
+        while s.player != TERMINAL and s.table.round == rnd:
+            if s.player < 0:
+                s = s.apply_action(s.sample_chance(rng))
+            elif s.player == me and s.phase is Phase.BID and not s.flags & _MUST_RAISE:
+                return back
+            else:
+                s = s.apply_action(policy.action(s))
+            steps += 1
+            if steps > 400:
+                break
+        t = s.table
+        return position_value(sit, me, t.dice, t.winner, t.scores)
