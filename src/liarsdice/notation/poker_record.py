@@ -64,7 +64,7 @@ __all__ = [
 POKER_RULES = frozenset(POKER_PRESETS)
 """The ``"rules"`` values of poker-dice records (the names of :data:`POKER_PRESETS`)."""
 
-_ROUND_KEYS = ("opener", "roll", "moves")
+_ROUND_KEYS = ("opener", "roll", "moves", "fair")
 _ACCEPT_KEYS = frozenset({"out", "shake", "reroll", "rolled", "bid", "attempts"})
 _PASSES = {"left": LEFT, "right": RIGHT}
 _Fail = Callable[[str], RecordError]
@@ -240,6 +240,10 @@ def _load_round(raw: object, r: int, players: list[str]) -> dict[str, Any]:
     if not isinstance(moves, list):
         raise fail("'moves' must be a list")
     out["moves"] = [_load_move(mv, r, m, players) for m, mv in enumerate(moves)]
+    if "fair" in raw:  # optional provably-fair seeds (docs/RECORD.md); checked by `verify`
+        if not isinstance(raw["fair"], Mapping):
+            raise fail(f"'fair' must be an object, not {raw['fair']!r}")
+        out["fair"] = dict(raw["fair"])
     return out
 
 

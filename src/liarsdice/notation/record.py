@@ -80,7 +80,7 @@ Source = str | bytes | Mapping[str, Any]
 """What the readers accept: JSON text, or the parsed data."""
 
 _TOP_KEYS = ("liarsdice", "rules", "options", "players", "rounds")
-_ROUND_KEYS = ("opener", "dice", "stash", "moves")
+_ROUND_KEYS = ("opener", "dice", "stash", "moves", "fair")
 _CALLS = {"liar": LIAR, "exact": EXACT}
 _QUESTIONS = (Question.TURN, Question.COUNT)
 # Options whose value may be null, or a list (the record writes tuples as lists).
@@ -261,6 +261,10 @@ def _load_round(raw: object, r: int, players: list[str], rules: Rules) -> dict[s
     if not isinstance(moves, list):
         raise fail("'moves' must be a list")
     out["moves"] = [_load_move(mv, r, m, players) for m, mv in enumerate(moves)]
+    if "fair" in raw:  # optional provably-fair seeds (docs/RECORD.md); checked by `verify`
+        if not isinstance(raw["fair"], Mapping):
+            raise fail(f"'fair' must be an object, not {raw['fair']!r}")
+        out["fair"] = dict(raw["fair"])
     return out
 
 

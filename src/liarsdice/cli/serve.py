@@ -1,0 +1,57 @@
+"""``liarsdice serve``: run the web server (FastAPI + uvicorn) with its SQL event log."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    "db_url",
+    default="sqlite+aiosqlite:///liarsdice.db",
+    show_default=True,
+    help="Database URL (SQLAlchemy async), e.g. postgresql+asyncpg://user@host/db.",
+)
+@click.option(
+    "--origin",
+    "origins",
+    multiple=True,
+    metavar="URL",
+    help="An extra allowed WebSocket Origin, e.g. https://dice.example (repeatable).",
+)
+@click.option("--grace", default=30.0, show_default=True, help="Seconds away before a bot plays.")
+@click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
+@click.option("--public-url", help="Base URL for share links (default: the request's).")
+def serve(
+    host: str,
+    port: int,
+    db_url: str,
+    origins: tuple[str, ...],
+    grace: float,
+    bot_delay: float,
+    public_url: str | None,
+) -> None:
+    """Serve Liar's Dice rooms for browsers (docs/SERVER.md, docs/PROTOCOL.md)."""
+    import uvicorn
+
+    from liarsdice.server.app import create_app
+    from liarsdice.server.rooms import Settings
+
+    settings = Settings(
+        db_url=db_url,
+        origins=tuple(origins),
+        grace_period=grace,
+        bot_delay=bot_delay,
+        public_url=public_url,
+    )
+    click.echo(f"liarsdice: serving on http://{host}:{port}/ (database {db_url})", err=True)
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        ws_max_size=settings.max_frame,
+        log_level="warning",
+    )

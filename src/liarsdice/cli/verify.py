@@ -1,0 +1,93 @@
+"""``liarsdice verify RECORD``: re-derive every roll of a record from its revealed seeds.
+
+A record written by the server (``docs/RECORD.md``, "Provably fair dice") carries a ``fair``
+object per round: the commitment, the revealed server seed and the client seeds. For each
+round this checks ``sha256(server_seed) == commitment`` and that the HMAC-SHA256 stream
+(:mod:`liarsdice.server.fair`) yields exactly the chance outcomes the record's replay applies:
+the first opener (when drawn), then every die in engine order.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+
+from liarsdice.core.errors import LiarsDiceError, RecordError
+from liarsdice.core.game import CHANCE
+from liarsdice.notation.record import load_record, replay_record
+from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
+
+
+def verify_record(record: dict[str, Any]) -> list[str]:
+    """The problems found (an empty list: every round with a ``fair`` key re-derives).
+
+    Raises :class:`RecordError` when the record itself does not load or replay, or when no
+    round carries a ``fair`` key.
+    """
+    rec = load_record(record)
+    final = replay_record(rec)
+    players = list(rec["players"])
+    rounds = rec["rounds"]
+    if not any("fair" in r for r in rounds):
+        raise RecordError("the record has no 'fair' seeds to verify")
+    game = final.game
+    # Chance events of the replay, by round (the round the state is in when they happen).
+    by_round: dict[int, list[tuple[int, int]]] = {}
+    state = game.new_initial_state()
+    for player, action in final.history():
+        if player == CHANCE:
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            by_round.setdefault(state.round, []).append((len(outcomes), outcomes.index(action)))
+        state = state.apply_event(player, action)
+    problems: list[str] = []
+    for r, rnd in enumerate(rounds):
+        info = rnd.get("fair")
+        if info is None:
+            continue
+        where = f"round {r + 1}"
+        seed = info.get("server_seed")
+        seeds = info.get("client_seeds")
+        if info.get("scheme", SCHEME) != SCHEME:
+            problems.append(f"{where}: unknown scheme {info.get('scheme')!r}")
+            continue
+        if not isinstance(seed, str) or not SERVER_SEED_RE.match(seed):
+            problems.append(f"{where}: no revealed server seed")
+            continue
+        if commitment(seed) != info.get("commitment"):
+            problems.append(f"{where}: the server seed does not match the commitment")
+            continue
+        if not isinstance(seeds, dict) or list(seeds) != players:
+            problems.append(f"{where}: client_seeds must map every player, in seat order")
+            continue
+        stream = DiceStream(seed, [str(seeds[p]) for p in players])
+        if info.get("opener_draw"):
+            drawn = stream.draw(len(players))
+            if r != 0 or players[drawn] != rnd.get("opener"):
+                problems.append(f"{where}: the opener draw gives {players[drawn]}")
+        for i, (k, index) in enumerate(by_round.get(r, [])):
+            got = stream.draw(k)
+            if got != index:
+                problems.append(f"{where}: roll {i + 1} should be outcome {got + 1} of {k}")
+                break
+    return problems
+
+
+@click.command("verify")
+@click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
+def verify(record_file: str) -> None:
+    """Check a server game record's provably fair dice (docs/SERVER.md)."""
+    try:
+        with open(record_file, encoding="utf-8") as handle:
+            data = json.load(handle)
+        problems = verify_record(data)
+    except (OSError, ValueError, LiarsDiceError) as err:
+        click.echo(f"liarsdice verify: {err}", err=True)
+        raise SystemExit(1) from None
+    rounds = sum(1 for r in data["rounds"] if "fair" in r)
+    if problems:
+        for p in problems:
+            click.echo(p, err=True)
+        raise SystemExit(1)
+    click.echo(f"ok: {rounds} round(s) re-derived from their revealed seeds")

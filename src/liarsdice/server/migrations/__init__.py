@@ -1,0 +1,45 @@
+"""Alembic migrations of the server database, configured in code (no ``alembic.ini``).
+
+:func:`upgrade_head` runs ``alembic upgrade head`` on an open connection; the server calls it
+at startup. From a shell: ``python -m liarsdice.server.migrations DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection
+
+HERE = Path(__file__).resolve().parent
+
+
+def alembic_config(connection: Connection | None = None) -> Config:
+    """The Alembic configuration (the ``alembic.ini`` equivalent)."""
+    cfg = Config()
+    cfg.set_main_option("script_location", str(HERE))
+    cfg.set_main_option("path_separator", "os")
+    cfg.set_main_option("version_locations", str(HERE / "versions"))
+    cfg.attributes["connection"] = connection
+    return cfg
+
+
+def upgrade_head(connection: Connection) -> None:
+    """Upgrade the database behind ``connection`` to the newest revision."""
+    command.upgrade(alembic_config(connection), "head")
+
+
+def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a manual tool
+    """Upgrade the database at a (sync) URL: ``python -m liarsdice.server.migrations URL``."""
+    from sqlalchemy import create_engine
+
+    args = sys.argv[1:] if argv is None else argv
+    engine = create_engine(args[0] if args else "sqlite:///liarsdice.db")
+    with engine.begin() as conn:
+        upgrade_head(conn)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

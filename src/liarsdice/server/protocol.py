@@ -1,0 +1,235 @@
+"""The wire protocol: a versioned envelope and strict pydantic models (``docs/PROTOCOL.md``).
+
+Every WebSocket frame, both ways, is a JSON object ``{"type": ..., "version": 1, "data": {...}}``.
+Client messages are validated strictly: unknown fields, wrong types and out-of-range values are
+errors with a clear message (never a crash, never a silent default).
+
+>>> parse_client('{"type": "chat", "version": 1, "data": {"text": "hi"}}')
+('chat', ChatMsg(text='hi', id=None))
+>>> parse_client('{"type": "chat", "version": 2, "data": {"text": "hi"}}')
+Traceback (most recent call last):
+...
+liarsdice.server.protocol.ProtocolError: unsupported_version: protocol version 2 ...
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+
+from liarsdice.server.fair import check_client_seed
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 4096
+MAX_CHAT = 200
+MAX_NAME = 24
+
+
+class ProtocolError(Exception):
+    """A client message that cannot be accepted; ``code`` is one of the documented codes."""
+
+    def __init__(self, code: str, message: str, reply_to: str | None = None) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+        self.reply_to = reply_to
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Envelope(_Strict):
+    """The outer frame of every message."""
+
+    type: str = Field(min_length=1, max_length=32)
+    version: int
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+def _name(value: str) -> str:
+    value = " ".join(value.split())
+    if not value:
+        raise ValueError("the name is empty")
+    if any(not (c.isprintable()) for c in value):
+        raise ValueError("the name has unprintable characters")
+    return value
+
+
+ClientSeed = Annotated[str, AfterValidator(check_client_seed)]
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME), AfterValidator(_name)]
+
+
+# ------------------------------------------------------------------ client -> server (WS)
+class HelloMsg(_Strict):
+    """First message on a WebSocket: a seat token (a player) or none (a spectator)."""
+
+    token: str | None = Field(default=None, max_length=128)
+    last_seq: int | None = Field(default=None, ge=0)
+    client_seed: ClientSeed | None = None
+    id: str | None = Field(default=None, max_length=64)
+
+
+class ActionMsg(_Strict):
+    """A move: ``action`` (engine integer) or ``text`` (notation: ``3x5``, ``liar``, ...)."""
+
+    action: int | None = Field(default=None, ge=0)
+    text: str | None = Field(default=None, min_length=1, max_length=64)
+    room: str | None = Field(default=None, max_length=64)
+    seq: int | None = Field(default=None, ge=0)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class ChatMsg(_Strict):
+    """Table talk (seed 002): at most :data:`MAX_CHAT` characters, HTML-escaped on the way out."""
+
+    text: str = Field(min_length=1, max_length=MAX_CHAT)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class AddBotMsg(_Strict):
+    """Host only, in the lobby: seat a bot of a level (``random``, ``prob``, ...)."""
+
+    level: str = Field(default="prob", min_length=1, max_length=16)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class SettingsMsg(_Strict):
+    """Host only, in the lobby: the turn timer in seconds (null: no timer)."""
+
+    turn_timer: float | None = Field(default=None, ge=5, le=3600)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class EmptyMsg(_Strict):
+    """``start``, ``rematch``, ``ping``, ``back``: no fields but an optional ``id``."""
+
+    id: str | None = Field(default=None, max_length=64)
+
+
+class ClientSeedMsg(_Strict):
+    """Change this seat's client seed (used from the next round on)."""
+
+    seed: ClientSeed
+    id: str | None = Field(default=None, max_length=64)
+
+
+class ResyncMsg(_Strict):
+    """Ask for everything after ``last_seq`` (missing events, or a fresh snapshot)."""
+
+    last_seq: int = Field(ge=0)
+    id: str | None = Field(default=None, max_length=64)
+
+
+CLIENT_MESSAGES: dict[str, type[_Strict]] = {
+    "hello": HelloMsg,
+    "action": ActionMsg,
+    "chat": ChatMsg,
+    "add_bot": AddBotMsg,
+    "settings": SettingsMsg,
+    "start": EmptyMsg,
+    "rematch": EmptyMsg,
+    "back": EmptyMsg,
+    "ping": EmptyMsg,
+    "client_seed": ClientSeedMsg,
+    "resync": ResyncMsg,
+}
+
+
+# ------------------------------------------------------------------------- HTTP bodies
+class CreateRoomBody(_Strict):
+    """``POST /api/rooms``: the creator joins as seat 0 and becomes the host."""
+
+    preset: str = Field(default="classic", min_length=1, max_length=32)
+    options: dict[str, str | int | bool | list[int] | None] = Field(default_factory=dict)
+    name: Name
+    client_seed: ClientSeed | None = None
+    turn_timer: float | None = Field(default=None, ge=5, le=3600)
+
+
+class JoinBody(_Strict):
+    """``POST /api/rooms/{room}/join``: take the next free seat."""
+
+    name: Name
+    client_seed: ClientSeed | None = None
+
+
+def _describe(err: ValidationError) -> str:
+    parts = []
+    for e in err.errors():
+        where = ".".join(str(x) for x in e["loc"]) or "message"
+        parts.append(f"{where}: {e['msg']}")
+    return "; ".join(parts)
+
+
+def parse_envelope(text: str | bytes) -> Envelope:
+    """Parse and check the envelope of a raw frame (ProtocolError when it is wrong)."""
+    if len(text) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_big", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        raw = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("malformed", "the frame is not valid JSON") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("malformed", "a frame is a JSON object {type, version, data}")
+    if "version" in raw and raw["version"] != PROTOCOL_VERSION and isinstance(raw["version"], int):
+        raise ProtocolError(
+            "unsupported_version",
+            f"protocol version {raw['version']} is not supported "
+            f"(this server speaks {PROTOCOL_VERSION})",
+        )
+    try:
+        return Envelope.model_validate(raw)
+    except ValidationError as err:
+        raise ProtocolError("invalid", _describe(err)) from None
+
+
+def parse_client(text: str | bytes) -> tuple[str, Any]:
+    """Parse a client frame into ``(type, model)``; ProtocolError says what is wrong."""
+    env = parse_envelope(text)
+    ref = env.data.get("id")
+    reply_to = ref if isinstance(ref, str) and len(ref) <= 64 else None
+    model = CLIENT_MESSAGES.get(env.type)
+    if model is None:
+        raise ProtocolError(
+            "unknown_type",
+            f"unknown message type {env.type!r}; types: {', '.join(CLIENT_MESSAGES)}",
+            reply_to,
+        )
+    try:
+        return env.type, model.model_validate(env.data)
+    except ValidationError as err:
+        raise ProtocolError("invalid", f"{env.type}: {_describe(err)}", reply_to) from None
+
+
+def envelope(type_: str, data: dict[str, Any]) -> dict[str, Any]:
+    """An outgoing frame (build it only in :mod:`liarsdice.server.views`)."""
+    return {"type": type_, "version": PROTOCOL_VERSION, "data": data}
+
+
+ServerType = Literal["welcome", "snapshot", "update", "error", "pong"]
+
+__all__ = [
+    "CLIENT_MESSAGES",
+    "MAX_CHAT",
+    "MAX_FRAME_BYTES",
+    "PROTOCOL_VERSION",
+    "ActionMsg",
+    "AddBotMsg",
+    "ChatMsg",
+    "ClientSeedMsg",
+    "CreateRoomBody",
+    "EmptyMsg",
+    "Envelope",
+    "HelloMsg",
+    "JoinBody",
+    "ProtocolError",
+    "ResyncMsg",
+    "ServerType",
+    "SettingsMsg",
+    "envelope",
+    "parse_client",
+    "parse_envelope",
+]

@@ -1,0 +1,935 @@
+"""Rooms: seats in join order, bots, timers, and one owner task per room.
+
+Every change to a room is a *command* run by the room's owner task, one at a time, in the order
+they arrive. A command checks its message against the rules core, turns it into events, folds
+each event into the room (:meth:`Room.fold`, the same code that rebuilds rooms from the log at
+startup), writes the events to the store in one transaction and only then sends the resulting
+frames (through :func:`liarsdice.server.views.render`) to every connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import copy
+import hashlib
+import hmac
+import html
+import logging
+import random
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from liarsdice.core import LiarsDiceError, Phase, Rules, State, parse_option, preset
+from liarsdice.core.game import Game
+from liarsdice.core.poker import POKER_PRESETS, PokerGame, PokerRules, PokerState, poker_preset
+from liarsdice.core.rules import PRESETS
+from liarsdice.notation.record import record_from_state
+from liarsdice.server import fair
+from liarsdice.server.protocol import (
+    ActionMsg,
+    AddBotMsg,
+    ChatMsg,
+    ClientSeedMsg,
+    CreateRoomBody,
+    ResyncMsg,
+    SettingsMsg,
+)
+from liarsdice.server.store import Batch, Store, StoredRoom
+from liarsdice.server.views import (
+    ErrorFrame,
+    Frame,
+    Pong,
+    Snapshot,
+    Update,
+    Welcome,
+    render,
+    seat_view,
+)
+
+log = logging.getLogger("liarsdice.server")
+
+MAX_SEATS = 12
+HISTORY = 2000  # events kept in memory per room for resync by seq
+CHAT_KEEP = 50
+
+AnyGame = Game | PokerGame
+AnyState = State | PokerState
+
+
+class CommandError(Exception):
+    """A refused command: ``code`` and ``message`` go to the client in an error frame."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Settings:
+    """Server settings (``liarsdice serve`` options; tests shorten the timers)."""
+
+    db_url: str = "sqlite+aiosqlite:///liarsdice.db"
+    origins: tuple[str, ...] = ()
+    grace_period: float = 30.0
+    bot_delay: float = 0.8
+    takeover_level: str = "prob"
+    rate_per_second: float = 10.0
+    rate_burst: int = 20
+    max_frame: int = 4096
+    public_url: str | None = None
+    frame_hook: Callable[[str, int, dict[str, Any], Any], None] | None = None
+
+
+@dataclass
+class LoggedEvent:
+    """One event of a room's log, as stored: ``seq`` counts from 1 in each room."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass
+class SeatInfo:
+    index: int
+    name: str
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    client_seed: str
+    connections: int = 0
+    away: bool = False
+    epoch: int = 0  # bumped on every disconnect, for the grace timer
+
+
+@dataclass
+class FairRound:
+    game_no: int
+    round: int
+    idx: int
+    commitment: str
+    client_seeds: tuple[str, ...]
+    stream: fair.DiceStream
+
+
+class Sink(Protocol):
+    """Where a connection's frames go (a WebSocket writer, or a test's list)."""
+
+    seat: int
+
+    def push(self, frame: dict[str, Any]) -> None: ...
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def build_rules(name: str, options: dict[str, Any], players: int) -> Rules | PokerRules:
+    """Rules from a preset and CLI-style options (``--option name=value``), for ``players``."""
+    key = name.strip().lower()
+    if key in POKER_PRESETS:
+        overrides: dict[str, Any] = {}
+        for k, v in options.items():
+            k = k.replace("-", "_")
+            if k == "five_of_a_kind_rule":
+                if isinstance(v, str):
+                    v = v.strip().lower() in ("true", "on", "yes", "1")
+                overrides[k] = bool(v)
+            elif k in ("lives", "dice"):
+                overrides[k] = int(v)
+            else:
+                raise LiarsDiceError(
+                    f"unknown rule option {k!r} for poker dice; options: lives, dice, "
+                    "five_of_a_kind_rule"
+                )
+        return poker_preset(key, **overrides, players=players)
+    if key not in PRESETS:
+        raise LiarsDiceError(
+            f"unknown preset {name!r}; presets: {', '.join([*PRESETS, *POKER_PRESETS])}"
+        )
+    parsed: dict[str, Any] = {}
+    for k, v in options.items():
+        k = k.replace("-", "_")
+        if k in ("players", "name"):
+            raise LiarsDiceError(f"option {k!r} is set by the room, not by an option")
+        text = ",".join(map(str, v)) if isinstance(v, list) else str(v).lower()
+        if v is None:
+            text = "none"
+        parsed[k] = parse_option(k, text)
+    return preset(key, **parsed, players=players)
+
+
+def make_game(rules: Rules | PokerRules, names: list[str], opener: int | None) -> AnyGame:
+    if isinstance(rules, PokerRules):
+        return PokerGame(rules, names, opener=opener)
+    return Game(rules, names, opener=opener)
+
+
+def _needs_opener_draw(game: AnyGame) -> bool:
+    root = game.new_initial_state()
+    return isinstance(root, State) and root.is_chance_node() and root.phase is Phase.SETUP
+
+
+class Room:
+    """One room: seats, the current game, its log and its connections."""
+
+    def __init__(self, room_id: str, settings: Settings, store: Store) -> None:
+        self.id = room_id
+        self.settings = settings
+        self.store = store
+        self.preset = "classic"
+        self.family = "bidding"
+        self.options: dict[str, Any] = {}
+        self.turn_timer: float | None = None
+        self.status = "lobby"
+        self.game_no = 0
+        self.seq = 0
+        self.seats: list[SeatInfo] = []
+        self.game: AnyGame | None = None
+        self.state: AnyState | None = None
+        self.seeds: dict[int, str] = {}
+        self.next_idx = 0
+        self.fair_round: FairRound | None = None
+        self.fair_info: dict[int, dict[str, Any]] = {}  # this game's rounds
+        self.records: dict[int, dict[str, Any]] = {}
+        self.history: deque[LoggedEvent] = deque(maxlen=HISTORY)
+        self.chat: deque[LoggedEvent] = deque(maxlen=CHAT_KEEP)
+        self.sinks: set[Sink] = set()
+        self.bots: dict[int, Any] = {}
+        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
+        self._queue = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._batch: Batch | None = None
+        self._new: list[LoggedEvent] = []
+
+    # ------------------------------------------------------------------ owner task
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.id}")
+
+    async def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        for h in self._grace.values():
+            h.cancel()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            fn, fut = await self._queue.get()
+            try:
+                result = await fn()
+            except Exception as err:  # the command failed; the room goes on
+                if not fut.done():
+                    fut.set_exception(err)
+                if not isinstance(err, CommandError):
+                    log.exception("room %s: command failed", self.id)
+                self._batch, self._new = None, []
+                continue
+            if not fut.done():
+                fut.set_result(result)
+
+    async def submit(self, fn: Callable[[], Awaitable[Any]]) -> Any:
+        """Run ``fn`` as the room's next command and return its result."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self._queue.put((fn, fut))
+        return await fut
+
+    def post(self, fn: Callable[[], Awaitable[Any]]) -> None:
+        """Queue ``fn`` without waiting for it (timers)."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        fut.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
+        self._queue.put_nowait((fn, fut))
+
+    # ------------------------------------------------------------------ fold (the log)
+    @property
+    def next_commitment(self) -> str | None:
+        seed = self.seeds.get(self.next_idx)
+        return None if seed is None else fair.commitment(seed)
+
+    def fold(self, ev: LoggedEvent) -> None:
+        """Apply one logged event to the room: the only way a room ever changes state."""
+        d = ev.data
+        k = ev.kind
+        self.seq = ev.seq
+        self.history.append(ev)
+        if k == "room_created":
+            self.preset = d["preset"]
+            self.family = "poker" if d["preset"] in POKER_PRESETS else "bidding"
+            self.options = dict(d["options"])
+            self.turn_timer = d.get("turn_timer")
+            self.next_idx = d["seed_idx"]
+        elif k == "seat_joined":
+            self.seats.append(
+                SeatInfo(
+                    d["seat"],
+                    d["name"],
+                    d["kind"],
+                    d.get("level"),
+                    d.get("token_hash"),
+                    d["client_seed"],
+                )
+            )
+        elif k == "client_seed":
+            self.seats[d["seat"]].client_seed = d["seed"]
+        elif k == "settings":
+            self.turn_timer = d.get("turn_timer")
+        elif k == "fair_round":
+            seed = self.seeds[d["idx"]]
+            self.fair_round = FairRound(
+                d["game_no"],
+                d["round"],
+                d["idx"],
+                d["commitment"],
+                tuple(d["client_seeds"]),
+                fair.DiceStream(seed, d["client_seeds"]),
+            )
+            if d["round"] == 0:
+                self.fair_info = {}
+            self.fair_info[d["round"]] = {
+                "scheme": fair.SCHEME,
+                "commitment": d["commitment"],
+                "client_seeds": dict(zip(self._names(), d["client_seeds"], strict=True)),
+            }
+            self.next_idx = d["next_idx"]
+        elif k == "game_started":
+            rules = build_rules(self.preset, self.options, len(d["players"]))
+            self.game = make_game(rules, d["players"], d.get("opener"))
+            self.game_no = d["game_no"]
+            self.status = "playing"
+            self.bots = {}
+            if d.get("opener_draw"):
+                assert self.fair_round is not None
+                drawn = self.fair_round.stream.draw(len(d["players"]))
+                if drawn != d["opener"]:
+                    raise RuntimeError(f"room {self.id}: the log's opener draw does not replay")
+                self.fair_info[0]["opener_draw"] = True
+            self.state = self.game.new_initial_state()
+        elif k == "chance":
+            st = self._state()
+            outcomes = st.chance_outcomes()
+            if self.fair_round is not None:
+                i = self.fair_round.stream.draw(len(outcomes))
+                if outcomes[i][0] != d["value"]:
+                    raise RuntimeError(f"room {self.id}: the log's dice do not replay at {ev.seq}")
+            self.state = st.apply_event(-1, d["value"])
+        elif k == "action":
+            self.state = self._state().apply_event(d["seat"], d["action"])
+        elif k == "fair_reveal":
+            info = self.fair_info[d["round"]]
+            info["server_seed"] = d["server_seed"]
+            self.fair_round = None
+        elif k == "game_over":
+            self.status = "finished"
+            self.records[d["game_no"]] = self._record()
+        elif k == "chat":
+            self.chat.append(ev)
+
+    def _names(self) -> list[str]:
+        if self.game is not None and self.status == "playing":
+            return list(self.game.names)
+        return [s.name for s in self.seats]
+
+    def _state(self) -> AnyState:
+        if self.state is None:
+            raise CommandError("bad_state", "no game is in progress")
+        return self.state
+
+    def _record(self) -> dict[str, Any]:
+        """The JSON record of the current game, with each revealed round's ``fair`` key."""
+        rec = record_from_state(self._state())
+        for r, rnd in enumerate(rec["rounds"]):
+            info = self.fair_info.get(r)
+            if info is not None and "server_seed" in info:
+                rnd["fair"] = dict(info)
+        return rec
+
+    # ---------------------------------------------------------------- emitting events
+    def _emit(self, kind: str, data: dict[str, Any]) -> LoggedEvent:
+        assert self._batch is not None, "events are emitted inside a command"
+        ev = LoggedEvent(self.seq + 1, kind, data)
+        self.fold(ev)
+        self._batch.events.append((ev.seq, kind, data))
+        self._new.append(ev)
+        return ev
+
+    def _begin(self) -> int:
+        self._batch = Batch(self.id)
+        self._new = []
+        return self.seq
+
+    def _new_seed(self) -> int:
+        assert self._batch is not None
+        idx = max(self.seeds, default=-1) + 1
+        seed = fair.new_server_seed()
+        self.seeds[idx] = seed
+        self._batch.seeds.append((idx, seed, fair.commitment(seed)))
+        return idx
+
+    def _fair_round(self, rnd: int) -> None:
+        idx = self.next_idx
+        nxt = self._new_seed()
+        self._emit(
+            "fair_round",
+            {
+                "game_no": self.game_no,
+                "round": rnd,
+                "idx": idx,
+                "commitment": fair.commitment(self.seeds[idx]),
+                "client_seeds": [s.client_seed for s in self.seats],
+                "next_idx": nxt,
+                "next_commitment": fair.commitment(self.seeds[nxt]),
+            },
+        )
+
+    def _advance(self) -> None:
+        """Roll the dice the rules ask for (fair stream), reveal finished rounds, end games."""
+        while self.state is not None and self.status == "playing":
+            st = self.state
+            cur = self.fair_round
+            if cur is not None and (st.is_terminal() or st.round != cur.round):
+                self._emit(
+                    "fair_reveal",
+                    {
+                        "game_no": self.game_no,
+                        "round": cur.round,
+                        "idx": cur.idx,
+                        "commitment": cur.commitment,
+                        "server_seed": self.seeds[cur.idx],
+                    },
+                )
+                continue
+            if st.is_terminal():
+                self._emit("game_over", {"game_no": self.game_no, "winner": st.winner})
+                assert self._batch is not None
+                import json
+
+                self._batch.game_updates.append(
+                    (
+                        self.game_no,
+                        {
+                            "finished_seq": self.seq,
+                            "record": json.dumps(self.records[self.game_no]),
+                        },
+                    )
+                )
+                self._batch.room_update["status"] = "finished"
+                return
+            if not st.is_chance_node():
+                return
+            if cur is None:
+                self._fair_round(st.round)
+                continue
+            outcomes = st.chance_outcomes()
+            i = copy.deepcopy(cur.stream).draw(len(outcomes))
+            self._emit("chance", {"value": outcomes[i][0]})
+
+    async def _commit(self, reply_to: str | None = None, sender: Sink | None = None) -> None:
+        """Write the command's events, then send every connection its update."""
+        batch, new = self._batch, self._new
+        self._batch, self._new = None, []
+        if batch is not None and batch:
+            await self.store.write(batch)
+        if new or reply_to is not None:
+            from_seq = new[0].seq - 1 if new else self.seq
+            for sink in list(self.sinks):
+                rt = reply_to if sink is sender else None
+                self._send(sink, Update(from_seq, tuple(new), reply_to=rt))
+        self._schedule()
+
+    # ------------------------------------------------------------------ sending
+    def _send(self, sink: Sink, frame: Frame) -> None:
+        out = render(self, sink.seat, frame)
+        hook = self.settings.frame_hook
+        if hook is not None:
+            hook(self.id, sink.seat, out, self.state)
+        sink.push(out)
+
+    def _broadcast_presence(self, seat: SeatInfo, note: str) -> None:
+        eph = {
+            "kind": "presence",
+            "seat": seat.index,
+            "connected": seat.connections > 0,
+            "away": seat.away,
+            "note": note,
+        }
+        for sink in list(self.sinks):
+            self._send(sink, Update(self.seq, ephemeral=(eph,)))
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for s in self.sinks if s.seat < 0)
+
+    # ----------------------------------------------------------------- scheduling
+    def _controlled_by_bot(self, seat: int) -> bool:
+        s = self.seats[seat]
+        return s.kind == "bot" or s.away
+
+    def _schedule(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        st = self.state
+        if self.status != "playing" or st is None or st.is_terminal() or st.current_player < 0:
+            return
+        p = st.current_player
+        seq = self.seq
+        loop = asyncio.get_running_loop()
+        if self._controlled_by_bot(p):
+            self._timer = loop.call_later(
+                self.settings.bot_delay, self.post, lambda: self._bot_move(seq)
+            )
+        elif self.turn_timer:
+            self._timer = loop.call_later(
+                self.turn_timer, self.post, lambda: self._turn_timeout(p, seq)
+            )
+
+    def _bot_for(self, seat: int) -> Any:
+        bot = self.bots.get(seat)
+        if bot is None:
+            from liarsdice.bots import make_bot
+
+            info = self.seats[seat]
+            level = info.level if info.kind == "bot" and info.level else None
+            rng = random.Random(f"{self.id}:{self.game_no}:{seat}:{self.seq}")
+            bot = make_bot(level or self.settings.takeover_level, rng, self.family)
+            self.bots[seat] = bot
+        return bot
+
+    async def _bot_move(self, seq: int) -> None:
+        st = self.state
+        if seq != self.seq or st is None or st.is_terminal() or self.status != "playing":
+            return
+        p = st.current_player
+        if p < 0 or not self._controlled_by_bot(p):
+            return
+        game = self.game
+        view = seat_view(st, p)
+        bot = self._bot_for(p)
+        action = await asyncio.to_thread(bot.choose, game, view)
+        if seq != self.seq:  # pragma: no cover - commands are serialized
+            return
+        self._begin()
+        self._apply_action(p, int(action), auto=True)
+        await self._commit()
+
+    async def _turn_timeout(self, seat: int, seq: int) -> None:
+        st = self.state
+        if seq != self.seq or st is None or st.current_player != seat:
+            return
+        info = self.seats[seat]
+        if info.kind == "human" and not info.away:
+            info.away = True
+            self._broadcast_presence(info, "turn_timer")
+        self._schedule()
+
+    async def _grace_over(self, seat: int, epoch: int) -> None:
+        info = self.seats[seat]
+        if info.epoch != epoch or info.connections > 0 or info.away:
+            return
+        info.away = True
+        self._broadcast_presence(info, "grace_period")
+        self._schedule()
+
+    # ------------------------------------------------------------------ commands
+    def _apply_action(self, seat: int, action: int, *, auto: bool = False) -> None:
+        game = self.game
+        assert game is not None
+        data: dict[str, Any] = {
+            "seat": seat,
+            "action": action,
+            "text": game.action_to_string(action, seat),
+        }
+        if auto:
+            data["auto"] = True
+        self._emit("action", data)
+        self._advance()
+
+    async def create(self, body: CreateRoomBody) -> tuple[int, str]:
+        """The first command of a room: create it and seat its host. Returns (seat, token)."""
+        try:
+            build_rules(body.preset, dict(body.options), 2)
+        except (LiarsDiceError, ValueError) as err:
+            raise CommandError("bad_rules", str(err)) from None
+        self._begin()
+        assert self._batch is not None
+        idx = self._new_seed()
+        self._batch.new_room = {
+            "preset": body.preset.lower(),
+            "options": dict(body.options),
+            "status": "lobby",
+            "game_no": 0,
+            "seq": 0,
+        }
+        self._emit(
+            "room_created",
+            {
+                "preset": body.preset.lower(),
+                "options": dict(body.options),
+                "turn_timer": body.turn_timer,
+                "seed_idx": idx,
+            },
+        )
+        seat, token = self._seat_human(body.name, body.client_seed)
+        await self._commit()
+        return seat, token
+
+    def _seat_human(self, name: str, client_seed: str | None) -> tuple[int, str]:
+        if self.status == "playing":
+            raise CommandError("bad_state", "the game has started: watch as a spectator")
+        if len(self.seats) >= MAX_SEATS:
+            raise CommandError("room_full", f"the room is full ({MAX_SEATS} seats)")
+        if name in (s.name for s in self.seats):
+            raise CommandError("name_taken", f"the name {name!r} is taken in this room")
+        token = secrets.token_urlsafe(24)
+        seat = len(self.seats)
+        self._emit(
+            "seat_joined",
+            {
+                "seat": seat,
+                "name": name,
+                "kind": "human",
+                "token_hash": hash_token(token),
+                "client_seed": client_seed or fair.new_client_seed(),
+            },
+        )
+        assert self._batch is not None
+        self._batch.seats.append({"seat": seat, "name": name, "kind": "human", "level": None})
+        return seat, token
+
+    async def join(self, name: str, client_seed: str | None) -> tuple[int, str]:
+        """Take the next free seat. Returns (seat, token)."""
+        self._begin()
+        seat, token = self._seat_human(name, client_seed)
+        await self._commit()
+        return seat, token
+
+    def seat_for_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                return s.index
+        return None
+
+    async def connect(
+        self, sink: Sink, last_seq: int | None, client_seed: str | None, reply_to: str | None
+    ) -> None:
+        """A connection said hello: welcome it, catch it up, mark its seat present."""
+        self.sinks.add(sink)
+        self._send(sink, Welcome(reply_to=reply_to))
+        missing = [ev for ev in self.history if last_seq is not None and ev.seq > last_seq]
+        complete = (
+            last_seq is not None
+            and last_seq <= self.seq
+            and (last_seq == self.seq or (missing and missing[0].seq == last_seq + 1))
+        )
+        if complete and last_seq is not None:
+            self._send(sink, Update(last_seq, tuple(missing)))
+        else:
+            self._send(sink, Snapshot())
+        if sink.seat >= 0:
+            info = self.seats[sink.seat]
+            info.connections += 1
+            info.epoch += 1
+            h = self._grace.pop(sink.seat, None)
+            if h is not None:
+                h.cancel()
+            was_away = info.away
+            info.away = False
+            self._broadcast_presence(info, "back" if was_away else "connected")
+            if client_seed is not None and client_seed != info.client_seed:
+                self._begin()
+                self._emit("client_seed", {"seat": sink.seat, "seed": client_seed})
+                await self._commit()
+            else:
+                self._schedule()
+
+    async def disconnect(self, sink: Sink) -> None:
+        """A connection closed; after the grace period a bot plays its seat."""
+        self.sinks.discard(sink)
+        if sink.seat < 0:
+            return
+        info = self.seats[sink.seat]
+        info.connections = max(0, info.connections - 1)
+        if info.connections == 0 and info.kind == "human":
+            info.epoch += 1
+            self.start_grace(info.index)
+            self._broadcast_presence(info, "disconnected")
+
+    def start_grace(self, seat: int) -> None:
+        epoch = self.seats[seat].epoch
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        self._grace[seat] = asyncio.get_running_loop().call_later(
+            self.settings.grace_period, self.post, lambda: self._grace_over(seat, epoch)
+        )
+
+    async def handle(self, sink: Sink, kind: str, msg: Any) -> None:
+        """A validated client message (anything but hello) from ``sink``."""
+        reply_to = getattr(msg, "id", None)
+        try:
+            await self._handle(sink, kind, msg, reply_to)
+        except CommandError as err:
+            self._batch, self._new = None, []
+            self._send(sink, ErrorFrame(err.code, err.message, reply_to))
+
+    def _host(self, sink: Sink) -> None:
+        if sink.seat != 0:
+            raise CommandError("not_host", "only the host (seat 0) may do that")
+
+    async def _handle(self, sink: Sink, kind: str, msg: Any, reply_to: str | None) -> None:
+        if sink.seat >= 0 and self.seats[sink.seat].away:
+            self.seats[sink.seat].away = False
+            self._broadcast_presence(self.seats[sink.seat], "back")
+        if kind == "ping":
+            self._send(sink, Pong(reply_to))
+            return
+        if kind == "back":
+            self._schedule()
+            self._send(sink, Pong(reply_to))
+            return
+        if kind == "resync":
+            assert isinstance(msg, ResyncMsg)
+            missing = [ev for ev in self.history if ev.seq > msg.last_seq]
+            if msg.last_seq <= self.seq and (
+                msg.last_seq == self.seq or (missing and missing[0].seq == msg.last_seq + 1)
+            ):
+                self._send(sink, Update(msg.last_seq, tuple(missing), reply_to=reply_to))
+            else:
+                self._send(sink, Snapshot(reply_to=reply_to))
+            return
+        if kind == "action":
+            assert isinstance(msg, ActionMsg)
+            await self._action(sink, msg, reply_to)
+            return
+        if kind == "chat":
+            assert isinstance(msg, ChatMsg)
+            if sink.seat < 0:
+                raise CommandError("not_seated", "spectators cannot chat")
+            text = "".join(c for c in msg.text if c.isprintable()).strip()
+            if not text:
+                raise CommandError("invalid", "chat: the message is empty")
+            self._begin()
+            self._emit(
+                "chat",
+                {"seat": sink.seat, "name": self.seats[sink.seat].name, "text": html.escape(text)},
+            )
+            await self._commit(reply_to, sink)
+            return
+        if kind == "client_seed":
+            assert isinstance(msg, ClientSeedMsg)
+            if sink.seat < 0:
+                raise CommandError("not_seated", "spectators have no client seed")
+            self._begin()
+            self._emit("client_seed", {"seat": sink.seat, "seed": msg.seed})
+            await self._commit(reply_to, sink)
+            return
+        if kind == "add_bot":
+            assert isinstance(msg, AddBotMsg)
+            self._host(sink)
+            await self._add_bot(msg.level, reply_to, sink)
+            return
+        if kind == "settings":
+            assert isinstance(msg, SettingsMsg)
+            self._host(sink)
+            if self.status == "playing":
+                raise CommandError("bad_state", "change the settings between games")
+            self._begin()
+            self._emit("settings", {"turn_timer": msg.turn_timer})
+            await self._commit(reply_to, sink)
+            return
+        if kind in ("start", "rematch"):
+            self._host(sink)
+            if kind == "start" and self.status != "lobby":
+                raise CommandError("bad_state", f"the room is {self.status}: use rematch")
+            if kind == "rematch" and self.status != "finished":
+                raise CommandError("bad_state", "a rematch is offered once the game is over")
+            await self._start(reply_to, sink)
+            return
+        raise CommandError("unknown_type", f"unknown message type {kind!r}")
+
+    async def _add_bot(self, level: str, reply_to: str | None, sink: Sink) -> None:
+        from liarsdice import bots
+
+        levels: tuple[str, ...] = getattr(bots, "ALL_BOT_NAMES", bots.BOT_NAMES)
+        level = level.strip().lower()
+        if level not in levels:
+            raise CommandError(
+                "invalid", f"unknown bot level {level!r}; levels: {', '.join(levels)}"
+            )
+        if self.status == "playing":
+            raise CommandError("bad_state", "add bots between games")
+        if len(self.seats) >= MAX_SEATS:
+            raise CommandError("room_full", f"the room is full ({MAX_SEATS} seats)")
+        taken = {s.name for s in self.seats}
+        n = 1
+        while f"{level}-bot-{n}" in taken:
+            n += 1
+        name = f"{level}-bot-{n}"
+        seat = len(self.seats)
+        self._begin()
+        self._emit(
+            "seat_joined",
+            {
+                "seat": seat,
+                "name": name,
+                "kind": "bot",
+                "level": level,
+                "client_seed": fair.new_client_seed(),
+            },
+        )
+        assert self._batch is not None
+        self._batch.seats.append({"seat": seat, "name": name, "kind": "bot", "level": level})
+        await self._commit(reply_to, sink)
+
+    async def _start(self, reply_to: str | None, sink: Sink) -> None:
+        names = [s.name for s in self.seats]
+        if len(names) < 2:
+            raise CommandError("bad_state", "a game needs at least 2 seats: invite or add a bot")
+        try:
+            rules = build_rules(self.preset, self.options, len(names))
+            game = make_game(rules, names, None)
+        except (LiarsDiceError, ValueError) as err:
+            raise CommandError("bad_rules", str(err)) from None
+        game_no = self.game_no + 1
+        self._begin()
+        assert self._batch is not None
+        self.game_no = game_no  # the fair round below belongs to the new game
+        data: dict[str, Any] = {"game_no": game_no, "players": names, "opener": None}
+        if _needs_opener_draw(game):
+            self._fair_round(0)
+            assert self.fair_round is not None
+            data["opener"] = copy.deepcopy(self.fair_round.stream).draw(len(names))
+            data["opener_draw"] = True
+        self._emit("game_started", data)
+        self._batch.games.append(
+            {
+                "game_no": game_no,
+                "rules": self.preset,
+                "players": _json(names),
+                "started_seq": self.seq,
+            }
+        )
+        self._batch.room_update.update(status="playing", game_no=game_no)
+        self._advance()
+        await self._commit(reply_to, sink)
+
+    async def _action(self, sink: Sink, msg: ActionMsg, reply_to: str | None) -> None:
+        if msg.room is not None and msg.room != self.id:
+            raise CommandError(
+                "wrong_room", f"this connection is in room {self.id}, not {msg.room}"
+            )
+        if sink.seat < 0:
+            raise CommandError("not_seated", "spectators cannot move")
+        if self.status != "playing" or self.state is None or self.game is None:
+            raise CommandError("bad_state", "no game is in progress")
+        st = self.state
+        seat = sink.seat
+        if (msg.action is None) == (msg.text is None):
+            raise CommandError("invalid", "action: give exactly one of 'action' and 'text'")
+        if msg.seq is not None and msg.seq != self.seq:
+            raise CommandError("stale", f"the room is at seq {self.seq}, not {msg.seq}: resync")
+        if seat not in st.active_players():
+            raise CommandError("eliminated", f"{self.seats[seat].name} is out of the game")
+        if st.current_player != seat:
+            p = st.current_player
+            who = self.seats[p].name if p >= 0 else "nobody"
+            raise CommandError("not_your_turn", f"it is {who}'s turn, not yours")
+        try:
+            action = (
+                msg.action if msg.action is not None else self.game.string_to_action(msg.text or "")
+            )
+        except (LiarsDiceError, ValueError) as err:
+            raise CommandError("illegal_action", str(err)) from None
+        if action not in st.legal_actions():
+            try:
+                why = st.explain_illegal(action)
+            except (LiarsDiceError, ValueError) as err:
+                why = str(err)
+            raise CommandError("illegal_action", why or "that move is not legal now")
+        self._begin()
+        self._apply_action(seat, action)
+        await self._commit(reply_to, sink)
+
+    def send_error(self, sink: Sink, code: str, message: str, reply_to: str | None = None) -> None:
+        self._send(sink, ErrorFrame(code, message, reply_to))
+
+
+def _json(value: Any) -> str:
+    import json
+
+    return json.dumps(value)
+
+
+class RoomManager:
+    """Every room of the server, rebuilt from the store at startup."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+
+    async def start(self) -> None:
+        for stored in await self.store.load():
+            self._restore(stored)
+
+    def _restore(self, stored: StoredRoom) -> None:
+        room = Room(stored.room_id, self.settings, self.store)
+        room.seeds = dict(stored.seeds)
+        for seq, kind, data in stored.events:
+            room.fold(LoggedEvent(seq, kind, data))
+        room.start()
+        self.rooms[room.id] = room
+        for s in room.seats:
+            if s.kind == "human":
+                room.start_grace(s.index)
+        room.post(_noop_schedule(room))
+
+    async def create(self, body: CreateRoomBody) -> tuple[Room, int, str]:
+        room_id = secrets.token_urlsafe(9)
+        room = Room(room_id, self.settings, self.store)
+        room.start()
+        self.rooms[room_id] = room
+        try:
+            seat, token = await room.submit(lambda: room.create(body))
+        except Exception:
+            self.rooms.pop(room_id, None)
+            await room.stop()
+            raise
+        return room, seat, token
+
+    def get(self, room_id: str) -> Room | None:
+        return self.rooms.get(room_id)
+
+    async def stop(self) -> None:
+        for room in list(self.rooms.values()):
+            await room.stop()
+
+
+def _noop_schedule(room: Room) -> Callable[[], Awaitable[None]]:
+    async def run() -> None:
+        room._schedule()
+
+    return run
+
+
+__all__ = [
+    "CommandError",
+    "LoggedEvent",
+    "Room",
+    "RoomManager",
+    "SeatInfo",
+    "Settings",
+    "Sink",
+    "build_rules",
+]

@@ -1,0 +1,68 @@
+"""Helpers shared by the server tests (not a test module)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from liarsdice.server.app import create_app
+from liarsdice.server.rooms import Settings
+
+
+def msg(type_: str, **data: Any) -> dict[str, Any]:
+    return {"type": type_, "version": 1, "data": data}
+
+
+@contextmanager
+def client(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
+    opts: dict[str, Any] = {
+        "db_url": f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
+        "bot_delay": 0.0,
+    }
+    opts.update(settings)
+    with TestClient(create_app(Settings(**opts))) as c:
+        yield c
+
+
+def create(
+    c: TestClient, name: str = "ann", preset: str = "classic", **body: Any
+) -> dict[str, Any]:
+    r = c.post("/api/rooms", json={"preset": preset, "name": name, **body})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def join(c: TestClient, room: str, name: str) -> dict[str, Any]:
+    r = c.post(f"/api/rooms/{room}/join", json={"name": name})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def hello(ws: Any, token: str | None = None, **data: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Say hello; returns (welcome, snapshot-or-update)."""
+    ws.send_json(msg("hello", token=token, **data))
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome", welcome
+    return welcome, ws.receive_json()
+
+
+def until(ws: Any, pred: Any, limit: int = 500) -> dict[str, Any]:
+    """Read frames until ``pred(frame)``; fail after ``limit`` frames."""
+    for _ in range(limit):
+        f: dict[str, Any] = ws.receive_json()
+        if pred(f):
+            return f
+    raise AssertionError("condition never met")
+
+
+def is_reply(ref: str) -> Any:
+    return lambda f: f["data"].get("reply_to") == ref
