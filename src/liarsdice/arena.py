@@ -149,6 +149,10 @@ def bot_registry(family: str) -> dict[str, type]:
             ok = isinstance(cls, type) and issubclass(cls, base) and getattr(cls, "name", None)
             if ok and key == cls.name:
                 found.setdefault(key, cls)
+    if family == "bidding":  # solver bots are imported on first use (NumPy, SciPy)
+        from liarsdice.solve.bot import NashBot
+
+        found.setdefault(NashBot.name, NashBot)
     return found
 
 

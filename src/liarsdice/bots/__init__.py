@@ -21,7 +21,7 @@ ExpertBot(think=0.2)
 >>> make_bot("genius", random.Random(0))
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'genius'; bots: random, prob, bayes, expert
+ValueError: unknown bot 'genius'; bots: random, prob, bayes, expert, nash
 >>> make_bot("prob", random.Random(0), family="chess")
 Traceback (most recent call last):
 ...
@@ -46,6 +46,7 @@ __all__ = [
     "BOT_NAMES",
     "FAMILIES",
     "POKER_BOTS",
+    "SOLVER_BOT_NAMES",
     "BayesBot",
     "Bot",
     "ExpertBot",
@@ -56,6 +57,7 @@ __all__ = [
     "PokerRandomBot",
     "ProbBot",
     "RandomBot",
+    "bot_names",
     "make_bot",
 ]
 
@@ -64,8 +66,20 @@ POKER_BOTS: dict[str, type[PokerBot]] = {
     cls.name: cls for cls in (PokerRandomBot, PokerProbBot, PokerBayesBot, PokerExpertBot)
 }
 BOT_NAMES: tuple[str, ...] = tuple(BOTS)  # weakest first
+# Bidding-family bots that play a solved equilibrium: two-player single-round games only
+# (liarsdice.solve; imported on first use, it pulls in NumPy and SciPy).
+SOLVER_BOT_NAMES: tuple[str, ...] = ("nash",)
 FAMILIES: tuple[str, ...] = ("bidding", "poker")
 assert set(POKER_BOTS) == set(BOTS)
+
+
+def bot_names(family: str = "bidding") -> tuple[str, ...]:
+    """Every bot name ``make_bot`` accepts for a rule family.
+
+    >>> bot_names(), bot_names("poker")
+    (('random', 'prob', 'bayes', 'expert', 'nash'), ('random', 'prob', 'bayes', 'expert'))
+    """
+    return BOT_NAMES + (SOLVER_BOT_NAMES if family == "bidding" else ())
 
 
 @overload
@@ -93,10 +107,14 @@ def make_bot(
     if family not in FAMILIES:
         raise ValueError(f"unknown rule family {family!r}; families: {', '.join(FAMILIES)}")
     key = name.strip().lower()
+    if key in SOLVER_BOT_NAMES and family == "bidding":
+        from liarsdice.solve.bot import NashBot
+
+        return NashBot(rng)
     registry: dict[str, type[Bot]] | dict[str, type[PokerBot]]
     registry = POKER_BOTS if family == "poker" else BOTS
     if key not in registry:
-        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bot_names(family))}")
     cls = registry[key]
     if key == "expert" and think is not None:
         return cls(rng, think=think)  # type: ignore[call-arg]

@@ -30,7 +30,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 
-from liarsdice.bots import BOT_NAMES, Bot, ProbBot, make_bot
+from liarsdice.bots import Bot, ProbBot, bot_names, make_bot
 from liarsdice.bots.prob import raise_candidates
 from liarsdice.cli.terminal import Terminal, pct
 from liarsdice.core import (
@@ -646,13 +646,14 @@ def seat_plan(
     humans: Sequence[str],
     bots: str,
     watch: bool,
+    family: str = "bidding",
 ) -> list[tuple[str, str | None]]:
     """Every seat as ``(name, bot kind)``, the kind None for a human (shared by every family)."""
     kinds = [k.strip().lower() for k in bots.split(",") if k.strip()] or ["prob"]
     for k in kinds:
-        if k not in BOT_NAMES:
+        if k not in bot_names(family):
             raise click.BadParameter(
-                f"unknown bot {k!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots"
+                f"unknown bot {k!r}; bots: {', '.join(bot_names(family))}", param_hint="--bots"
             )
     human_names = [] if watch else (list(humans) or ["you"])
     if names:
@@ -729,7 +730,7 @@ def _seats(
     "--bots",
     default="prob",
     show_default=True,
-    help=f"Bot kinds for the other seats, comma-separated, cycled ({', '.join(BOT_NAMES)}).",
+    help=f"Bot kinds for the other seats, comma-separated, cycled ({', '.join(bot_names())}).",
 )
 @click.option(
     "--human",

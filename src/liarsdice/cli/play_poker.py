@@ -696,7 +696,7 @@ def play_poker(
     rules = build_poker_rules(rules_name, players, dice, options)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    plan = seat_plan(rules.players, players, names, humans, bots, watch)
+    plan = seat_plan(rules.players, players, names, humans, bots, watch, family="poker")
     seats = [
         PokerSeat(n)
         if kind is None
