@@ -7,8 +7,13 @@ dice; every hand is enumerated while there are at most ``2500`` of them (five si
 round multiplies every hand's weight by the likelihood of that bid under a noisy model of a
 probability-driven bidder (:class:`BidModel`): a bidder holding ``k`` dice that count for the
 bid believes it with probability ``P_k`` (binomial over the dice *they* cannot see), and makes
-it with probability ``eps + (1 - eps) * sigmoid((P_k - centre) / temperature)``. Raising rather
-than calling the previous bid is evidence too (the bidder believed that bid). Hands are kept
+it with probability ``eps + (1 - eps) * sigmoid((P_k - centre) / temperature)``; and since such
+a bidder makes the highest bid it can back, *not* bidding one more of the face has likelihood
+``1 - restraint * sigmoid((P'_k - centre) / temperature)`` (``P'_k``: the chance of that higher
+bid). Raising rather than calling the previous bid is evidence too (the bidder believed that
+bid). The model's defaults (a sharp threshold near 0.75) were tuned in 4-player classic
+games against the prob bot: without the bid evidence the bot wins 23% of them, with the old soft
+model (centre 0.55, no restraint) 41%, with this one about 44%. Hands are kept
 whole, so evidence about one face moves the others through the wild face. Dice re-rolled after
 a show (show-and-reroll) drop the evidence of the bids made before the re-roll.
 
@@ -40,7 +45,7 @@ exact counts, spot-on and calza calls, the calling-advantage pile, the stash.
 >>> s = s.apply_action(g.bid_action(Bid(2, 2)))
 >>> belief = Belief(g, s.view(1))
 >>> round(float(belief.match_dist(0, 2) @ [0, 1, 2, 3]), 2)   # prior 1, raised by the 2x2 bid
-1.37
+1.52
 >>> bot = BayesBot(random.Random(0), bluff=0.0)
 >>> g.action_to_string(bot.choose(g, s.view(1)))     # no 2 and no wild 1 in 3 4 6
 'liar'
@@ -183,18 +188,25 @@ class BidModel:
     """How a bidder's hand shapes their bids (a noisy probability-driven bidder).
 
     A bid the bidder believes with probability ``P`` is made with likelihood
-    ``eps + (1 - eps) * sigmoid((P - centre) / temperature)``; raising over a bid believed
+    ``eps + (1 - eps) * sigmoid((P - centre) / temperature)``, and not bidding one more of
+    the face, believed with ``P'``, with ``1 - restraint * sigmoid((P' - centre) /
+    temperature)`` (``restraint`` 0 turns that evidence off); raising over a bid believed
     with probability ``P`` rather than calling it has likelihood
     ``eps + (1 - eps) * sigmoid((P - call_centre) / temperature)``.
     """
 
-    centre: float = 0.55
-    temperature: float = 0.12
-    eps: float = 0.08
-    call_centre: float = 0.3
+    centre: float = 0.75
+    temperature: float = 0.05
+    eps: float = 0.03
+    call_centre: float = 0.25
+    restraint: float = 0.9
 
     def bid_likelihood(self, p: float) -> float:
         return self.eps + (1 - self.eps) * _sigmoid((p - self.centre) / self.temperature)
+
+    def restraint_likelihood(self, p: float) -> float:
+        """Not bidding one more of the face, believed with probability ``p``."""
+        return 1.0 - self.restraint * _sigmoid((p - self.centre) / self.temperature)
 
     def raise_likelihood(self, p: float) -> float:
         return self.eps + (1 - self.eps) * _sigmoid((p - self.call_centre) / self.temperature)
@@ -267,6 +279,9 @@ class Belief:
             ):
                 continue
             self._observe(seat, bid, self.model.bid_likelihood)
+            if self.model.restraint > 0:
+                higher = Bid(bid.quantity + 1, bid.face)
+                self._observe(seat, higher, self.model.restraint_likelihood)
             if i > 0 and bids[i - 1][0] != seat:
                 self._observe(seat, bids[i - 1][1], self.model.raise_likelihood)
 
