@@ -313,3 +313,97 @@ def test_eliminated_seat(tmp_path: Path) -> None:
         finally:
             for s in socks:
                 s.__exit__(None, None, None)
+
+
+def test_room_list(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        assert c.get("/api/rooms").json() == {"rooms": []}
+        host = create(c, "ann", "perudo", options={"loss": "one"})
+        join(c, host["room"], "bob")
+        poker = create(c, "cy", "poker-dice")
+        rooms = {r["id"]: r for r in c.get("/api/rooms").json()["rooms"]}
+        assert set(rooms) == {host["room"], poker["room"]}
+        assert rooms[host["room"]] == {
+            "id": host["room"],
+            "preset": "perudo",
+            "family": "bidding",
+            "status": "lobby",
+            "game_no": 0,
+            "players": 2,
+            "seats": ["ann", "bob"],
+            "spectators": 0,
+            "turn_timer": None,
+        }
+        assert rooms[poker["room"]]["family"] == "poker"
+        # public facts only: no tokens, no options, no game state
+        text = c.get("/api/rooms").text
+        assert host["token"] not in text and "token" not in text and "seed" not in text
+        # a game in progress is listed as playing
+        with c.websocket_connect(f"/ws/rooms/{host['room']}") as ws:
+            hello(ws, host["token"])
+            ws.send_json(msg("start", id="s"))
+            until(ws, is_reply("s"))
+        listed = {r["id"]: r for r in c.get("/api/rooms").json()["rooms"]}
+        assert listed[host["room"]]["status"] == "playing"
+        assert listed[host["room"]]["game_no"] == 1
+
+
+def test_static_files(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        page = c.get("/")
+        assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+        assert '<script type="module" src="/static/app.js">' in page.text
+        assert c.get("/r/anything").text == page.text
+        js = c.get("/static/app.js")
+        assert js.status_code == 200
+        assert js.headers["content-type"].startswith("text/javascript")
+        assert "import" in js.text
+        for name in ("api.js", "table.js", "dice.js", "replay.js", "odds.js", "dom.js"):
+            assert c.get(f"/static/{name}").status_code == 200, name
+        css = c.get("/static/style.css")
+        assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+        # revalidation: the ETag answers 304
+        again = c.get("/static/app.js", headers={"if-none-match": js.headers["etag"]})
+        assert again.status_code == 304
+        # only the client's own files, by plain name
+        for bad in ("nope.js", "../app.py", "..%2Fapp.py", "app.py", "index", ".hidden.js"):
+            r = c.get(f"/static/{bad}")
+            assert r.status_code == 404, bad
+        assert c.get("/static/../app.py").status_code == 404
+
+
+def test_reveal_rules_and_summary(tmp_path: Path) -> None:
+    """What the browser client needs besides the core view: the room's public dice rules,
+    every hand revealed at a call, and a finished game's replay summary."""
+    with client(tmp_path) as c:
+        host = create(c, "ann", "classic", options={"dice": 1})
+        room = host["room"]
+        assert c.get(f"/api/rooms/{room}").json()["data"]["room"]["rules"] is None
+        with c.websocket_connect(f"/ws/rooms/{room}") as ws:
+            hello(ws, host["token"])
+            ws.send_json(msg("add_bot", level="random", id="b"))
+            until(ws, is_reply("b"))
+            ws.send_json(msg("start", id="s"))
+            f = until(ws, is_reply("s"))
+            assert f["data"]["room"]["rules"] == {"faces": 6, "wild": 1}
+            view = f["data"]["view"]
+            while view["winner"] is None:
+                if view["to_move"] == 0 and view["legal"]:
+                    text = "liar" if view["current_bid"] else view["legal"][0]["text"]
+                    ws.send_json(msg("action", text=text, id="m"))
+                    f = until(ws, is_reply("m"))
+                else:
+                    f = until(ws, lambda f: f["type"] == "update" and f["data"]["events"])
+                view = f["data"]["view"]
+            result = view["results"][-1]
+            assert set(result["reveal"]) == {"ann", "random-bot-1"}
+            assert all(len(d) <= 1 for d in result["reveal"].values())
+            face = int(result["bid"].split("x")[1])
+            dice = [d for hand in result["reveal"].values() for d in hand]
+            counted = sum(1 for d in dice if d == face or (d == 1 and face != 1))
+            assert counted == result["count"]
+        summary = c.get(f"/api/rooms/{room}/games/1/record?format=summary").json()
+        assert summary["ok"] and summary["winner"] in ("ann", "random-bot-1")
+        assert summary["rounds"][-1]["count"] == result["count"]
+        bad = c.get(f"/api/rooms/{room}/games/1/record?format=xml")
+        assert bad.status_code == 400 and bad.json()["data"]["code"] == "invalid"

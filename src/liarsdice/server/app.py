@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import json
+import re
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
 
 from liarsdice.core.poker import POKER_PRESETS
@@ -48,6 +50,22 @@ CLOSE_NO_ROOM = 4404
 CLOSE_IDLE = 4408
 CLOSE_RATE = 4429
 HELLO_TIMEOUT = 10.0
+
+# The browser client's files (src/liarsdice/server/static/, one flat folder): served by name,
+# with these types only; anything else is a 404.
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+}
+_STATIC_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)$")
+# Lobby rooms first (they can be joined), then games in progress, then finished ones.
+_STATUS_ORDER = {"lobby": 0, "playing": 1, "finished": 2}
+ROOM_LIST_LIMIT = 200
 
 
 class WsSink:
@@ -133,13 +151,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         base = settings.public_url or str(request.base_url).rstrip("/")
         return f"{base.rstrip('/')}/r/{room_id}"
 
+    def static_response(request: Request, name: str) -> Response:
+        """One file of the browser client, with an ETag so that browsers revalidate cheaply."""
+        match = _STATIC_NAME.match(name)  # a plain file name: no path, no dot files
+        media = STATIC_TYPES.get(match.group(1).lower()) if match else None
+        file = resources.files("liarsdice.server").joinpath("static").joinpath(name)
+        if media is None or not file.is_file():
+            raise HTTPException(404, detail={"code": "not_found", "message": "no such file"})
+        body = file.read_bytes()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        headers = {"ETag": etag, "Cache-Control": "no-cache"}
+        if request.headers.get("if-none-match") == etag:
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type=media, headers=headers)
+
     @app.get("/", response_class=HTMLResponse)
-    async def index() -> str:
-        return resources.files("liarsdice.server").joinpath("static/index.html").read_text("utf-8")
+    async def index(request: Request) -> Response:
+        return static_response(request, "index.html")
 
     @app.get("/r/{room_id}", response_class=HTMLResponse)
-    async def room_page(room_id: str) -> str:
-        return await index()
+    async def room_page(room_id: str, request: Request) -> Response:
+        return static_response(request, "index.html")
+
+    @app.get("/static/{name}")
+    async def static_file(name: str, request: Request) -> Response:
+        return static_response(request, name)
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
@@ -168,6 +204,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 f"{'.'.join(str(x) for x in e['loc']) or 'body'}: {e['msg']}" for e in err.errors()
             )
             raise HTTPException(422, detail={"code": "invalid", "message": msg}) from None
+
+    @app.get("/api/rooms")
+    async def list_rooms() -> dict[str, Any]:
+        """Public facts of every room (for the lobby's room list): no tokens, no game state."""
+        rooms = sorted(manager.rooms.values(), key=lambda r: (_STATUS_ORDER.get(r.status, 3), r.id))
+        return {
+            "rooms": [
+                {
+                    "id": r.id,
+                    "preset": r.preset,
+                    "family": r.family,
+                    "status": r.status,
+                    "game_no": r.game_no,
+                    "players": len(r.seats),
+                    "seats": [s.name for s in r.seats],
+                    "spectators": r.spectators,
+                    "turn_timer": r.turn_timer,
+                }
+                for r in rooms[:ROOM_LIST_LIMIT]
+            ]
+        }
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> dict[str, Any]:
@@ -212,8 +269,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             from liarsdice.notation.text import record_to_text
 
             return PlainTextResponse(record_to_text(record))
+        if format == "summary":
+            from liarsdice.notation.record import replay_summary
+
+            return JSONResponse(replay_summary(record))
         if format != "json":
-            raise HTTPException(400, detail={"code": "invalid", "message": "format: json or text"})
+            raise HTTPException(
+                400, detail={"code": "invalid", "message": "format: json, text or summary"}
+            )
         from liarsdice.notation.record import dumps_record
 
         return PlainTextResponse(dumps_record(record), media_type="application/json")

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from liarsdice.core.poker.state import PokerState
 from liarsdice.core.poker.view import PokerView
-from liarsdice.core.state import State
+from liarsdice.core.rules import Rules
+from liarsdice.core.state import RoundResult, State
 from liarsdice.core.view import PlayerView
 from liarsdice.server.protocol import envelope
 
@@ -89,15 +90,37 @@ def _view_dict(room: Room, seat: int) -> dict[str, Any] | None:
     view = seat_view(state, seat)
     out = view.to_dict()
     if isinstance(view, PlayerView):
-        from liarsdice.notation.record import summarize_result
-
         assert isinstance(state, State)
-        out["results"] = [summarize_result(state.game, r) for r in view.results]
+        out["results"] = [_result(state, r) for r in view.results]
     out["legal"] = [
         {"action": a, "text": game.action_to_string(a, seat)} for a in view.legal_actions
     ]
     out["game_no"] = room.game_no
     return out
+
+
+def _result(state: State, result: RoundResult) -> dict[str, Any]:
+    """A finished round: the replay summary's item plus what the challenge revealed (public).
+
+    ``reveal``: every seat's dice at the call (hidden and shown) by name, ``[]`` once out;
+    ``stash``: the stash dice, only under rules with a stash.
+    """
+    from liarsdice.notation.record import summarize_result
+
+    game = state.game
+    out = summarize_result(game, result)
+    out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
+    if result.stash:
+        out["stash"] = list(result.stash)
+    return out
+
+
+def _rules_public(room: Room) -> dict[str, Any] | None:
+    """The dice facts a client needs for bid odds (bidding family, once a game has started)."""
+    game = room.game
+    if game is None or not isinstance(game.rules, Rules):
+        return None
+    return {"faces": game.rules.faces, "wild": game.rules.wild}
 
 
 def _event(room: Room, ev: LoggedEvent, seat: int) -> dict[str, Any]:
@@ -151,6 +174,7 @@ def _room(room: Room) -> dict[str, Any]:
         "seq": room.seq,
         "host": 0,
         "turn_timer": room.turn_timer,
+        "rules": _rules_public(room),
         "seats": [
             {
                 "seat": s.index,

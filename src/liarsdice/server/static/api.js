@@ -1,0 +1,209 @@
+// Talking to the server: the HTTP endpoints, the seat tokens kept in localStorage, and one
+// WebSocket with resume (docs/PROTOCOL.md).
+
+export const PROTOCOL_VERSION = 1;
+
+/** An HTTP or protocol error with the server's code and message. */
+export class ApiError extends Error {
+  constructor(code, message, status = 0) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function parse(response) {
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    const data = body && body.type === "error" ? body.data : {};
+    throw new ApiError(data.code || "http", data.message || response.statusText, response.status);
+  }
+  return body;
+}
+
+export async function getJSON(url) {
+  return parse(await fetch(url, { headers: { Accept: "application/json" } }));
+}
+
+export async function postJSON(url, body) {
+  return parse(
+    await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- seats in localStorage
+// The seat token is the only way back into a seat (reload, another day): keep it per room.
+
+const seatKey = (room) => `liarsdice:seat:${room}`;
+
+/** {token, seat, name} for this room, or null. */
+export function loadSeat(room) {
+  try {
+    const raw = localStorage.getItem(seatKey(room));
+    const seat = raw ? JSON.parse(raw) : null;
+    return seat && typeof seat.token === "string" ? seat : null;
+  } catch {
+    return null;
+  }
+}
+
+export function saveSeat(room, seat) {
+  try {
+    localStorage.setItem(seatKey(room), JSON.stringify(seat));
+  } catch {
+    // private mode or storage full: the seat still works until the page is closed
+  }
+}
+
+export function forgetSeat(room) {
+  try {
+    localStorage.removeItem(seatKey(room));
+  } catch {
+    // nothing to forget
+  }
+}
+
+export function loadPref(name, fallback) {
+  try {
+    const v = localStorage.getItem(`liarsdice:${name}`);
+    return v === null ? fallback : JSON.parse(v);
+  } catch {
+    return fallback;
+  }
+}
+
+export function savePref(name, value) {
+  try {
+    localStorage.setItem(`liarsdice:${name}`, JSON.stringify(value));
+  } catch {
+    // not remembered; fine
+  }
+}
+
+// ---------------------------------------------------------------- the WebSocket
+
+// Close codes after which reconnecting as the same identity is pointless.
+const CLOSE_BAD_TOKEN = 4401;
+const CLOSE_ORIGIN = 4403;
+const CLOSE_NO_ROOM = 4404;
+const CLOSE_BAD_HELLO = 4400;
+
+/**
+ * One room connection that survives network trouble. It remembers the highest `seq` seen
+ * and, whenever the socket closes, reconnects with exponential backoff (0.5 s doubling to
+ * 10 s, with jitter) and says `hello {token, last_seq}`: the server answers with the missed
+ * events (`update`) or a fresh `snapshot`.
+ *
+ * Callbacks: onFrame(frame), onStatus(text, state) with state "open" | "connecting" | "closed",
+ * onFatal(code) for close codes that end the session (bad token, no room, origin).
+ */
+export class Connection {
+  constructor(room, { token = null, onFrame, onStatus, onFatal }) {
+    this.room = room;
+    this.token = token;
+    this.onFrame = onFrame;
+    this.onStatus = onStatus || (() => {});
+    this.onFatal = onFatal || (() => {});
+    this.seq = 0; // the highest seq seen (0: nothing yet)
+    this.ws = null;
+    this.attempt = 0;
+    this.generation = 0; // bumps on every (re)open, so stale sockets' events are ignored
+    this.timer = null;
+    this.nextId = 1;
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/rooms/${encodeURIComponent(this.room)}`;
+  }
+
+  /** Open (or re-open) the socket now. */
+  open() {
+    clearTimeout(this.timer);
+    const gen = ++this.generation;
+    if (this.ws) {
+      try {
+        this.ws.close(1000);
+      } catch {
+        // already closed
+      }
+    }
+    this.onStatus("connecting…", "connecting");
+    const ws = new WebSocket(this.url());
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      if (gen !== this.generation) return;
+      this.sendRaw("hello", { token: this.token, last_seq: this.seq > 0 ? this.seq : null });
+    });
+    ws.addEventListener("message", (ev) => {
+      if (gen !== this.generation) return;
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "welcome") {
+        this.attempt = 0;
+        this.onStatus("connected", "open");
+      }
+      const seq = frame.data && typeof frame.data.seq === "number" ? frame.data.seq : null;
+      if ((frame.type === "update" || frame.type === "snapshot") && seq !== null) {
+        // A gap (events we never saw): ask for them again.
+        if (frame.type === "update" && this.seq > 0 && frame.data.from_seq > this.seq) {
+          this.send("resync", { last_seq: this.seq });
+        }
+        this.seq = frame.type === "snapshot" ? seq : Math.max(this.seq, seq);
+      }
+      this.onFrame(frame);
+    });
+    ws.addEventListener("close", (ev) => {
+      if (gen !== this.generation) return;
+      this.ws = null;
+      if ([CLOSE_BAD_TOKEN, CLOSE_NO_ROOM, CLOSE_ORIGIN, CLOSE_BAD_HELLO].includes(ev.code)) {
+        this.onStatus("disconnected", "closed");
+        this.onFatal(ev.code);
+        return;
+      }
+      this.retry();
+    });
+  }
+
+  /** Reconnect after a delay that grows with each failed attempt. */
+  retry() {
+    const base = Math.min(10000, 500 * 2 ** this.attempt);
+    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
+    this.attempt += 1;
+    this.onStatus(`offline: reconnecting in ${Math.ceil(delay / 1000)} s…`, "closed");
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  /** Use another identity (after joining a seat, or dropping a bad token) and reconnect. */
+  reconnectAs(token) {
+    this.token = token;
+    this.attempt = 0;
+    this.open();
+  }
+
+  /** Send a message; returns its id (the answer carries it as reply_to), or null offline. */
+  send(type, data = {}) {
+    const id = `c${this.nextId++}`;
+    return this.sendRaw(type, { ...data, id }) ? id : null;
+  }
+
+  sendRaw(type, data) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify({ type, version: PROTOCOL_VERSION, data }));
+    return true;
+  }
+}

@@ -1,0 +1,89 @@
+// Dice drawn as SVG: pips for faces 1..6, the number for bigger dice (the `faces` option goes
+// up to 12), the letter for poker dice (9 10 J Q K A). Every die is role="img" with its face
+// in words as the accessible name ("five", "queen"), and carries data-face for tests.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export const NUMBER_WORDS = [
+  "zero", "one", "two", "three", "four", "five", "six",
+  "seven", "eight", "nine", "ten", "eleven", "twelve",
+];
+const PLURAL_WORDS = [
+  "zeros", "ones", "twos", "threes", "fours", "fives", "sixes",
+  "sevens", "eights", "nines", "tens", "elevens", "twelves",
+];
+export const POKER_WORDS = { 9: "nine", 10: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+
+// Pip centres on a 100x100 die, for faces 1..6.
+const L = 27, M = 50, R = 73;
+const PIPS = {
+  1: [[M, M]],
+  2: [[L, L], [R, R]],
+  3: [[L, L], [M, M], [R, R]],
+  4: [[L, L], [R, L], [L, R], [R, R]],
+  5: [[L, L], [R, L], [M, M], [L, R], [R, R]],
+  6: [[L, L], [R, L], [L, M], [R, M], [L, R], [R, R]],
+};
+
+/** A face in words: 5 -> "five", "Q" -> "queen". */
+export function faceName(face) {
+  if (typeof face === "number") return NUMBER_WORDS[face] ?? String(face);
+  return POKER_WORDS[face] ?? String(face);
+}
+
+/** A face in words, plural: 5 -> "fives", 6 -> "sixes". */
+export function facePlural(face) {
+  return PLURAL_WORDS[face] ?? `${face}s`;
+}
+
+function svg(tag, attrs) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/**
+ * One die. `face` is an int (bidding family) or a poker face string.
+ * Options: `match` (highlight: it counts for the bid), `small` (a smaller die).
+ */
+export function die(face, { match = false, small = false } = {}) {
+  const box = svg("svg", {
+    viewBox: "0 0 100 100",
+    role: "img",
+    "aria-label": faceName(face),
+    class: `die${match ? " match" : ""}${small ? " small" : ""}${typeof face === "string" ? " poker" : ""}`,
+    "data-face": face,
+    focusable: "false",
+  });
+  const title = svg("title", {});
+  title.textContent = faceName(face);
+  box.append(title);
+  box.append(svg("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" }));
+  const pips = typeof face === "number" ? PIPS[face] : undefined;
+  if (pips) {
+    for (const [cx, cy] of pips) box.append(svg("circle", { cx, cy, r: 9, class: "pip" }));
+  } else {
+    const label = svg("text", {
+      x: 50, y: 52, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-label",
+    });
+    label.textContent = String(face);
+    box.append(label);
+  }
+  return box;
+}
+
+/**
+ * A row of dice with a text equivalent: the row's accessible name lists the faces in words
+ * ("Your dice: two, five, five"), and each die is also named on its own.
+ * `matches(face)` decides which dice to highlight.
+ */
+export function diceRow(faces, { label = "", matches = () => false, small = false, attrs = {} } = {}) {
+  const row = document.createElement("span");
+  row.className = "dice";
+  row.setAttribute("role", "group");
+  const words = faces.map(faceName).join(", ");
+  row.setAttribute("aria-label", label ? `${label}: ${words || "none"}` : words || "none");
+  for (const [k, v] of Object.entries(attrs)) row.setAttribute(k, String(v));
+  for (const f of faces) row.append(die(f, { match: matches(f), small }));
+  return row;
+}
