@@ -1,17 +1,21 @@
-# Two entry points for newcomers: `make play` and `make test`.
-# Both create .venv (with the project and its dev tools) on first use.
+# Entry points for newcomers: `make serve` (play in the browser), `make play` (terminal)
+# and `make test`.
+# Each creates .venv (with the project and its dev tools) on first use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: serve play test lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[dev]'
 	touch $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/liarsdice serve $(ARGS)
 
 play: $(STAMP)
 	$(BIN)/liarsdice play $(ARGS)
