@@ -73,6 +73,10 @@ def check_frame(seat: int, frame: dict[str, Any], state: Any) -> None:
     assert len(view["results"]) == len(state.results)
     if isinstance(state, State):
         assert set(view) == BIDDING_KEYS, set(view) ^ BIDDING_KEYS
+        # The dice of a round are shown only in that round's result, i.e. after its call.
+        names = view["names"]
+        for shown, done in zip(view["results"], state.results, strict=True):
+            assert shown["reveal"] == {n: list(done.hands[p]) for p, n in enumerate(names)}
         if seat < 0:
             assert view["my_dice"] == []
             assert view["legal_actions"] == []
