@@ -129,9 +129,10 @@ def legal(args: argparse.Namespace) -> None:
     count = 0
     for g in range(args.games):
         family, name = cases[g % len(cases)]
-        players = PRESETS[name].players if family == "bidding" else 2 + g % 3
-        if family == "bidding" and PRESETS[name].scoring.value != "single-round":
-            players = 2 + g % 3
+        # 2 to 6 players, and now and then a full table of 12 (single-round presets: 2).
+        players = 12 if g % 97 == 0 else 2 + g % 5
+        if family == "bidding" and PRESETS[name].scoring.value == "single-round":
+            players = PRESETS[name].players
         kinds = [names[(g + i) % len(names)] for i in range(players)]
         play(family, name, kinds, g, think=args.think)
         count += 1
