@@ -41,7 +41,6 @@ from liarsdice.server.views import SPECTATOR, ErrorFrame, RecordFrame, Snapshot,
 
 # WebSocket close codes (docs/PROTOCOL.md).
 CLOSE_NORMAL = 1000
-CLOSE_GOING_AWAY = 1001
 CLOSE_TOO_BIG = 1009
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
