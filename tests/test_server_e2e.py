@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import time
 from collections.abc import Iterator
@@ -211,6 +212,11 @@ def test_two_players_play_a_game_through_the_ui(
         for (game, rnd), faces in rounds.items():
             assert game == 1
             assert sorted(faces) == sorted(record["rounds"][rnd]["dice"][who]), (who, rnd)
+    # The browsers contributed their own client seeds to the fair dice (128 random bits, hex);
+    # the server's default for seats without one has another shape.
+    for rnd in record["rounds"]:
+        for who in ("ann", "bob"):
+            assert re.fullmatch(r"[0-9a-f]{32}", rnd["fair"]["client_seeds"][who]), rnd["fair"]
 
     # The reveal of the last round shows every hand and the count.
     reveal = ann.inner_text("#reveal")

@@ -30,6 +30,16 @@ export async function getJSON(url) {
   return parse(await fetch(url, { headers: { Accept: "application/json" } }));
 }
 
+/**
+ * A fresh client seed for the provably fair dice: 128 random bits from the browser, so the
+ * dice depend on randomness the server did not choose (docs/SERVER.md, "Fairness").
+ */
+export function newClientSeed() {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export async function postJSON(url, body) {
   return parse(
     await fetch(url, {

@@ -9,6 +9,7 @@ import {
   getJSON,
   loadPref,
   loadSeat,
+  newClientSeed,
   postJSON,
   savePref,
   saveSeat,
@@ -137,6 +138,7 @@ async function startLobby() {
         options: parseOptions($("create-options").value),
         name: nm,
         turn_timer: timerValue($("create-timer")),
+        client_seed: newClientSeed(),
       };
       button.disabled = true;
       const res = await postJSON("/api/rooms", body);
@@ -162,7 +164,10 @@ async function startLobby() {
       return;
     }
     try {
-      const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, { name: nm });
+      const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, {
+        name: nm,
+        client_seed: newClientSeed(),
+      });
       savePref("name", nm);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: nm });
       location.assign(roomPath(res.room));
@@ -304,7 +309,10 @@ function wireRoomControls() {
       return;
     }
     try {
-      const res = await postJSON(`/api/rooms/${encodeURIComponent(S.id)}/join`, { name: nm });
+      const res = await postJSON(`/api/rooms/${encodeURIComponent(S.id)}/join`, {
+        name: nm,
+        client_seed: newClientSeed(),
+      });
       savePref("name", nm);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: nm });
       hideError();
