@@ -66,3 +66,17 @@ def until(ws: Any, pred: Any, limit: int = 500) -> dict[str, Any]:
 
 def is_reply(ref: str) -> Any:
     return lambda f: f["data"].get("reply_to") == ref
+
+
+class Sink:
+    """A connection stand-in for driving a Room directly: it keeps every frame pushed to it."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+
+    def events(self) -> list[dict[str, Any]]:
+        return [ev for f in self.frames for ev in f["data"].get("events", [])]

@@ -22,6 +22,7 @@ from liarsdice.core.state import State
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
 from liarsdice.server.rooms import RoomManager, Settings
 from liarsdice.server.store import Store
+from server_util import Sink
 
 BIDDING_KEYS = {
     "player", "names", "rules", "round", "phase", "to_move", "opener", "dice_counts", "my_dice",
@@ -39,15 +40,6 @@ EVENT_KEYS = {
     "game_no", "players", "opener", "action", "text", "auto", "round", "commitment",
     "client_seeds", "next_commitment", "server_seed", "winner", "connected", "away", "note",
 }  # fmt: skip
-
-
-class Sink:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.frames: list[dict[str, Any]] = []
-
-    def push(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
 
 
 def check_frame(seat: int, frame: dict[str, Any], state: Any) -> None:

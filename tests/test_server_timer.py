@@ -4,23 +4,11 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
 from liarsdice.server.rooms import RoomManager, Settings
 from liarsdice.server.store import Store
-
-
-class Sink:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.frames: list[dict[str, Any]] = []
-
-    def push(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
-
-    def events(self) -> list[dict[str, Any]]:
-        return [ev for f in self.frames for ev in f["data"].get("events", [])]
+from server_util import Sink
 
 
 async def run_timer_scenario(tmp: Path) -> None:
