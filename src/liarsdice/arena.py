@@ -38,10 +38,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.game import CHANCE, Game
-from liarsdice.core.poker.game import PokerGame
-from liarsdice.core.poker.rules import PokerRules
-from liarsdice.core.rules import Rules
+from liarsdice.core.game import CHANCE
+from liarsdice.families import family_named, family_of_rules
 
 __all__ = [
     "ELO_BASE",
@@ -89,7 +87,7 @@ class ArenaSpec:
     ``think`` is a per-move time budget in seconds, passed to bots that accept one.
     """
 
-    rules: Rules | PokerRules
+    rules: Any  # the rules of any family (liarsdice.families)
     bots: tuple[str, ...]
     games: int = 100
     seed: int = 0
@@ -98,8 +96,8 @@ class ArenaSpec:
 
     @property
     def family(self) -> str:
-        """``"poker"`` or ``"bidding"``."""
-        return "poker" if isinstance(self.rules, PokerRules) else "bidding"
+        """The name of the rules' family (``"bidding"``, ``"poker"``)."""
+        return family_of_rules(self.rules).name
 
     @property
     def num_players(self) -> int:
@@ -129,43 +127,21 @@ class ArenaSpec:
 def bot_registry(family: str) -> dict[str, type]:
     """Every bot class registered for a rule family, by name, looked up now.
 
-    The registry grows while the project does: this collects every ``name -> class`` table of
-    :mod:`liarsdice.bots` (``BOTS``, ``POKER_BOTS`` and any others, such as the strong levels')
-    whose classes are bots of ``family`` registered under their own :attr:`name`.
-
     >>> reg = bot_registry("poker")
     >>> reg["random"].__name__, "prob" in bot_registry("bidding")
     ('PokerRandomBot', True)
     """
-    from liarsdice import bots
-
-    base: type = bots.PokerBot if family == "poker" else bots.Bot
-    found: dict[str, type] = {}
-    for attr in sorted(vars(bots)):
-        table = getattr(bots, attr)
-        if not attr.isupper() or not isinstance(table, dict):
-            continue
-        for key, cls in table.items():
-            ok = isinstance(cls, type) and issubclass(cls, base) and getattr(cls, "name", None)
-            if ok and key == cls.name:
-                found.setdefault(key, cls)
-    if family == "bidding":  # solver bots are imported on first use (NumPy, SciPy)
-        from liarsdice.solve.bot import NashBot
-
-        found.setdefault(NashBot.name, NashBot)
-    return found
+    return family_named(family).bot_registry()
 
 
 def bot_kinds(family: str) -> tuple[str, ...]:
-    """The bot names registered for a rule family (see :func:`bot_registry`).
+    """The bot names registered for a rule family, its own levels first.
 
     >>> "prob" in bot_kinds("bidding") and "random" in bot_kinds("poker")
     True
     """
-    from liarsdice import bots
-
     registry = bot_registry(family)
-    order = list(bots.BOT_NAMES) + sorted(registry)
+    order = list(family_named(family).bot_names()) + sorted(registry)
     return tuple(dict.fromkeys(n for n in order if n in registry))
 
 
@@ -232,21 +208,16 @@ def make_arena_bot(name: str, rng: random.Random, family: str, think: float | No
     >>> make_arena_bot("random", random.Random(0), "bidding", 0.5)
     RandomBot()
     """
-    from liarsdice import bots
-
     registry = bot_registry(family)
     if name not in registry:
         raise ValueError(f"unknown bot {name!r}; {family} bots: {', '.join(bot_kinds(family))}")
-    factory: Callable[..., Any] = bots.make_bot
+    rule_family = family_named(family)
     if think is None:
-        return factory(name, rng, family=family)
+        return rule_family.make_bot(name, rng)
     cls = registry[name]
-    if _takes_think(cls):
-        bot = cls(rng, think=think)
-    elif _takes_think(factory):
-        bot = factory(name, rng, family=family, think=think)
-    else:
-        bot = factory(name, rng, family=family)
+    bot = (
+        cls(rng, think=think) if _takes_think(cls) else rule_family.make_bot(name, rng, think=think)
+    )
     if hasattr(bot, "think"):
         bot.think = think
     return bot
@@ -351,14 +322,10 @@ def rank_seats(placements: Sequence[int], winner: int | None, out: Sequence[int]
     return ranks
 
 
-def _final_ranks(state: Any, family: str) -> tuple[list[float], int | None]:
+def _final_ranks(state: Any) -> tuple[list[float], int | None]:
     placements: list[int] = state.placements()
     winner: int | None = state.winner
-    if family == "poker":
-        out = [p for r in state.results for p in r.eliminated]
-    else:
-        out = list(state.table.out_order)
-    return rank_seats(placements, winner, out), winner
+    return rank_seats(placements, winner, list(state.out_order)), winner
 
 
 def play_game(spec: ArenaSpec, index: int) -> GameResult:
@@ -379,7 +346,6 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
         return GameResult(index, seats, (), None, moves, times, error)
 
     try:
-        game: Game | PokerGame
         game = build_game(spec, seats)
     except Exception as e:
         return failed("-", -1, f"cannot set up the game: {type(e).__name__}: {e}")
@@ -423,23 +389,21 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
         except Exception as e:  # the engine refused a move it listed: report it too
             return failed(label, seat, f"{type(e).__name__}: {e}")
         moves += 1
-    ranks, winner = _final_ranks(state, family)
+    ranks, winner = _final_ranks(state)
     return GameResult(
         index, seats, tuple(ranks), None if winner is None else seats[winner], moves, times
     )
 
 
-def build_game(spec: ArenaSpec, seats: Sequence[str]) -> Game | PokerGame:
+def build_game(spec: ArenaSpec, seats: Sequence[str]) -> Any:
     """The game of ``spec``'s rules with these seat names (the rules checked for that count)."""
     rules = spec.rules
     if rules.players != len(seats):
         rules = rules.replace(players=len(seats))
-    if isinstance(rules, PokerRules):
-        return PokerGame(rules, list(seats))
-    return Game(rules, list(seats))
+    return family_of_rules(rules).new_game(rules, list(seats))
 
 
-def _action_text(game: Game | PokerGame, action: int, seat: int) -> str:
+def _action_text(game: Any, action: int, seat: int) -> str:
     try:
         return f"{action} ({game.action_to_string(action, seat)})"
     except Exception:

@@ -42,8 +42,9 @@ from liarsdice.arena import (
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
-from liarsdice.core import PRESETS, LiarsDiceError, Rules
-from liarsdice.core.poker import POKER_PRESETS, PokerRules
+from liarsdice.cli.options import build_rules
+from liarsdice.core.errors import LiarsDiceError
+from liarsdice.families import family_of, preset_names
 
 __all__ = ["arena", "format_ms", "render_table"]
 
@@ -65,16 +66,8 @@ def _build(
     dice: str | None,
     faces: int | None,
     options: Sequence[str],
-) -> Rules | PokerRules:
-    if rules_name in POKER_PRESETS:
-        from liarsdice.cli.play_poker import build_poker_rules
-
-        if faces is not None:
-            raise click.UsageError("poker dice have six faces (9, 10, J, Q, K, A): drop --faces")
-        return build_poker_rules(rules_name, players, dice, options)
-    from liarsdice.cli.play import _build_rules
-
-    return _build_rules(rules_name, players, dice, faces, options)
+) -> Any:
+    return build_rules(family_of(rules_name), rules_name, players, dice, faces, options)
 
 
 def render_table(result: ArenaResult) -> Table:
@@ -151,7 +144,7 @@ def _print_report(result: ArenaResult, console: Console) -> None:
     "rules_name",
     default="classic",
     show_default=True,
-    type=click.Choice([*PRESETS, *POKER_PRESETS], case_sensitive=False),
+    type=click.Choice(preset_names(), case_sensitive=False),
     help="Rule preset; 'poker-dice' plays the poker-dice family.",
 )
 @click.option(
@@ -229,7 +222,7 @@ def arena(
     """
     rules_name = rules_name.lower()
     rules = _build(rules_name, players, dice, faces, options)
-    family = "poker" if isinstance(rules, PokerRules) else "bidding"
+    family = family_of(rules_name).name
     names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
     if not names:
         raise click.BadParameter("name at least one bot", param_hint="--bots")

@@ -1,9 +1,8 @@
 """``liarsdice replay FILE``: check a game record move by move and sum it up.
 
-FILE is a JSON record (``docs/RECORD.md``) or the text format (:mod:`liarsdice.notation.text`);
-the format is told by the content (a JSON record starts with ``{``). ``-`` reads stdin. Both
-families are handled: poker-dice records (``"rules": "poker-dice"``) are read by
-:mod:`liarsdice.notation.poker_record` and :mod:`liarsdice.notation.poker_text`.
+FILE is a JSON record (``docs/RECORD.md``) or the text format; the format is told by the
+content (a JSON record starts with ``{``). ``-`` reads stdin. Every rule family is handled: the
+record's ``rules`` name finds its family (:mod:`liarsdice.families`), which reads it.
 """
 
 from __future__ import annotations
@@ -15,16 +14,13 @@ from typing import Any
 import click
 
 from liarsdice.core.errors import RecordError
-from liarsdice.notation.poker_record import describe_poker_result
-from liarsdice.notation.record import load_record, replay_summary
-from liarsdice.notation.text import describe_result, text_to_record
-
-
-def read_record_text(text: str) -> dict[str, Any]:
-    """A record from the text of a file in either format (JSON when it starts with ``{``)."""
-    if text.lstrip().startswith("{"):
-        return load_record(text)
-    return text_to_record(text)
+from liarsdice.families import (
+    Family,
+    error_object,
+    family_of_record,
+    read_record_text,
+    replay_summary,
+)
 
 
 def _read_file(path: str) -> str:
@@ -38,14 +34,14 @@ def _read_file(path: str) -> str:
         raise RecordError(f"can't read {path}: {reason}") from None
 
 
-def summarize_file(path: str) -> dict[str, Any]:
-    """The ``--json`` output for a file: the replay summary, or the error object."""
+def summarize_file(path: str) -> tuple[Family | None, dict[str, Any]]:
+    """The record's family (None when unreadable) and the ``--json`` output for a file: the
+    replay summary, or the error object."""
     try:
         record = read_record_text(_read_file(path))
     except RecordError as err:
-        error = {"round": err.round, "move": err.move, "message": err.message}
-        return {"ok": False, "error": error}
-    return replay_summary(record)
+        return None, {"ok": False, "error": error_object(err)}
+    return family_of_record(record), replay_summary(record)
 
 
 def _where(error: dict[str, Any]) -> str:
@@ -67,7 +63,7 @@ def replay(file: str, as_json: bool) -> None:
     output is one JSON object: {"ok": true, "rounds": [...], "winner": ...} or
     {"ok": false, "error": {"round": R, "move": M, "message": ...}} (0-based positions).
     """
-    summary = summarize_file(file)
+    family, summary = summarize_file(file)
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
         if not summary["ok"]:
@@ -77,22 +73,9 @@ def replay(file: str, as_json: bool) -> None:
         error = summary["error"]
         click.echo(f"error: {_where(error)}{error['message']}", err=True)
         sys.exit(1)
+    assert family is not None
     for number, rnd in enumerate(summary["rounds"], start=1):
-        if "lives" in rnd:  # poker dice
-            who = (
-                f"{rnd['caller']} calls liar on"
-                if rnd["call"] == "liar"
-                else f"{rnd['accepter']} accepts"
-            )
-            click.echo(
-                f"Round {number}: {who} {rnd['bidder']}'s {rnd['bid']}; "
-                f"{describe_poker_result(rnd)}"
-            )
-            continue
-        click.echo(
-            f"Round {number}: {rnd['caller']} calls {rnd['call']} on {rnd['bidder']}'s "
-            f"{rnd['bid']}; {describe_result(rnd)}"
-        )
+        click.echo(family.round_line(number, rnd))
     if summary["winner"] is not None:
         click.echo(f"Winner: {summary['winner']}")
     else:

@@ -16,7 +16,7 @@ import click
 
 from liarsdice.core.errors import LiarsDiceError, RecordError
 from liarsdice.core.game import CHANCE
-from liarsdice.notation.record import load_record, replay_record
+from liarsdice.families import load_record, replay_record
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
 
 

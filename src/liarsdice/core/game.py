@@ -67,6 +67,8 @@ class Game:
     A game is immutable and may be shared by any number of states.
     """
 
+    family = "bidding"  # the rule family's name (liarsdice.families finds it by this)
+
     def __init__(
         self,
         rules: Rules,

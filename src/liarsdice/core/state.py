@@ -995,6 +995,11 @@ class State:
         w = t.winner
         return tuple(1.0 if p == w else -1.0 / (n - 1) for p in range(n))
 
+    @property
+    def out_order(self) -> tuple[int, ...]:
+        """The seats that are out of the game, in the order they went out."""
+        return tuple(self.table.out_order)
+
     def placements(self) -> list[int]:
         """Seats from first place to last: the winner, then the reverse elimination order."""
         t = self.table

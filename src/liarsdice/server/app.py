@@ -24,8 +24,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
 
-from liarsdice.core.poker import POKER_PRESETS
-from liarsdice.core.rules import PRESETS
+from liarsdice.families import FAMILIES, dumps_record, record_to_text, replay_summary
 from liarsdice.server.protocol import (
     PROTOCOL_VERSION,
     CreateRoomBody,
@@ -183,10 +182,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
         out = [
-            {"name": n, "family": "bidding", "description": r.description}
-            for n, r in PRESETS.items()
+            {"name": n, "family": f.name, "description": f.preset_description(r)}
+            for f in FAMILIES
+            for n, r in f.presets.items()
         ]
-        out += [{"name": n, "family": "poker", "description": ""} for n in POKER_PRESETS]
         from liarsdice import bots
 
         levels = list(getattr(bots, "ALL_BOT_NAMES", bots.BOT_NAMES))
@@ -265,19 +264,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 404, detail={"code": "no_record", "message": "no finished game with that number"}
             )
         if format == "text":
-            from liarsdice.notation.text import record_to_text
-
             return PlainTextResponse(record_to_text(record))
         if format == "summary":
-            from liarsdice.notation.record import replay_summary
-
             return JSONResponse(replay_summary(record))
         if format != "json":
             raise HTTPException(
                 400, detail={"code": "invalid", "message": "format: json, text or summary"}
             )
-        from liarsdice.notation.record import dumps_record
-
         return PlainTextResponse(dumps_record(record), media_type="application/json")
 
     @app.exception_handler(HTTPException)

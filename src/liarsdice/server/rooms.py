@@ -24,11 +24,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from liarsdice.core import LiarsDiceError, Phase, Rules, State, parse_option, preset
-from liarsdice.core.game import Game
-from liarsdice.core.poker import POKER_PRESETS, PokerGame, PokerRules, PokerState, poker_preset
-from liarsdice.core.rules import PRESETS
-from liarsdice.notation.record import record_from_state
+from liarsdice.core.errors import LiarsDiceError
+from liarsdice.families import family_of, family_of_game
 from liarsdice.server import fair
 from liarsdice.server.protocol import (
     ActionMsg,
@@ -57,8 +54,8 @@ MAX_SEATS = 12
 HISTORY = 2000  # events kept in memory per room for resync by seq
 CHAT_KEEP = 50
 
-AnyGame = Game | PokerGame
-AnyState = State | PokerState
+AnyGame = Any  # a game of any rule family (liarsdice.families)
+AnyState = Any  # a state of any rule family
 
 
 class CommandError(Exception):
@@ -130,50 +127,10 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def build_rules(name: str, options: dict[str, Any], players: int) -> Rules | PokerRules:
-    """Rules from a preset and CLI-style options (``--option name=value``), for ``players``."""
-    key = name.strip().lower()
-    if key in POKER_PRESETS:
-        overrides: dict[str, Any] = {}
-        for k, v in options.items():
-            k = k.replace("-", "_")
-            if k == "five_of_a_kind_rule":
-                if isinstance(v, str):
-                    v = v.strip().lower() in ("true", "on", "yes", "1")
-                overrides[k] = bool(v)
-            elif k in ("lives", "dice"):
-                overrides[k] = int(v)
-            else:
-                raise LiarsDiceError(
-                    f"unknown rule option {k!r} for poker dice; options: lives, dice, "
-                    "five_of_a_kind_rule"
-                )
-        return poker_preset(key, **overrides, players=players)
-    if key not in PRESETS:
-        raise LiarsDiceError(
-            f"unknown preset {name!r}; presets: {', '.join([*PRESETS, *POKER_PRESETS])}"
-        )
-    parsed: dict[str, Any] = {}
-    for k, v in options.items():
-        k = k.replace("-", "_")
-        if k in ("players", "name"):
-            raise LiarsDiceError(f"option {k!r} is set by the room, not by an option")
-        text = ",".join(map(str, v)) if isinstance(v, list) else str(v).lower()
-        if v is None:
-            text = "none"
-        parsed[k] = parse_option(k, text)
-    return preset(key, **parsed, players=players)
-
-
-def make_game(rules: Rules | PokerRules, names: list[str], opener: int | None) -> AnyGame:
-    if isinstance(rules, PokerRules):
-        return PokerGame(rules, names, opener=opener)
-    return Game(rules, names, opener=opener)
-
-
-def _needs_opener_draw(game: AnyGame) -> bool:
-    root = game.new_initial_state()
-    return isinstance(root, State) and root.is_chance_node() and root.phase is Phase.SETUP
+def build_game(preset: str, options: dict[str, Any], names: list[str], opener: int | None) -> Any:
+    """A game of ``preset`` with the room's options (JSON values) and these seats."""
+    family = family_of(preset)
+    return family.new_game(family.rules(preset, options, len(names)), names, opener)
 
 
 class Room:
@@ -268,7 +225,7 @@ class Room:
         self.history.append((ev.seq, ev.kind, json.dumps(ev.data, separators=(",", ":"))))
         if k == "room_created":
             self.preset = d["preset"]
-            self.family = "poker" if d["preset"] in POKER_PRESETS else "bidding"
+            self.family = family_of(d["preset"]).name
             self.options = dict(d["options"])
             self.turn_timer = d.get("turn_timer")
             self.next_idx = d["seed_idx"]
@@ -306,8 +263,7 @@ class Room:
             }
             self.next_idx = d["next_idx"]
         elif k == "game_started":
-            rules = build_rules(self.preset, self.options, len(d["players"]))
-            self.game = make_game(rules, d["players"], d.get("opener"))
+            self.game = build_game(self.preset, self.options, d["players"], d.get("opener"))
             self.game_no = d["game_no"]
             self.status = "playing"
             self.bots = {}
@@ -358,7 +314,8 @@ class Room:
 
     def _record(self) -> dict[str, Any]:
         """The JSON record of the current game, with each revealed round's ``fair`` key."""
-        rec = record_from_state(self._state())
+        state = self._state()
+        rec = family_of_game(state.game).record_from_state(state)
         for r, rnd in enumerate(rec["rounds"]):
             info = self.fair_info.get(r)
             if info is not None and "server_seed" in info:
@@ -567,7 +524,7 @@ class Room:
     async def create(self, body: CreateRoomBody) -> tuple[int, str]:
         """The first command of a room: create it and seat its host. Returns (seat, token)."""
         try:
-            build_rules(body.preset, dict(body.options), 2)
+            family_of(body.preset).rules(body.preset, dict(body.options), 2)
         except (LiarsDiceError, ValueError) as err:
             raise CommandError("bad_rules", str(err)) from None
         self._begin()
@@ -807,8 +764,7 @@ class Room:
         if len(names) < 2:
             raise CommandError("bad_state", "a game needs at least 2 seats: invite or add a bot")
         try:
-            rules = build_rules(self.preset, self.options, len(names))
-            game = make_game(rules, names, None)
+            game = build_game(self.preset, self.options, names, None)
         except (LiarsDiceError, ValueError) as err:
             raise CommandError("bad_rules", str(err)) from None
         game_no = self.game_no + 1
@@ -816,7 +772,7 @@ class Room:
         assert self._batch is not None
         self.game_no = game_no  # the fair round below belongs to the new game
         data: dict[str, Any] = {"game_no": game_no, "players": names, "opener": None}
-        if _needs_opener_draw(game):
+        if family_of_game(game).needs_opener_draw(game):
             self._fair_round(0)
             assert self.fair_round is not None
             data["opener"] = copy.deepcopy(self.fair_round.stream).draw(len(names))
@@ -939,5 +895,5 @@ __all__ = [
     "SeatInfo",
     "Settings",
     "Sink",
-    "build_rules",
+    "build_game",
 ]

@@ -14,11 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from liarsdice.core.poker.state import PokerState
-from liarsdice.core.poker.view import PokerView
-from liarsdice.core.rules import Rules
-from liarsdice.core.state import RoundResult, State
-from liarsdice.core.view import PlayerView
+from liarsdice.families import family_of_game
 from liarsdice.server.protocol import envelope
 
 if TYPE_CHECKING:
@@ -77,7 +73,7 @@ class RecordFrame:
 Frame = Snapshot | Update | Welcome | ErrorFrame | Pong | RecordFrame
 
 
-def seat_view(state: State | PokerState, seat: int) -> PlayerView | PokerView:
+def seat_view(state: Any, seat: int) -> Any:
     """The rules core's view of ``state`` for ``seat`` (:data:`SPECTATOR`: public facts only)."""
     return state.view(seat)
 
@@ -87,40 +83,21 @@ def _view_dict(room: Room, seat: int) -> dict[str, Any] | None:
     game = room.game
     if state is None or game is None:
         return None
-    view = seat_view(state, seat)
-    out = view.to_dict()
-    if isinstance(view, PlayerView):
-        assert isinstance(state, State)
-        out["results"] = [_result(state, r) for r in view.results]
+    out = family_of_game(game).view_frame(state, seat)
     out["legal"] = [
-        {"action": a, "text": game.action_to_string(a, seat)} for a in view.legal_actions
+        {"action": a, "text": game.action_to_string(a, seat)}
+        for a in state.view(seat).legal_actions
     ]
     out["game_no"] = room.game_no
     return out
 
 
-def _result(state: State, result: RoundResult) -> dict[str, Any]:
-    """A finished round: the replay summary's item plus what the challenge revealed (public).
-
-    ``reveal``: every seat's dice at the call (hidden and shown) by name, ``[]`` once out;
-    ``stash``: the stash dice, only under rules with a stash.
-    """
-    from liarsdice.notation.record import summarize_result
-
-    game = state.game
-    out = summarize_result(game, result)
-    out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
-    if result.stash:
-        out["stash"] = list(result.stash)
-    return out
-
-
 def _rules_public(room: Room) -> dict[str, Any] | None:
-    """The dice facts a client needs for bid odds (bidding family, once a game has started)."""
+    """The dice facts a client needs for bid odds (once a game has started)."""
     game = room.game
-    if game is None or not isinstance(game.rules, Rules):
+    if game is None:
         return None
-    return {"faces": game.rules.faces, "wild": game.rules.wild}
+    return family_of_game(game).public_rules(game.rules)
 
 
 def _event(room: Room, ev: LoggedEvent, seat: int) -> dict[str, Any]:

@@ -117,6 +117,8 @@ class PokerGame:
     ``opener`` is Player One of the first round (seat 0 when not given).
     """
 
+    family = "poker"  # the rule family's name (liarsdice.families finds it by this)
+
     def __init__(
         self,
         rules: PokerRules | None = None,

@@ -621,9 +621,14 @@ class PokerState:
             return (0.0,) * n
         return tuple(1.0 if p == self.winner else -1.0 / (n - 1) for p in range(n))
 
+    @property
+    def out_order(self) -> tuple[int, ...]:
+        """The seats that are out of the game, in the order they went out."""
+        return tuple(p for r in self.results for p in r.eliminated)
+
     def placements(self) -> list[int]:
         """Seats from first place to last: the winner, then the reverse elimination order."""
-        out_order = [p for r in self.results for p in r.eliminated]
+        out_order = list(self.out_order)
         alive = [p for p in range(len(self.lives)) if p not in out_order]
         return alive + out_order[::-1]
 

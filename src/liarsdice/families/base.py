@@ -1,0 +1,174 @@
+"""The one interface every rule family implements (see ``docs/ARCHITECTURE.md``).
+
+A :class:`Family` describes a rule family completely: its presets and how options are parsed
+and checked, how a game is built, the record codec (JSON and text) and replay summary, the
+per-player view the server sends, its bots and the terminal front end's family-specific parts.
+Callers (CLI, server, arena, replay, verify) find a family through the registry in
+:mod:`liarsdice.families` by preset name, record or game, and never ask which family it is.
+
+The game, state, rules and view types differ between families; to the callers they are opaque
+objects that follow the OpenSpiel-style API of the rules core (``new_initial_state``,
+``current_player``, ``legal_actions``, ``apply_action``, ``view(seat)``, ``history``...).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from liarsdice.core.errors import RecordError
+
+Record = dict[str, Any]
+"""A checked, normalized JSON game record (``docs/RECORD.md``)."""
+
+
+class Family(ABC):
+    """A rule family: everything the layers above the rules core need to know about it."""
+
+    name: str
+    """The family's name as the public formats write it (``"bidding"``, ``"poker"``)."""
+
+    # ------------------------------------------------------------------------------ rules
+    @property
+    @abstractmethod
+    def presets(self) -> Mapping[str, Any]:
+        """The named presets of this family (name -> rules), in listing order."""
+
+    def owns(self, preset: str) -> bool:
+        """Whether ``preset`` (a name, any case) is one of this family's presets."""
+        return preset.strip().lower() in self.presets
+
+    @abstractmethod
+    def owns_rules(self, rules: Any) -> bool:
+        """Whether ``rules`` are rules of this family (of its rules type)."""
+
+    @abstractmethod
+    def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Any:
+        """The rules of ``preset`` with ``options`` as JSON values (the server's room options,
+        a record's options); :class:`RulesError` naming the option when one is wrong."""
+
+    @abstractmethod
+    def rules_from_cli(
+        self,
+        preset: str,
+        options: Mapping[str, str],
+        *,
+        players: int | None = None,
+        dice: str | None = None,
+        faces: int | None = None,
+    ) -> Any:
+        """The rules of ``preset`` from the command line's ``--option name=value`` texts and
+        ``--players``, ``--dice``, ``--faces``; :class:`ValueError` (a :class:`RulesError` or
+        a parse error) with a message for the user when something is wrong."""
+
+    @abstractmethod
+    def rules_json(self, rules: Any) -> dict[str, Any]:
+        """Every option of ``rules`` plus its description, JSON-friendly (``rules --json``)."""
+
+    @abstractmethod
+    def rules_listing(self) -> list[str]:
+        """This family's lines of ``liarsdice rules`` (every preset, where it differs)."""
+
+    @abstractmethod
+    def description(self, rules: Any) -> str:
+        """A one-line description of the rules."""
+
+    # ------------------------------------------------------------------------------- games
+    @abstractmethod
+    def new_game(self, rules: Any, names: Sequence[str], opener: int | None = None) -> Any:
+        """A game of ``rules`` with these seat names (``opener``: who opens round 1, None for
+        the rules' own way)."""
+
+    def needs_opener_draw(self, game: Any) -> bool:
+        """Whether the first opener of ``game`` is drawn by a chance event before round 1
+        (the server draws it from the fair dice stream)."""
+        return False
+
+    def preset_description(self, rules: Any) -> str:
+        """The description the server lists for a preset (``GET /api/presets``)."""
+        return self.description(rules)
+
+    # ----------------------------------------------------------------------------- records
+    @abstractmethod
+    def owns_record(self, data: Mapping[str, Any]) -> bool:
+        """Whether a parsed record (its ``"rules"`` name) belongs to this family."""
+
+    @abstractmethod
+    def record_from_state(self, state: Any) -> Record:
+        """The JSON record of the game so far."""
+
+    @abstractmethod
+    def load_record(self, data: Mapping[str, Any]) -> Record:
+        """Check a parsed record of this family; a normalized copy or :class:`RecordError`."""
+
+    @abstractmethod
+    def replay_partial(self, record: Record) -> tuple[Any | None, RecordError | None]:
+        """Replay a checked record as far as it is legal: (state reached, first error)."""
+
+    def replay(self, record: Record) -> Any:
+        """Replay a checked record; the state reached, or :class:`RecordError`."""
+        state, error = self.replay_partial(record)
+        if error is not None:
+            raise error
+        assert state is not None
+        return state
+
+    @abstractmethod
+    def replay_summary(self, record: Record) -> dict[str, Any]:
+        """The ``replay --json`` object of a checked record."""
+
+    @abstractmethod
+    def summarize_result(self, game: Any, result: Any) -> dict[str, Any]:
+        """One finished round as the replay summary (and the server's views) write it."""
+
+    @abstractmethod
+    def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
+        """Round ``number`` (1-based) of a replay summary as ``liarsdice replay`` prints it."""
+
+    @abstractmethod
+    def record_to_text(self, record: Record) -> str:
+        """The text record of a checked record."""
+
+    @abstractmethod
+    def text_to_record(self, text: str) -> Record:
+        """Read a text record of this family; the checked JSON record or :class:`RecordError`."""
+
+    # -------------------------------------------------------------------------- the server
+    @abstractmethod
+    def view_frame(self, state: Any, seat: int) -> dict[str, Any]:
+        """What ``seat`` (-1: a spectator) may see of ``state``, as the server's ``view``
+        object (``docs/PROTOCOL.md``), built from the rules core's own ``state.view(seat)``."""
+
+    def public_rules(self, rules: Any) -> dict[str, Any] | None:
+        """The dice facts a browser needs for its odds helper (None: no helper)."""
+        return None
+
+    # -------------------------------------------------------------------------------- bots
+    @abstractmethod
+    def bot_names(self) -> tuple[str, ...]:
+        """Every bot level this family has, weakest first."""
+
+    @abstractmethod
+    def bot_registry(self) -> dict[str, type]:
+        """Every bot class of this family by name (the arena's registry)."""
+
+    @abstractmethod
+    def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
+        """A new bot of level ``name`` drawing its randomness from ``rng`` (ValueError for an
+        unknown name, listing the levels)."""
+
+
+def option_text(value: Any) -> str:
+    """An option value as typed on the command line (``--option name=value``)."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    return str(value)
+
+
+__all__ = ["Family", "Record", "option_text"]

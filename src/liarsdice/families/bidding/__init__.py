@@ -1,0 +1,166 @@
+"""The bidding family (seeds 000-004 and the single-round analysis games): bids on all dice,
+wild ones, the ones-halving ladder, exact calls, chips, stashes, scored rooms."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from liarsdice import bots
+from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.game import Game
+from liarsdice.core.rules import PRESETS, Rules, parse_option, preset
+from liarsdice.core.state import Phase, RoundResult, State
+from liarsdice.families.base import Family, Record, option_text
+from liarsdice.notation import record as records
+from liarsdice.notation import text as texts
+
+
+class BiddingFamily(Family):
+    """Bids of a quantity and a face on all the dice in play (``liarsdice.core``)."""
+
+    name = "bidding"
+
+    @property
+    def presets(self) -> Mapping[str, Rules]:
+        return PRESETS
+
+    # ------------------------------------------------------------------------------ rules
+    def owns_rules(self, rules: Any) -> bool:
+        return isinstance(rules, Rules)
+
+    def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Rules:
+        parsed: dict[str, Any] = {}
+        for k, v in options.items():
+            k = k.replace("-", "_")
+            if k in ("players", "name"):
+                raise RulesError(f"option {k!r} is set by the room, not by an option")
+            text = ",".join(map(str, v)) if isinstance(v, list) else str(v).lower()
+            if v is None:
+                text = "none"
+            parsed[k] = parse_option(k, text)
+        if players is not None:
+            parsed["players"] = players
+        return _preset(preset, parsed)
+
+    def rules_from_cli(
+        self,
+        preset: str,
+        options: Mapping[str, str],
+        *,
+        players: int | None = None,
+        dice: str | None = None,
+        faces: int | None = None,
+    ) -> Rules:
+        overrides = {key: parse_option(key, value) for key, value in options.items()}
+        if players is not None:
+            overrides["players"] = players
+        if dice is not None:
+            overrides["dice"] = parse_option("dice", dice)
+        if faces is not None:
+            overrides["faces"] = faces
+        return _preset(preset, overrides)
+
+    def rules_json(self, rules: Rules) -> dict[str, Any]:
+        return {**rules.options(), "description": rules.description}
+
+    def rules_listing(self) -> list[str]:
+        lines: list[str] = []
+        defaults = Rules()
+        for n, r in PRESETS.items():
+            lines.append(f"{n}: {r.description}")
+            diff = r.diff(defaults)
+            if diff:
+                lines.append("  " + ", ".join(f"{k}={option_text(v)}" for k, v in diff.items()))
+            else:
+                lines.append("  (the default options)")
+        return lines
+
+    def description(self, rules: Rules) -> str:
+        return rules.description
+
+    # ------------------------------------------------------------------------------- games
+    def new_game(self, rules: Rules, names: Sequence[str], opener: int | None = None) -> Game:
+        return Game(rules, list(names), opener=opener)
+
+    def needs_opener_draw(self, game: Game) -> bool:
+        root = game.new_initial_state()
+        return root.is_chance_node() and root.phase is Phase.SETUP
+
+    # ----------------------------------------------------------------------------- records
+    def owns_record(self, data: Mapping[str, Any]) -> bool:
+        return data.get("rules") in PRESETS or data.get("rules") == records.CUSTOM
+
+    def record_from_state(self, state: State) -> Record:
+        return records.record_from_state(state)
+
+    def load_record(self, data: Mapping[str, Any]) -> Record:
+        return records.load_record(data)
+
+    def replay_partial(self, record: Record) -> tuple[State | None, RecordError | None]:
+        return records.replay_partial(record)  # type: ignore[return-value]
+
+    def replay_summary(self, record: Record) -> dict[str, Any]:
+        return records.replay_summary(record)
+
+    def summarize_result(self, game: Game, result: RoundResult) -> dict[str, Any]:
+        return records.summarize_result(game, result)
+
+    def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
+        return (
+            f"Round {number}: {summary['caller']} calls {summary['call']} on "
+            f"{summary['bidder']}'s {summary['bid']}; {texts.describe_result(summary)}"
+        )
+
+    def record_to_text(self, record: Record) -> str:
+        return texts.record_to_text(record)
+
+    def text_to_record(self, text: str) -> Record:
+        return texts.text_to_record(text)
+
+    # -------------------------------------------------------------------------- the server
+    def view_frame(self, state: State, seat: int) -> dict[str, Any]:
+        view = state.view(seat)
+        out = view.to_dict()
+        out["results"] = [self._result_frame(state, r) for r in view.results]
+        return out
+
+    def _result_frame(self, state: State, result: RoundResult) -> dict[str, Any]:
+        """A finished round: the replay summary's item plus what the challenge revealed.
+
+        ``reveal``: every seat's dice at the call (hidden and shown) by name, ``[]`` once out;
+        ``stash``: the stash dice, only under rules with a stash.
+        """
+        game = state.game
+        out = records.summarize_result(game, result)
+        out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
+        if result.stash:
+            out["stash"] = list(result.stash)
+        return out
+
+    def public_rules(self, rules: Rules) -> dict[str, Any] | None:
+        return {"faces": rules.faces, "wild": rules.wild}
+
+    # -------------------------------------------------------------------------------- bots
+    def bot_names(self) -> tuple[str, ...]:
+        return bots.bot_names("bidding")
+
+    def bot_registry(self) -> dict[str, type]:
+        registry: dict[str, type] = dict(bots.BOTS)
+        from liarsdice.solve.bot import NashBot  # NumPy and SciPy: imported on first use
+
+        registry[NashBot.name] = NashBot
+        return registry
+
+    def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
+        return bots.make_bot(name, rng, "bidding", think=think)
+
+
+def _preset(name: str, overrides: Mapping[str, Any]) -> Rules:
+    return preset(name.strip().lower(), **overrides)
+
+
+BIDDING = BiddingFamily()
+
+__all__ = ["BIDDING", "BiddingFamily"]

@@ -1,0 +1,171 @@
+"""The poker-dice family (seed 004, second half): one cup of five poker dice passed around,
+bids of poker hands, lives."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from liarsdice import bots
+from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.poker.game import PokerGame
+from liarsdice.core.poker.rules import POKER_PRESETS, PokerRules, poker_preset
+from liarsdice.core.poker.state import PokerRoundResult, PokerState
+from liarsdice.families.base import Family, Record, option_text
+from liarsdice.notation import poker_record as records
+from liarsdice.notation import poker_text as texts
+
+DESCRIPTION = (
+    "Poker dice (seed 004, second half): one set of five poker dice and a cup go round; "
+    "claim a poker hand that beats the last claim, or call liar."
+)
+_BOOL = {"true": True, "on": True, "yes": True, "1": True}
+_BOOL_CLI = {**_BOOL, "false": False, "off": False, "no": False, "0": False}
+
+
+class PokerFamily(Family):
+    """Poker hands bid on one set of five poker dice under a cup (``liarsdice.core.poker``)."""
+
+    name = "poker"
+
+    @property
+    def presets(self) -> Mapping[str, PokerRules]:
+        return POKER_PRESETS
+
+    # ------------------------------------------------------------------------------ rules
+    def owns_rules(self, rules: Any) -> bool:
+        return isinstance(rules, PokerRules)
+
+    def rules(
+        self, preset: str, options: Mapping[str, Any], players: int | None = None
+    ) -> PokerRules:
+        overrides: dict[str, Any] = {}
+        for k, v in options.items():
+            k = k.replace("-", "_")
+            if k == "five_of_a_kind_rule":
+                if isinstance(v, str):
+                    v = v.strip().lower() in _BOOL
+                overrides[k] = bool(v)
+            elif k in ("lives", "dice"):
+                overrides[k] = int(v)
+            else:
+                raise RulesError(
+                    f"unknown rule option {k!r} for poker dice; options: lives, dice, "
+                    "five_of_a_kind_rule"
+                )
+        if players is not None:
+            overrides["players"] = players
+        return poker_preset(preset.strip().lower(), **overrides)
+
+    def rules_from_cli(
+        self,
+        preset: str,
+        options: Mapping[str, str],
+        *,
+        players: int | None = None,
+        dice: str | None = None,
+        faces: int | None = None,
+    ) -> PokerRules:
+        if faces is not None:
+            raise RulesError("poker dice have six faces (9, 10, J, Q, K, A): drop --faces")
+        overrides: dict[str, Any] = {}
+        for key, value in options.items():
+            low = value.strip().lower()
+            if key == "five_of_a_kind_rule":
+                if low not in _BOOL_CLI:
+                    raise RulesError(f"five_of_a_kind_rule must be true or false, not {value!r}")
+                overrides[key] = _BOOL_CLI[low]
+            elif key in ("players", "lives", "dice"):
+                overrides[key] = int(low)
+            else:
+                raise RulesError(
+                    f"unknown rule option {key!r} for poker dice; options: players, lives, dice, "
+                    "five_of_a_kind_rule"
+                )
+        if players is not None:
+            overrides["players"] = players
+        if dice is not None:
+            overrides["dice"] = int(dice)
+        return poker_preset(preset.strip().lower(), **overrides)
+
+    def rules_json(self, rules: PokerRules) -> dict[str, Any]:
+        return {**rules.options(), "family": "poker", "description": DESCRIPTION}
+
+    def rules_listing(self) -> list[str]:
+        lines: list[str] = []
+        for rules in POKER_PRESETS.values():
+            lines.append(f"{rules.name}: {DESCRIPTION}")
+            lines.append(
+                f"  lives={rules.lives}, dice={rules.dice}, "
+                f"five_of_a_kind_rule={option_text(rules.five_of_a_kind_rule)} (poker-dice "
+                "family; options: lives, dice, five_of_a_kind_rule)"
+            )
+        return lines
+
+    def description(self, rules: PokerRules) -> str:
+        return DESCRIPTION
+
+    def preset_description(self, rules: PokerRules) -> str:
+        return ""  # the server's list has no blurb for poker presets (the browser has its own)
+
+    # ------------------------------------------------------------------------------- games
+    def new_game(
+        self, rules: PokerRules, names: Sequence[str], opener: int | None = None
+    ) -> PokerGame:
+        return PokerGame(rules, list(names), opener=opener)
+
+    # ----------------------------------------------------------------------------- records
+    def owns_record(self, data: Mapping[str, Any]) -> bool:
+        return data.get("rules") in POKER_PRESETS
+
+    def record_from_state(self, state: PokerState) -> Record:
+        return records.poker_record_from_state(state)
+
+    def load_record(self, data: Mapping[str, Any]) -> Record:
+        return records.load_poker_record(data)
+
+    def replay_partial(self, record: Record) -> tuple[PokerState | None, RecordError | None]:
+        return records.replay_poker_partial(record)
+
+    def replay_summary(self, record: Record) -> dict[str, Any]:
+        return records.poker_replay_summary(record)
+
+    def summarize_result(self, game: PokerGame, result: PokerRoundResult) -> dict[str, Any]:
+        return records.summarize_poker_result(game, result)
+
+    def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
+        who = (
+            f"{summary['caller']} calls liar on"
+            if summary["call"] == "liar"
+            else f"{summary['accepter']} accepts"
+        )
+        return (
+            f"Round {number}: {who} {summary['bidder']}'s {summary['bid']}; "
+            f"{records.describe_poker_result(summary)}"
+        )
+
+    def record_to_text(self, record: Record) -> str:
+        return texts.poker_record_to_text(record)
+
+    def text_to_record(self, text: str) -> Record:
+        return texts.poker_text_to_record(text)
+
+    # -------------------------------------------------------------------------- the server
+    def view_frame(self, state: PokerState, seat: int) -> dict[str, Any]:
+        return state.view(seat).to_dict()
+
+    # -------------------------------------------------------------------------------- bots
+    def bot_names(self) -> tuple[str, ...]:
+        return bots.bot_names("poker")
+
+    def bot_registry(self) -> dict[str, type]:
+        return dict(bots.POKER_BOTS)
+
+    def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
+        return bots.make_bot(name, rng, "poker", think=think)
+
+
+POKER = PokerFamily()
+
+__all__ = ["DESCRIPTION", "POKER", "PokerFamily"]
