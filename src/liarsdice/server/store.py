@@ -25,14 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import (
-    Column,
-    DateTime,
-    Integer,
-    MetaData,
-    String,
     Table,
-    Text,
-    UniqueConstraint,
     bindparam,
     create_engine,
     event,
@@ -44,67 +37,19 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from liarsdice.server.migrations import upgrade_head
+from liarsdice.server.schema import (
+    events_table,
+    fair_seeds_table,
+    games_table,
+    metadata,
+    rooms_table,
+    seats_table,
+)
+
 DEFAULT_DB_URL = "sqlite+aiosqlite:///liarsdice.db"
 
 _T = TypeVar("_T")
-
-metadata = MetaData()
-
-rooms_table = Table(
-    "rooms",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("preset", String(32), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("game_no", Integer, nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
-)
-
-seats_table = Table(
-    "seats",
-    metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("kind", String(16), nullable=False),
-    Column("level", String(16), nullable=True),
-)
-
-games_table = Table(
-    "games",
-    metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("game_no", Integer, primary_key=True),
-    Column("rules", String(32), nullable=False),
-    Column("players", Text, nullable=False),
-    Column("started_seq", Integer, nullable=False),
-    Column("finished_seq", Integer, nullable=True),
-    Column("record", Text, nullable=True),
-)
-
-events_table = Table(
-    "events",
-    metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room_id", String(32), nullable=False, index=True),
-    Column("seq", Integer, nullable=False),
-    Column("kind", String(32), nullable=False),
-    Column("data", Text, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    UniqueConstraint("room_id", "seq", name="uq_events_room_seq"),
-)
-
-fair_seeds_table = Table(
-    "fair_seeds",
-    metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("server_seed", String(64), nullable=False),
-    Column("commitment", String(64), nullable=False),
-)
 
 
 @dataclass
@@ -146,8 +91,6 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 def _upgrade(conn: Connection) -> None:
-    from liarsdice.server.migrations import upgrade_head
-
     upgrade_head(conn)
 
 

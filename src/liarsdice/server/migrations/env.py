@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from liarsdice.server.store import metadata
+from liarsdice.server.schema import metadata
 
 config = context.config
 connection = config.attributes.get("connection")

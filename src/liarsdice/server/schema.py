@@ -1,0 +1,68 @@
+"""The server database's tables (SQLAlchemy Core), shared by the store and the migrations.
+
+The migrations (:mod:`liarsdice.server.migrations`) create and upgrade them; the store
+(:mod:`liarsdice.server.store`) reads and writes them. See the store's docstring for what each
+table holds.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, UniqueConstraint
+
+metadata = MetaData()
+
+rooms_table = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("preset", String(32), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("game_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+seats_table = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(16), nullable=False),
+    Column("level", String(16), nullable=True),
+)
+
+games_table = Table(
+    "games",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("rules", String(32), nullable=False),
+    Column("players", Text, nullable=False),
+    Column("started_seq", Integer, nullable=False),
+    Column("finished_seq", Integer, nullable=True),
+    Column("record", Text, nullable=True),
+)
+
+events_table = Table(
+    "events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("room_id", String(32), nullable=False, index=True),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(32), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    UniqueConstraint("room_id", "seq", name="uq_events_room_seq"),
+)
+
+fair_seeds_table = Table(
+    "fair_seeds",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("server_seed", String(64), nullable=False),
+    Column("commitment", String(64), nullable=False),
+)
