@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from liarsdice.bots import BOT_NAMES, Bot, ProbBot, RandomBot, make_bot
+from bot_util import play_bots
+from liarsdice.bots import Bot, ProbBot, make_bot
 from liarsdice.core import (
     BUY,
-    CHANCE,
     EXACT,
     LIAR,
     NO_SHOW,
@@ -109,27 +109,12 @@ def _assert_private(state: State, view: PlayerView) -> None:
 def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -> State:
     """Play one game between bots given only their views; every action must be legal."""
     game = Game(rules, len(kinds))
-    rng = random.Random(seed)
     bots: list[Bot] = [make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)]
-    spies = [Spy(b) for b in bots] if spy else []
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.resolve_chance(rng)
-            continue
-        seat = state.current_player
-        view = state.view(seat)
-        if spy:
-            spies[seat].state = state
-            action = spies[seat].choose(game, view)
-        else:
-            action = bots[seat].choose(game, view)
-        assert action in view.legal_actions, (game.action_to_string(action), view)
-        assert action in state.legal_actions()
-        state = state.apply_action(action)
-        moves += 1
-        assert moves < 5000, "the game does not end"
+    if not spy:
+        return play_bots(game, bots, seed)
+    spies = [Spy(b) for b in bots]
+    state = play_bots(game, spies, seed, before=lambda s, seat: setattr(spies[seat], "state", s))
+    assert sum(s.calls for s in spies) > 0
     return state
 
 
@@ -148,30 +133,6 @@ def test_bot_only_ever_sees_its_own_view(kind: str) -> None:
     for name in ("spot-on", "milton-bradley"):
         rules = preset(name, stash="secret", players=3)
         play_game(rules, [kind] * 3, 7, spy=True)
-
-
-def test_registry() -> None:
-    assert BOT_NAMES == ("random", "prob", "bayes", "expert")
-    assert isinstance(make_bot("prob", random.Random(0)), ProbBot)
-    assert isinstance(make_bot(" Random ", random.Random(0)), RandomBot)
-    with pytest.raises(ValueError, match="unknown bot"):
-        make_bot("nope", random.Random(0))
-
-
-@pytest.mark.parametrize("kind", BASIC)
-def test_bots_are_reproducible(kind: str) -> None:
-    rules = preset("perudo", players=3)
-    a = play_game(rules, [kind] * 3, 11)
-    b = play_game(rules, [kind] * 3, 11)
-    assert a.history() == b.history()
-
-
-def test_bot_without_a_move_refuses() -> None:
-    game = Game(preset("openspiel"))
-    state = game.new_initial_state().apply_action(3).apply_action(6)
-    for kind in BASIC:
-        with pytest.raises(ValueError, match="no legal action"):
-            make_bot(kind, random.Random(0)).choose(game, state.view(1))
 
 
 def test_prob_beats_random_in_two_player_classic() -> None:

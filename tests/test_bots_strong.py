@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 
+from bot_util import play_bots
 from liarsdice.bots import (
     BOT_NAMES,
-    BayesBot,
     Bot,
     ExpertBot,
-    PokerBayesBot,
     PokerBot,
     PokerExpertBot,
     make_bot,
@@ -23,7 +22,6 @@ from liarsdice.bots.bayes import Belief, Situation, hand_set, settle
 from liarsdice.bots.expert import determinise
 from liarsdice.bots.poker_levels import cup_posterior
 from liarsdice.core import (
-    CHANCE,
     EXACT,
     LIAR,
     PRESETS,
@@ -64,21 +62,7 @@ def play(rules: Rules, kinds: list[str], seed: int) -> State:
     """One game between bots given only their views; every action must be legal."""
     game = Game(rules, len(kinds))
     bots: list[Bot] = [_bot(k, f"{seed}:{i}") for i, k in enumerate(kinds)]
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.resolve_chance(rng)
-            continue
-        seat = state.current_player
-        view = state.view(seat)
-        action = bots[seat].choose(game, view)
-        assert action in view.legal_actions, (kinds[seat], game.action_to_string(action), view)
-        state = state.apply_action(action)
-        moves += 1
-        assert moves < 5000, "the game does not end"
-    return state
+    return play_bots(game, bots, seed)
 
 
 def _cases() -> list[Any]:
@@ -108,20 +92,7 @@ def test_strong_bots_play_legally_everywhere(rules: Rules) -> None:
 def play_poker(kinds: list[str], seed: int, *, five: bool = True, lives: int = 2) -> PokerState:
     game = PokerGame(PokerRules(players=len(kinds), lives=lives, five_of_a_kind_rule=five))
     bots: list[PokerBot] = [_bot(k, f"{seed}:{i}", "poker") for i, k in enumerate(kinds)]
-    rng = random.Random(seed)
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.resolve_chance(rng)
-            continue
-        view = state.view(state.current_player)
-        action = bots[state.current_player].choose(game, view)
-        assert action in view.legal_actions, (game.action_to_string(action), view)
-        state = state.apply_action(action)
-        moves += 1
-        assert moves < 5000
-    return state
+    return play_bots(game, bots, seed)
 
 
 @pytest.mark.parametrize("five", [True, False])
@@ -131,28 +102,6 @@ def test_strong_poker_bots_play_legally(players: int, five: bool) -> None:
         kinds = [BOT_NAMES[(i + seed) % len(BOT_NAMES)] for i in range(players)]
         state = play_poker(kinds, seed, five=five)
         assert state.winner is not None
-
-
-def test_registry_has_every_level_in_both_families() -> None:
-    assert BOT_NAMES == ("random", "prob", "bayes", "expert")
-    assert isinstance(make_bot("bayes", random.Random(0)), BayesBot)
-    assert isinstance(make_bot(" Expert", random.Random(0)), ExpertBot)
-    assert isinstance(make_bot("bayes", random.Random(0), family="poker"), PokerBayesBot)
-    assert isinstance(make_bot("expert", random.Random(0), family="poker"), PokerExpertBot)
-    bot = make_bot("expert", random.Random(0), think=0.3)
-    assert isinstance(bot, ExpertBot) and bot.think == 0.3
-    with pytest.raises(ValueError, match="unknown bot"):
-        make_bot("oracle", random.Random(0), family="poker")
-
-
-@pytest.mark.parametrize("kind", STRONG)
-def test_strong_bots_are_reproducible_and_refuse_without_a_move(kind: str) -> None:
-    rules = preset("perudo", players=3, dice=3)
-    assert play(rules, [kind] * 3, 5).history() == play(rules, [kind] * 3, 5).history()
-    game = Game(preset("openspiel"))
-    state = game.new_initial_state().apply_action(3).apply_action(6)
-    with pytest.raises(ValueError, match="no legal action"):
-        _bot(kind, 0).choose(game, state.view(1))
 
 
 # ------------------------------------------------------------------------------ belief

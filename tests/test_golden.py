@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice.cli.main import cli
-from liarsdice.notation.text import record_to_text
+from liarsdice.families import record_to_text
 
 GOLDEN = Path(__file__).parent / "golden" / "formats"
 REGEN = os.environ.get("LIARSDICE_REGEN_GOLDEN") == "1"
@@ -275,7 +275,7 @@ def _frames_text(frames: list[dict[str, Any]]) -> Iterator[str]:
 def test_server_frames(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preset: str, options: dict[str, Any]
 ) -> None:
-    from liarsdice.notation.record import dumps_record
+    from liarsdice.families import dumps_record
 
     _patched_randomness(monkeypatch)
     out = asyncio.run(_server_game(tmp_path, preset, options))

@@ -1,4 +1,5 @@
-"""Tests for ``liarsdice play`` and ``liarsdice rules`` through click's CliRunner."""
+"""Tests for ``liarsdice play`` (the bidding family's own) and ``liarsdice rules``; what every
+family shares is tested once in ``test_play_families.py``."""
 
 from __future__ import annotations
 
@@ -7,37 +8,17 @@ import random
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
-from liarsdice.cli.play import parse_command, play
 from liarsdice.cli.rules_cmd import rules
-from liarsdice.cli.terminal import HIDE_LINES
 from liarsdice.core import PRESETS, Bid, Game, Rules, preset
+from liarsdice.families import load_record
+from liarsdice.families.bidding.terminal import parse_command
+from play_util import finished, play_error, play_out, unsaid
 
 # Alternating a call and the lowest bid always makes progress: "liar" is refused only on an
 # opening (then "1x2" opens), and "1x2" is refused only when a bid stands (then "liar" calls).
 PROGRESS = "\n".join(["liar", "1x2"] * 300) + "\n"
-
-
-def run(args: list[str], text: str = "") -> Result:
-    return CliRunner().invoke(play, args, input=text)
-
-
-def finished(out: str) -> bool:
-    return "wins the game!" in out or "you win the game!" in out
-
-
-def test_a_piped_game_runs_to_the_end() -> None:
-    result = run(["--seed", "1", "--players", "2"], PROGRESS)
-    assert result.exit_code == 0, result.output
-    out = result.output
-    assert finished(out)
-    assert "Final order: 1." in out
-    assert "Reveal of round 1:" in out
-    assert "Your dice:" in out and "Players: you 5 dice; prob-1 5 dice." in out
-    assert "Traceback" not in out
-    # Same seed, same input: the same game.
-    assert run(["--seed", "1", "--players", "2"], PROGRESS).output == out
 
 
 @pytest.mark.parametrize(
@@ -53,9 +34,8 @@ def test_a_piped_game_runs_to_the_end() -> None:
     ],
 )
 def test_piped_games_in_other_rules(args: list[str]) -> None:
-    result = run(["--seed", "4", *args], PROGRESS)
-    assert result.exit_code == 0, result.output
-    assert finished(result.output)
+    out = play_out(["--seed", "4", *args], PROGRESS)
+    assert finished(out) and "Reveal of round 1:" in out
 
 
 def test_bad_input_gets_a_clear_message_and_a_new_prompt() -> None:
@@ -73,91 +53,46 @@ def test_bad_input_gets_a_clear_message_and_a_new_prompt() -> None:
         "1x2",  # now too low
         "quit",
     ]
-    result = run(
+    out = play_out(
         ["--seed", "2", "--players", "2", "--option", "first_opener=given"], "\n".join(lines)
     )
-    assert result.exit_code == 0, result.output
-    out = result.output
-    assert "there is no bid to call yet: make the opening bid" in out
-    assert "can't read 'blah' as a bid" in out
-    assert "99x3 is not a bid in this game" in out
-    assert "face 9 in '3x9' is out of range" in out
-    assert "Show-and-reroll is not part of these rules" in out
-    assert "buying dice is not part of these rules" in out
-    assert "It is your turn. (Questions are free in these rules.)" in out
-    assert "There is no passing" in out
-    assert "you bid 1x2 (one two)." in out
-    assert "Not allowed: 1x2 does not beat" in out and "least legal bids:" in out
+    said = [
+        "there is no bid to call yet: make the opening bid",
+        "can't read 'blah' as a bid",
+        "99x3 is not a bid in this game",
+        "face 9 in '3x9' is out of range",
+        "Show-and-reroll is not part of these rules",
+        "buying dice is not part of these rules",
+        "It is your turn. (Questions are free in these rules.)",
+        "There is no passing",
+        "you bid 1x2 (one two).",
+        "Not allowed: 1x2 does not beat",
+        "least legal bids:",
+    ]
+    assert unsaid(out, *said) == []
     assert "Game abandoned." in out
 
 
 def test_house_rule_questions_cost_a_die() -> None:
     args = ["--seed", "1", "--players", "2", "--rules", "house-rules"]
-    result = run(args, "ask turn\nask how many\n" + PROGRESS)
-    assert result.exit_code == 0, result.output
-    out = result.output
+    out = play_out(args, "ask turn\nask how many\n" + PROGRESS)
     assert "It is your turn. Asking costs you a die at the end of this round." in out
     assert "10 dice are in play. Asking costs you a die" in out
     first_reveal = out[out.index("Reveal of round 1:") : out.index("Round 2")]
     assert "(2 for asking questions" in first_reveal
 
 
-def test_end_of_input_quits_cleanly() -> None:
-    result = run(["--seed", "3"], "")
-    assert result.exit_code == 0
-    assert "Game abandoned." in result.output
-
-
-def test_save_writes_a_record(tmp_path: Path) -> None:
-    from liarsdice.notation.record import load_record, replay_record
-
-    path = tmp_path / "game.json"
-    result = run(["--seed", "5", "--players", "2", "--save", str(path)], PROGRESS)
-    assert result.exit_code == 0, result.output
-    assert f"Game record saved to {path}" in result.output
-    record = load_record(path.read_text(encoding="utf-8"))
-    assert record["players"] == ["you", "prob-1"]
-    state = replay_record(record)
-    assert state.is_terminal() and state.winner is not None
-    winner = state.game.names[state.winner]
-    assert f"{winner} {'win' if winner == 'you' else 'wins'} the game!" in result.output
-
-
-def test_save_on_quit(tmp_path: Path) -> None:
-    from liarsdice.notation.record import load_record
-
+def test_a_saved_record_has_the_bids_as_typed(tmp_path: Path) -> None:
     path = tmp_path / "quit.json"
-    result = run(
-        ["--seed", "5", "--save", str(path), "--option", "first_opener=given"], "2x3\nquit\n"
-    )
-    assert result.exit_code == 0, result.output
+    play_out(["--seed", "5", "--save", str(path), "--option", "first_opener=given"], "2x3\nquit\n")
     record = load_record(path.read_text(encoding="utf-8"))
     assert record["rounds"][0]["moves"][0] == {"player": "you", "bid": "2x3"}
 
 
-def test_hot_seat_hides_each_players_dice() -> None:
-    args = ["--seed", "3", "--players", "2", "--human", "ann", "--human", "bob"]
-    args += ["--option", "first_opener=given"]
-    result = run(args, "\n1x2\n\nliar\n\n")
-    assert result.exit_code == 0, result.output
-    out = result.output
-    ann_dice = out.index("Your dice (ann):")
-    pass_bob = out.index("Pass the screen to bob")
-    bob_dice = out.index("Your dice (bob):")
-    assert out.index("Pass the screen to ann") < ann_dice < pass_bob < bob_dice
-    # Between ann's dice and the hand-over the screen is scrolled clean.
-    assert "\n" * HIDE_LINES in out[ann_dice:pass_bob]
-    assert "ann bids 1x2" in out[ann_dice:pass_bob].split("\n" * HIDE_LINES, 1)[1]
-    # bob's dice only appear after he takes the screen, then are scrolled away again.
-    assert "Your dice (bob)" not in out[:pass_bob]
-    reveal = out.index("Reveal of round 1:")
-    assert "\n" * HIDE_LINES in out[bob_dice:reveal]
-
-
 def test_hints_show_odds() -> None:
-    result = run(["--seed", "6", "--hints", "--option", "first_opener=given"], "2x3\nhint\nquit\n")
-    out = result.output
-    assert result.exit_code == 0, out
+    out = play_out(
+        ["--seed", "6", "--hints", "--option", "first_opener=given"], "2x3\nhint\nquit\n"
+    )
     assert "Your least raise on each face" in out
     assert "The prob bot would play:" in out
     assert "Odds: the current bid" in out
@@ -176,22 +111,16 @@ def test_show_and_reroll_input() -> None:
     everything = " ".join(map(str, hand))
     lines = ["show 9", f"show {too_many}", f"show {everything}", f"show {show}", "liar", "10x6"]
     lines.append("quit")
-    result = run(args, "\n".join(lines) + "\n")
-    out = result.output
-    assert result.exit_code == 0, out
-    assert "there is no face 9" in out
-    assert "You can only show dice you hold hidden" in out
-    assert "Keep at least one die hidden to re-roll." in out
-    assert f"you show {show} and re-roll 3 dice." in out
-    assert "after showing and re-rolling you must raise the bid" in out
-    assert "you bid 10x6 (ten sixes)." in out
-
-
-def test_watch_bots_only() -> None:
-    result = run(["--watch", "--seed", "9", "--rules", "perudo"])
-    assert result.exit_code == 0, result.output
-    assert "wins the game!" in result.output
-    assert "Your move" not in result.output
+    out = play_out(args, "\n".join(lines) + "\n")
+    said = [
+        "there is no face 9",
+        "You can only show dice you hold hidden",
+        "Keep at least one die hidden to re-roll.",
+        f"you show {show} and re-roll 3 dice.",
+        "after showing and re-rolling you must raise the bid",
+        "you bid 10x6 (ten sixes).",
+    ]
+    assert unsaid(out, *said) == []
 
 
 @pytest.mark.parametrize(
@@ -199,7 +128,6 @@ def test_watch_bots_only() -> None:
     [
         (["--option", "nope=1"], "unknown rule option"),
         (["--option", "wild"], "is not name=value"),
-        (["--bots", "genius"], "unknown bot"),
         (["--rules", "nope"], "nope"),
         (["--rules", "openspiel", "--faces", "4"], "wild must be"),
         (["--names", "a,b", "--players", "3"], "--names lists 2 players"),
@@ -208,23 +136,29 @@ def test_watch_bots_only() -> None:
     ],
 )
 def test_bad_options(args: list[str], message: str) -> None:
-    result = run(args)
-    assert result.exit_code == 2
-    assert message in result.output
+    assert message in play_error(args)
 
 
-def test_parse_command() -> None:
-    assert parse_command("3x5", faces=6) == ("bid", Bid(3, 5))
-    assert parse_command("  Three FIVES! ", faces=6) == ("bid", Bid(3, 5))
-    assert parse_command("liar", faces=6) == ("liar", None)
-    assert parse_command("spot on", faces=6) == ("exact", None)
-    assert parse_command("show 6, 6", faces=6) == ("show", (6, 6))
-    assert parse_command("no", faces=6) == ("no-show", None)
-    assert parse_command("ask whose turn", faces=6) == ("ask", "turn")
-    assert parse_command("ask weather", faces=6)[0] == "error"
-    assert parse_command("show six", faces=6)[0] == "error"
-    assert parse_command("three wilds", faces=6, wild=1) == ("bid", Bid(3, 1))
-    assert parse_command("\x00", faces=6)[0] == "error"
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3x5", ("bid", Bid(3, 5))),
+        ("  Three FIVES! ", ("bid", Bid(3, 5))),
+        ("liar", ("liar", None)),
+        ("spot on", ("exact", None)),
+        ("show 6, 6", ("show", (6, 6))),
+        ("no", ("no-show", None)),
+        ("ask whose turn", ("ask", "turn")),
+        ("three wilds", ("bid", Bid(3, 1))),
+        ("Odds", ("hint", None)),
+        ("ask weather", "error"),
+        ("show six", "error"),
+        ("\x00", "error"),
+    ],
+)
+def test_parse_command(text: str, expected: object) -> None:
+    kind_and_arg = parse_command(text, faces=6, wild=1)
+    assert (kind_and_arg[0] if expected == "error" else kind_and_arg) == expected
 
 
 # ------------------------------------------------------------------------------- rules

@@ -8,17 +8,16 @@ from itertools import product
 
 import pytest
 
-from liarsdice.bots import BOT_NAMES, POKER_BOTS, Bot, PokerBot, make_bot
+from bot_util import play_bots
+from liarsdice.bots import PokerBot, make_bot
 from liarsdice.bots.poker import (
     PokerProbBot,
-    PokerRandomBot,
     best_reroll,
     five_chance,
     five_keep,
     reach,
     roll_distribution,
 )
-from liarsdice.core.game import CHANCE
 from liarsdice.core.poker import (
     ACCEPT,
     LIAR,
@@ -73,29 +72,13 @@ def play_game(
 ) -> PokerState:
     """One game between poker bots given only their views; every action must be legal."""
     game = PokerGame(PokerRules(players=len(kinds), lives=lives, five_of_a_kind_rule=five))
-    rng = random.Random(seed)
     bots: list[PokerBot] = [
         make_bot(k, random.Random(seed * 1000 + i), family="poker") for i, k in enumerate(kinds)
     ]
+    if not spy:
+        return play_bots(game, bots, seed)
     spies = [Spy(b) for b in bots]
-    state = game.new_initial_state()
-    moves = 0
-    while not state.is_terminal():
-        if state.current_player == CHANCE:
-            state = state.resolve_chance(rng)
-            continue
-        seat = state.current_player
-        view = state.view(seat)
-        if spy:
-            spies[seat].state = state
-            action = spies[seat].choose(game, view)
-        else:
-            action = bots[seat].choose(game, view)
-        assert action in view.legal_actions, (game.action_to_string(action), view)
-        state = state.apply_action(action)
-        moves += 1
-        assert moves < 5000, "the game does not end"
-    return state
+    return play_bots(game, spies, seed, before=lambda s, seat: setattr(spies[seat], "state", s))
 
 
 @pytest.mark.parametrize("five", [True, False])
@@ -108,28 +91,6 @@ def test_bots_play_legally(players: int, five: bool) -> None:
         state = play_game(kinds, seed, five=five, spy=seed < 2)
         assert state.winner is not None
         assert state.game.replay(state.history()) == state
-
-
-def test_registry_per_family() -> None:
-    assert set(POKER_BOTS) == set(BOT_NAMES)
-    assert isinstance(make_bot("prob", random.Random(0), family="poker"), PokerProbBot)
-    assert isinstance(make_bot(" Random ", random.Random(0), family="poker"), PokerRandomBot)
-    assert isinstance(make_bot("prob", random.Random(0)), Bot)  # the bidding family by default
-    with pytest.raises(ValueError, match="unknown bot"):
-        make_bot("nope", random.Random(0), family="poker")
-    with pytest.raises(ValueError, match="unknown rule family"):
-        make_bot("prob", random.Random(0), family="chess")
-
-
-def test_bots_are_reproducible_and_refuse_without_a_move() -> None:
-    for kind in BASIC:
-        a = play_game([kind] * 3, 11)
-        b = play_game([kind] * 3, 11)
-        assert a.history() == b.history()
-    s = PokerGame(players=3).replay([(-1, f) for f in (1, 2, 3, 4, 6)])
-    for kind in BASIC:
-        with pytest.raises(ValueError, match="no legal action"):
-            make_bot(kind, random.Random(0), family="poker").choose(s.game, s.view(1))
 
 
 def test_prob_beats_random() -> None:

@@ -1,39 +1,22 @@
-"""Tests for ``liarsdice play --rules poker-dice`` and ``liarsdice rules`` (poker dice)."""
+"""Tests for ``liarsdice play --rules poker-dice`` (the poker-dice family's own) and
+``liarsdice rules`` (poker dice); what every family shares is tested once in
+``test_play_families.py``."""
 
 from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
-from liarsdice.cli.play import play
-from liarsdice.cli.play_poker import parse_poker_command
 from liarsdice.cli.rules_cmd import rules
-from liarsdice.cli.terminal import HIDE_LINES
 from liarsdice.core.poker import PokerGame, PokerRules, format_face
-
-# Every phase a human who never accepts can reach has a move among these three: "liar" answers
-# a bid, "junk" opens a round, "left" passes the cup. Cycling them always makes progress.
-PROGRESS = "\n".join(["liar", "junk", "left"] * 200) + "\n"
+from liarsdice.families.poker.terminal import parse_poker_command
+from play_util import play_error, play_out, unsaid
 
 
-def run(args: list[str], text: str = "") -> Result:
-    return CliRunner().invoke(play, ["--rules", "poker-dice", *args], input=text)
-
-
-def test_a_piped_game_runs_to_the_end() -> None:
-    args = ["--seed", "1", "--players", "3", "--option", "lives=2"]
-    result = run(args, PROGRESS)
-    out = result.output
-    assert result.exit_code == 0, out
-    assert "wins the game!" in out or "you win the game!" in out
-    assert "Final order: 1." in out
-    assert "The cup is lifted:" in out and "a life" in out
-    assert "Under the cup (only you see):" in out
-    assert "Traceback" not in out
-    assert run(args, PROGRESS).output == out  # same seed, same input: the same game
+def poker(*args: str) -> list[str]:
+    return ["--rules", "poker-dice", *args]
 
 
 def test_accept_arrange_roll_and_bid_with_clear_messages() -> None:
@@ -47,87 +30,62 @@ def test_accept_arrange_roll_and_bid_with_clear_messages() -> None:
     lines = ["", "junk", ""]  # ann opens with junk; bob takes the screen
     lines += ["accept", f"out {missing}", "out " + " ".join(hand), "out none"]
     lines += ["roll 9", "no shake", "junk", "pair 9", "", "accept", "quit"]
-    args = ["--seed", str(seed), "--human", "ann", "--human", "bob", "--players", "2"]
-    result = run(args, "\n".join(lines) + "\n")
-    out = result.output
-    assert result.exit_code == 0, out
-    assert "ann bids junk." in out and "bob accepts junk and takes the cup." in out
-    assert f"Not allowed: {missing} are not among the dice" in out
-    assert "Not allowed: leave at least one die under the cup." in out
-    assert "bob puts all five dice under the cup." in out
-    assert "Not allowed: you can only roll dice that are outside the cup: none." in out
-    assert "bob neither shakes nor rolls." in out
-    assert "Not allowed: junk may only be bid by Player One to open the round." in out
-    assert "bob bids pair 9 (a pair of nines)." in out
-    assert "ann accepts pair 9 and takes the cup." in out
-    assert "Game abandoned." in out
-
-
-def test_hot_seat_hides_each_players_dice() -> None:
-    args = ["--seed", "3", "--players", "2", "--human", "ann", "--human", "bob"]
-    result = run(args, "\npair 9\n\nliar\n\nquit\n")
-    out = result.output
-    assert result.exit_code == 0, out
-    ann_dice = out.index("Under the cup (ann) (only you see):")
-    pass_bob = out.index("Pass the screen to bob")
-    assert out.index("Pass the screen to ann") < ann_dice < pass_bob
-    # the screen is scrolled clean between ann's dice and the hand-over
-    assert "\n" * HIDE_LINES in out[ann_dice:pass_bob]
-    assert "ann bids pair 9" in out[ann_dice:pass_bob].split("\n" * HIDE_LINES, 1)[1]
-    # bob never sees the cup before calling: he is told how many dice it hides
-    bob_part = out[pass_bob : out.index("The cup is lifted")]
-    assert "only you see" not in bob_part
-    assert "Under the cup: 5 dice you cannot see." in bob_part
+    args = poker("--seed", str(seed), "--human", "ann", "--human", "bob", "--players", "2")
+    out = play_out(args, "\n".join(lines) + "\n")
+    said = [
+        "ann bids junk.",
+        "bob accepts junk and takes the cup.",
+        f"Not allowed: {missing} are not among the dice",
+        "Not allowed: leave at least one die under the cup.",
+        "bob puts all five dice under the cup.",
+        "Not allowed: you can only roll dice that are outside the cup: none.",
+        "bob neither shakes nor rolls.",
+        "Not allowed: junk may only be bid by Player One to open the round.",
+        "bob bids pair 9 (a pair of nines).",
+        "ann accepts pair 9 and takes the cup.",
+        "Game abandoned.",
+    ]
+    assert unsaid(out, *said) == []
 
 
 def test_hints_and_help() -> None:
-    result = run(["--seed", "6", "--hints", "--players", "3"], "help\npair 9\nleft\nquit\n")
-    out = result.output
-    assert result.exit_code == 0, out
+    out = play_out(poker("--seed", "6", "--hints", "--players", "3"), "help\npair 9\nleft\nquit\n")
     assert "Your hand reads" in out and "The prob bot would play:" in out
     assert "keep Q Q" in out and "shake / no shake" in out
 
 
-def test_watch_and_options() -> None:
+def test_the_five_of_a_kind_rule_and_poker_options() -> None:
     for five in ("on", "off"):
-        args = ["--watch", "--seed", "9", "--players", "4", "--bots", "prob,random"]
-        result = run([*args, "--option", f"five_of_a_kind_rule={five}"])
-        assert result.exit_code == 0, result.output
-        assert "wins the game!" in result.output and "Your bid" not in result.output
-        assert f"five-of-a-kind rule {five}" in result.output
-    bad = run(["--option", "wild=1"])
-    assert bad.exit_code == 2 and "unknown rule option 'wild'" in bad.output
-    bad = run(["--option", "lives=0"])
-    assert bad.exit_code == 2 and "lives must be 1..99" in bad.output
-    bad = run(["--faces", "8"])
-    assert bad.exit_code == 2 and "six faces" in bad.output
+        args = poker("--watch", "--seed", "9", "--players", "4", "--bots", "prob,random")
+        out = play_out([*args, "--option", f"five_of_a_kind_rule={five}"])
+        assert f"3 lives each, five-of-a-kind rule {five}, seed 9." in out
+        assert "wins the game!" in out
+    assert "unknown rule option 'wild'" in play_error(poker("--option", "wild=1"))
+    assert "lives must be 1..99" in play_error(poker("--option", "lives=0"))
+    assert "six faces" in play_error(poker("--faces", "8"))
 
 
-def test_save(tmp_path: Path) -> None:
-    path = tmp_path / "poker.json"
-    result = run(["--seed", "4", "--players", "2", "--save", str(path)], PROGRESS)
-    out = result.output
-    assert result.exit_code == 0, out
-    # Either the record is written, or the user is told why not (records are another module).
-    assert f"Game record saved to {path}" in out or f"Cannot save the game to {path}" in out
-    if path.exists():
-        assert json.loads(path.read_text(encoding="utf-8"))
+MOVES = {
+    "a pair of kings": "pair K",
+    "two pairs queens and tens": "two pair Q 10",
+    "full house A Q": "full house A Q",
+    "high straight": "high straight",
+    "five Q": "five Q",
+    "out none": "out none",
+    "shake": "shake",
+    "no shake": "no reroll",
+    "roll 9 10": "reroll 9 10",
+    "shake, roll 9": "shake reroll 9",
+    "pass left": "left",
+    "Accept": "accept",
+}
 
 
 def test_parse_poker_command() -> None:
-    assert parse_poker_command("a pair of kings") == ("move", "pair K")
-    assert parse_poker_command("two pairs queens and tens") == ("move", "two pair Q 10")
-    assert parse_poker_command("full house A Q") == ("move", "full house A Q")
-    assert parse_poker_command("high straight") == ("move", "high straight")
-    assert parse_poker_command("five Q") == ("move", "five Q")
-    assert parse_poker_command("out none") == ("move", "out none")
-    assert parse_poker_command("shake") == ("move", "shake")
-    assert parse_poker_command("no shake") == ("move", "no reroll")
-    assert parse_poker_command("roll 9 10") == ("move", "reroll 9 10")
-    assert parse_poker_command("shake, roll 9") == ("move", "shake reroll 9")
-    assert parse_poker_command("pass left") == ("move", "left")
-    assert parse_poker_command("Accept") == ("move", "accept")
-    assert parse_poker_command("hint")[0] == "hint"
+    assert {text: parse_poker_command(text) for text in MOVES} == {
+        text: ("move", move) for text, move in MOVES.items()
+    }
+    assert parse_poker_command("hint!") == ("hint", "")
     assert parse_poker_command("\x00")[0] == "error"
 
 

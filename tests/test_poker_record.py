@@ -1,20 +1,29 @@
-"""Tests for the poker-dice game record (liarsdice.notation.poker_record) and its dispatch
-through the generic functions of liarsdice.notation.record."""
+"""Tests for the poker-dice game record (liarsdice.notation.poker_record), read through
+liarsdice.families like every record: the poker-dice rules, moves and messages. What every
+family's record shares is tested in test_family_records.py and test_replay_cli.py."""
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
-import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from liarsdice.core import RecordError
 from liarsdice.core.poker import Phase, PokerGame, PokerRules, PokerState
+from liarsdice.families import (
+    dumps_record,
+    load_record,
+    record_from_state,
+    replay_partial,
+    replay_record,
+    replay_summary,
+)
 from liarsdice.notation.poker_record import (
     is_poker_record,
     load_poker_record,
@@ -23,61 +32,17 @@ from liarsdice.notation.poker_record import (
     replay_poker_partial,
     replay_poker_record,
 )
-from liarsdice.notation.record import (
-    dumps_record,
-    load_record,
-    record_from_state,
-    replay_partial,
-    replay_record,
-    replay_summary,
+from record_util import (
+    POKER_EXAMPLE,
+    POKER_FIVE,
+    POKER_SUMMARY,
+    raised,
+    random_poker_state,
+    run_replay,
 )
-from liarsdice.notation.text import record_to_text, text_to_record
 
-# ------------------------------------------------------------------------------- fixtures
-
-EXAMPLE: dict[str, Any] = {
-    "liarsdice": 1,
-    "rules": "poker-dice",
-    "options": {},
-    "players": ["ann", "bob", "cy"],
-    "rounds": [
-        {
-            "opener": "ann",
-            "roll": ["K", "K", "9", "Q", "A"],
-            "moves": [
-                {"player": "ann", "bid": "pair K", "pass": "left"},
-                {
-                    "player": "bob",
-                    "accept": True,
-                    "out": ["9", "K", "K"],
-                    "shake": True,
-                    "reroll": ["9"],
-                    "rolled": ["Q", "Q", "J"],
-                    "bid": "two pair K Q",
-                },
-                {"player": "cy", "call": "liar"},
-            ],
-        }
-    ],
-}
-
-EXPECTED_SUMMARY = {
-    "ok": True,
-    "rounds": [
-        {
-            "bid": "two pair K Q",
-            "call": "liar",
-            "caller": "cy",
-            "bidder": "bob",
-            "hand": ["K", "K", "Q", "Q", "J"],
-            "stood": True,
-            "losses": {"cy": 1},
-            "lives": {"ann": 3, "bob": 3, "cy": 2},
-            "next_opener": "cy",
-        }
-    ],
-    "winner": None,
-}
+EXAMPLE = POKER_EXAMPLE
+EXPECTED_SUMMARY = POKER_SUMMARY
 
 
 def five_record(roll: list[str], attempts: list[dict[str, Any]] | None, **options: Any) -> Any:
@@ -100,25 +65,12 @@ def five_record(roll: list[str], attempts: list[dict[str, Any]] | None, **option
     }
 
 
-def error_of(record: Any) -> RecordError:
-    with pytest.raises(RecordError) as info:
-        replay_record(record)
-    return info.value
+error_of = functools.partial(raised, replay_record)
 
 
 def random_game(seed: int, players: int, five: bool, lives: int = 3) -> PokerState:
-    """A finished game of random legal play (chance drawn with ``state.sample_chance``)."""
-    rng = random.Random(seed)
-    rules = PokerRules(five_of_a_kind_rule=five, lives=lives)
-    names = [f"seat{i}" for i in range(players)]
-    state = PokerGame(rules, names, opener=rng.randrange(players)).new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply_action(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state = state.apply_action(rng.choice(legal))
-    return state
+    """A finished game of random legal play."""
+    return random_poker_state(seed, players, five, lives)
 
 
 def expected_prefix(state: PokerState) -> list[tuple[int, int]]:
@@ -130,12 +82,8 @@ def expected_prefix(state: PokerState) -> list[tuple[int, int]]:
 
 
 # ---------------------------------------------------------------------------- the example
-def test_example_summary_matches_the_contract() -> None:
-    assert replay_summary(EXAMPLE) == EXPECTED_SUMMARY
-    assert poker_replay_summary(EXAMPLE) == EXPECTED_SUMMARY
-
-
 def test_example_replays_and_rewrites_exactly() -> None:
+    assert poker_replay_summary(EXAMPLE) == EXPECTED_SUMMARY
     state = replay_record(EXAMPLE)
     assert isinstance(state, PokerState)
     assert state.lives == (3, 3, 2) and state.opener == 2
@@ -143,18 +91,6 @@ def test_example_replays_and_rewrites_exactly() -> None:
     assert record_from_state(state) == EXAMPLE
     assert load_record(EXAMPLE) == EXAMPLE
     assert json.loads(dumps_record(EXAMPLE)) == EXAMPLE
-
-
-def test_dumps_record_layout() -> None:
-    text = dumps_record(EXAMPLE)
-    assert text.splitlines()[:5] == [
-        '{"liarsdice": 1, "rules": "poker-dice", "options": {},',
-        ' "players": ["ann", "bob", "cy"],',
-        ' "rounds": [',
-        '  {"opener": "ann", "roll": ["K", "K", "9", "Q", "A"],',
-        '   "moves": [',
-    ]
-    assert text.splitlines()[-1] == '    {"player": "cy", "call": "liar"}]}]}'
 
 
 def test_dispatch_helpers() -> None:
@@ -745,29 +681,78 @@ def test_errors(
     assert poker_replay_summary(rec) == summary
 
 
-def test_game_over_errors() -> None:
-    state = random_game(5, 2, True, lives=1)
-    record = record_from_state(state)
-    rec = copy.deepcopy(record)
-    rec["rounds"].append({"opener": rec["players"][0], "roll": ["9"] * 5, "moves": []})
-    err = error_of(rec)
-    assert (err.round, err.move) == (len(record["rounds"]), None)
-    assert err.message == "the game is already over: no more rounds"
-    rec = copy.deepcopy(record)
-    rec["rounds"][-1]["moves"].append({"player": rec["players"][0], "call": "liar"})
-    err = error_of(rec)
-    assert err.message == "the game is over"
+# ---------------------------------------------------------------------------- replay command
+def test_replay_five_of_a_kind(tmp_path: Path) -> None:
+    code, out = run_replay(tmp_path, json.dumps(POKER_FIVE), "--json")
+    assert code == 0
+    assert json.loads(out) == {
+        "ok": True,
+        "rounds": [
+            {
+                "bid": "five Q",
+                "call": "accept",
+                "accepter": "bob",
+                "bidder": "ann",
+                "hand": ["Q", "Q", "K", "J", "9"],
+                "attempts": [
+                    ["Q", "Q", "Q", "Q", "9"],
+                    ["Q", "Q", "Q", "Q", "A"],
+                    ["Q", "Q", "Q", "Q", "J"],
+                ],
+                "success": False,
+                "losses": {"bob": 1},
+                "lives": {"ann": 1, "bob": 0},
+                "next_opener": None,
+            }
+        ],
+        "winner": "ann",
+    }
+    code, out = run_replay(tmp_path, json.dumps(POKER_FIVE))
+    assert code == 0
+    assert out.splitlines() == [
+        "Round 1: bob accepts ann's five Q; hand Q Q K J 9, rolls Q Q Q Q 9; Q Q Q Q A; "
+        "Q Q Q Q J: no five of a kind, bob loses a life | lives ann 1, bob 0 | game over",
+        "Winner: ann",
+    ]
 
 
-def test_not_json() -> None:
-    assert error_of("{").message.startswith("not valid JSON")
-    assert error_of(b"[]").message == "a record is a JSON object"
+def test_replay_explains_illegal_bids_after_two_pair(tmp_path: Path) -> None:
+    rec = {
+        "liarsdice": 1,
+        "rules": "poker-dice",
+        "players": ["ann", "bob", "cy"],
+        "rounds": [
+            {
+                "opener": "ann",
+                "roll": ["Q", "Q", "J", "10", "10"],
+                "moves": [
+                    {"player": "ann", "bid": "two pair J 10", "pass": "left"},
+                    {"player": "bob", "accept": True, "out": [], "shake": False, "bid": "pair Q"},
+                ],
+            }
+        ],
+    }
+    code, out = run_replay(tmp_path, json.dumps(rec), "--json")
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert (error["round"], error["move"]) == (0, 1)
+    assert error["message"].startswith(
+        "pair Q does not beat two pair J 10; least legal bids: two pair J 10 9, "
+    )
 
 
-# ---------------------------------------------------------------------------- text format
-def test_text_format_handles_poker_records() -> None:
-    text = record_to_text(EXAMPLE)
-    assert text.splitlines()[1:3] == ["Rules: poker-dice", "Players: ann, bob, cy"]
-    assert text_to_record(text) == load_record(EXAMPLE)
-    text = "Liar's Dice record, version 1\nRules: poker-dice\nPlayers: ann, bob\n"
-    assert text_to_record(text)["rounds"] == []
+def test_replay_rules_and_face_errors(tmp_path: Path) -> None:
+    code, out = run_replay(tmp_path, json.dumps({**EXAMPLE, "options": {"lives": 100}}), "--json")
+    assert code == 1
+    assert json.loads(out)["error"] == {
+        "round": None,
+        "move": None,
+        "message": "lives must be 1..99, not 100",
+    }
+    rec = copy.deepcopy(EXAMPLE)
+    rec["rounds"][0]["roll"] = ["K", "K", "9", "Q", "B"]
+    code, out = run_replay(tmp_path, json.dumps(rec), "--json")
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert (error["round"], error["move"]) == (0, None)
+    assert error["message"].startswith("the roll: 'B' is not a face")

@@ -1,108 +1,111 @@
-"""Tests for ``liarsdice replay``: checking JSON and text records from the command line."""
+"""Tests for ``liarsdice replay``: checking JSON and text records of every rule family from the
+command line (exit codes, ``--json`` shapes, the human output and its errors)."""
 
 from __future__ import annotations
 
-import copy
 import json
-import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from liarsdice.cli.replay import replay
-from liarsdice.core import Game, preset
-from liarsdice.notation.record import dumps_record, record_from_state
-from liarsdice.notation.text import record_to_text
+from liarsdice.families import FAMILIES, Family, dumps_record, record_from_state, record_to_text
+from record_util import (
+    EXAMPLES,
+    FAMILY_NAMES,
+    SUMMARIES,
+    TEXTS,
+    example,
+    random_state,
+    run_replay,
+)
 
-EXAMPLE: dict[str, Any] = {
-    "liarsdice": 1,
-    "rules": "milton-bradley",
-    "options": {"loss": "one"},
-    "players": ["ann", "bob", "cy"],
-    "rounds": [
-        {
-            "opener": "ann",
-            "dice": {"ann": [1, 3, 3, 5, 6], "bob": [2, 2, 4, 6, 6], "cy": [1, 1, 5, 5, 5]},
-            "moves": [
-                {"player": "ann", "bid": "3x5"},
-                {"player": "bob", "show": [6, 6], "reroll": [1, 4, 2], "bid": "5x6"},
-                {"player": "cy", "call": "liar"},
-            ],
-        }
-    ],
+# What ``liarsdice replay`` prints for each family's example record.
+HUMAN = {
+    "bidding": "Round 1: cy calls liar on bob's 5x6; count 7: cy loses 1 | dice ann 5, bob 5, "
+    "cy 4 | bob opens next",
+    "poker": "Round 1: cy calls liar on bob's two pair K Q; hand K K Q Q J, the bid stands: "
+    "cy loses a life | lives ann 3, bob 3, cy 2 | cy opens next",
 }
 
-EXPECTED = {
-    "ok": True,
-    "rounds": [
-        {
-            "bid": "5x6",
-            "count": 7,
-            "call": "liar",
-            "caller": "cy",
-            "bidder": "bob",
-            "losses": {"cy": 1},
-            "dice": {"ann": 5, "bob": 5, "cy": 4},
-            "next_opener": "bob",
-        }
-    ],
-    "winner": None,
+# A broken move of each example and the error it makes (round 0).
+ILLEGAL: dict[str, tuple[int, dict[str, Any], str]] = {
+    "bidding": (
+        2,
+        {"player": "cy", "bid": "4x5"},
+        "4x5 does not beat 5x6; least legal bids: 3x1, 6x2, 6x3, 6x4",
+    ),
+    "poker": (
+        1,
+        {**EXAMPLES["poker"]["rounds"][0]["moves"][1], "bid": "pair Q"},
+        "pair Q does not beat pair K; least legal bids: pair K 9, pair K 10, pair K 10 9, pair K J",
+    ),
+}
+
+# A round-level error of each example (``move`` is null).
+ROUND_ERRORS: dict[str, tuple[str, Any, str]] = {
+    "bidding": ("dice", {"ann": [1, 3], "bob": [2] * 5, "cy": [1] * 5}, "ann has 5 dice but the "),
+    "poker": ("roll", ["K", "K", "9"], "the roll is five dice, but the record lists 3"),
 }
 
 
-def run(tmp_path: Path, content: str, *args: str, name: str = "game.json") -> tuple[int, str]:
-    path = tmp_path / name
-    path.write_text(content, encoding="utf-8")
-    result = CliRunner().invoke(replay, [str(path), *args])
-    return result.exit_code, result.output
-
-
-def test_json_record_json_output(tmp_path: Path) -> None:
-    code, out = run(tmp_path, json.dumps(EXAMPLE), "--json")
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_json_output(tmp_path: Path, family: str) -> None:
+    code, out = run_replay(tmp_path, json.dumps(EXAMPLES[family]), "--json")
     assert code == 0
-    assert json.loads(out) == EXPECTED
+    assert json.loads(out) == SUMMARIES[family]
     assert out.count("\n") == 1  # exactly one JSON object on one line
 
 
-def test_text_record_is_detected(tmp_path: Path) -> None:
-    code, out = run(tmp_path, record_to_text(EXAMPLE), "--json", name="game.txt")
-    assert code == 0
-    assert json.loads(out) == EXPECTED
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_text_and_pretty_printed_json_are_detected(tmp_path: Path, family: str) -> None:
+    code, out = run_replay(tmp_path, TEXTS[family], "--json", name="game.txt")
+    assert code == 0 and json.loads(out) == SUMMARIES[family]
+    content = "\n  " + dumps_record(EXAMPLES[family])
+    code, out = run_replay(tmp_path, content, "--json", name="game.txt")
+    assert code == 0 and json.loads(out) == SUMMARIES[family]
 
 
-def test_pretty_printed_json_is_detected(tmp_path: Path) -> None:
-    code, out = run(tmp_path, "\n  " + dumps_record(EXAMPLE), "--json", name="game.txt")
-    assert code == 0 and json.loads(out) == EXPECTED
+@pytest.mark.parametrize("family", FAMILIES, ids=FAMILY_NAMES)
+def test_empty_game_of_every_preset(tmp_path: Path, family: Family) -> None:
+    for preset in family.presets:
+        text = f"Liar's Dice record, version 1\nRules: {preset}\nPlayers: ann, bob\n"
+        code, out = run_replay(tmp_path, text, "--json", name="game.txt")
+        assert code == 0
+        assert json.loads(out) == {"ok": True, "rounds": [], "winner": None}
 
 
-def test_illegal_bid(tmp_path: Path) -> None:
-    rec = copy.deepcopy(EXAMPLE)
-    rec["rounds"][0]["moves"][2] = {"player": "cy", "bid": "4x5"}
-    code, out = run(tmp_path, json.dumps(rec), "--json")
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_illegal_move(tmp_path: Path, family: str) -> None:
+    m, move, message = ILLEGAL[family]
+    rec = example(family)
+    rec["rounds"][0]["moves"][m] = move
+    code, out = run_replay(tmp_path, json.dumps(rec), "--json")
     assert code == 1
-    assert json.loads(out) == {
-        "ok": False,
-        "error": {
-            "round": 0,
-            "move": 2,
-            "message": "4x5 does not beat 5x6; least legal bids: 3x1, 6x2, 6x3, 6x4",
-        },
-    }
+    assert json.loads(out) == {"ok": False, "error": {"round": 0, "move": m, "message": message}}
+    code, out = run_replay(tmp_path, json.dumps(rec))
+    assert code == 1 and f"error: round 1, move {m + 1}: {message}" in out
 
 
-def test_wrong_dice_count_has_no_move(tmp_path: Path) -> None:
-    rec = copy.deepcopy(EXAMPLE)
-    rec["rounds"][0]["dice"]["ann"] = [1, 3]
-    code, out = run(tmp_path, json.dumps(rec), "--json")
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_round_errors_have_no_move(tmp_path: Path, family: str) -> None:
+    key, value, message = ROUND_ERRORS[family]
+    rec = example(family)
+    rec["rounds"][0][key] = value
+    code, out = run_replay(tmp_path, json.dumps(rec), "--json")
     assert code == 1
     error = json.loads(out)["error"]
     assert (error["round"], error["move"]) == (0, None)
-    assert error["message"] == "ann has 5 dice but the record lists 2"
+    assert error["message"].startswith(message)
+    code, out = run_replay(tmp_path, json.dumps(rec))
+    assert code == 1 and f"error: round 1: {message}" in out
 
 
-def test_unreadable_json_and_missing_file(tmp_path: Path) -> None:
-    code, out = run(tmp_path, '{"liarsdice": 1, "rules"', "--json")
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_unreadable_records_and_missing_file(tmp_path: Path, family: str) -> None:
+    code, out = run_replay(tmp_path, '{"liarsdice": 1, "rules"', "--json")
     assert code == 1
     error = json.loads(out)["error"]
     assert error["round"] is None and error["move"] is None
@@ -111,68 +114,86 @@ def test_unreadable_json_and_missing_file(tmp_path: Path) -> None:
     assert result.exit_code == 1
     error = json.loads(result.output)["error"]
     assert error["round"] is None and "can't read" in error["message"]
-    code, out = run(tmp_path, "hello", "--json", name="hello.txt")
+    code, out = run_replay(tmp_path, "hello", "--json", name="hello.txt")
     assert code == 1 and "not a liarsdice text record" in json.loads(out)["error"]["message"]
-    code, out = run(tmp_path, json.dumps({**EXAMPLE, "liarsdice": 2}), "--json")
-    assert code == 1 and "unsupported record version 2" in json.loads(out)["error"]["message"]
+    code, out = run_replay(tmp_path, json.dumps(example(family, liarsdice=2)), "--json")
+    assert code == 1
+    assert json.loads(out)["error"] == {
+        "round": None,
+        "move": None,
+        "message": "unsupported record version 2; this reader knows version 1",
+    }
+    code, out = run_replay(tmp_path, json.dumps(example(family, liarsdice=2)))
+    assert code == 1 and "error: unsupported record version 2" in out
 
 
-def test_text_record_errors_carry_the_location(tmp_path: Path) -> None:
-    text = record_to_text(EXAMPLE).replace("cy: liar", "bob: liar")
-    code, out = run(tmp_path, text, "--json", name="game.txt")
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_text_record_errors_carry_the_location(tmp_path: Path, family: str) -> None:
+    text = TEXTS[family].replace("cy: liar", "bob: liar")
+    code, out = run_replay(tmp_path, text, "--json", name="game.txt")
     assert code == 1
     assert json.loads(out)["error"] == {
         "round": 0,
         "move": 2,
         "message": "it is cy's turn, not bob's",
     }
+    bad = TEXTS[family].replace("cy: liar", "cy: fold")
+    number = bad.splitlines().index("cy: fold") + 1
+    code, out = run_replay(tmp_path, bad, "--json", name="game.txt")
+    assert code == 1
+    error = json.loads(out)["error"]
+    assert (error["round"], error["move"]) == (0, 2)
+    assert error["message"].startswith(f"line {number}: can't read 'fold'")
+    code, out = run_replay(tmp_path, bad, name="game.txt")
+    assert code == 1 and f"error: round 1, move 3: line {number}: can't read 'fold'" in out
 
 
-def test_human_output(tmp_path: Path) -> None:
-    code, out = run(tmp_path, json.dumps(EXAMPLE))
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_human_output(tmp_path: Path, family: str) -> None:
+    code, out = run_replay(tmp_path, json.dumps(EXAMPLES[family]))
     assert code == 0
-    assert out.splitlines() == [
-        "Round 1: cy calls liar on bob's 5x6; count 7: cy loses 1 | dice ann 5, bob 5, cy 4 "
-        "| bob opens next",
-        "No winner yet: the game is in progress.",
-    ]
+    assert out.splitlines() == [HUMAN[family], "No winner yet: the game is in progress."]
 
 
-def test_human_output_on_error(tmp_path: Path) -> None:
-    rec = copy.deepcopy(EXAMPLE)
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_human_output_on_error(tmp_path: Path, family: str) -> None:
+    rec = example(family)
     rec["rounds"][0]["moves"][1]["player"] = "cy"
-    code, out = run(tmp_path, json.dumps(rec))
+    code, out = run_replay(tmp_path, json.dumps(rec))
     assert code == 1
     assert "error: round 1, move 2: it is bob's turn, not cy's" in out
 
 
-def test_finished_game_names_the_winner(tmp_path: Path) -> None:
-    rng = random.Random(4)
-    state = Game(preset("classic"), ["ann", "bob"], opener=0).new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state = state.apply_action(state.sample_chance(rng))
-        else:
-            legal = state.legal_actions()
-            state = state.apply_action(legal[0] if legal[0] == 0 else rng.choice(legal[:3]))
-    winner = state.game.names[state.winner or 0]
-    code, out = run(tmp_path, dumps_record(record_from_state(state)), "--json")
-    assert code == 0
-    summary = json.loads(out)
-    assert summary["winner"] == winner
-    assert len(summary["rounds"]) == len(state.results)
-    assert summary["rounds"][-1]["next_opener"] is None
-    assert all(sum(r["dice"].values()) > 0 for r in summary["rounds"])
-    code, out = run(tmp_path, dumps_record(record_from_state(state)))
-    assert code == 0 and out.splitlines()[-1] == f"Winner: {winner}"
+@pytest.mark.parametrize("family", FAMILIES, ids=FAMILY_NAMES)
+def test_finished_games_name_the_winner(tmp_path: Path, family: Family) -> None:
+    for seed in range(4):
+        state = random_state(family, next(iter(family.presets)), seed, players=2 + seed % 3)
+        winner = state.game.names[state.winner]
+        record = record_from_state(state)
+        for content in (dumps_record(record), record_to_text(record)):
+            code, out = run_replay(tmp_path, content, "--json", name="game.txt")
+            assert code == 0
+            summary = json.loads(out)
+            assert summary["winner"] == winner
+            assert len(summary["rounds"]) == len(state.results)
+            assert summary["rounds"][-1]["next_opener"] is None
+            code, out = run_replay(tmp_path, content, name="game.txt")
+            assert code == 0
+            lines = out.splitlines()
+            assert len(lines) == len(state.results) + 1 and lines[-1] == f"Winner: {winner}"
+            assert "game over" in lines[-2]
 
 
-def test_stdin_and_main_group(tmp_path: Path) -> None:
-    result = CliRunner().invoke(replay, ["-", "--json"], input=json.dumps(EXAMPLE))
-    assert result.exit_code == 0 and json.loads(result.output) == EXPECTED
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_stdin_and_main_group(tmp_path: Path, family: str) -> None:
+    content = json.dumps(EXAMPLES[family])
+    result = CliRunner().invoke(replay, ["-", "--json"], input=content)
+    assert result.exit_code == 0 and json.loads(result.output) == SUMMARIES[family]
+    result = CliRunner().invoke(replay, ["-"], input=TEXTS[family])
+    assert result.exit_code == 0 and result.output.splitlines()[0] == HUMAN[family]
     from liarsdice.cli.main import cli
 
     path = tmp_path / "game.json"
-    path.write_text(json.dumps(EXAMPLE), encoding="utf-8")
+    path.write_text(content, encoding="utf-8")
     result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
-    assert result.exit_code == 0 and json.loads(result.output) == EXPECTED
+    assert result.exit_code == 0 and json.loads(result.output) == SUMMARIES[family]

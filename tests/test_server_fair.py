@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from liarsdice.cli.main import cli
 from liarsdice.cli.verify import verify_record
-from liarsdice.notation.record import replay_record
+from liarsdice.families import replay_record
 from liarsdice.server import fair
 from test_server_leak import play_games
 

@@ -135,18 +135,23 @@ def test_join_play_and_illegal_moves(tmp_path: Path) -> None:
             assert len(results) == 1 and results[0]["call"] == "liar"
 
 
+def _error_then_close(ws: Any, code: str, close_code: int) -> None:
+    """The connection gets an error frame with ``code``, then is closed with ``close_code``."""
+    err = until(ws, lambda f: f["type"] == "error")
+    assert err["data"]["code"] == code
+    with pytest.raises(WebSocketDisconnect) as exc:
+        for _ in range(10):
+            ws.receive_json()
+    assert exc.value.code == close_code
+
+
 def test_oversized_frame_closes(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         host = create(c)
         with c.websocket_connect(f"/ws/rooms/{host['room']}") as ws:
             hello(ws, host["token"])
             ws.send_json(msg("chat", text="x" * 5000))
-            err = until(ws, lambda f: f["type"] == "error")
-            assert err["data"]["code"] == "too_big"
-            with pytest.raises(WebSocketDisconnect) as exc:
-                for _ in range(10):
-                    ws.receive_json()
-            assert exc.value.code == 1009
+            _error_then_close(ws, "too_big", 1009)
 
 
 def test_rate_limit_closes(tmp_path: Path) -> None:
@@ -156,12 +161,7 @@ def test_rate_limit_closes(tmp_path: Path) -> None:
             hello(ws, host["token"])
             for i in range(5):
                 ws.send_json(msg("ping", id=str(i)))
-            err = until(ws, lambda f: f["type"] == "error")
-            assert err["data"]["code"] == "rate_limited"
-            with pytest.raises(WebSocketDisconnect) as exc:
-                for _ in range(10):
-                    ws.receive_json()
-            assert exc.value.code == 4429
+            _error_then_close(ws, "rate_limited", 4429)
 
 
 def test_origin_check(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from liarsdice.bots.nash import NashBot
 from liarsdice.cli.solve import solve as solve_cmd
 from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.solve import (
@@ -23,7 +24,6 @@ from liarsdice.solve import (
     policy_exploitability,
     solve,
 )
-from liarsdice.solve.bot import NashBot
 from liarsdice.solve.br import Plan, reach
 from liarsdice.solve.lp import solve_lp
 from liarsdice.solve.policy import make_player_view, uniform_weights

@@ -23,6 +23,7 @@ never depend on how games are split between processes.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import multiprocessing
@@ -255,15 +256,8 @@ class BotError:
     error: str
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form."""
-        return {
-            "game": self.game,
-            "seed": self.seed,
-            "bot": self.bot,
-            "seat": self.seat,
-            "move": self.move,
-            "error": self.error,
-        }
+        """JSON-friendly form: every field by name."""
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)

@@ -31,9 +31,10 @@ ValueError: unknown rule family 'chess'; families: bidding, poker
 from __future__ import annotations
 
 import random
-from typing import Literal, overload
+from collections.abc import Mapping
+from typing import Any, Literal, overload
 
-from liarsdice.bots.base import Bot
+from liarsdice.bots.base import BaseBot, Bot
 from liarsdice.bots.bayes import BayesBot
 from liarsdice.bots.expert import ExpertBot
 from liarsdice.bots.poker import PokerBot, PokerProbBot, PokerRandomBot
@@ -45,8 +46,11 @@ __all__ = [
     "BOTS",
     "BOT_NAMES",
     "FAMILIES",
+    "LAZY_BOTS",
     "POKER_BOTS",
+    "REGISTRY",
     "SOLVER_BOT_NAMES",
+    "BaseBot",
     "BayesBot",
     "Bot",
     "ExpertBot",
@@ -58,6 +62,7 @@ __all__ = [
     "ProbBot",
     "RandomBot",
     "bot_names",
+    "bot_registry",
     "make_bot",
 ]
 
@@ -69,8 +74,18 @@ BOT_NAMES: tuple[str, ...] = tuple(BOTS)  # weakest first
 # Bidding-family bots that play a solved equilibrium: two-player single-round games only
 # (liarsdice.solve; imported on first use, it pulls in NumPy and SciPy).
 SOLVER_BOT_NAMES: tuple[str, ...] = ("nash",)
-FAMILIES: tuple[str, ...] = ("bidding", "poker")
+# The bot levels of each rule family, weakest first, then the solver bots (loaded lazily).
+REGISTRY: dict[str, Mapping[str, type[BaseBot[Any, Any]]]] = {"bidding": BOTS, "poker": POKER_BOTS}
+LAZY_BOTS: dict[str, tuple[str, ...]] = {"bidding": SOLVER_BOT_NAMES, "poker": ()}
+FAMILIES: tuple[str, ...] = tuple(REGISTRY)
 assert set(POKER_BOTS) == set(BOTS)
+
+
+def _lazy_bot(name: str) -> type[Bot]:
+    """A solver bot class, imported on first use (NumPy and SciPy)."""
+    from liarsdice.bots.nash import NashBot
+
+    return {NashBot.name: NashBot}[name]
 
 
 def bot_names(family: str = "bidding") -> tuple[str, ...]:
@@ -79,7 +94,24 @@ def bot_names(family: str = "bidding") -> tuple[str, ...]:
     >>> bot_names(), bot_names("poker")
     (('random', 'prob', 'bayes', 'expert', 'nash'), ('random', 'prob', 'bayes', 'expert'))
     """
-    return BOT_NAMES + (SOLVER_BOT_NAMES if family == "bidding" else ())
+    return tuple(REGISTRY.get(family, BOTS)) + LAZY_BOTS.get(family, ())
+
+
+def bot_registry(family: str = "bidding") -> dict[str, type[BaseBot[Any, Any]]]:
+    """Every bot class of a rule family by name, the solver bots included (this imports them).
+
+    >>> list(bot_registry("poker"))
+    ['random', 'prob', 'bayes', 'expert']
+    """
+    registry = dict(_family_bots(family))
+    registry.update({name: _lazy_bot(name) for name in LAZY_BOTS[family]})
+    return registry
+
+
+def _family_bots(family: str) -> Mapping[str, type[BaseBot[Any, Any]]]:
+    if family not in REGISTRY:
+        raise ValueError(f"unknown rule family {family!r}; families: {', '.join(FAMILIES)}")
+    return REGISTRY[family]
 
 
 @overload
@@ -104,18 +136,16 @@ def make_bot(
     """A new bot of kind ``name`` for rule ``family`` (``"bidding"`` or ``"poker"``),
     drawing its randomness from ``rng``. ``think`` (seconds per move, None: the bot's
     default) is passed to the expert; other levels ignore it."""
-    if family not in FAMILIES:
-        raise ValueError(f"unknown rule family {family!r}; families: {', '.join(FAMILIES)}")
+    registry = _family_bots(family)
     key = name.strip().lower()
-    if key in SOLVER_BOT_NAMES and family == "bidding":
-        from liarsdice.solve.bot import NashBot
-
-        return NashBot(rng)
-    registry: dict[str, type[Bot]] | dict[str, type[PokerBot]]
-    registry = POKER_BOTS if family == "poker" else BOTS
+    if key in LAZY_BOTS[family]:
+        return _lazy_bot(key)(rng)
     if key not in registry:
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bot_names(family))}")
     cls = registry[key]
+    bot: BaseBot[Any, Any]
     if key == "expert" and think is not None:
-        return cls(rng, think=think)  # type: ignore[call-arg]
-    return cls(rng)
+        bot = cls(rng, think=think)  # type: ignore[call-arg]
+    else:
+        bot = cls(rng)
+    return bot  # type: ignore[return-value]

@@ -21,19 +21,30 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from liarsdice.core.game import Game
 from liarsdice.core.view import PlayerView
 
-__all__ = ["Bot"]
+__all__ = ["BaseBot", "Bot"]
 
 
-class Bot(ABC):
-    """Base class of every bot: ``choose(game, view) -> action``.
+class _View(Protocol):
+    @property
+    def player(self) -> int: ...
+    @property
+    def legal_actions(self) -> tuple[int, ...]: ...
+
+
+G = TypeVar("G")
+V = TypeVar("V", bound=_View)
+
+
+class BaseBot(ABC, Generic[G, V]):
+    """Base class of every bot of every rule family: ``choose(game, view) -> action``.
 
     Subclasses set :attr:`name` (the registry key) and implement :meth:`choose`, which must
-    return one of ``view.legal_actions``. Bots never ask house-rule questions.
+    return one of ``view.legal_actions``.
     """
 
     name: ClassVar[str] = "bot"
@@ -44,6 +55,18 @@ class Bot(ABC):
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
+    @staticmethod
+    def legal(view: V) -> tuple[int, ...]:
+        """``view.legal_actions``; a ValueError when there are none (not this seat's turn)."""
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
+        return legal
+
     @abstractmethod
-    def choose(self, game: Game, view: PlayerView) -> int:
+    def choose(self, game: G, view: V) -> int:
         """The action this bot takes, given only its own view (its seat is ``view.player``)."""
+
+
+class Bot(BaseBot[Game, PlayerView]):
+    """Base class of bidding-family bots. Bots never ask house-rule questions."""

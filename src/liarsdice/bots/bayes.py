@@ -529,9 +529,7 @@ class BayesBot(ProbBot):
 
     # ----------------------------------------------------------------- choose
     def choose(self, game: Game, view: PlayerView) -> int:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
+        legal = self.legal(view)
         if view.phase == "show":
             return self._choose_show(game, view)
         if BUY in legal and self._wants_buy(view):

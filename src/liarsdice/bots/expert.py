@@ -24,7 +24,7 @@ It buys dice like the prob bot and answers the 'before' show step by rollouts to
 
 In small two-player single-round games (``openspiel``, ``snyd-*`` with few dice: at most
 :data:`EQUILIBRIUM_MAX_BIDS` bids) it does not search at all: it plays the game's solved
-equilibrium (:class:`~liarsdice.solve.bot.NashBot`, solved once per process, about a second),
+equilibrium (:class:`~liarsdice.bots.nash.NashBot`, solved once per process, about a second),
 which no opponent can exploit by more than the solver's target.
 
 >>> import random
@@ -247,7 +247,7 @@ class ExpertBot(BayesBot):
         key = (rules, game.start_dice)
         if key in _UNSOLVABLE:
             return None
-        from liarsdice.solve.bot import NashBot
+        from liarsdice.bots.nash import NashBot
         from liarsdice.solve.tree import SolverError, check_supported
 
         try:
@@ -260,9 +260,7 @@ class ExpertBot(BayesBot):
         return self._nash
 
     def choose(self, game: Game, view: PlayerView) -> int:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
+        legal = self.legal(view)
         if len(legal) == 1:
             return legal[0]
         nash = self.equilibrium(game)

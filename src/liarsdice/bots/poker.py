@@ -25,13 +25,12 @@ How :class:`PokerProbBot` decides is in its docstring.
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
 from collections import Counter
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
-from typing import ClassVar
 
+from liarsdice.bots.base import BaseBot
 from liarsdice.core.poker import (
     ACCEPT,
     ALL_BIDS,
@@ -249,20 +248,8 @@ def accept_odds(
 
 
 # ------------------------------------------------------------------------------- bots
-class PokerBot(ABC):
+class PokerBot(BaseBot[PokerGame, PokerView]):
     """Base class of poker-dice bots: ``choose(game, view) -> action``, from its own view."""
-
-    name: ClassVar[str] = "bot"
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}()"
-
-    @abstractmethod
-    def choose(self, game: PokerGame, view: PokerView) -> int:
-        """The action this bot takes, given only its own view (its seat is ``view.player``)."""
 
 
 class PokerRandomBot(PokerBot):
@@ -338,9 +325,7 @@ class PokerProbBot(PokerBot):
 
     # ---------------------------------------------------------------------- choose
     def choose(self, game: PokerGame, view: PokerView) -> int:
-        legal = view.legal_actions
-        if not legal:
-            raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
+        legal = self.legal(view)
         phase = view.phase
         action: int | None = None
         if phase == "respond":

@@ -42,9 +42,9 @@ from liarsdice.arena import (
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
-from liarsdice.cli.options import build_rules
+from liarsdice.cli.options import build_rules, rule_options
 from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import family_of, preset_names
+from liarsdice.families import family_of
 
 __all__ = ["arena", "format_ms", "render_table"]
 
@@ -139,25 +139,9 @@ def _print_report(result: ArenaResult, console: Console) -> None:
 
 
 @click.command("arena")
-@click.option(
-    "--rules",
-    "rules_name",
-    default="classic",
-    show_default=True,
-    type=click.Choice(preset_names(), case_sensitive=False),
-    help="Rule preset; 'poker-dice' plays the poker-dice family.",
-)
-@click.option(
-    "--players", type=click.IntRange(2, 12), help="Seats per game (default: the preset's)."
-)
-@click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat).")
-@click.option("--faces", type=click.IntRange(2, 12), help="Faces per die.")
-@click.option(
-    "--option",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Any rule option, e.g. --option show_reroll=after (repeatable).",
+@rule_options(
+    rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
+    players_help="Seats per game (default: the preset's).",
 )
 @click.option(
     "--bots",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import click
 
 from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import Family
+from liarsdice.families import Family, preset_names
+from liarsdice.families.base import Sizes
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def build_rules(
@@ -37,9 +40,41 @@ def build_rules(
         key, value = item.split("=", 1)
         texts[key.strip().replace("-", "_")] = value
     try:
-        return family.rules_from_cli(preset, texts, players=players, dice=dice, faces=faces)
+        return family.rules_from_cli(preset, texts, Sizes(players, dice, faces))
     except (LiarsDiceError, ValueError) as e:
         raise click.UsageError(str(e)) from None
 
 
-__all__ = ["build_rules"]
+def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
+    """The rule options every command that sets up games takes: ``--rules``, ``--players``,
+    ``--dice``, ``--faces`` and ``--option NAME=VALUE`` (repeatable)."""
+    options = [
+        click.option(
+            "--rules",
+            "rules_name",
+            default="classic",
+            show_default=True,
+            type=click.Choice(preset_names(), case_sensitive=False),
+            help=rules_help,
+        ),
+        click.option("--players", type=click.IntRange(2, 12), help=players_help),
+        click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat)."),
+        click.option("--faces", type=click.IntRange(2, 12), help="Faces per die."),
+        click.option(
+            "--option",
+            "options",
+            multiple=True,
+            metavar="NAME=VALUE",
+            help="Any rule option, e.g. --option show_reroll=after (repeatable).",
+        ),
+    ]
+
+    def apply(func: F) -> F:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return apply
+
+
+__all__ = ["build_rules", "rule_options"]

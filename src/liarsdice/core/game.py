@@ -14,33 +14,17 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
 
-from liarsdice.core.bid import Bid
-from liarsdice.core.errors import IllegalActionError, RulesError
+from liarsdice.core.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
+from liarsdice.core.actions import SHOW_BITS as _SHOW_BITS
+from liarsdice.core.bid import Bid, read_bid
+from liarsdice.core.common import CHANCE, TERMINAL, GameBase
+from liarsdice.core.errors import IllegalActionError
 from liarsdice.core.ladder import BidSpace
 from liarsdice.core.rules import MAX_PLAYERS, MIN_PLAYERS, Economy, Rules, ShowReroll, Stash
+from liarsdice.core.state import State, initial_state
 
-if TYPE_CHECKING:
-    from liarsdice.core.state import State
-
-# Player ids with a special meaning.
-CHANCE = -1
-TERMINAL = -4
-
-# Player actions that are not bids.
-LIAR = 0
-EXACT = 1
-NO_SHOW = 2  # 'before' show-and-reroll: decline to show after raising
-BUY = 3  # Rich Man's Dice: buy a die
-BID_BASE = 8
-SHOW_BASE = 1 << 20  # show actions encode a multiset of faces, 6 bits per face
-_SHOW_BITS = 6
-
-
-def default_names(n: int) -> tuple[str, ...]:
-    """Default seat names: ``p1``, ``p2``, ..."""
-    return tuple(f"p{i + 1}" for i in range(n))
+__all__ = ["BID_BASE", "BUY", "CHANCE", "EXACT", "LIAR", "NO_SHOW", "SHOW_BASE", "TERMINAL", "Game"]
 
 
 def _bought_dice_bound(rules: Rules, players: int) -> int:
@@ -61,13 +45,14 @@ def _bought_dice_bound(rules: Rules, players: int) -> int:
     return buys
 
 
-class Game:
+class Game(GameBase[State]):
     """A bidding-family game: rules, seat names and the precomputed bid space.
 
     A game is immutable and may be shared by any number of states.
     """
 
     family = "bidding"  # the rule family's name (liarsdice.families finds it by this)
+    rules: Rules
 
     def __init__(
         self,
@@ -76,26 +61,13 @@ class Game:
         *,
         opener: int | None = None,
     ) -> None:
-        if players is None:
-            players = rules.players
-        names = default_names(players) if isinstance(players, int) else tuple(players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise RulesError(f"a game needs {MIN_PLAYERS}..{MAX_PLAYERS} players, not {len(names)}")
-        if len(set(names)) != len(names) or any(not n for n in names):
-            raise RulesError("player names must be distinct and non-empty")
-        if opener is not None and not 0 <= opener < len(names):
-            raise RulesError(f"opener must be a seat 0..{len(names) - 1}")
-        self.rules = rules
-        self.names = names
-        self.num_players = len(names)
+        self._seat(rules, players, opener, (MIN_PLAYERS, MAX_PLAYERS))
         self.start_dice = rules.start_dice(self.num_players)
-        self.opener = opener
         stash = self.num_players if rules.stash is not Stash.NONE else 0
         self.max_quantity = (
             sum(self.start_dice) + stash + _bought_dice_bound(rules, self.num_players)
         )
         self.space = BidSpace(rules, self.max_quantity)
-        self._root: State | None = None
         # Legal actions depend only on (bid, cap, mode, flags) unless dice can be shown or
         # bought; then they also depend on the hand, so nothing is cached.
         simple = rules.show_reroll is ShowReroll.OFF and rules.economy is not Economy.RICH_MAN
@@ -103,31 +75,8 @@ class Game:
             {} if simple else None
         )
 
-    def __repr__(self) -> str:
-        return f"Game({self.rules.name!r}, {list(self.names)!r})"
-
-    # ----------------------------------------------------------------- states
-    def new_initial_state(self) -> State:
-        """The state before anything happened (shared: states are immutable)."""
-        if self._root is None:
-            from liarsdice.core.state import initial_state
-
-            self._root = initial_state(self)
-        return self._root
-
-    def replay(self, events: Iterable[tuple[int, int]]) -> State:
-        """Rebuild a state from an event log of ``(player, action)`` pairs."""
-        state = self.new_initial_state()
-        for player, action in events:
-            state = state.apply_event(player, action)
-        return state
-
-    def seat(self, name: str) -> int:
-        """The seat of a player by name."""
-        try:
-            return self.names.index(name)
-        except ValueError:
-            raise IllegalActionError(f"no player named {name!r}") from None
+    def _initial_state(self) -> State:
+        return initial_state(self)
 
     # ---------------------------------------------------------------- actions
     def bid_action(self, bid: Bid) -> int:
@@ -200,6 +149,4 @@ class Game:
             except ValueError:
                 raise IllegalActionError(f"can't read {text!r} as a show") from None
             return self.show_action(faces)
-        from liarsdice.notation.bids import parse_bid
-
-        return self.bid_action(parse_bid(t, faces=self.rules.faces))
+        return self.bid_action(read_bid(t, faces=self.rules.faces))

@@ -244,6 +244,17 @@ OPTION_NAMES: frozenset[str] = frozenset(
     f.name for f in dataclasses.fields(Rules) if f.name != "description"
 )
 
+# The two-player, one-round analysis games (OpenSpiel, snyd) share everything but the wild face.
+_SINGLE_ROUND: dict[str, Any] = {
+    "players": 2,
+    "dice": 1,
+    "ordering": Ordering.QUANTITY,
+    "loss": Loss.ONE,
+    "exact_count": ExactCount.BID_STANDS,
+    "first_opener": FirstOpener.GIVEN,
+    "scoring": Scoring.SINGLE_ROUND,
+}
+
 PRESETS: Mapping[str, Rules] = {
     r.name: r
     for r in (
@@ -307,40 +318,22 @@ PRESETS: Mapping[str, Rules] = {
         ),
         Rules(
             name="openspiel",
-            players=2,
-            dice=1,
             wild=6,
-            ordering=Ordering.QUANTITY,
-            loss=Loss.ONE,
-            exact_count=ExactCount.BID_STANDS,
-            first_opener=FirstOpener.GIVEN,
-            scoring=Scoring.SINGLE_ROUND,
+            **_SINGLE_ROUND,
             description="OpenSpiel liars_dice: two players, one round, highest face wild, "
             "quantity-major (reset-face) bids; the caller wins if the bid is false.",
         ),
         Rules(
             name="snyd-normal",
-            players=2,
-            dice=1,
             wild=None,
-            ordering=Ordering.QUANTITY,
-            loss=Loss.ONE,
-            exact_count=ExactCount.BID_STANDS,
-            first_opener=FirstOpener.GIVEN,
-            scoring=Scoring.SINGLE_ROUND,
+            **_SINGLE_ROUND,
             description="thomasahle/snyd normal: two players, one round, no wilds, "
             "quantity-major bids with faces 1<2<...<6.",
         ),
         Rules(
             name="snyd-joker",
-            players=2,
-            dice=1,
             wild=1,
-            ordering=Ordering.QUANTITY,
-            loss=Loss.ONE,
-            exact_count=ExactCount.BID_STANDS,
-            first_opener=FirstOpener.GIVEN,
-            scoring=Scoring.SINGLE_ROUND,
+            **_SINGLE_ROUND,
             description="thomasahle/snyd joker: two players, one round, ones wild for other "
             "faces, quantity-major bids with faces 1<2<...<6.",
         ),

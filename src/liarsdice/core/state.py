@@ -22,24 +22,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from liarsdice.core.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
 from liarsdice.core.bid import Bid
+from liarsdice.core.common import CHANCE, TERMINAL, StateBase
 from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.game import (
-    BID_BASE,
-    BUY,
-    CHANCE,
-    EXACT,
-    LIAR,
-    NO_SHOW,
-    SHOW_BASE,
-    TERMINAL,
-    Game,
-)
 from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
 from liarsdice.core.rules import (
     Economy,
@@ -53,6 +43,10 @@ from liarsdice.core.rules import (
     ShowReroll,
     Stash,
 )
+from liarsdice.core.view import PlayerView, make_view
+
+if TYPE_CHECKING:
+    from liarsdice.core.game import Game
 
 
 class Phase(IntEnum):
@@ -273,7 +267,7 @@ _BOUGHT = 1
 _MUST_RAISE = 2
 
 
-class State:
+class State(StateBase):
     """An immutable game state. Create the first one with :meth:`Game.new_initial_state`."""
 
     __slots__ = (
@@ -289,6 +283,7 @@ class State:
         "player",
         "table",
     )
+    _OVER = Phase.OVER
 
     game: Game
     table: Table
@@ -332,17 +327,6 @@ class State:
 
     # ------------------------------------------------------------ inspection
     @property
-    def current_player(self) -> int:
-        """The seat to act, :data:`CHANCE` at chance nodes, :data:`TERMINAL` when over."""
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    @property
     def round(self) -> int:
         return self.table.round
 
@@ -374,16 +358,6 @@ class State:
     def active_players(self) -> list[int]:
         return self.table.active()
 
-    def history(self) -> list[tuple[int, int]]:
-        """The event log: ``(player, action)`` pairs from the start (player -1 = chance)."""
-        out: list[tuple[int, int]] = []
-        node = self._log
-        while node is not None:
-            node, player, action = node
-            out.append((player, action))
-        out.reverse()
-        return out
-
     def __len__(self) -> int:
         return self._n
 
@@ -410,13 +384,6 @@ class State:
         if self.phase is Phase.SETUP and not self.pending:
             return rng.randrange(self.game.num_players)
         return int(rng.random() * self.game.rules.faces) + 1
-
-    def resolve_chance(self, rng: random.Random) -> State:
-        """Apply chance outcomes drawn with ``rng`` until a player must act (or the end)."""
-        s = self
-        while s.player == CHANCE:
-            s = s.apply_action(s.sample_chance(rng))
-        return s
 
     # ----------------------------------------------------------- legal moves
     def _bid_mode(self) -> int:
@@ -1012,16 +979,11 @@ class State:
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now: own hidden dice and everything public."""
-        from liarsdice.core.view import make_view
-
         return make_view(self, player)
 
     def round_events(self) -> list[tuple[int, int]]:
         """The player events (no chance) of the current round, or of the last one once over."""
         return [(p, a) for p, a in self.history()[self.table.start :] if p != CHANCE]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.legal_actions())
 
 
 def _clockwise(start: int, n: int) -> list[int]:
@@ -1049,6 +1011,3 @@ def _pick_opener(
         return order[0]
     fewest = min(dice[p] for p in alive)
     return next(p for p in alive if dice[p] == fewest)
-
-
-from liarsdice.core.view import PlayerView  # noqa: E402

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from liarsdice.core.bid import Bid
-from liarsdice.core.game import CHANCE, TERMINAL
+from liarsdice.core.common import CHANCE, TERMINAL, ViewBase, view_fields
 from liarsdice.core.rules import Stash
 
 if TYPE_CHECKING:
@@ -27,16 +27,9 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayerView:
+class PlayerView(ViewBase):
     """What one seat may know. ``player`` is -1 for a spectator (public facts only)."""
 
-    player: int
-    names: tuple[str, ...]
-    rules: str
-    round: int
-    phase: str
-    to_move: int  # seat to act; -1 chance, -4 game over
-    opener: int
     dice_counts: tuple[int, ...]
     my_dice: tuple[int, ...]  # the viewer's hidden dice
     shown: tuple[tuple[int, ...], ...]  # every seat's shown dice (public)
@@ -61,13 +54,7 @@ class PlayerView:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (names instead of seats where a person reads it)."""
         return {
-            "player": self.player,
-            "names": list(self.names),
-            "rules": self.rules,
-            "round": self.round,
-            "phase": self.phase,
-            "to_move": self.to_move,
-            "opener": self.opener,
+            **self._head(),
             "dice_counts": list(self.dice_counts),
             "my_dice": list(self.my_dice),
             "shown": [list(s) for s in self.shown],
@@ -104,17 +91,10 @@ def make_view(state: State, player: int) -> PlayerView:
             if bid is not None:
                 bids.append((seat, bid))
     seen = 0 <= player < game.num_players
-    to_move = state.player
     stash_open = game.rules.stash is Stash.OPEN
     complete = state.phase.name not in ("ROLL",)
     return PlayerView(
-        player=player,
-        names=game.names,
-        rules=game.rules.name,
-        round=t.round,
-        phase=state.phase.name.lower(),
-        to_move=to_move,
-        opener=t.opener,
+        **view_fields(state, player, t.round, t.opener),
         dice_counts=t.dice,
         my_dice=t.hands[player] if seen and complete else (),
         shown=t.shown,
@@ -125,9 +105,6 @@ def make_view(state: State, player: int) -> PlayerView:
         current_bid=None if state.bid < 0 else space.bids[state.bid],
         bidder=state.bidder,
         callers=state.callers,
-        legal_actions=(
-            state.legal_actions() if seen and to_move == player and to_move >= 0 else ()
-        ),
         chips=t.chips,
         game_pot=t.game_pot,
         round_pot=t.round_pot,
@@ -135,8 +112,6 @@ def make_view(state: State, player: int) -> PlayerView:
         scores=t.scores,
         lost=t.lost,
         palifico=t.palifico,
-        results=t.results,
-        winner=t.winner,
     )
 
 

@@ -21,7 +21,7 @@ from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.families.base import Family, Record
 from liarsdice.families.bidding import BIDDING
 from liarsdice.families.poker import POKER
-from liarsdice.notation.record import Source, dumps_record, read_source
+from liarsdice.notation.common import Source, read_source, write_record
 
 FAMILIES: tuple[Family, ...] = (BIDDING, POKER)
 """Every rule family, in listing order. The first one reads records that name no known
@@ -138,6 +138,12 @@ def replay_summary(source: Source) -> dict[str, Any]:
     except RecordError as err:
         return {"ok": False, "error": error_object(err)}
     return family_of_record(record).replay_summary(record)
+
+
+def dumps_record(source: Source) -> str:
+    """Write a record of any family as compact, readable JSON: the header, then one line per
+    move."""
+    return write_record(load_record(source))
 
 
 def error_object(err: RecordError) -> dict[str, Any]:

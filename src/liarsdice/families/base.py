@@ -16,12 +16,21 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from liarsdice.core.errors import RecordError
+from liarsdice.families.terminal import GameTerminal
 
 Record = dict[str, Any]
 """A checked, normalized JSON game record (``docs/RECORD.md``)."""
+
+
+class Sizes(NamedTuple):
+    """The table size given on the command line (None: the preset's)."""
+
+    players: int | None = None
+    dice: str | None = None  # e.g. "5", or "5,4" per seat
+    faces: int | None = None
 
 
 class Family(ABC):
@@ -50,15 +59,7 @@ class Family(ABC):
         a record's options); :class:`RulesError` naming the option when one is wrong."""
 
     @abstractmethod
-    def rules_from_cli(
-        self,
-        preset: str,
-        options: Mapping[str, str],
-        *,
-        players: int | None = None,
-        dice: str | None = None,
-        faces: int | None = None,
-    ) -> Any:
+    def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> Any:
         """The rules of ``preset`` from the command line's ``--option name=value`` texts and
         ``--players``, ``--dice``, ``--faces``; :class:`ValueError` (a :class:`RulesError` or
         a parse error) with a message for the user when something is wrong."""
@@ -159,6 +160,13 @@ class Family(ABC):
         """A new bot of level ``name`` drawing its randomness from ``rng`` (ValueError for an
         unknown name, listing the levels)."""
 
+    # ---------------------------------------------------------------- the terminal front end
+    @abstractmethod
+    def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
+        """The family-specific parts of ``liarsdice play`` for ``game``: the text it prints
+        (narration, table, reveal, prompts, hints, help) and the reading of a human's input
+        (``hot_seat``: several humans share the screen)."""
+
 
 def option_text(value: Any) -> str:
     """An option value as typed on the command line (``--option name=value``)."""
@@ -171,4 +179,4 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
-__all__ = ["Family", "Record", "option_text"]
+__all__ = ["Family", "Record", "Sizes", "option_text"]

@@ -4,8 +4,8 @@ Same top level as the bidding family's record (:mod:`liarsdice.notation.record`)
 ``"rules": "poker-dice"``; each round holds its opener, Player One's roll and the moves, and
 every chance roll is written down so that a game replays exactly. Faces are the strings
 ``"9" "10" "J" "Q" "K" "A"``. ``docs/RECORD.md`` ("Poker dice") documents every key. The
-generic functions of :mod:`liarsdice.notation.record` (``load_record``, ``replay_record``,
-``replay_summary``, ``record_from_state``, ``dumps_record``) dispatch here for poker records.
+functions of :mod:`liarsdice.families` (``load_record``, ``replay_record``, ``replay_summary``,
+``record_from_state``, ``dumps_record``) read records of any family.
 
 >>> record = {"liarsdice": 1, "rules": "poker-dice", "players": ["ann", "bob", "cy"],
 ...  "rounds": [{"opener": "ann", "roll": ["K", "K", "9", "Q", "A"],
@@ -29,12 +29,11 @@ True
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from liarsdice.core.errors import IllegalActionError, NotationError, RecordError, RulesError
+from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.game import CHANCE
 from liarsdice.core.poker.game import ACCEPT, LEFT, LIAR, RIGHT, PokerGame
 from liarsdice.core.poker.hands import (
@@ -46,11 +45,13 @@ from liarsdice.core.poker.hands import (
 )
 from liarsdice.core.poker.rules import MAX_PLAYERS, MIN_PLAYERS, POKER_PRESETS, PokerRules
 from liarsdice.core.poker.state import FIVE_ROLLS, Phase, PokerRoundResult, PokerState
-from liarsdice.notation.record import VERSION, Record, Source, check_header, read_source
+from liarsdice.notation import common
+from liarsdice.notation.common import Fail, Record, Replayer, Source
 
 __all__ = [
     "POKER_RULES",
     "describe_poker_result",
+    "dumps_poker_record",
     "is_poker_record",
     "load_poker_record",
     "poker_record_from_state",
@@ -67,7 +68,6 @@ POKER_RULES = frozenset(POKER_PRESETS)
 _ROUND_KEYS = ("opener", "roll", "moves", "fair")
 _ACCEPT_KEYS = frozenset({"out", "shake", "reroll", "rolled", "bid", "attempts"})
 _PASSES = {"left": LEFT, "right": RIGHT}
-_Fail = Callable[[str], RecordError]
 _FACE_LIST = ", ".join(f'"{f}"' for f in FACE_SYMBOLS)
 
 
@@ -77,10 +77,6 @@ def is_poker_record(data: object) -> bool:
 
 
 # ------------------------------------------------------------------------------------ loading
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _rules_from(name: str, options: Mapping[str, Any]) -> PokerRules:
     base = POKER_PRESETS[name]
     defaults = base.options()
@@ -96,7 +92,7 @@ def _rules_from(name: str, options: Mapping[str, Any]) -> PokerRules:
         if isinstance(defaults[key], bool):
             if not isinstance(value, bool):
                 raise RecordError(f"option {key} must be true or false, not {value!r}")
-        elif not _is_int(value):
+        elif not common.is_int(value):
             raise RecordError(f"option {key} must be an integer, not {value!r}")
         changes[key] = value
     try:
@@ -116,7 +112,7 @@ def poker_record_rules(record: Mapping[str, Any]) -> PokerRules:
     return _rules_from(name, options)
 
 
-def _faces(value: object, what: str, fail: _Fail) -> list[str]:
+def _faces(value: object, what: str, fail: Fail) -> list[str]:
     """Check a JSON list of face strings; ``fail`` builds the located error."""
     if not isinstance(value, list):
         raise fail(f"{what} is a list of faces ({_FACE_LIST}), not {value!r}")
@@ -126,7 +122,7 @@ def _faces(value: object, what: str, fail: _Fail) -> list[str]:
     return list(value)
 
 
-def _load_attempt(raw: object, i: int, fail: _Fail) -> dict[str, Any]:
+def _load_attempt(raw: object, i: int, fail: Fail) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise fail(f"attempt {i + 1} is an object with 'keep' and 'rolled', not {raw!r}")
     unknown = set(raw) - {"keep", "rolled"}
@@ -140,18 +136,9 @@ def _load_attempt(raw: object, i: int, fail: _Fail) -> dict[str, Any]:
     return out
 
 
-def _load_move(raw: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
-    def fail(message: str) -> RecordError:
-        return RecordError(message, round=r, move=m)
-
-    if not isinstance(raw, Mapping):
-        raise fail(f"a move is an object, not {raw!r}")
-    player = raw.get("player")
-    if player is None:
-        raise fail("the move has no 'player'")
-    if not isinstance(player, str) or player not in players:
-        raise fail(f"unknown player {player!r}; players: {', '.join(players)}")
-    keys = set(raw) - {"player"}
+def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
+    fail = common.failer(r, m)
+    raw, player, keys = common.load_move_player(data, players, fail)
     move: dict[str, Any] = {"player": player}
     if "call" in keys:
         if keys != {"call"}:
@@ -214,37 +201,17 @@ def _load_move(raw: object, r: int, m: int, players: list[str]) -> dict[str, Any
     return move
 
 
-def _load_round(raw: object, r: int, players: list[str]) -> dict[str, Any]:
-    def fail(message: str) -> RecordError:
-        return RecordError(message, round=r, move=None)
-
-    if not isinstance(raw, Mapping):
-        raise fail(f"a round is an object, not {raw!r}")
-    unknown = set(raw) - set(_ROUND_KEYS)
-    if unknown:
-        raise fail(f"unknown round key(s): {', '.join(sorted(unknown))}")
-    out: dict[str, Any] = {}
-    if "opener" in raw:
-        if not isinstance(raw["opener"], str) or raw["opener"] not in players:
-            raise fail(f"unknown opener {raw['opener']!r}; players: {', '.join(players)}")
-        out["opener"] = raw["opener"]
+def _roll_of(raw: Mapping[str, Any], fail: Fail) -> dict[str, Any]:
     if "roll" not in raw:
         raise fail("the round has no 'roll' (Player One's five dice)")
     roll = _faces(raw["roll"], "the roll", fail)
     if len(roll) != 5:
         raise fail(f"the roll is five dice, but the record lists {len(roll)}")
-    out["roll"] = roll
-    if "moves" not in raw:
-        raise fail("the round has no 'moves' (an empty list if nobody moved yet)")
-    moves = raw["moves"]
-    if not isinstance(moves, list):
-        raise fail("'moves' must be a list")
-    out["moves"] = [_load_move(mv, r, m, players) for m, mv in enumerate(moves)]
-    if "fair" in raw:  # optional provably-fair seeds (docs/RECORD.md); checked by `verify`
-        if not isinstance(raw["fair"], Mapping):
-            raise fail(f"'fair' must be an object, not {raw['fair']!r}")
-        out["fair"] = dict(raw["fair"])
-    return out
+    return {"roll": roll}
+
+
+def _load_round(raw: object, r: int, players: list[str], rules: PokerRules) -> dict[str, Any]:
+    return common.load_round_with(raw, r, players, _ROUND_KEYS, _roll_of, _load_move)
 
 
 def load_poker_record(source: Source) -> Record:
@@ -254,26 +221,21 @@ def load_poker_record(source: Source) -> Record:
     :func:`replay_poker_record` checks the moves against the rules. Normalization: ``options``
     is always present, and so is ``reroll`` (``[]``) in a move that has ``shake``.
     """
-    data = read_source(source)
-    check_header(data)
-    poker_record_rules(data)
-    players = data["players"]
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise RecordError("'players' must be a list of non-empty names")
-    if len(set(players)) != len(players):
-        raise RecordError("player names must be distinct")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RecordError(f"a game needs {MIN_PLAYERS}..{MAX_PLAYERS} players, not {len(players)}")
-    rounds = data["rounds"]
-    if not isinstance(rounds, list):
-        raise RecordError("'rounds' must be a list")
-    return {
-        "liarsdice": VERSION,
-        "rules": data["rules"],
-        "options": copy.deepcopy(dict(data.get("options", {}))),
-        "players": list(players),
-        "rounds": [_load_round(rnd, r, players) for r, rnd in enumerate(rounds)],
-    }
+    return common.load_record_with(
+        source, poker_record_rules, (MIN_PLAYERS, MAX_PLAYERS), _load_round
+    )
+
+
+def dumps_poker_record(record: Source) -> str:
+    """Write a poker-dice record as compact, readable JSON: the header, then one line per move.
+
+    >>> print(dumps_poker_record({"liarsdice": 1, "rules": "poker-dice", "players": ["a", "b"],
+    ...                           "rounds": []}))
+    {"liarsdice": 1, "rules": "poker-dice", "options": {},
+     "players": ["a", "b"],
+     "rounds": []}
+    """
+    return common.write_record(load_poker_record(record))
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -362,13 +324,7 @@ def poker_record_from_state(state: PokerState) -> Record:
                 kept = game.action_kept(action) or ()
                 move["attempts"].append({"keep": _symbols(kept)})
         s = s.apply_event(player, action)
-    return {
-        "liarsdice": VERSION,
-        "rules": rules_name,
-        "options": options,
-        "players": list(names),
-        "rounds": rounds,
-    }
+    return common.record_header(rules_name, options, names, rounds)
 
 
 # ---------------------------------------------------------------------------------- replaying
@@ -376,45 +332,21 @@ def _ints(faces: Iterable[str]) -> list[int]:
     return [FACE_SYMBOLS.index(f) + 1 for f in faces]
 
 
-class _Replayer:
+class _Replayer(Replayer[PokerState]):
     """Applies a loaded poker record to the engine, move by move; ``state`` is the latest."""
 
-    def __init__(self, rec: Record) -> None:
-        self.rec = rec
-        self.rules = poker_record_rules(rec)
-        self.names: list[str] = rec["players"]
-        self.seats = {name: seat for seat, name in enumerate(self.names)}
-        self.state: PokerState | None = None
+    over = Phase.OVER
+    roll = Phase.ROLL
 
-    def run(self) -> PokerState:
-        rounds = self.rec["rounds"]
-        opener: int | None = None
-        if rounds and "opener" in rounds[0]:
-            opener = self.seats[rounds[0]["opener"]]
-        try:
-            self.game = PokerGame(self.rules, self.names, opener=opener)
-        except RulesError as err:
-            raise RecordError(str(err)) from None
-        self.state = self.game.new_initial_state()
-        total = sum(len(rnd["moves"]) for rnd in rounds)
-        done = 0
-        for r, rnd in enumerate(rounds):
-            self._start_round(r, rnd)
-            for m, move in enumerate(rnd["moves"]):
-                done += 1
-                self._move(r, m, move, last=done == total)
-        return self.state
+    def new_game(self, opener: int | None) -> PokerGame:
+        return PokerGame(self.rules, self.names, opener=opener)
 
-    # -------------------------------------------------------------------- helpers
-    def _now(self) -> PokerState:
-        assert self.state is not None
-        return self.state
+    def opener(self, state: PokerState) -> int:
+        return state.opener
 
-    def _apply(self, action: int, r: int, m: int | None) -> None:
-        try:
-            self.state = self._now().apply_action(action)
-        except IllegalActionError as err:
-            raise RecordError(str(err), round=r, move=m) from None
+    def deal(self, r: int, rnd: dict[str, Any]) -> None:
+        for face in _ints(rnd["roll"]):
+            self._apply(face, r, None)
 
     def _action(
         self, make: Callable[[list[int]], int], faces: list[str], what: str, r: int, m: int
@@ -424,62 +356,16 @@ class _Replayer:
             raise RecordError(
                 f"{what} lists {len(faces)} dice: there are only five", round=r, move=m
             )
-        try:
-            return make(_ints(faces))
-        except IllegalActionError as err:
-            raise RecordError(str(err), round=r, move=m) from None
-
-    def _start_round(self, r: int, rnd: dict[str, Any]) -> None:
-        s = self._now()
-        if s.phase is Phase.OVER:
-            raise RecordError("the game is already over: no more rounds", round=r)
-        if s.round != r or s.phase is not Phase.ROLL:
-            raise RecordError(
-                "the previous round is not over (no call ended it), but the record goes on",
-                round=r - 1 if r else 0,
-            )
-        if "opener" in rnd and self.seats[rnd["opener"]] != s.opener:
-            raise RecordError(
-                f"the opener is {self.names[s.opener]} under these rules, not {rnd['opener']}",
-                round=r,
-            )
-        for face in _ints(rnd["roll"]):
-            self._apply(face, r, None)
-
-    def _rolls(self, r: int, m: int, faces: list[str], need: int, what: str, end: bool) -> bool:
-        """Apply rolled faces; whether all ``need`` came (fewer only when ``end``)."""
-        if len(faces) > need or (len(faces) < need and not end):
-            raise RecordError(
-                f"{what} {need} {'die' if need == 1 else 'dice'} but the record lists {len(faces)}",
-                round=r,
-                move=m,
-            )
-        for face in _ints(faces):
-            self._apply(face, r, m)
-        return len(faces) == need
+        return self._located(r, m, lambda: make(_ints(faces)))
 
     def _bid(self, r: int, m: int, text: str) -> None:
-        try:
-            action = self.game.bid_action(parse_poker_bid(text))
-        except NotationError as err:
-            raise RecordError(str(err), round=r, move=m) from None
-        self._apply(action, r, m)
+        self._apply(self._located(r, m, lambda: self.game.bid_action(parse_poker_bid(text))), r, m)
 
-    def _move(self, r: int, m: int, move: dict[str, Any], last: bool) -> None:
+    def move(self, r: int, m: int, move: dict[str, Any], last: bool) -> None:
+        self._check_move(r, m)
         s = self._now()
         name = move["player"]
-        seat = self.seats[name]
-        if s.phase is Phase.OVER:
-            raise RecordError("the game is over", round=r, move=m)
-        if s.round != r:
-            raise RecordError(
-                "the round is already over: this move belongs to the next round",
-                round=r,
-                move=m,
-            )
-        if s.current_player != seat:
-            who = self.names[s.current_player] if s.current_player >= 0 else "nobody"
-            raise RecordError(f"it is {who}'s turn, not {name}'s", round=r, move=m)
+        self._check_turn(r, m, name)
         if "call" in move:
             self._apply(LIAR, r, m)
         elif "accept" in move:
@@ -562,7 +448,9 @@ class _Replayer:
                 self._apply(action, r, m)
                 need = (cup if move["shake"] else 0) + len(move["reroll"])
             elif key == "rolled":
-                done = self._rolls(r, m, move["rolled"], need, f"{name} rolls", last and not later)
+                done = self._rolls(
+                    r, m, _ints(move["rolled"]), need, f"{name} rolls", last and not later
+                )
                 if not done:
                     return
             else:
@@ -608,7 +496,7 @@ class _Replayer:
                     move=m,
                 )
             what = f"attempt {i + 1} re-rolls"
-            if not self._rolls(r, m, attempt["rolled"], 5 - len(kept), what, end):
+            if not self._rolls(r, m, _ints(attempt["rolled"]), 5 - len(kept), what, end):
                 return
         s = self._now()
         if s.phase is Phase.KEEP and not last:
@@ -633,15 +521,9 @@ def replay_poker_partial(record: Source) -> tuple[PokerState | None, RecordError
 
     The state is None when the record could not be read or its game could not be set up.
     """
-    try:
-        rec = load_poker_record(record)
-        replayer = _Replayer(rec)
-    except RecordError as err:
-        return None, err
-    try:
-        return replayer.run(), None
-    except RecordError as err:
-        return replayer.state, err
+    return common.replay_partial_with(
+        record, load_poker_record, lambda rec: _Replayer(rec, poker_record_rules(rec))
+    )
 
 
 def replay_poker_record(record: Source) -> PokerState:
@@ -650,11 +532,7 @@ def replay_poker_record(record: Source) -> PokerState:
     Raises :class:`~liarsdice.core.errors.RecordError` with ``round`` and ``move`` (0-based;
     ``move`` None when the round itself is wrong) at the first thing that is not legal.
     """
-    state, error = replay_poker_partial(record)
-    if error is not None:
-        raise error
-    assert state is not None
-    return state
+    return common.replayed_state(replay_poker_partial(record))
 
 
 # ---------------------------------------------------------------------------------- summary
@@ -710,17 +588,4 @@ def describe_poker_result(summary: Mapping[str, Any]) -> str:
 
 def poker_replay_summary(record: Source) -> dict[str, Any]:
     """Check a poker record and sum it up: the ``liarsdice replay --json`` output."""
-    state, error = replay_poker_partial(record)
-    if error is not None:
-        return {
-            "ok": False,
-            "error": {"round": error.round, "move": error.move, "message": error.message},
-        }
-    assert state is not None
-    game = state.game
-    winner = state.winner
-    return {
-        "ok": True,
-        "rounds": [summarize_poker_result(game, res) for res in state.results],
-        "winner": None if winner is None else game.names[winner],
-    }
+    return common.summary_with(replay_poker_partial(record), summarize_poker_result)

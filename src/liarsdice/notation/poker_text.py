@@ -2,8 +2,8 @@
 
 It holds exactly what the poker JSON record (:mod:`liarsdice.notation.poker_record`) holds, and
 the two convert both ways: :func:`poker_record_to_text` and :func:`poker_text_to_record`.
-:func:`liarsdice.notation.text.record_to_text` and ``text_to_record`` dispatch here for
-poker-dice records, so ``liarsdice replay FILE.txt`` reads them too.
+:func:`liarsdice.families.record_to_text` and ``text_to_record`` read and write text records of
+any family, so ``liarsdice replay FILE.txt`` reads them too.
 
 >>> record = {"liarsdice": 1, "rules": "poker-dice", "options": {},
 ...  "players": ["ann", "bob", "cy"],
@@ -51,36 +51,41 @@ JSON strings.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from liarsdice.core.errors import NotationError, RecordError
+from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.hands import FACE_SYMBOLS, parse_face, parse_poker_bid
 from liarsdice.core.poker.rules import POKER_PRESETS
+from liarsdice.core.poker.state import PokerRoundResult
+from liarsdice.notation.common import Record, Source
 from liarsdice.notation.poker_record import (
     describe_poker_result,
     load_poker_record,
     replay_poker_partial,
     summarize_poker_result,
 )
-from liarsdice.notation.record import VERSION, Record, Source
+from liarsdice.notation.text_common import (
+    KEYWORDS,
+    Line,
+    TextReader,
+    locate_error,
+    name_text,
+    quote,
+    result_lines,
+    write_text,
+)
 
 __all__ = ["is_poker_text", "poker_record_to_text", "poker_text_to_record"]
 
-_MAGIC = "Liar's Dice record, version"
-_MAGIC_RE = re.compile(r"liar['’]?s\s+dice\s+record,?\s+version\s+(\S+)", re.IGNORECASE)
 _RULES_LINE = re.compile(r"^[ \t]*rules[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
-_KEYWORDS = frozenset({"round", "rules", "option", "players", "roll"})
-_BARE_NAME = re.compile(r"\w[\w.'+-]*")
+_KEYWORDS = KEYWORDS | {"roll"}
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s,:"]+')
-_ROUND = re.compile(r"round\s+([0-9]+)\s*(?::\s*(.+?)\s+opens)?", re.IGNORECASE)
 _ITEM_WORDS = frozenset(
     {"liar", "accept", "pass", "out", "shake", "no", "reroll", "rolled", "keep", "none"}
 )
-_LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 def is_poker_text(text: str) -> bool:
@@ -96,18 +101,8 @@ def is_poker_text(text: str) -> bool:
 
 
 # ----------------------------------------------------------------------------------- printing
-def _quote(value: str) -> str:
-    """A JSON string that stays on one line (``splitlines`` also breaks at U+2028 and co)."""
-    out = json.dumps(value, ensure_ascii=False)
-    for char, escape in _LINE_BREAKS.items():
-        out = out.replace(char, escape)
-    return out
-
-
 def _name(name: str) -> str:
-    if _BARE_NAME.fullmatch(name) and name.lower() not in _KEYWORDS:
-        return name
-    return _quote(name)
+    return name_text(name, _KEYWORDS)
 
 
 def _faces(faces: list[str]) -> str:
@@ -129,7 +124,7 @@ def _readable_bid(bid: str) -> bool:
 
 
 def _bid(bid: str) -> str:
-    return bid if _readable_bid(bid) else _quote(bid)
+    return bid if _readable_bid(bid) else quote(bid)
 
 
 def _items(move: Mapping[str, Any]) -> str:
@@ -161,10 +156,8 @@ def _items(move: Mapping[str, Any]) -> str:
     return ", ".join(items)
 
 
-def _option_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+def _describe(game: PokerGame, result: PokerRoundResult) -> str:
+    return describe_poker_result(summarize_poker_result(game, result))
 
 
 def poker_record_to_text(record: Source) -> str:
@@ -195,85 +188,16 @@ def poker_record_to_text(record: Source) -> str:
     """
     rec = load_poker_record(record)
     state, _ = replay_poker_partial(rec)
-    results: dict[int, str] = {}
-    if state is not None:
-        for res in state.results:
-            line = describe_poker_result(summarize_poker_result(state.game, res))
-            if res.next_opener is None and state.winner is not None:
-                line += f" | {state.game.names[state.winner]} wins"
-            results[res.round] = " ".join(line.splitlines())  # names may hold line breaks
-    lines = [f"{_MAGIC} {rec['liarsdice']}", f"Rules: {rec['rules']}"]
-    lines += [f"Option: {k} = {_option_text(v)}" for k, v in rec["options"].items()]
-    lines.append("Players: " + ", ".join(_name(p) for p in rec["players"]))
-    for r, rnd in enumerate(rec["rounds"]):
-        lines.append("")
-        head = f"Round {r + 1}"
-        if "opener" in rnd:
-            head += f": {_name(rnd['opener'])} opens"
-        lines += [head, f"Roll: {_faces(rnd['roll'])}"]
-        lines += [f"{_name(move['player'])}: {_items(move)}" for move in rnd["moves"]]
-        if r in results:
-            lines.append(f"= {results[r]}")
-    return "\n".join(lines) + "\n"
+
+    def round_lines(rnd: Mapping[str, Any]) -> list[str]:
+        lines = [f"Roll: {_faces(rnd['roll'])}"]
+        return lines + [f"{_name(move['player'])}: {_items(move)}" for move in rnd["moves"]]
+
+    return write_text(rec, _name, round_lines, result_lines(state, _describe))
 
 
 # ------------------------------------------------------------------------------------ parsing
-class _Line:
-    """One line of text being read: a cursor, and errors that name the line."""
-
-    def __init__(self, text: str, number: int, round: int | None, move: int | None) -> None:
-        self.text = text
-        self.pos = 0
-        self.number = number
-        self.round = round
-        self.move = move
-
-    def error(self, message: str) -> RecordError:
-        return RecordError(f"line {self.number}: {message}", round=self.round, move=self.move)
-
-    def token(self) -> tuple[str, bool]:
-        """The next name-like token and whether it was quoted."""
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-        match = _TOKEN.match(self.text, self.pos)
-        if match is None:
-            raise self.error(f"expected a name in {self.text!r}")
-        self.pos = match.end()
-        raw = match.group()
-        if raw.startswith('"'):
-            return self.string(raw), True
-        return raw, False
-
-    def string(self, raw: str) -> str:
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
-            raise self.error(f"bad quoted string {raw}") from None
-        if not isinstance(value, str):  # pragma: no cover - the token is always a string
-            raise self.error(f"bad quoted string {raw}")
-        return value
-
-    def name(self) -> str:
-        value, quoted = self.token()
-        if not quoted and value.lower() in _KEYWORDS:
-            raise self.error(f"{value!r} is a keyword: quote a player of that name")
-        return value
-
-    def accept(self, punct: str) -> bool:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-        if self.text.startswith(punct, self.pos):
-            self.pos += len(punct)
-            return True
-        return False
-
-    def rest(self) -> str:
-        out = self.text[self.pos :].strip()
-        self.pos = len(self.text)
-        return out
-
-
-def _face_list(words: list[str], line: _Line, what: str) -> list[str]:
+def _face_list(words: list[str], line: Line, what: str) -> list[str]:
     if [w.lower() for w in words] == ["none"]:
         return []
     out: list[str] = []
@@ -285,7 +209,7 @@ def _face_list(words: list[str], line: _Line, what: str) -> list[str]:
     return out
 
 
-def _split_items(body: str, line: _Line) -> list[str]:
+def _split_items(body: str, line: Line) -> list[str]:
     """Split a move's items at commas outside quoted strings."""
     items: list[str] = []
     start, pos = 0, 0
@@ -305,7 +229,7 @@ def _split_items(body: str, line: _Line) -> list[str]:
     return items
 
 
-def _attempt(words: list[str], line: _Line) -> dict[str, Any]:
+def _attempt(words: list[str], line: Line) -> dict[str, Any]:
     low = [w.lower() for w in words]
     if "rolled" not in low:
         return {"keep": _face_list(words, line, "keep")}
@@ -316,7 +240,7 @@ def _attempt(words: list[str], line: _Line) -> dict[str, Any]:
     }
 
 
-def _move(line: _Line, player: str, body: str) -> dict[str, Any]:
+def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     move: dict[str, Any] = {"player": player}
     items = _split_items(body, line)
     no_attempts = False
@@ -373,7 +297,7 @@ def _move(line: _Line, player: str, body: str) -> dict[str, Any]:
     return move
 
 
-def _poker_option(name: str, text: str, line: _Line) -> bool | int:
+def _poker_option(name: str, text: str, line: Line) -> bool | int:
     defaults = next(iter(POKER_PRESETS.values())).options()
     low = text.strip().lower()
     if name == "name" or name not in defaults:
@@ -390,6 +314,38 @@ def _poker_option(name: str, text: str, line: _Line) -> bool | int:
     if not re.fullmatch(r"-?[0-9]{1,9}", low):
         raise line.error(f"option {name} must be a number, not {text.strip()!r}")
     return int(low)
+
+
+class _Reader(TextReader):
+    """The poker-dice lines: ``Roll: F F F F F``, and poker-dice options and moves."""
+
+    keywords = _KEYWORDS
+    quoted = "string"
+    dice_keyword = "roll"
+    dice_place = "'Roll: F F F F F' goes in a round, before the moves"
+
+    def rules(self, rules: str, line: Line) -> None:
+        if rules not in POKER_PRESETS:
+            raise line.error(
+                f"{rules!r} are not poker-dice rules: read the record with "
+                "liarsdice.notation.text.text_to_record"
+            )
+
+    def option(self, name: str, value: str, line: Line) -> Any:
+        return _poker_option(name, value, line)
+
+    def dice(self, line: Line, current: dict[str, Any]) -> None:
+        if current["moves"]:
+            raise line.error("the roll goes before the moves of the round")
+        if "roll" in current:
+            raise line.error("the round has two rolls")
+        roll = _face_list(line.rest().split(), line, "the roll")
+        if len(roll) != 5:
+            raise line.error(f"the roll is five dice, not {len(roll)}")
+        current["roll"] = roll
+
+    def move(self, line: Line, player: str, body: str) -> dict[str, Any]:
+        return _move(line, player, body)
 
 
 def poker_text_to_record(text: str) -> Record:
@@ -412,98 +368,8 @@ def poker_text_to_record(text: str) -> Record:
     ...
     liarsdice.core.errors.RecordError: line 5: the roll: 'B' is not a face (9 10 J Q K A)
     """
-    record: dict[str, Any] = {"options": {}}
-    rounds: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    where: dict[tuple[int, int | None], int] = {}
-    seen_magic = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith(("#", "=")):
-            continue
-        r = len(rounds) - 1 if rounds else None
-        line = _Line(stripped, number, r, None)
-        if not seen_magic:
-            match = _MAGIC_RE.fullmatch(stripped)
-            if match is None:
-                raise line.error(f"not a liarsdice text record: expected '{_MAGIC} {VERSION}'")
-            version = match.group(1)
-            record["liarsdice"] = int(version) if version.isdigit() else version
-            seen_magic = True
-            continue
-        word, quoted = line.token()
-        keyword = "" if quoted else word.lower()
-        if keyword == "round":
-            match = _ROUND.fullmatch(stripped)
-            if match is None:
-                raise line.error(f"can't read {stripped!r}: write 'Round N: NAME opens'")
-            if int(match.group(1)) != len(rounds) + 1:
-                raise line.error(f"expected round {len(rounds) + 1}, not {match.group(1)}")
-            current = {}
-            where[len(rounds), None] = number
-            if match.group(2) is not None:
-                opener = _Line(match.group(2), number, len(rounds), None)
-                current["opener"] = opener.name()
-                if opener.rest():
-                    raise line.error(f"can't read the opener in {stripped!r}")
-            current["moves"] = []
-            rounds.append(current)
-        elif keyword in {"rules", "option", "players"}:
-            if current is not None:
-                raise line.error(f"the {word} header goes before the first round")
-            if not line.accept(":"):
-                raise line.error(f"expected '{word}:'")
-            if keyword == "rules":
-                record["rules"] = line.rest()
-                if record["rules"] not in POKER_PRESETS:
-                    raise line.error(
-                        f"{record['rules']!r} are not poker-dice rules: read the record with "
-                        "liarsdice.notation.text.text_to_record"
-                    )
-            elif keyword == "players":
-                players = [line.name()]
-                while line.accept(","):
-                    players.append(line.name())
-                if line.rest():
-                    raise line.error("players are separated by commas")
-                record["players"] = players
-            else:
-                name, equals, value = line.rest().partition("=")
-                if not equals:
-                    raise line.error("write an option as 'Option: name = value'")
-                option = name.strip()
-                record["options"][option] = _poker_option(option, value, line)
-        elif keyword == "roll":
-            if current is None or not line.accept(":"):
-                raise line.error("'Roll: F F F F F' goes in a round, before the moves")
-            if current["moves"]:
-                raise line.error("the roll goes before the moves of the round")
-            if "roll" in current:
-                raise line.error("the round has two rolls")
-            roll = _face_list(line.rest().split(), line, "the roll")
-            if len(roll) != 5:
-                raise line.error(f"the roll is five dice, not {len(roll)}")
-            current["roll"] = roll
-        else:
-            if current is None:
-                raise line.error(f"can't read {stripped!r} before the first round")
-            if not line.accept(":"):
-                raise line.error(f"can't read {stripped!r}: expected 'NAME: move'")
-            line.move = len(current["moves"])
-            where[len(rounds) - 1, line.move] = number
-            current["moves"].append(_move(line, word, line.rest()))
-    if not seen_magic:
-        raise RecordError(f"empty text record: expected '{_MAGIC} {VERSION}'")
-    for key in ("rules", "players"):
-        if key not in record:
-            raise RecordError(f"the text record has no {key.capitalize()}: line")
-    record["rounds"] = rounds
+    record, where = _Reader().read(text)
     try:
         return load_poker_record(record)
     except RecordError as err:
-        found = where.get((err.round, err.move)) if err.round is not None else None
-        if found is None and err.round is not None:
-            found = where.get((err.round, None))
-        if found is None:
-            raise
-        raise RecordError(f"line {found}: {err.message}", round=err.round, move=err.move) from None
+        raise locate_error(err, where) from None

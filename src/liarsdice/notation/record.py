@@ -26,15 +26,11 @@ True
 
 from __future__ import annotations
 
-import copy
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.errors import IllegalActionError, NotationError, RecordError, RulesError
+from liarsdice.core.errors import IllegalActionError, RecordError, RulesError
 from liarsdice.core.game import BUY, CHANCE, EXACT, LIAR, NO_SHOW, Game
-from liarsdice.core.poker.rules import POKER_PRESETS
-from liarsdice.core.poker.state import PokerState
 from liarsdice.core.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -49,6 +45,26 @@ from liarsdice.core.rules import (
 )
 from liarsdice.core.state import Phase, Question, RoundResult, State
 from liarsdice.notation.bids import parse_bid
+from liarsdice.notation.common import (
+    VERSION,
+    Fail,
+    Record,
+    Replayer,
+    Source,
+    check_header,
+    failer,
+    int_list,
+    is_int,
+    load_move_player,
+    load_record_with,
+    load_round_with,
+    read_source,
+    record_header,
+    replay_partial_with,
+    replayed_state,
+    summary_with,
+    write_record,
+)
 
 __all__ = [
     "CUSTOM",
@@ -67,19 +83,9 @@ __all__ = [
     "summarize_result",
 ]
 
-VERSION = 1
-"""The record version this module reads and writes (the ``"liarsdice"`` key)."""
-
 CUSTOM = "custom"
 """The ``"rules"`` value of a record whose rules are not a preset: every option is listed."""
 
-Record = dict[str, Any]
-"""A game record: the JSON object as Python data."""
-
-Source = str | bytes | Mapping[str, Any]
-"""What the readers accept: JSON text, or the parsed data."""
-
-_TOP_KEYS = ("liarsdice", "rules", "options", "players", "rounds")
 _ROUND_KEYS = ("opener", "dice", "stash", "moves", "fair")
 _CALLS = {"liar": LIAR, "exact": EXACT}
 _QUESTIONS = (Question.TURN, Question.COUNT)
@@ -89,26 +95,13 @@ _LISTABLE = frozenset({"dice", "face_order"})
 
 
 # ------------------------------------------------------------------------------------ loading
-def _is_poker(data: Mapping[str, Any]) -> bool:
-    """Whether parsed data names poker-dice rules (read by :mod:`.poker_record`)."""
-    return data.get("rules") in POKER_PRESETS
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _int_list(value: object) -> bool:
-    return isinstance(value, list) and all(_is_int(v) for v in value)
-
-
 def _option_value(name: str, value: object) -> Any:
     """Check the JSON type of option ``name`` and convert it for :class:`Rules`."""
     default = Rules().options()[name]
     if value is None and name in _NULLABLE:
         return None
     if name in _LISTABLE and isinstance(value, list):
-        if not value or not _int_list(value):
+        if not value or not int_list(value):
             raise RecordError(f"option {name} must be a non-empty list of integers, not {value!r}")
         return tuple(value)
     if name == "face_order":
@@ -117,8 +110,8 @@ def _option_value(name: str, value: object) -> Any:
         if not isinstance(value, bool):
             raise RecordError(f"option {name} must be true or false, not {value!r}")
         return value
-    if _is_int(default):
-        if not _is_int(value):
+    if is_int(default):
+        if not is_int(value):
             raise RecordError(f"option {name} must be an integer, not {value!r}")
         return value
     if isinstance(default, str):
@@ -158,18 +151,9 @@ def record_rules(record: Mapping[str, Any]) -> Rules:
     return _rules_from(record.get("rules"), options)
 
 
-def _load_move(raw: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
-    def fail(message: str) -> RecordError:
-        return RecordError(message, round=r, move=m)
-
-    if not isinstance(raw, Mapping):
-        raise fail(f"a move is an object, not {raw!r}")
-    player = raw.get("player")
-    if player is None:
-        raise fail("the move has no 'player'")
-    if not isinstance(player, str) or player not in players:
-        raise fail(f"unknown player {player!r}; players: {', '.join(players)}")
-    keys = set(raw) - {"player"}
+def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
+    fail = failer(r, m)
+    raw, player, keys = load_move_player(data, players, fail)
     move: dict[str, Any] = {"player": player}
     for single in ("call", "ask", "buy"):
         if single in keys and keys != {single}:
@@ -187,7 +171,7 @@ def _load_move(raw: object, r: int, m: int, players: list[str]) -> dict[str, Any
         return move
     if "buy" in keys:
         buy = raw["buy"]
-        if not _int_list(buy) or len(buy) > 1:
+        if not int_list(buy) or len(buy) > 1:
             raise fail(f"'buy' lists the bought die's face, e.g. [4], not {buy!r}")
         move["buy"] = list(buy)
         return move
@@ -199,11 +183,11 @@ def _load_move(raw: object, r: int, m: int, players: list[str]) -> dict[str, Any
     if "reroll" in keys and "show" not in keys:
         raise fail("'reroll' comes with a 'show'")
     if "show" in keys:
-        if not _int_list(raw["show"]):
+        if not int_list(raw["show"]):
             raise fail(f"'show' lists the faces shown, not {raw['show']!r}")
         move["show"] = list(raw["show"])
         if "reroll" in keys:
-            if not _int_list(raw["reroll"]):
+            if not int_list(raw["reroll"]):
                 raise fail(f"'reroll' lists the re-rolled faces, not {raw['reroll']!r}")
             if not raw["show"]:
                 raise fail('a declined show ("show": []) has no reroll')
@@ -216,131 +200,64 @@ def _load_move(raw: object, r: int, m: int, players: list[str]) -> dict[str, Any
 
 
 def _load_round(raw: object, r: int, players: list[str], rules: Rules) -> dict[str, Any]:
-    def fail(message: str) -> RecordError:
-        return RecordError(message, round=r, move=None)
+    def dice_of(raw: Mapping[str, Any], fail: Fail) -> dict[str, Any]:
+        if "dice" not in raw:
+            raise fail("the round has no 'dice'")
+        dice = raw["dice"]
+        if not isinstance(dice, Mapping):
+            raise fail("'dice' maps each player to the faces they rolled")
+        for name, faces in dice.items():
+            if name not in players:
+                raise fail(f"unknown player {name!r} in dice; players: {', '.join(players)}")
+            if not int_list(faces):
+                raise fail(f"{name}'s dice must be a list of faces, not {faces!r}")
+            for face in faces:
+                if not 1 <= face <= rules.faces:
+                    raise fail(f"{name}'s dice: {face} is not a face 1..{rules.faces}")
+        out: dict[str, Any] = {"dice": {name: list(dice[name]) for name in players if name in dice}}
+        if "stash" in raw:
+            stash = raw["stash"]
+            if rules.stash is Stash.NONE:
+                raise fail("these rules have no stash, but the round lists stash dice")
+            if not int_list(stash):
+                raise fail(f"'stash' must be a list of faces, not {stash!r}")
+            for face in stash:
+                if not 1 <= face <= rules.faces:
+                    raise fail(f"stash dice: {face} is not a face 1..{rules.faces}")
+            out["stash"] = list(stash)
+        elif rules.stash is not Stash.NONE:
+            raise fail(
+                f"these rules have a {rules.stash.value} stash: the round needs 'stash' dice"
+            )
+        return out
 
-    if not isinstance(raw, Mapping):
-        raise fail(f"a round is an object, not {raw!r}")
-    unknown = set(raw) - set(_ROUND_KEYS)
-    if unknown:
-        raise fail(f"unknown round key(s): {', '.join(sorted(unknown))}")
-    out: dict[str, Any] = {}
-    if "opener" in raw:
-        if not isinstance(raw["opener"], str) or raw["opener"] not in players:
-            raise fail(f"unknown opener {raw['opener']!r}; players: {', '.join(players)}")
-        out["opener"] = raw["opener"]
-    if "dice" not in raw:
-        raise fail("the round has no 'dice'")
-    dice = raw["dice"]
-    if not isinstance(dice, Mapping):
-        raise fail("'dice' maps each player to the faces they rolled")
-    for name, faces in dice.items():
-        if name not in players:
-            raise fail(f"unknown player {name!r} in dice; players: {', '.join(players)}")
-        if not _int_list(faces):
-            raise fail(f"{name}'s dice must be a list of faces, not {faces!r}")
-        for face in faces:
-            if not 1 <= face <= rules.faces:
-                raise fail(f"{name}'s dice: {face} is not a face 1..{rules.faces}")
-    out["dice"] = {name: list(dice[name]) for name in players if name in dice}
-    if "stash" in raw:
-        stash = raw["stash"]
-        if rules.stash is Stash.NONE:
-            raise fail("these rules have no stash, but the round lists stash dice")
-        if not _int_list(stash):
-            raise fail(f"'stash' must be a list of faces, not {stash!r}")
-        for face in stash:
-            if not 1 <= face <= rules.faces:
-                raise fail(f"stash dice: {face} is not a face 1..{rules.faces}")
-        out["stash"] = list(stash)
-    elif rules.stash is not Stash.NONE:
-        raise fail(f"these rules have a {rules.stash.value} stash: the round needs 'stash' dice")
-    if "moves" not in raw:
-        raise fail("the round has no 'moves' (an empty list if nobody moved yet)")
-    moves = raw["moves"]
-    if not isinstance(moves, list):
-        raise fail("'moves' must be a list")
-    out["moves"] = [_load_move(mv, r, m, players) for m, mv in enumerate(moves)]
-    if "fair" in raw:  # optional provably-fair seeds (docs/RECORD.md); checked by `verify`
-        if not isinstance(raw["fair"], Mapping):
-            raise fail(f"'fair' must be an object, not {raw['fair']!r}")
-        out["fair"] = dict(raw["fair"])
-    return out
+    return load_round_with(raw, r, players, _ROUND_KEYS, dice_of, _load_move)
 
 
-def read_source(source: Source) -> Mapping[str, Any]:
-    """Parse JSON text (or take parsed data) and check that it is a JSON object."""
-    if isinstance(source, str | bytes):
-        try:
-            data: object = json.loads(source)
-        except json.JSONDecodeError as err:
-            raise RecordError(f"not valid JSON: {err}") from None
-    else:
-        data = source
-    if not isinstance(data, Mapping):
-        raise RecordError("a record is a JSON object")
-    return data
-
-
-def check_header(data: Mapping[str, Any]) -> None:
-    """Check the version key, that no unknown top-level keys appear and the required ones do."""
-    if "liarsdice" not in data:
-        raise RecordError("not a liarsdice record: the 'liarsdice' version key is missing")
-    version = data["liarsdice"]
-    if not _is_int(version) or version != VERSION:
-        raise RecordError(
-            f"unsupported record version {version!r}; this reader knows version {VERSION}"
-        )
-    unknown = set(data) - set(_TOP_KEYS)
-    if unknown:
-        raise RecordError(f"unknown record key(s): {', '.join(sorted(map(str, unknown)))}")
-    for key in ("rules", "players", "rounds"):
-        if key not in data:
-            raise RecordError(f"the record has no {key!r}")
+def _start_dice(rules: Rules, players: int) -> None:
+    try:
+        rules.start_dice(players)
+    except RulesError as err:
+        raise RecordError(str(err)) from None
 
 
 def load_record(source: Source) -> Record:
-    """Read and check a record (JSON text or already-parsed data); returns a normalized copy.
+    """Read and check a bidding-family record (JSON text or already-parsed data); returns a
+    normalized copy.
 
     The structure, types, version, rules, options and player names are checked here;
     :func:`replay_record` checks the moves against the rules. Normalization: ``options`` is
-    always present, dice are listed in seat order; nothing else is added or dropped. A
-    poker-dice record (``"rules": "poker-dice"``) is read by
-    :func:`liarsdice.notation.poker_record.load_poker_record`.
+    always present, dice are listed in seat order; nothing else is added or dropped. Records
+    of any family are read by :func:`liarsdice.families.load_record`.
     """
-    data = read_source(source)
-    if _is_poker(data):
-        from liarsdice.notation.poker_record import load_poker_record
-
-        return load_poker_record(data)
-    check_header(data)
-    rules = record_rules(data)
-    players = data["players"]
-    if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise RecordError("'players' must be a list of non-empty names")
-    if len(set(players)) != len(players):
-        raise RecordError("player names must be distinct")
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise RecordError(f"a game needs {MIN_PLAYERS}..{MAX_PLAYERS} players, not {len(players)}")
-    try:
-        rules.start_dice(len(players))
-    except RulesError as err:
-        raise RecordError(str(err)) from None
-    rounds = data["rounds"]
-    if not isinstance(rounds, list):
-        raise RecordError("'rounds' must be a list")
-    return {
-        "liarsdice": VERSION,
-        "rules": data["rules"],
-        "options": copy.deepcopy(dict(data.get("options", {}))),
-        "players": list(players),
-        "rounds": [_load_round(rnd, r, players, rules) for r, rnd in enumerate(rounds)],
-    }
+    return load_record_with(
+        source, record_rules, (MIN_PLAYERS, MAX_PLAYERS), _load_round, _start_dice
+    )
 
 
-def dumps_record(record: Mapping[str, Any]) -> str:
-    """Write a record (either family) as compact, readable JSON: the header, then one line per
-    move.
+def dumps_record(record: Source) -> str:
+    """Write a bidding-family record as compact, readable JSON: the header, then one line per
+    move (:func:`liarsdice.families.dumps_record` writes a record of any family).
 
     >>> print(dumps_record({"liarsdice": 1, "rules": "classic", "players": ["a", "b"],
     ...                     "rounds": [{"opener": "a", "dice": {"a": [3], "b": [5]},
@@ -352,33 +269,7 @@ def dumps_record(record: Mapping[str, Any]) -> str:
        "moves": [
         {"player": "a", "bid": "1x3"}]}]}
     """
-    rec = load_record(record)
-
-    def js(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False)
-
-    lines = [
-        f'{{"liarsdice": {rec["liarsdice"]}, "rules": {js(rec["rules"])}, '
-        f'"options": {js(rec["options"])},',
-        f' "players": {js(rec["players"])},',
-    ]
-    if not rec["rounds"]:
-        lines.append(' "rounds": []}')
-        return "\n".join(lines)
-    lines.append(' "rounds": [')
-    for r, rnd in enumerate(rec["rounds"]):
-        head = ", ".join(f"{js(k)}: {js(v)}" for k, v in rnd.items() if k != "moves")
-        lines.append(f"  {{{head},")
-        close = "]}" if r == len(rec["rounds"]) - 1 else ","
-        moves = rnd["moves"]
-        if not moves:
-            lines.append(f'   "moves": []}}{close}')
-            continue
-        lines.append('   "moves": [')
-        for m, move in enumerate(moves):
-            end = f"]}}{close}" if m == len(moves) - 1 else ","
-            lines.append(f"    {js(move)}{end}")
-    return "\n".join(lines)
+    return write_record(load_record(record))
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -388,11 +279,8 @@ def _rules_fields(rules: Rules) -> tuple[str, dict[str, Any]]:
     return CUSTOM, {k: v for k, v in rules.options().items() if k != "name"}
 
 
-def record_from_state(state: State | PokerState) -> Record:
+def record_from_state(state: State) -> Record:
     """The record of everything that happened up to ``state`` (walks its event log).
-
-    A :class:`~liarsdice.core.poker.PokerState` gets a poker-dice record
-    (:func:`liarsdice.notation.poker_record.poker_record_from_state`).
 
     Every round gets its ``opener``. What the format cannot hold is normalized: chance events
     of a roll still in progress are left out (the record ends at the last complete roll), the
@@ -401,10 +289,6 @@ def record_from_state(state: State | PokerState) -> Record:
     between a bid and its show) is written after that move, or before it when the record ends
     in the middle of that move.
     """
-    if isinstance(state, PokerState):
-        from liarsdice.notation.poker_record import poker_record_from_state
-
-        return poker_record_from_state(state)
     game = state.game
     names = game.names
     rules = game.rules
@@ -501,78 +385,31 @@ def record_from_state(state: State | PokerState) -> Record:
         flush()
     if declined is not None and moves and moves[-1] is declined:
         declined["show"] = []
-    return {
-        "liarsdice": VERSION,
-        "rules": rules_name,
-        "options": options,
-        "players": list(names),
-        "rounds": rounds,
-    }
+    return record_header(rules_name, options, names, rounds)
 
 
 # ---------------------------------------------------------------------------------- replaying
-class _Replayer:
+class _Replayer(Replayer[State]):
     """Applies a loaded record to the engine, move by move; ``state`` is the latest state."""
 
-    def __init__(self, rec: Record) -> None:
-        self.rec = rec
-        self.rules = record_rules(rec)
-        self.names: list[str] = rec["players"]
-        self.seats = {name: seat for seat, name in enumerate(self.names)}
-        self.state: State | None = None
+    over = Phase.OVER
+    roll = Phase.ROLL
 
-    def run(self) -> State:
-        rounds = self.rec["rounds"]
-        opener: int | None = None
-        if rounds and "opener" in rounds[0]:
-            opener = self.seats[rounds[0]["opener"]]
-        elif rounds and self.rules.first_opener is not FirstOpener.GIVEN:
+    def new_game(self, opener: int | None) -> Game:
+        chance = self.rules.first_opener is not FirstOpener.GIVEN
+        if opener is None and self.rec["rounds"] and chance:
             raise RecordError(
                 "round 0 needs an 'opener': these rules choose the first opener by chance "
                 f"(first_opener {self.rules.first_opener.value})",
                 round=0,
             )
-        try:
-            game = Game(self.rules, self.names, opener=opener)
-        except RulesError as err:
-            raise RecordError(str(err)) from None
-        self.game = game
-        self.state = game.new_initial_state()
-        total = sum(len(rnd["moves"]) for rnd in rounds)
-        done = 0
-        for r, rnd in enumerate(rounds):
-            self._start_round(r, rnd)
-            for m, move in enumerate(rnd["moves"]):
-                done += 1
-                self._move(r, m, move, last=done == total)
-        return self.state
+        return Game(self.rules, self.names, opener=opener)
 
-    # -------------------------------------------------------------------- helpers
-    def _now(self) -> State:
-        assert self.state is not None
-        return self.state
+    def opener(self, state: State) -> int:
+        return state.table.opener
 
-    def _apply(self, action: int, r: int, m: int | None) -> None:
-        try:
-            self.state = self._now().apply_action(action)
-        except IllegalActionError as err:
-            raise RecordError(str(err), round=r, move=m) from None
-
-    def _start_round(self, r: int, rnd: dict[str, Any]) -> None:
-        s = self._now()
-        if s.phase is Phase.OVER:
-            raise RecordError("the game is already over: no more rounds", round=r)
-        if s.round != r or s.phase is not Phase.ROLL:
-            raise RecordError(
-                "the previous round is not over (no call ended it), but the record goes on",
-                round=r - 1 if r else 0,
-            )
-        t = s.table
-        if "opener" in rnd and self.seats[rnd["opener"]] != t.opener:
-            raise RecordError(
-                f"the opener is {self.names[t.opener]} under these rules, not {rnd['opener']}",
-                round=r,
-            )
+    def deal(self, r: int, rnd: dict[str, Any]) -> None:
+        t = self._now().table
         faces: list[int] = []
         dice = rnd["dice"]
         for seat, count in enumerate(t.dice):
@@ -600,48 +437,25 @@ class _Replayer:
         for face in faces:
             self._apply(face, r, None)
 
-    def _rolls(self, r: int, m: int, faces: list[int], need: int, what: str, end: bool) -> None:
-        if len(faces) > need or (len(faces) < need and not end):
-            raise RecordError(
-                f"{what} {need} {'die' if need == 1 else 'dice'} but the record lists {len(faces)}",
-                round=r,
-                move=m,
-            )
-        for face in faces:
-            self._apply(face, r, m)
-
     def _show(self, r: int, m: int, name: str, move: dict[str, Any], end: bool) -> None:
         s = self._now()
         seat = self.seats[name]
-        try:
-            action = self.game.show_action(move["show"])
-        except IllegalActionError as err:
-            raise RecordError(str(err), round=r, move=m) from None
+        action = self._located(r, m, lambda: self.game.show_action(move["show"]))
         hidden = len(s.hand(seat))
         self._apply(action, r, m)
         need = hidden - len(move["show"])
         self._rolls(r, m, move.get("reroll", []), need, f"{name} re-rolls", end)
 
     def _bid(self, r: int, m: int, text: str) -> None:
-        try:
-            bid = parse_bid(text, faces=self.rules.faces)
-            action = self.game.bid_action(bid)
-        except (NotationError, IllegalActionError) as err:
-            raise RecordError(str(err), round=r, move=m) from None
+        faces = self.rules.faces
+        action = self._located(r, m, lambda: self.game.bid_action(parse_bid(text, faces=faces)))
         self._apply(action, r, m)
 
-    def _move(self, r: int, m: int, move: dict[str, Any], last: bool) -> None:
+    def move(self, r: int, m: int, move: dict[str, Any], last: bool) -> None:
+        self._check_move(r, m)
         s = self._now()
         name = move["player"]
         seat = self.seats[name]
-        if s.phase is Phase.OVER:
-            raise RecordError("the game is over", round=r, move=m)
-        if s.round != r:
-            raise RecordError(
-                "the round is already over: this move belongs to the next round",
-                round=r,
-                move=m,
-            )
         if "ask" in move:
             if s.table.dice[seat] == 0:
                 raise RecordError(f"{name} is out of the game", round=r, move=m)
@@ -650,9 +464,7 @@ class _Replayer:
             except IllegalActionError as err:
                 raise RecordError(str(err), round=r, move=m) from None
             return
-        if s.current_player != seat:
-            who = self.names[s.current_player] if s.current_player >= 0 else "nobody"
-            raise RecordError(f"it is {who}'s turn, not {name}'s", round=r, move=m)
+        self._check_turn(r, m, name)
         if "call" in move:
             self._apply(_CALLS[move["call"]], r, m)
         elif "buy" in move:
@@ -693,41 +505,17 @@ class _Replayer:
             self._show(r, m, name, move, last)
 
 
-def replay_partial(
-    record: Source,
-) -> tuple[State | PokerState | None, RecordError | None]:
-    """Replay as far as the record is legal: the last good state and the error, if any.
-
-    The state is None when the record could not be read or its game could not be set up. A
-    poker-dice record replays to a :class:`~liarsdice.core.poker.PokerState`.
-    """
-    try:
-        rec = load_record(record)
-        if _is_poker(rec):
-            from liarsdice.notation.poker_record import replay_poker_partial
-
-            return replay_poker_partial(rec)
-        replayer = _Replayer(rec)
-    except RecordError as err:
-        return None, err
-    try:
-        return replayer.run(), None
-    except RecordError as err:
-        return replayer.state, err
+def replay_partial(record: Source) -> tuple[State | None, RecordError | None]:
+    """Replay a bidding-family record up to its first error: (the last legal state or None,
+    the :class:`~liarsdice.core.errors.RecordError` or None)."""
+    return replay_partial_with(record, load_record, lambda rec: _Replayer(rec, record_rules(rec)))
 
 
-def replay_record(record: Source) -> State | PokerState:
-    """Replay a record move by move; the state after its last move (a
-    :class:`~liarsdice.core.poker.PokerState` for a poker-dice record).
-
-    Raises :class:`~liarsdice.core.errors.RecordError` with ``round`` and ``move`` (0-based;
-    ``move`` None when the round itself is wrong) at the first thing that is not legal.
-    """
-    state, error = replay_partial(record)
-    if error is not None:
-        raise error
-    assert state is not None
-    return state
+def replay_record(record: Source) -> State:
+    """The state after the last move of a bidding-family record, or its first error raised
+    (a :class:`~liarsdice.core.errors.RecordError` located by 0-based ``round`` and
+    ``move``)."""
+    return replayed_state(replay_partial(record))
 
 
 # ---------------------------------------------------------------------------------- summary
@@ -757,29 +545,10 @@ def summarize_result(game: Game, result: RoundResult) -> dict[str, Any]:
     return out
 
 
-def _error_object(err: RecordError) -> dict[str, Any]:
-    return {"round": err.round, "move": err.move, "message": err.message}
-
-
 def replay_summary(record: Source) -> dict[str, Any]:
-    """Check a record and sum it up: the ``liarsdice replay --json`` output.
+    """Check a bidding-family record and sum it up: the ``liarsdice replay --json`` output.
 
     ``{"ok": true, "rounds": [...], "winner": name or null}`` for a legal record (an unfinished
     game has winner null), ``{"ok": false, "error": {"round", "move", "message"}}`` otherwise.
-    Poker-dice rounds are summed up by
-    :func:`liarsdice.notation.poker_record.summarize_poker_result`.
     """
-    state, error = replay_partial(record)
-    if error is not None:
-        return {"ok": False, "error": _error_object(error)}
-    assert state is not None
-    if isinstance(state, PokerState):
-        from liarsdice.notation.poker_record import summarize_poker_result
-
-        rounds = [summarize_poker_result(state.game, res) for res in state.results]
-        names = state.game.names
-    else:
-        rounds = [summarize_result(state.game, res) for res in state.results]
-        names = state.game.names
-    winner = state.winner
-    return {"ok": True, "rounds": rounds, "winner": None if winner is None else names[winner]}
+    return summary_with(replay_partial(record), summarize_result)

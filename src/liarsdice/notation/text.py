@@ -2,7 +2,8 @@
 
 It holds exactly what the JSON record (:mod:`liarsdice.notation.record`) holds, and the two
 convert both ways: :func:`record_to_text` and :func:`text_to_record`. Poker-dice records have
-their own text format (:mod:`liarsdice.notation.poker_text`); both functions dispatch there.
+their own text format (:mod:`liarsdice.notation.poker_text`); :mod:`liarsdice.families` reads
+and writes text records of any family.
 
 >>> record = {"liarsdice": 1, "rules": "milton-bradley", "options": {"loss": "one"},
 ...  "players": ["ann", "bob", "cy"],
@@ -55,51 +56,32 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.errors import RecordError
-from liarsdice.core.poker.rules import POKER_PRESETS
 from liarsdice.core.rules import Rules, ShowReroll
-from liarsdice.core.state import State
-from liarsdice.notation.poker_text import is_poker_text, poker_record_to_text, poker_text_to_record
-from liarsdice.notation.record import (
-    VERSION,
-    Record,
-    Source,
-    load_record,
-    record_rules,
-    replay_partial,
-    summarize_result,
+from liarsdice.core.state import RoundResult
+from liarsdice.notation.common import Record, Source
+from liarsdice.notation.record import load_record, record_rules, replay_partial, summarize_result
+from liarsdice.notation.text_common import (
+    KEYWORDS,
+    Line,
+    TextReader,
+    name_text,
+    result_lines,
+    write_text,
 )
 
 __all__ = ["describe_result", "record_to_text", "text_to_record"]
 
-_MAGIC = "Liar's Dice record, version"
-_MAGIC_RE = re.compile(r"liar['’]?s\s+dice\s+record,?\s+version\s+(\S+)", re.IGNORECASE)
-_KEYWORDS = frozenset({"round", "rules", "option", "players", "stash"})
-_BARE_NAME = re.compile(r"\w[\w.'+-]*")
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[^\s,:"]+')
+_KEYWORDS = KEYWORDS | {"stash"}
 _BID = re.compile(r"[0-9]+[xX][0-9]+")
-_ROUND = re.compile(r"round\s+([0-9]+)\s*(?::\s*(.+?)\s+opens)?", re.IGNORECASE)
 
 
 # ----------------------------------------------------------------------------------- printing
 def _name(name: str) -> str:
-    if _BARE_NAME.fullmatch(name) and name.lower() not in _KEYWORDS:
-        return name
-    return json.dumps(name, ensure_ascii=False)
+    return name_text(name, _KEYWORDS, one_line=False)
 
 
 def _faces(faces: list[int]) -> str:
     return " ".join(str(f) for f in faces)
-
-
-def _option_text(value: Any) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return "[" + ", ".join(str(v) for v in value) + "]"
-    return str(value)
 
 
 def _items(move: Mapping[str, Any], before: bool) -> str:
@@ -145,100 +127,35 @@ def describe_result(summary: Mapping[str, Any]) -> str:
     return " | ".join(parts)
 
 
+def _describe(game: Any, result: RoundResult) -> str:
+    return describe_result(summarize_result(game, result))
+
+
 def record_to_text(record: Source) -> str:
-    """Write a record in the text format (with a result line after each challenge).
+    """Write a bidding-family record in the text format (with a result line after each
+    challenge).
 
     Result lines are worked out by replaying the record; an illegal record still prints, with
-    result lines up to the first illegal move. A poker-dice record is written by
-    :func:`liarsdice.notation.poker_text.poker_record_to_text`.
+    result lines up to the first illegal move.
     """
     rec = load_record(record)
-    if rec["rules"] in POKER_PRESETS:
-        return poker_record_to_text(rec)
-    rules = record_rules(rec)
-    before = rules.show_reroll is ShowReroll.BEFORE
+    before = record_rules(rec).show_reroll is ShowReroll.BEFORE
     state, _ = replay_partial(rec)
-    results: dict[int, str] = {}
-    if isinstance(state, State):
-        for res in state.results:
-            line = describe_result(summarize_result(state.game, res))
-            if res.next_opener is None and state.winner is not None:
-                line += f" | {state.game.names[state.winner]} wins"
-            results[res.round] = line
-    lines = [f"{_MAGIC} {rec['liarsdice']}", f"Rules: {rec['rules']}"]
-    lines += [f"Option: {k} = {_option_text(v)}" for k, v in rec["options"].items()]
-    lines.append("Players: " + ", ".join(_name(p) for p in rec["players"]))
-    for r, rnd in enumerate(rec["rounds"]):
-        lines.append("")
-        head = f"Round {r + 1}"
-        if "opener" in rnd:
-            head += f": {_name(rnd['opener'])} opens"
-        lines.append(head)
-        for name, faces in rnd["dice"].items():
-            lines.append(f"{_name(name)} rolls {_faces(faces)}".rstrip())
+
+    def round_lines(rnd: Mapping[str, Any]) -> list[str]:
+        lines = [
+            f"{_name(name)} rolls {_faces(faces)}".rstrip() for name, faces in rnd["dice"].items()
+        ]
         if "stash" in rnd:
             lines.append(f"Stash: {_faces(rnd['stash'])}".rstrip())
-        for move in rnd["moves"]:
-            lines.append(f"{_name(move['player'])}: {_items(move, before)}")
-        if r in results:
-            lines.append(f"= {results[r]}")
-    return "\n".join(lines) + "\n"
+        lines += [f"{_name(move['player'])}: {_items(move, before)}" for move in rnd["moves"]]
+        return lines
+
+    return write_text(rec, _name, round_lines, result_lines(state, _describe, one_line=False))
 
 
 # ------------------------------------------------------------------------------------ parsing
-class _Line:
-    """A cursor over one line of text, reading names, punctuation and the rest."""
-
-    def __init__(self, text: str, number: int, round: int | None, move: int | None) -> None:
-        self.text = text
-        self.pos = 0
-        self.number = number
-        self.round = round
-        self.move = move
-
-    def error(self, message: str) -> RecordError:
-        return RecordError(f"line {self.number}: {message}", round=self.round, move=self.move)
-
-    def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def token(self) -> tuple[str, bool]:
-        """The next name-like token and whether it was quoted."""
-        self.skip_space()
-        match = _TOKEN.match(self.text, self.pos)
-        if match is None:
-            raise self.error(f"expected a name in {self.text!r}")
-        self.pos = match.end()
-        raw = match.group()
-        if raw.startswith('"'):
-            try:
-                value = json.loads(raw)
-            except json.JSONDecodeError:
-                raise self.error(f"bad quoted name {raw}") from None
-            return str(value), True
-        return raw, False
-
-    def name(self) -> str:
-        value, quoted = self.token()
-        if not quoted and value.lower() in _KEYWORDS:
-            raise self.error(f"{value!r} is a keyword: quote a player of that name")
-        return value
-
-    def accept(self, punct: str) -> bool:
-        self.skip_space()
-        if self.text.startswith(punct, self.pos):
-            self.pos += len(punct)
-            return True
-        return False
-
-    def rest(self) -> str:
-        out = self.text[self.pos :].strip()
-        self.pos = len(self.text)
-        return out
-
-
-def _ints(text: str, line: _Line, what: str) -> list[int]:
+def _ints(text: str, line: Line, what: str) -> list[int]:
     out: list[int] = []
     for part in text.replace(",", " ").split():
         if not part.isdigit() or len(part) > 9:
@@ -247,7 +164,7 @@ def _ints(text: str, line: _Line, what: str) -> list[int]:
     return out
 
 
-def _option_value(name: str, text: str, line: _Line) -> Any:
+def _option_value(name: str, text: str, line: Line) -> Any:
     low = text.strip().lower()
     default = Rules().options().get(name)
     if text.strip().startswith("["):
@@ -274,7 +191,7 @@ def _option_value(name: str, text: str, line: _Line) -> Any:
         return text.strip()
 
 
-def _move(line: _Line, player: str, body: str) -> dict[str, Any]:
+def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     move: dict[str, Any] = {"player": player}
     items = [item.strip() for item in body.split(",")]
     if items == [""]:
@@ -307,94 +224,40 @@ def _move(line: _Line, player: str, body: str) -> dict[str, Any]:
     return move
 
 
-def text_to_record(text: str) -> Record:
-    """Read the text format; returns the (checked, normalized) JSON record.
+class _Reader(TextReader):
+    """The bidding family's lines: ``NAME rolls F F ...`` and ``Stash: F F ...``."""
 
-    Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong. A record
-    whose ``Rules:`` line names poker dice is read by
-    :func:`liarsdice.notation.poker_text.poker_text_to_record`.
+    keywords = _KEYWORDS
+    dice_keyword = "stash"
+    dice_place = "'Stash: F F ...' goes in a round, before the moves"
+
+    def new_round(self) -> dict[str, Any]:
+        return {"dice": {}, "moves": []}
+
+    def option(self, name: str, value: str, line: Line) -> Any:
+        return _option_value(name, value, line)
+
+    def dice(self, line: Line, current: dict[str, Any]) -> None:
+        current["stash"] = _ints(line.rest(), line, "stash")
+
+    def other_line(self, word: str, line: Line, current: dict[str, Any]) -> None:
+        verb, _ = line.token()
+        if verb.lower() != "rolls":
+            raise line.error(f"can't read {line.text!r}: expected 'NAME: move' or 'NAME rolls'")
+        if current["moves"]:
+            raise line.error("the dice go before the moves of the round")
+        if word in current["dice"]:
+            raise line.error(f"{word} rolls twice in one round")
+        current["dice"][word] = _ints(line.rest(), line, f"{word}'s dice")
+
+    def move(self, line: Line, player: str, body: str) -> dict[str, Any]:
+        return _move(line, player, body)
+
+
+def text_to_record(text: str) -> Record:
+    """Read the bidding family's text format; returns the (checked, normalized) JSON record.
+
+    Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong.
     """
-    if is_poker_text(text):
-        return poker_text_to_record(text)
-    record: dict[str, Any] = {"options": {}}
-    rounds: list[dict[str, Any]] = []
-    current: dict[str, Any] | None = None
-    seen_magic = False
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped or stripped.startswith(("#", "=")):
-            continue
-        r = len(rounds) - 1 if rounds else None
-        m = len(current["moves"]) if current is not None else None
-        line = _Line(stripped, number, r, None)
-        if not seen_magic:
-            match = _MAGIC_RE.fullmatch(stripped)
-            if match is None:
-                raise line.error(f"not a liarsdice text record: expected '{_MAGIC} {VERSION}'")
-            version = match.group(1)
-            record["liarsdice"] = int(version) if version.isdigit() else version
-            seen_magic = True
-            continue
-        word, quoted = line.token()
-        keyword = "" if quoted else word.lower()
-        if keyword == "round":
-            match = _ROUND.fullmatch(stripped)
-            if match is None:
-                raise line.error(f"can't read {stripped!r}: write 'Round N: NAME opens'")
-            if int(match.group(1)) != len(rounds) + 1:
-                raise line.error(f"expected round {len(rounds) + 1}, not {match.group(1)}")
-            current = {"dice": {}, "moves": []}
-            if match.group(2) is not None:
-                opener = _Line(match.group(2), number, len(rounds), None)
-                current["opener"] = opener.name()
-                if opener.rest():
-                    raise line.error(f"can't read the opener in {stripped!r}")
-            rounds.append(current)
-        elif keyword in {"rules", "option", "players"}:
-            if current is not None:
-                raise line.error(f"the {word} header goes before the first round")
-            if not line.accept(":"):
-                raise line.error(f"expected '{word}:'")
-            if keyword == "rules":
-                record["rules"] = line.rest()
-            elif keyword == "players":
-                players = [line.name()]
-                while line.accept(","):
-                    players.append(line.name())
-                if line.rest():
-                    raise line.error("players are separated by commas")
-                record["players"] = players
-            else:
-                name, _, value = line.rest().partition("=")
-                if not _:
-                    raise line.error("write an option as 'Option: name = value'")
-                option = name.strip()
-                record["options"][option] = _option_value(option, value, line)
-        elif keyword == "stash":
-            if current is None or not line.accept(":"):
-                raise line.error("'Stash: F F ...' goes in a round, before the moves")
-            current["stash"] = _ints(line.rest(), line, "stash")
-        else:
-            if current is None:
-                raise line.error(f"can't read {stripped!r} before the first round")
-            if not quoted and word.lower() in _KEYWORDS:
-                raise line.error(f"{word!r} is a keyword: quote a player of that name")
-            if line.accept(":"):
-                line.move = m
-                current["moves"].append(_move(line, word, line.rest()))
-                continue
-            verb, _ = line.token()
-            if verb.lower() != "rolls":
-                raise line.error(f"can't read {stripped!r}: expected 'NAME: move' or 'NAME rolls'")
-            if current["moves"]:
-                raise line.error("the dice go before the moves of the round")
-            if word in current["dice"]:
-                raise line.error(f"{word} rolls twice in one round")
-            current["dice"][word] = _ints(line.rest(), line, f"{word}'s dice")
-    if not seen_magic:
-        raise RecordError(f"empty text record: expected '{_MAGIC} {VERSION}'")
-    for key in ("rules", "players"):
-        if key not in record:
-            raise RecordError(f"the text record has no {key.capitalize()}: line")
-    record["rounds"] = rounds
+    record, _ = _Reader().read(text)
     return load_record(record)

@@ -117,7 +117,7 @@ def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
 def _error(room: Room | None, code: str, message: str, reply_to: str | None = None) -> Any:
     if room is None:
         return envelope("error", {"code": code, "message": message})
-    return render(room, SPECTATOR, ErrorFrame(code, message, reply_to))
+    return render(room, SPECTATOR, ErrorFrame(code, message, reply_to=reply_to))
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -648,7 +648,7 @@ class Room:
             await self._handle(sink, kind, msg, reply_to)
         except CommandError as err:
             self._batch, self._new = None, []
-            self._send(sink, ErrorFrame(err.code, err.message, reply_to))
+            self._send(sink, ErrorFrame(err.code, err.message, reply_to=reply_to))
 
     def _host(self, sink: Sink) -> None:
         if sink.seat != 0:
@@ -659,11 +659,11 @@ class Room:
             self.seats[sink.seat].away = False
             self._broadcast_presence(self.seats[sink.seat], "back")
         if kind == "ping":
-            self._send(sink, Pong(reply_to))
+            self._send(sink, Pong(reply_to=reply_to))
             return
         if kind == "back":
             self._schedule()
-            self._send(sink, Pong(reply_to))
+            self._send(sink, Pong(reply_to=reply_to))
             return
         if kind == "resync":
             assert isinstance(msg, ResyncMsg)
@@ -828,7 +828,7 @@ class Room:
         await self._commit(reply_to, sink)
 
     def send_error(self, sink: Sink, code: str, message: str, reply_to: str | None = None) -> None:
-        self._send(sink, ErrorFrame(code, message, reply_to))
+        self._send(sink, ErrorFrame(code, message, reply_to=reply_to))
 
 
 def _json(value: Any) -> str:

@@ -23,43 +23,45 @@ if TYPE_CHECKING:
 SPECTATOR = -1
 
 
-@dataclass(frozen=True)
-class Snapshot:
-    """The whole room as the recipient may see it."""
+@dataclass(frozen=True, kw_only=True)
+class _Reply:
+    """A frame that may answer a message: ``reply_to`` is that message's ``id``."""
 
     reply_to: str | None = None
 
 
 @dataclass(frozen=True)
-class Update:
+class Snapshot(_Reply):
+    """The whole room as the recipient may see it."""
+
+
+@dataclass(frozen=True)
+class Update(_Reply):
     """Events after ``from_seq`` (projected per recipient) and the current view."""
 
     from_seq: int
     events: tuple[LoggedEvent, ...] = ()
     ephemeral: tuple[dict[str, Any], ...] = ()  # presence and takeover notes (not logged)
-    reply_to: str | None = None
 
 
 @dataclass(frozen=True)
-class Welcome:
+class Welcome(_Reply):
     """First answer to ``hello``: who the recipient is in this room."""
 
     token: str | None = None  # only ever sent to the seat it belongs to, right after joining
-    reply_to: str | None = None
 
 
 @dataclass(frozen=True)
-class ErrorFrame:
+class ErrorFrame(_Reply):
     """A refused message: a documented ``code`` and a human-readable ``message``."""
 
     code: str
     message: str
-    reply_to: str | None = None
 
 
 @dataclass(frozen=True)
-class Pong:
-    reply_to: str | None = None
+class Pong(_Reply):
+    """The answer to ``ping``."""
 
 
 @dataclass(frozen=True)
@@ -100,43 +102,31 @@ def _rules_public(room: Room) -> dict[str, Any] | None:
     return family_of_game(game).public_rules(game.rules)
 
 
+# What a recipient may see of each logged event: (key sent, key logged) pairs, in order; a
+# logged key ending in "?" may be missing (sent as null). Anything not listed stays on the
+# server: chance outcomes, client seeds until a round locks them, server seeds until revealed.
+_EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "room_created": (("preset", "preset"), ("options", "options"), ("turn_timer", "turn_timer?")),
+    "seat_joined": (("seat", "seat"), ("name", "name"), ("seat_kind", "kind"), ("level", "level?")),
+    "client_seed": (("seat", "seat"),),
+    "settings": (("turn_timer", "turn_timer?"),),
+    "game_started": (("game_no", "game_no"), ("players", "players"), ("opener", "opener?")),
+    "action": (("seat", "seat"), ("action", "action"), ("text", "text?"), ("auto", "auto?")),
+    "chance": (),  # a die was rolled: its face is in the views of those who may see it
+    "fair_round": tuple(
+        (k, k) for k in ("game_no", "round", "commitment", "client_seeds", "next_commitment")
+    ),
+    "fair_reveal": tuple((k, k) for k in ("game_no", "round", "commitment", "server_seed")),
+    "game_over": (("game_no", "game_no"), ("winner", "winner?")),
+    "chat": (("seat", "seat"), ("name", "name"), ("text", "text")),
+}
+
+
 def _event(room: Room, ev: LoggedEvent, seat: int) -> dict[str, Any]:
     d = ev.data
     out: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind}
-    k = ev.kind
-    if k == "room_created":
-        out.update(preset=d["preset"], options=d["options"], turn_timer=d.get("turn_timer"))
-    elif k == "seat_joined":
-        out.update(seat=d["seat"], name=d["name"], seat_kind=d["kind"], level=d.get("level"))
-    elif k == "client_seed":
-        out.update(seat=d["seat"])  # the seed itself is published when a round locks it
-    elif k == "settings":
-        out.update(turn_timer=d.get("turn_timer"))
-    elif k == "game_started":
-        out.update(game_no=d["game_no"], players=d["players"], opener=d.get("opener"))
-    elif k == "action":
-        out.update(seat=d["seat"], action=d["action"], text=d.get("text"), auto=d.get("auto"))
-    elif k == "chance":
-        pass  # a die was rolled: its face is in the views of those who may see it
-    elif k == "fair_round":
-        out.update(
-            game_no=d["game_no"],
-            round=d["round"],
-            commitment=d["commitment"],
-            client_seeds=d["client_seeds"],
-            next_commitment=d["next_commitment"],
-        )
-    elif k == "fair_reveal":
-        out.update(
-            game_no=d["game_no"],
-            round=d["round"],
-            commitment=d["commitment"],
-            server_seed=d["server_seed"],
-        )
-    elif k == "game_over":
-        out.update(game_no=d["game_no"], winner=d.get("winner"))
-    elif k == "chat":
-        out.update(seat=d["seat"], name=d["name"], text=d["text"])
+    for key, logged in _EVENT_FIELDS.get(ev.kind, ()):
+        out[key] = d.get(logged[:-1]) if logged.endswith("?") else d[logged]
     return out
 
 
@@ -194,15 +184,25 @@ def render(room: Room, seat: int, frame: Frame) -> dict[str, Any]:
     Every outgoing WebSocket frame, HTTP room answer and record download is built here.
     """
     viewer = seat if 0 <= seat < len(room.seats) else SPECTATOR
-    if isinstance(frame, ErrorFrame):
-        data: dict[str, Any] = {"code": frame.code, "message": frame.message}
-        if frame.reply_to is not None:
-            data["reply_to"] = frame.reply_to
-        return envelope("error", data)
     if isinstance(frame, Pong):
         return envelope("pong", {"reply_to": frame.reply_to, "seq": room.seq})
+    if isinstance(frame, RecordFrame):  # only finished games, every round revealed
+        record = room.records.get(frame.game_no)
+        return envelope("record", {"game_no": frame.game_no, "record": record, **frame.extra})
+    kind, data = _frame_data(room, viewer, frame)
+    if frame.reply_to is not None:
+        data["reply_to"] = frame.reply_to
+    return envelope(kind, data)
+
+
+def _frame_data(
+    room: Room, viewer: int, frame: ErrorFrame | Welcome | Snapshot | Update
+) -> tuple[str, dict[str, Any]]:
+    """The frame's type and its data for ``viewer`` (before ``reply_to``)."""
+    if isinstance(frame, ErrorFrame):
+        return "error", {"code": frame.code, "message": frame.message}
     if isinstance(frame, Welcome):
-        data = {
+        data: dict[str, Any] = {
             "room": room.id,
             "seat": None if viewer == SPECTATOR else viewer,
             "role": "spectator" if viewer == SPECTATOR else "player",
@@ -211,34 +211,22 @@ def render(room: Room, seat: int, frame: Frame) -> dict[str, Any]:
         }
         if frame.token is not None and viewer != SPECTATOR:
             data["token"] = frame.token
-        if frame.reply_to is not None:
-            data["reply_to"] = frame.reply_to
-        return envelope("welcome", data)
+        return "welcome", data
     if isinstance(frame, Snapshot):
-        data = {
+        return "snapshot", {
             "seq": room.seq,
             "room": _room(room),
             "view": _view_dict(room, viewer),
             "fair": _fair_public(room),
             "chat": [_event(room, ev, viewer) for ev in room.chat],
         }
-        if frame.reply_to is not None:
-            data["reply_to"] = frame.reply_to
-        return envelope("snapshot", data)
-    if isinstance(frame, Update):
-        data = {
-            "from_seq": frame.from_seq,
-            "seq": room.seq,
-            "events": [_event(room, ev, viewer) for ev in frame.events] + list(frame.ephemeral),
-            "room": _room(room),
-            "view": _view_dict(room, viewer),
-        }
-        if frame.reply_to is not None:
-            data["reply_to"] = frame.reply_to
-        return envelope("update", data)
-    # RecordFrame: only finished games, whose every round has been revealed.
-    record = room.records.get(frame.game_no)
-    return envelope("record", {"game_no": frame.game_no, "record": record, **frame.extra})
+    return "update", {
+        "from_seq": frame.from_seq,
+        "seq": room.seq,
+        "events": [_event(room, ev, viewer) for ev in frame.events] + list(frame.ephemeral),
+        "room": _room(room),
+        "view": _view_dict(room, viewer),
+    }
 
 
 __all__ = [

@@ -5,7 +5,8 @@
 * :mod:`~liarsdice.solve.br` — exact best responses, exploitability and game value;
 * :mod:`~liarsdice.solve.lp` — the sequence-form linear program (scipy/HiGHS) for tiny games;
 * :mod:`~liarsdice.solve.policy` — solved policies, JSON save/load, any policy's exploitability;
-* :mod:`~liarsdice.solve.bot` — :class:`NashBot`, a bot playing a solved policy.
+
+The bot playing a solved policy is :class:`~liarsdice.bots.nash.NashBot`.
 """
 
 from __future__ import annotations

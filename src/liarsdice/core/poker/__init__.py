@@ -12,7 +12,7 @@ no global randomness. The API mirrors the bidding family's (:mod:`liarsdice.core
 True
 """
 
-from liarsdice.core.game import CHANCE, TERMINAL
+from liarsdice.core.common import CHANCE, TERMINAL
 from liarsdice.core.poker.game import (
     ACCEPT,
     ARRANGE_BASE,

@@ -38,11 +38,23 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations_with_replacement
-from typing import TYPE_CHECKING
 
-from liarsdice.core.errors import IllegalActionError, NotationError, RulesError
-from liarsdice.core.game import CHANCE, TERMINAL
+from liarsdice.core.common import CHANCE, TERMINAL, GameBase
+from liarsdice.core.errors import IllegalActionError, NotationError
+from liarsdice.core.poker.actions import (
+    ACCEPT,
+    ARRANGE_BASE,
+    BID_BASE,
+    KEEP_BASE,
+    LEFT,
+    LIAR,
+    MULTISETS,
+    NUM_MULTISETS,
+    RIGHT,
+    ROLL_BASE,
+    SHAKE_BASE,
+    multiset_index,
+)
 from liarsdice.core.poker.hands import (
     ALL_BIDS,
     BID_IDS,
@@ -54,41 +66,7 @@ from liarsdice.core.poker.hands import (
     parse_poker_bid,
 )
 from liarsdice.core.poker.rules import MAX_PLAYERS, MIN_PLAYERS, POKER_PRESETS, PokerRules
-
-if TYPE_CHECKING:
-    from liarsdice.core.poker.state import PokerState
-
-LIAR = 0
-ACCEPT = 1
-LEFT = 2
-RIGHT = 3
-BID_BASE = 8
-ARRANGE_BASE = 1000
-ROLL_BASE = 2000
-SHAKE_BASE = 2500
-KEEP_BASE = 3000
-
-MULTISETS: tuple[tuple[int, ...], ...] = tuple(
-    ms for k in range(6) for ms in combinations_with_replacement(range(1, 7), k)
-)
-MULTISET_IDS: dict[tuple[int, ...], int] = {ms: i for i, ms in enumerate(MULTISETS)}
-NUM_MULTISETS = len(MULTISETS)
-
-
-def default_names(n: int) -> tuple[str, ...]:
-    """Default seat names: ``p1``, ``p2``, ..."""
-    return tuple(f"p{i + 1}" for i in range(n))
-
-
-def multiset_index(faces: Iterable[int]) -> int:
-    """The index of a multiset of faces (any order) in :data:`MULTISETS`."""
-    ms = tuple(sorted(faces))
-    try:
-        return MULTISET_IDS[ms]
-    except KeyError:
-        raise IllegalActionError(
-            f"{list(ms)} is not up to five faces 1..6 (9, 10, J, Q, K, A)"
-        ) from None
+from liarsdice.core.poker.state import PokerState, initial_state
 
 
 def _in_range(action: int, base: int) -> tuple[int, ...] | None:
@@ -111,13 +89,14 @@ def _parse_faces(text: str) -> tuple[int, ...]:
         raise IllegalActionError(str(e)) from None
 
 
-class PokerGame:
+class PokerGame(GameBase[PokerState]):
     """A poker-dice game: rules and seat names. Immutable; shared by any number of states.
 
     ``opener`` is Player One of the first round (seat 0 when not given).
     """
 
     family = "poker"  # the rule family's name (liarsdice.families finds it by this)
+    rules: PokerRules
 
     def __init__(
         self,
@@ -128,48 +107,13 @@ class PokerGame:
     ) -> None:
         if rules is None:
             rules = POKER_PRESETS["poker-dice"]
-        if players is None:
-            players = rules.players
-        names = default_names(players) if isinstance(players, int) else tuple(players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise RulesError(f"a game needs {MIN_PLAYERS}..{MAX_PLAYERS} players, not {len(names)}")
-        if len(set(names)) != len(names) or any(not n for n in names):
-            raise RulesError("player names must be distinct and non-empty")
-        if opener is not None and not 0 <= opener < len(names):
-            raise RulesError(f"opener must be a seat 0..{len(names) - 1}")
-        self.rules = rules
-        self.names = names
-        self.num_players = len(names)
-        self.opener = opener
+        self._seat(rules, players, opener, (MIN_PLAYERS, MAX_PLAYERS))
         self.bids = ALL_BIDS
         self.num_bids = NUM_BIDS
-        self._root: PokerState | None = None
 
-    def __repr__(self) -> str:
-        return f"PokerGame({self.rules.name!r}, {list(self.names)!r})"
-
-    # ----------------------------------------------------------------- states
-    def new_initial_state(self) -> PokerState:
-        """The state before anything happened: the first opener's roll is due."""
-        if self._root is None:
-            from liarsdice.core.poker.state import initial_state
-
-            self._root = initial_state(self)
-        return self._root
-
-    def replay(self, events: Iterable[tuple[int, int]]) -> PokerState:
-        """Rebuild a state from an event log of ``(player, action)`` pairs (-1 = chance)."""
-        state = self.new_initial_state()
-        for player, action in events:
-            state = state.apply_event(player, action)
-        return state
-
-    def seat(self, name: str) -> int:
-        """The seat of a player by name."""
-        try:
-            return self.names.index(name)
-        except ValueError:
-            raise IllegalActionError(f"no player named {name!r}") from None
+    def _initial_state(self) -> PokerState:
+        """The first opener's roll is due."""
+        return initial_state(self)
 
     # ---------------------------------------------------------------- actions
     def bid_action(self, bid: PokerBid) -> int:

@@ -30,15 +30,14 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from liarsdice.core.common import CHANCE, TERMINAL, StateBase
 from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.game import CHANCE, TERMINAL
-from liarsdice.core.poker.game import (
+from liarsdice.core.poker.actions import (
     ACCEPT,
     ARRANGE_BASE,
     BID_BASE,
@@ -49,7 +48,6 @@ from liarsdice.core.poker.game import (
     RIGHT,
     ROLL_BASE,
     SHAKE_BASE,
-    PokerGame,
 )
 from liarsdice.core.poker.hands import (
     ALL_BIDS,
@@ -62,9 +60,10 @@ from liarsdice.core.poker.hands import (
     is_five_of_a_kind,
     satisfies,
 )
+from liarsdice.core.poker.view import PokerView, make_view
 
 if TYPE_CHECKING:
-    from liarsdice.core.poker.view import PokerView
+    from liarsdice.core.poker.game import PokerGame
 
 FIVE_ROLLS = 3  # rolls allowed to make five of a kind after accepting a five-of-a-kind bid
 
@@ -155,7 +154,7 @@ _LOOK_PHASES = frozenset({Phase.BID, Phase.PASS, Phase.ARRANGE, Phase.SHAKE})
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
-class PokerState:
+class PokerState(StateBase):
     """An immutable poker-dice state. Create the first one with
     :meth:`PokerGame.new_initial_state`.
 
@@ -163,6 +162,7 @@ class PokerState:
     information: players get :meth:`view` instead.
     """
 
+    _OVER: ClassVar[Phase] = Phase.OVER
     game: PokerGame
     phase: Phase
     player: int
@@ -188,17 +188,6 @@ class PokerState:
 
     # ------------------------------------------------------------ inspection
     @property
-    def current_player(self) -> int:
-        """The seat to act, :data:`CHANCE` at chance nodes, :data:`TERMINAL` when over."""
-        return self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def is_chance_node(self) -> bool:
-        return self.player == CHANCE
-
-    @property
     def current_bid(self) -> PokerBid | None:
         return None if self.bid < 0 else ALL_BIDS[self.bid]
 
@@ -210,16 +199,6 @@ class PokerState:
     def active_players(self) -> list[int]:
         """Seats with lives left, in seat order."""
         return [p for p, lives in enumerate(self.lives) if lives > 0]
-
-    def history(self) -> list[tuple[int, int]]:
-        """The event log: ``(player, action)`` pairs from the start (player -1 = chance)."""
-        out: list[tuple[int, int]] = []
-        node = self._log
-        while node is not None:
-            node, player, action = node
-            out.append((player, action))
-        out.reverse()
-        return out
 
     def round_events(self) -> list[tuple[int, int]]:
         """The events of the current round (of the last one once the game is over)."""
@@ -265,13 +244,6 @@ class PokerState:
     def sample_chance(self, rng: random.Random) -> int:
         """One chance outcome drawn with ``rng``."""
         return int(rng.random() * 6) + 1
-
-    def resolve_chance(self, rng: random.Random) -> PokerState:
-        """Apply chance outcomes drawn with ``rng`` until a player must act (or the end)."""
-        s = self
-        while s.player == CHANCE:
-            s = s.apply_action(s.sample_chance(rng))
-        return s
 
     # ----------------------------------------------------------- legal moves
     def _can_accept(self) -> bool:
@@ -639,12 +611,7 @@ class PokerState:
 
     def view(self, player: int) -> PokerView:
         """What ``player`` may see now (-1: a spectator)."""
-        from liarsdice.core.poker.view import make_view
-
         return make_view(self, player)
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.legal_actions())
 
 
 def initial_state(game: PokerGame) -> PokerState:

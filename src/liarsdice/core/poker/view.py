@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from liarsdice.core.game import CHANCE, TERMINAL
+from liarsdice.core.common import CHANCE, TERMINAL, ViewBase, view_fields
 from liarsdice.core.poker.hands import ALL_BIDS, PokerBid, format_face, format_poker_bid
 
 if TYPE_CHECKING:
@@ -28,16 +28,9 @@ def _faces(dice: tuple[int, ...]) -> list[str]:
 
 
 @dataclass(frozen=True, slots=True)
-class PokerView:
-    """What one seat may know. ``player`` is -1 for a spectator (public facts only)."""
+class PokerView(ViewBase):
+    """What one seat may know (``opener``: Player One of this round)."""
 
-    player: int
-    names: tuple[str, ...]
-    rules: str
-    round: int
-    phase: str
-    to_move: int  # seat to act; -1 chance, -4 game over
-    opener: int  # Player One of this round
     lives: tuple[int, ...]
     direction: int  # +1 left (up the seats), -1 right, 0 not chosen yet
     holder: int  # who last looked under the cup (Player One, or the latest accepter)
@@ -56,13 +49,7 @@ class PokerView:
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (faces and bids in notation)."""
         return {
-            "player": self.player,
-            "names": list(self.names),
-            "rules": self.rules,
-            "round": self.round,
-            "phase": self.phase,
-            "to_move": self.to_move,
-            "opener": self.opener,
+            **self._head(),
             "lives": list(self.lives),
             "direction": self.direction,
             "holder": self.holder,
@@ -84,15 +71,8 @@ def make_view(state: PokerState, player: int) -> PokerView:
     """Build ``player``'s view of ``state``; -1 builds a spectator's view."""
     game = state.game
     seat = 0 <= player < game.num_players
-    to_move = state.player
     return PokerView(
-        player=player,
-        names=game.names,
-        rules=game.rules.name,
-        round=state.round,
-        phase=state.phase.name.lower(),
-        to_move=to_move,
-        opener=state.opener,
+        **view_fields(state, player, state.round, state.opener),
         lives=state.lives,
         direction=state.direction,
         holder=state.holder,
@@ -104,11 +84,6 @@ def make_view(state: PokerState, player: int) -> PokerView:
         current_bid=state.current_bid,
         bidder=state.bidder,
         five_attempts=state.attempts,
-        legal_actions=(
-            state.legal_actions() if seat and to_move == player and to_move >= 0 else ()
-        ),
-        results=state.results,
-        winner=state.winner,
     )
 
 

@@ -12,7 +12,8 @@ from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.game import Game
 from liarsdice.core.rules import PRESETS, Rules, parse_option, preset
 from liarsdice.core.state import Phase, RoundResult, State
-from liarsdice.families.base import Family, Record, option_text
+from liarsdice.families.base import Family, Record, Sizes, option_text
+from liarsdice.families.terminal import GameTerminal
 from liarsdice.notation import record as records
 from liarsdice.notation import text as texts
 
@@ -44,15 +45,8 @@ class BiddingFamily(Family):
             parsed["players"] = players
         return _preset(preset, parsed)
 
-    def rules_from_cli(
-        self,
-        preset: str,
-        options: Mapping[str, str],
-        *,
-        players: int | None = None,
-        dice: str | None = None,
-        faces: int | None = None,
-    ) -> Rules:
+    def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> Rules:
+        players, dice, faces = sizes
         overrides = {key: parse_option(key, value) for key, value in options.items()}
         if players is not None:
             overrides["players"] = players
@@ -99,7 +93,7 @@ class BiddingFamily(Family):
         return records.load_record(data)
 
     def replay_partial(self, record: Record) -> tuple[State | None, RecordError | None]:
-        return records.replay_partial(record)  # type: ignore[return-value]
+        return records.replay_partial(record)
 
     def replay_summary(self, record: Record) -> dict[str, Any]:
         return records.replay_summary(record)
@@ -147,14 +141,16 @@ class BiddingFamily(Family):
         return bots.bot_names("bidding")
 
     def bot_registry(self) -> dict[str, type]:
-        registry: dict[str, type] = dict(bots.BOTS)
-        from liarsdice.solve.bot import NashBot  # NumPy and SciPy: imported on first use
-
-        registry[NashBot.name] = NashBot
-        return registry
+        return bots.bot_registry("bidding")  # the nash bot: NumPy and SciPy, on first use
 
     def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
         return bots.make_bot(name, rng, "bidding", think=think)
+
+    # ---------------------------------------------------------------- the terminal front end
+    def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
+        from liarsdice.families.bidding.terminal import BiddingTerminal
+
+        return BiddingTerminal(game, hot_seat=hot_seat)
 
 
 def _preset(name: str, overrides: Mapping[str, Any]) -> Rules:

@@ -12,7 +12,8 @@ from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.rules import POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import PokerRoundResult, PokerState
-from liarsdice.families.base import Family, Record, option_text
+from liarsdice.families.base import Family, Record, Sizes, option_text
+from liarsdice.families.terminal import GameTerminal
 from liarsdice.notation import poker_record as records
 from liarsdice.notation import poker_text as texts
 
@@ -58,15 +59,8 @@ class PokerFamily(Family):
             overrides["players"] = players
         return poker_preset(preset.strip().lower(), **overrides)
 
-    def rules_from_cli(
-        self,
-        preset: str,
-        options: Mapping[str, str],
-        *,
-        players: int | None = None,
-        dice: str | None = None,
-        faces: int | None = None,
-    ) -> PokerRules:
+    def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> PokerRules:
+        players, dice, faces = sizes
         if faces is not None:
             raise RulesError("poker dice have six faces (9, 10, J, Q, K, A): drop --faces")
         overrides: dict[str, Any] = {}
@@ -160,10 +154,16 @@ class PokerFamily(Family):
         return bots.bot_names("poker")
 
     def bot_registry(self) -> dict[str, type]:
-        return dict(bots.POKER_BOTS)
+        return bots.bot_registry("poker")
 
     def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
         return bots.make_bot(name, rng, "poker", think=think)
+
+    # ---------------------------------------------------------------- the terminal front end
+    def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
+        from liarsdice.families.poker.terminal import PokerTerminal
+
+        return PokerTerminal(game, hot_seat=hot_seat)
 
 
 POKER = PokerFamily()

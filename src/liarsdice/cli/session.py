@@ -1,0 +1,149 @@
+"""One game of ``liarsdice play`` at the terminal, for every rule family.
+
+The session runs the game loop and does all the reading and printing: chance, bots' turns,
+the hot-seat hand-over ("Pass the screen") and hiding, a human's prompt and commands, the game
+over and ``--save``. Every line it prints is built by the family's terminal parts
+(:meth:`~liarsdice.families.base.Family.terminal`), which also read a human's input.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from rich.console import Console
+from rich.markup import escape
+
+from liarsdice.cli.terminal import Terminal
+from liarsdice.core import CHANCE, LiarsDiceError
+from liarsdice.families import Family, dumps_record
+
+__all__ = ["Seat", "Session"]
+
+
+class Chooser(Protocol):
+    """A bot: it chooses a move from its own view."""
+
+    def choose(self, game: Any, view: Any) -> int: ...
+
+
+@dataclass
+class Seat:
+    """One player at the table: a human or a bot of the game's family."""
+
+    name: str
+    bot: Chooser | None = None
+
+    @property
+    def human(self) -> bool:
+        return self.bot is None
+
+
+class Session(Terminal):
+    """One game at the terminal: the loop, the hand-overs and the human prompts."""
+
+    def __init__(
+        self,
+        family: Family,
+        game: Any,
+        seats: list[Seat],
+        rng: random.Random,
+        console: Console,
+        *,
+        hints: bool = False,
+        save: Path | None = None,
+    ) -> None:
+        super().__init__(seats, console)
+        self.family = family
+        self.game = game
+        self.seats = seats
+        self.rng = rng
+        self.hints = hints
+        self.save = save
+        self.text = family.terminal(game, hot_seat=self.hot_seat)
+
+    def run(self) -> int:
+        """Play to the end (or until a human quits). Returns the exit code."""
+        state = self.game.new_initial_state()
+        quit_early = False
+        while not state.is_terminal():
+            if state.current_player == CHANCE:
+                state = state.resolve_chance(self.rng)
+                continue
+            seat = state.current_player
+            if self.hot_seat and self.screen is not None and self.screen != seat:
+                self.hide_screen()
+            self.say_all(self.text.round_lines(state))
+            bot = self.seats[seat].bot
+            if bot is None:
+                next_state = self.human_turn(state, seat)
+                if next_state is None:
+                    quit_early = True
+                    break
+                state = next_state
+            else:
+                state = self.act(state, seat, bot.choose(self.game, state.view(seat)))
+        if quit_early:
+            self.say("Game abandoned.")
+        else:
+            self.say_all(self.text.game_over(state))
+        if self.save is not None:
+            self.write_record(state)
+        return 0
+
+    def act(self, state: Any, seat: int, action: int) -> Any:
+        """Apply a move and the rolls that belong to it; narrate it and any reveal."""
+        before = state
+        state = state.apply_action(action)
+        while state.current_player == CHANCE and self.text.rolls_in_move(state):
+            state = state.apply_action(state.sample_chance(self.rng))
+        if self.hot_seat and self.screen == seat and state.current_player != seat:
+            self.hide_screen()
+        self.say_all(self.text.move_lines(before, state, seat, action))
+        return state
+
+    def write_record(self, state: Any) -> None:
+        """Save the game record (``--save``), even of a game left before its end."""
+        assert self.save is not None
+        try:
+            text = dumps_record(self.family.record_from_state(state))
+            self.save.write_text(text, encoding="utf-8")
+        except (OSError, LiarsDiceError) as e:
+            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            self.say(f"Cannot save the game to {escape(str(self.save))}: {escape(reason)}.")
+            return
+        self.say(f"Game record saved to {escape(str(self.save))}.")
+
+    def human_turn(self, state: Any, seat: int) -> Any | None:
+        """Prompt a human until they make a legal move; None when they quit."""
+        text = self.text
+        seat_name = text.name(seat)
+        if self.hot_seat and self.screen != seat:
+            self.say(f"Pass the screen to {seat_name}.")
+            if self.read(f"{seat_name}, press Enter when only you can see the screen:") is None:
+                return None
+            self.screen = seat
+        self.say_all(text.turn_lines(state, seat))
+        if self.hints and text.hints_on_turn(state):
+            self.say_all(text.hint(state, seat))
+        while True:
+            prompt = text.prompt(state, seat)
+            line = self.read(f"{seat_name}, {prompt}" if self.hot_seat else prompt.capitalize())
+            if line is None:
+                return None
+            answer = text.answer(state, seat, line)
+            self.say_all(answer.lines)
+            if answer.command == "quit":
+                return None
+            if answer.command == "help":
+                self.say_all(text.help())
+            elif answer.command == "hint":
+                self.say_all(text.hint(state, seat))
+            elif answer.command == "status":
+                self.say_all(text.status(state, seat))
+            if answer.state is not None:
+                state = answer.state
+            if answer.action is not None:
+                return self.act(state, seat, answer.action)

@@ -1,0 +1,255 @@
+"""The terminal front end's family-specific parts (``liarsdice play``), and their shared text.
+
+``liarsdice play`` runs one game loop for every family and does all the reading and printing
+(``liarsdice.cli.session``). What differs between families is text and the reading of a human's
+input, so a family's :meth:`~liarsdice.families.base.Family.terminal` returns a
+:class:`GameTerminal` for one game: it builds the lines to print (rich markup, names escaped)
+from public facts and the player's own view, and reads a line of input into a move or a
+command. Nothing here prints or reads.
+
+>>> plural(1, "die"), plural(3, "die"), plural(2, "life"), plural(2, "roll")
+('1 die', '3 dice', '2 lives', '2 rolls')
+>>> dice_text([3, 5]), dice_text([])
+('3 5', 'none')
+>>> meta_command("?"), meta_command("look"), meta_command("liar")
+('help', 'status', None)
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rich.markup import escape
+
+__all__ = [
+    "Answer",
+    "GameTerminal",
+    "dice_text",
+    "meta_command",
+    "pct",
+    "plural",
+]
+
+_META = {
+    "quit": {"quit", "exit", "q", "bye"},
+    "help": {"help", "?", "h", "commands"},
+    "hint": {"hint", "hints", "odds"},
+    "status": {"status", "look", "dice", "board", "s"},
+}
+_PLURALS = {"die": "dice", "life": "lives"}
+
+
+# ------------------------------------------------------------------------------ shared text
+def meta_command(low: str) -> str | None:
+    """The command every family understands (``quit``, ``help``, ``hint``, ``status``) that
+    the normalized input ``low`` names, or None."""
+    for command, words in _META.items():
+        if low in words:
+            return command
+    return None
+
+
+def pct(p: float) -> str:
+    """A probability as a short percentage (``<1%``/``>99%`` instead of 0%/100% when not sure).
+
+    >>> pct(0.5), pct(0.001), pct(0.999), pct(1.0)
+    ('50%', '<1%', '>99%', '100%')
+    """
+    if 0 < p < 0.005:
+        return "<1%"
+    if 0.995 <= p < 1:
+        return ">99%"
+    return f"{p:.0%}"
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is 1."""
+    return f"{n} {word if n == 1 else _PLURALS.get(word, word + 's')}"
+
+
+def dice_text(values: Sequence[int], face: Callable[[int], str] = str) -> str:
+    """Dice as their faces separated by spaces (``none`` for no dice)."""
+    return " ".join(map(face, values)) if values else "none"
+
+
+# ---------------------------------------------------------------------------- a human's line
+@dataclass(frozen=True)
+class Answer:
+    """What one line of a human's input comes to.
+
+    ``lines``: what to print first; ``command``: ``quit``, ``help``, ``hint`` or ``status``;
+    ``action``: a legal move to make; ``state``: the state the game goes on from when the
+    input changed it without a move (a question asked under house rules)."""
+
+    lines: tuple[str, ...] = ()
+    command: str | None = None
+    action: int | None = None
+    state: Any = None
+
+
+# ------------------------------------------------------------------------- the family parts
+class GameTerminal(ABC):
+    """The text of one game at the terminal, from public facts and each player's own view.
+
+    It keeps what narration needs to remember (the round announced, the results revealed);
+    ``hot_seat``: several humans share the screen (their names go with their private lines).
+    """
+
+    def __init__(self, game: Any, *, hot_seat: bool = False) -> None:
+        self.game = game
+        self.rules: Any = game.rules
+        self.names: tuple[str, ...] = tuple(game.names)
+        self.hot_seat = hot_seat
+        self.announced_round = -1
+        self.reported = 0  # round results already revealed
+
+    # ---------------------------------------------------------------------------- names
+    def name(self, seat: int) -> str:
+        return escape(self.names[seat])
+
+    def you(self, seat: int) -> bool:
+        """Whether the seat is the human called ``you`` (narrated in the second person)."""
+        return self.names[seat].lower() == "you"
+
+    def verb(self, seat: int, third: str, second: str) -> str:
+        """``"prob-1 bids"`` or ``"you bid"``."""
+        return f"{self.name(seat)} {second if self.you(seat) else third}"
+
+    def whose(self, seat: int) -> str:
+        """``"prob-1's"`` or ``"your"``."""
+        return "your" if self.you(seat) else f"{self.name(seat)}'s"
+
+    def by_name(self, values: Iterable[object]) -> str:
+        """One value per seat: ``"ann 3, bob 5"``."""
+        return ", ".join(f"{self.name(p)} {v}" for p, v in enumerate(values))
+
+    def not_allowed(self, reason: str) -> str:
+        return f"[red]Not allowed:[/red] {escape(reason)}."
+
+    # ------------------------------------------------------------------- the whole game
+    def banner(self, seed: int) -> list[str]:
+        """The opening lines: the rules, the table, the seed."""
+        return [
+            f"Liar's Dice: {escape(self.rules.name)} rules, {len(self.names)} players, "
+            f"{self.banner_facts()}seed {seed}. Type 'help' at any prompt.",
+            *self.banner_notes(),
+        ]
+
+    def banner_facts(self) -> str:
+        """Facts of the rules for the first banner line, before the seed (``"..., "``)."""
+        return ""
+
+    @abstractmethod
+    def banner_notes(self) -> list[str]:
+        """The banner's lines after the first."""
+
+    def round_lines(self, state: Any) -> list[str]:
+        """The header of a new round, once, when it is due (else nothing)."""
+        if state.round == self.announced_round or not self.announces(state):
+            return []
+        self.announced_round = state.round
+        return ["", f"[bold]=== Round {state.round + 1} ===[/bold]", *self.round_header(state)]
+
+    def announces(self, state: Any) -> bool:
+        """Whether a new round of ``state`` is announced now (or at a later move)."""
+        return True
+
+    @abstractmethod
+    def round_header(self, state: Any) -> list[str]:
+        """A new round's public facts, after its title."""
+
+    def game_over(self, state: Any) -> list[str]:
+        """The winner and the final order, and the family's final tallies."""
+        lines = [""]
+        winner = state.winner
+        if winner is None:
+            lines.append("The game is over without a winner.")
+        else:
+            won = "win" if self.you(winner) else "wins"
+            lines.append(f"[bold green]{self.name(winner)} {won} the game![/bold green]")
+        places = state.placements()
+        order = ", ".join(f"{i + 1}. {self.name(p)}" for i, p in enumerate(places))
+        lines.append(f"Final order: {order}")
+        return lines + self.final_tallies(state)
+
+    def final_tallies(self, state: Any) -> list[str]:
+        return []
+
+    # ----------------------------------------------------------------------------- moves
+    @abstractmethod
+    def rolls_in_move(self, state: Any) -> bool:
+        """Whether the chance node ``state`` is a roll that belongs to the move just made
+        (re-rolls): made before the move is narrated."""
+
+    def move_lines(self, before: Any, after: Any, seat: int, action: int) -> list[str]:
+        """A move from ``before`` to ``after`` (its rolls made), public facts only, and the
+        reveal of any round it ended."""
+        lines = self.narrate(before, after, seat, action)
+        for result in after.results[self.reported :]:
+            lines += self.reveal(result)
+        self.reported = len(after.results)
+        return lines
+
+    @abstractmethod
+    def narrate(self, before: Any, after: Any, seat: int, action: int) -> list[str]:
+        """A move as everyone may hear it."""
+
+    @abstractmethod
+    def reveal(self, result: Any) -> list[str]:
+        """Everything the end of a round reveals and what it cost."""
+
+    # ------------------------------------------------------------------------- a human
+    def turn_lines(self, state: Any, seat: int) -> list[str]:
+        """What a human sees as their turn starts."""
+        return self.status(state, seat)
+
+    def hints_on_turn(self, state: Any) -> bool:
+        """Whether ``--hints`` shows the hint as this turn starts."""
+        return True
+
+    @abstractmethod
+    def status(self, state: Any, seat: int) -> list[str]:
+        """The table from ``seat``'s own view, their options included."""
+
+    @abstractmethod
+    def hint(self, state: Any, seat: int) -> list[str]:
+        """Odds from ``seat``'s own view, and what the prob bot would do."""
+
+    @abstractmethod
+    def help(self) -> list[str]:
+        """Every command under these rules."""
+
+    @abstractmethod
+    def prompt(self, state: Any, seat: int) -> str:
+        """The question asked (lower case: the seat's name may go first)."""
+
+    @abstractmethod
+    def empty_reply(self, state: Any) -> str:
+        """The answer to an empty line."""
+
+    @abstractmethod
+    def parse(self, line: str) -> tuple[str, Any]:
+        """A line as ``(kind, argument)``: a command of :func:`meta_command`, ``empty``,
+        ``error`` (the message) or a family kind for :meth:`move`."""
+
+    @abstractmethod
+    def move(self, state: Any, seat: int, kind: str, arg: Any) -> Answer:
+        """A family kind of input read into an action (or said why not)."""
+
+    def answer(self, state: Any, seat: int, line: str) -> Answer:
+        """What the line a human typed comes to; an action only when it is legal."""
+        kind, arg = self.parse(line)
+        if kind in _META:
+            return Answer(command=kind)
+        if kind == "empty":
+            return Answer(lines=(self.empty_reply(state),))
+        if kind == "error":
+            return Answer(lines=(escape(str(arg)),))
+        answer = self.move(state, seat, kind, arg)
+        if answer.action is None or answer.action in state.legal_actions():
+            return answer
+        reason = state.explain_illegal(answer.action) or "that move is not allowed now"
+        return Answer(lines=(*answer.lines, self.not_allowed(reason)))
