@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -138,6 +138,16 @@ def _print_report(result: ArenaResult, console: Console) -> None:
             say(f"  ... and {len(result.errors) - MAX_ERRORS_SHOWN} more.", highlight=False)
 
 
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def _count(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[[FC], FC]:
+    """A whole-number option with a default shown in ``--help``."""
+    return click.option(
+        name, type=click.IntRange(minimum), default=default, show_default=True, help=help
+    )
+
+
 @click.command("arena")
 @rule_options(
     rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
@@ -150,29 +160,15 @@ def _print_report(result: ArenaResult, console: Console) -> None:
     help="Bots, comma-separated, cycled over the seats; a name twice = two instances "
     f"({', '.join(bot_kinds('bidding'))}).",
 )
-@click.option(
-    "--games", type=click.IntRange(1), default=100, show_default=True, help="Games to play."
-)
+@_count("--games", 100, "Games to play.", minimum=1)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
-@click.option(
-    "--jobs",
-    type=click.IntRange(0),
-    default=1,
-    show_default=True,
-    help="Worker processes (0: one per CPU). Results do not depend on it.",
-)
+@_count("--jobs", 1, "Worker processes (0: one per CPU). Results do not depend on it.")
 @click.option(
     "--think",
     type=click.FloatRange(0, min_open=True),
     help="Per-move time budget in seconds, for bots that take one.",
 )
-@click.option(
-    "--bootstrap",
-    type=click.IntRange(0),
-    default=200,
-    show_default=True,
-    help="Bootstrap resamples for the Elo error bars.",
-)
+@_count("--bootstrap", 200, "Bootstrap resamples for the Elo error bars.")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -23,7 +23,7 @@ import click
 
 from liarsdice.core.errors import RulesError
 from liarsdice.families import FAMILIES, family_of, preset_names
-from liarsdice.families.base import option_text
+from liarsdice.notation.text_common import option_text
 
 __all__ = ["rules"]
 
@@ -48,7 +48,7 @@ def rules(name: str | None, as_json: bool) -> None:
         options = preset.options()
         width = max(len(k) for k in options)
         for k, v in options.items():
-            click.echo(f"  {k:<{width}}  {option_text(v)}")
+            click.echo(f"  {k:<{width}}  {option_text(v, command_line=True)}")
         return
     if as_json:  # the bidding presets, keyed by name (poker dice: 'rules poker-dice --json')
         first = FAMILIES[0]

@@ -21,7 +21,7 @@ from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.families.base import Family, Record
 from liarsdice.families.bidding import BIDDING
 from liarsdice.families.poker import POKER
-from liarsdice.notation.common import Source, read_source, write_record
+from liarsdice.notation.common import Source, error_object, read_source, write_record
 
 FAMILIES: tuple[Family, ...] = (BIDDING, POKER)
 """Every rule family, in listing order. The first one reads records that name no known
@@ -144,11 +144,6 @@ def dumps_record(source: Source) -> str:
     """Write a record of any family as compact, readable JSON: the header, then one line per
     move."""
     return write_record(load_record(source))
-
-
-def error_object(err: RecordError) -> dict[str, Any]:
-    """A record error as the JSON outputs write it (0-based round and move)."""
-    return {"round": err.round, "move": err.move, "message": err.message}
 
 
 __all__ = [

@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from liarsdice.core.errors import RecordError
 from liarsdice.families.terminal import GameTerminal
@@ -33,6 +33,23 @@ class Sizes(NamedTuple):
     faces: int | None = None
 
 
+class RecordModule(Protocol):
+    """What a family's JSON record module provides (``notation/record.py`` and its twins)."""
+
+    def load_record(self, source: Any) -> Record: ...
+    def record_from_state(self, state: Any) -> Record: ...
+    def replay_partial(self, record: Any) -> tuple[Any | None, RecordError | None]: ...
+    def replay_summary(self, record: Any) -> dict[str, Any]: ...
+    def summarize_result(self, game: Any, result: Any) -> dict[str, Any]: ...
+
+
+class TextModule(Protocol):
+    """What a family's text record module provides (``notation/text.py`` and its twins)."""
+
+    def record_to_text(self, record: Any) -> str: ...
+    def text_to_record(self, text: str) -> Record: ...
+
+
 class Family(ABC):
     """A rule family: everything the layers above the rules core need to know about it."""
 
@@ -40,18 +57,19 @@ class Family(ABC):
     """The family's name as the public formats write it (``"bidding"``, ``"poker"``)."""
 
     # ------------------------------------------------------------------------------ rules
-    @property
-    @abstractmethod
-    def presets(self) -> Mapping[str, Any]:
-        """The named presets of this family (name -> rules), in listing order."""
+    presets: Mapping[str, Any]
+    """The named presets of this family (name -> rules), in listing order."""
+
+    rules_type: type
+    """The type of this family's rules objects."""
 
     def owns(self, preset: str) -> bool:
         """Whether ``preset`` (a name, any case) is one of this family's presets."""
         return preset.strip().lower() in self.presets
 
-    @abstractmethod
     def owns_rules(self, rules: Any) -> bool:
         """Whether ``rules`` are rules of this family (of its rules type)."""
+        return isinstance(rules, self.rules_type)
 
     @abstractmethod
     def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Any:
@@ -96,17 +114,23 @@ class Family(ABC):
     def owns_record(self, data: Mapping[str, Any]) -> bool:
         """Whether a parsed record (its ``"rules"`` name) belongs to this family."""
 
-    @abstractmethod
+    records: RecordModule
+    """The family's JSON record module (in :mod:`liarsdice.notation`)."""
+
+    texts: TextModule
+    """The family's text record module (in :mod:`liarsdice.notation`)."""
+
     def record_from_state(self, state: Any) -> Record:
         """The JSON record of the game so far."""
+        return self.records.record_from_state(state)
 
-    @abstractmethod
     def load_record(self, data: Mapping[str, Any]) -> Record:
         """Check a parsed record of this family; a normalized copy or :class:`RecordError`."""
+        return self.records.load_record(data)
 
-    @abstractmethod
     def replay_partial(self, record: Record) -> tuple[Any | None, RecordError | None]:
         """Replay a checked record as far as it is legal: (state reached, first error)."""
+        return self.records.replay_partial(record)
 
     def replay(self, record: Record) -> Any:
         """Replay a checked record; the state reached, or :class:`RecordError`."""
@@ -116,25 +140,25 @@ class Family(ABC):
         assert state is not None
         return state
 
-    @abstractmethod
     def replay_summary(self, record: Record) -> dict[str, Any]:
         """The ``replay --json`` object of a checked record."""
+        return self.records.replay_summary(record)
 
-    @abstractmethod
     def summarize_result(self, game: Any, result: Any) -> dict[str, Any]:
         """One finished round as the replay summary (and the server's views) write it."""
+        return self.records.summarize_result(game, result)
 
     @abstractmethod
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         """Round ``number`` (1-based) of a replay summary as ``liarsdice replay`` prints it."""
 
-    @abstractmethod
     def record_to_text(self, record: Record) -> str:
         """The text record of a checked record."""
+        return self.texts.record_to_text(record)
 
-    @abstractmethod
     def text_to_record(self, text: str) -> Record:
         """Read a text record of this family; the checked JSON record or :class:`RecordError`."""
+        return self.texts.text_to_record(text)
 
     # -------------------------------------------------------------------------- the server
     @abstractmethod
@@ -168,15 +192,4 @@ class Family(ABC):
         (``hot_seat``: several humans share the screen)."""
 
 
-def option_text(value: Any) -> str:
-    """An option value as typed on the command line (``--option name=value``)."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, list):
-        return ",".join(map(str, value))
-    return str(value)
-
-
-__all__ = ["Family", "Record", "Sizes", "option_text"]
+__all__ = ["Family", "Record", "RecordModule", "Sizes", "TextModule"]

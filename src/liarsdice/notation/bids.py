@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 
-from liarsdice.core.bid import Bid
+from liarsdice.core.bid import Bid, read_bid
 from liarsdice.core.errors import NotationError
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
 # ``int`` (which refuses very long strings with a plain ValueError).
 _MAX_DIGITS = 9
 
-_CANONICAL = re.compile(r"(0|[1-9][0-9]*)[xX](0|[1-9][0-9]*)")
 _DIGIT_PAIR = re.compile(r"([0-9]+)\s*(?:x|\s)\s*([0-9]+)")
 _DIGIT_FACE = re.compile(r"([0-9]+)(?:'?s)?")
 _DIGITS = re.compile(r"[0-9]+")
@@ -137,10 +136,8 @@ def format_bid(bid: Bid) -> str:
 def parse_bid(text: str, *, faces: int = 6) -> Bid:
     """Read a bid in canonical ``QxF`` form (``x`` or ``X``, surrounding space ignored).
 
-    >>> parse_bid("3x5")
-    Bid(quantity=3, face=5)
-    >>> parse_bid(" 10X2 ")
-    Bid(quantity=10, face=2)
+    >>> parse_bid("3x5"), parse_bid(" 10X2 ")
+    (Bid(quantity=3, face=5), Bid(quantity=10, face=2))
     >>> parse_bid("three fives")
     Traceback (most recent call last):
     ...
@@ -150,12 +147,7 @@ def parse_bid(text: str, *, faces: int = 6) -> Bid:
     ...
     liarsdice.core.errors.NotationError: face 7 in '3x7' is out of range; faces run 1..6
     """
-    match = _CANONICAL.fullmatch(text.strip())
-    if match is None:
-        raise NotationError(f"{text!r} is not a bid in QxF form (e.g. 3x5)")
-    quantity = _to_int(match.group(1), text)
-    face = _to_int(match.group(2), text)
-    return _checked(quantity, face, text, faces)
+    return read_bid(text, faces=faces)  # the core's reader: one canonical form, one message
 
 
 def parse_call(text: str) -> Call | None:

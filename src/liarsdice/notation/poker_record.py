@@ -54,12 +54,17 @@ __all__ = [
     "dumps_poker_record",
     "is_poker_record",
     "load_poker_record",
+    "load_record",
     "poker_record_from_state",
     "poker_record_rules",
     "poker_replay_summary",
+    "record_from_state",
+    "replay_partial",
     "replay_poker_partial",
     "replay_poker_record",
+    "replay_summary",
     "summarize_poker_result",
+    "summarize_result",
 ]
 
 POKER_RULES = frozenset(POKER_PRESETS)
@@ -122,6 +127,14 @@ def _faces(value: object, what: str, fail: Fail) -> list[str]:
     return list(value)
 
 
+def _typed(raw: Mapping[str, Any], key: str, kind: type, what: str, fail: Fail) -> Any:
+    """``raw[key]`` when it is a ``kind``; else the error saying it must be ``what``."""
+    value = raw[key]
+    if not isinstance(value, kind):
+        raise fail(f"'{key}' is {what}, not {value!r}")
+    return value
+
+
 def _load_attempt(raw: object, i: int, fail: Fail) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         raise fail(f"attempt {i + 1} is an object with 'keep' and 'rolled', not {raw!r}")
@@ -173,18 +186,14 @@ def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, An
         if "out" in keys:
             move["out"] = _faces(raw["out"], "'out'", fail)
         if "shake" in keys:
-            if not isinstance(raw["shake"], bool):
-                raise fail(f"'shake' is true or false, not {raw['shake']!r}")
-            move["shake"] = raw["shake"]
+            move["shake"] = _typed(raw, "shake", bool, "true or false", fail)
             move["reroll"] = _faces(raw.get("reroll", []), "'reroll'", fail)
         elif "reroll" in keys:
             raise fail("'reroll' comes with 'shake' (true or false)")
         if "rolled" in keys:
             move["rolled"] = _faces(raw["rolled"], "'rolled'", fail)
         if "bid" in keys:
-            if not isinstance(raw["bid"], str):
-                raise fail(f"'bid' is a string such as \"pair K\", not {raw['bid']!r}")
-            move["bid"] = raw["bid"]
+            move["bid"] = _typed(raw, "bid", str, 'a string such as "pair K"', fail)
         return move
     unknown = keys - {"bid", "pass"}
     if unknown:
@@ -589,3 +598,11 @@ def describe_poker_result(summary: Mapping[str, Any]) -> str:
 def poker_replay_summary(record: Source) -> dict[str, Any]:
     """Check a poker record and sum it up: the ``liarsdice replay --json`` output."""
     return common.summary_with(replay_poker_partial(record), summarize_poker_result)
+
+
+# The names every family's record module has (liarsdice.families.base.RecordModule).
+load_record = load_poker_record
+record_from_state = poker_record_from_state
+replay_partial = replay_poker_partial
+replay_summary = poker_replay_summary
+summarize_result = summarize_poker_result

@@ -5,28 +5,21 @@ the two convert both ways: :func:`poker_record_to_text` and :func:`poker_text_to
 :func:`liarsdice.families.record_to_text` and ``text_to_record`` read and write text records of
 any family, so ``liarsdice replay FILE.txt`` reads them too.
 
->>> record = {"liarsdice": 1, "rules": "poker-dice", "options": {},
-...  "players": ["ann", "bob", "cy"],
-...  "rounds": [{"opener": "ann", "roll": ["K", "K", "9", "Q", "A"],
-...              "moves": [{"player": "ann", "bid": "pair K", "pass": "left"},
-...                        {"player": "bob", "accept": True, "out": ["9", "K", "K"],
-...                         "shake": True, "reroll": ["9"], "rolled": ["Q", "Q", "J"],
-...                         "bid": "two pair K Q"},
-...                        {"player": "cy", "call": "liar"}]}]}
->>> text = poker_record_to_text(record)
->>> print(text)
-Liar's Dice record, version 1
-Rules: poker-dice
-Players: ann, bob, cy
-<BLANKLINE>
-Round 1: ann opens
-Roll: K K 9 Q A
-ann: pair K, pass left
-bob: accept, out 9 K K, shake, reroll 9, rolled Q Q J, two pair K Q
-cy: liar
+>>> text = '''Liar's Dice record, version 1
+... Rules: poker-dice
+... Players: ann, bob, cy
+...
+... Round 1: ann opens
+... Roll: K K 9 Q A
+... ann: pair K, pass left
+... bob: accept, out 9 K K, shake, reroll 9, rolled Q Q J, two pair K Q
+... cy: liar
+... '''
+>>> record = poker_text_to_record(text)
+>>> record["rounds"][0]["moves"][1]["rolled"], record["rounds"][0]["moves"][2]
+(['Q', 'Q', 'J'], {'player': 'cy', 'call': 'liar'})
+>>> print(poker_record_to_text(record).splitlines()[-1])  # the printer adds the result
 = hand K K Q Q J, the bid stands: cy loses a life | lives ann 3, bob 3, cy 2 | cy opens next
->>> poker_text_to_record(text) == record
-True
 
 The format, line by line (blank lines, comment lines starting with ``#`` and result lines
 starting with ``=`` are ignored; the printer writes a result line after each round, worked out
@@ -78,7 +71,13 @@ from liarsdice.notation.text_common import (
     write_text,
 )
 
-__all__ = ["is_poker_text", "poker_record_to_text", "poker_text_to_record"]
+__all__ = [
+    "is_poker_text",
+    "poker_record_to_text",
+    "poker_text_to_record",
+    "record_to_text",
+    "text_to_record",
+]
 
 _RULES_LINE = re.compile(r"^[ \t]*rules[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _KEYWORDS = KEYWORDS | {"roll"}
@@ -373,3 +372,8 @@ def poker_text_to_record(text: str) -> Record:
         return load_poker_record(record)
     except RecordError as err:
         raise locate_error(err, where) from None
+
+
+# The names every family's text record module has (liarsdice.families.base.TextModule).
+record_to_text = poker_record_to_text
+text_to_record = poker_text_to_record

@@ -5,30 +5,32 @@ convert both ways: :func:`record_to_text` and :func:`text_to_record`. Poker-dice
 their own text format (:mod:`liarsdice.notation.poker_text`); :mod:`liarsdice.families` reads
 and writes text records of any family.
 
->>> record = {"liarsdice": 1, "rules": "milton-bradley", "options": {"loss": "one"},
-...  "players": ["ann", "bob", "cy"],
-...  "rounds": [{"opener": "ann",
-...              "dice": {"ann": [1, 3, 3, 5, 6], "bob": [2, 2, 4, 6, 6], "cy": [1, 1, 5, 5, 5]},
-...              "moves": [{"player": "ann", "bid": "3x5"},
-...                        {"player": "bob", "show": [6, 6], "reroll": [1, 4, 2], "bid": "5x6"},
-...                        {"player": "cy", "call": "liar"}]}]}
->>> text = record_to_text(record)
->>> print(text)
+>>> text = '''Liar's Dice record, version 1
+... Rules: classic
+... Players: ann, bob
+...
+... Round 1: bob opens
+... ann rolls 2 2 5 6 1
+... bob rolls 3 4 4 6 1
+... bob: 3x4
+... ann: 3x6
+... bob: liar
+... '''
+>>> record = text_to_record(text)
+>>> record["rounds"][0]["moves"][1], record["rounds"][0]["dice"]["bob"]
+({'player': 'ann', 'bid': '3x6'}, [3, 4, 4, 6, 1])
+>>> print(record_to_text(record))  # the printer adds a result line after each challenge
 Liar's Dice record, version 1
-Rules: milton-bradley
-Option: loss = one
-Players: ann, bob, cy
+Rules: classic
+Players: ann, bob
 <BLANKLINE>
-Round 1: ann opens
-ann rolls 1 3 3 5 6
-bob rolls 2 2 4 6 6
-cy rolls 1 1 5 5 5
-ann: 3x5
-bob: show 6 6, reroll 1 4 2, 5x6
-cy: liar
-= count 7: cy loses 1 | dice ann 5, bob 5, cy 4 | bob opens next
->>> text_to_record(text) == record
-True
+Round 1: bob opens
+ann rolls 2 2 5 6 1
+bob rolls 3 4 4 6 1
+bob: 3x4
+ann: 3x6
+bob: liar
+= count 4: bob loses 1 | dice ann 5, bob 4 | bob opens next
 
 The format, line by line (blank lines are ignored, and so are comment lines starting with
 ``#`` and result lines starting with ``=``: the printer writes a result line after each

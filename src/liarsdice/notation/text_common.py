@@ -67,13 +67,20 @@ def name_text(name: str, keywords: frozenset[str], one_line: bool = True) -> str
     return quote(name, one_line)
 
 
-def option_text(value: Any) -> str:
-    """An option value as the ``Option:`` lines write it."""
+def option_text(value: Any, *, command_line: bool = False) -> str:
+    """An option value as the ``Option:`` lines write it, or with ``command_line`` as typed on
+    the command line (``--option name=value``).
+
+    >>> option_text([5, 4]), option_text([5, 4], command_line=True), option_text(None)
+    ('[5, 4]', '5,4', 'none')
+    """
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, list):
+        if command_line:
+            return ",".join(map(str, value))
         return "[" + ", ".join(str(v) for v in value) + "]"
     return str(value)
 

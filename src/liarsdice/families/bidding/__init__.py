@@ -8,14 +8,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from liarsdice import bots
-from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.errors import RulesError
 from liarsdice.core.game import Game
 from liarsdice.core.rules import PRESETS, Rules, parse_option, preset
 from liarsdice.core.state import Phase, RoundResult, State
-from liarsdice.families.base import Family, Record, Sizes, option_text
+from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
-from liarsdice.notation import record as records
-from liarsdice.notation import text as texts
+from liarsdice.notation import record as record_module
+from liarsdice.notation import text as text_module
+from liarsdice.notation.text_common import option_text
 
 
 class BiddingFamily(Family):
@@ -23,14 +24,10 @@ class BiddingFamily(Family):
 
     name = "bidding"
 
-    @property
-    def presets(self) -> Mapping[str, Rules]:
-        return PRESETS
+    presets: Mapping[str, Rules] = PRESETS
+    rules_type = Rules
 
     # ------------------------------------------------------------------------------ rules
-    def owns_rules(self, rules: Any) -> bool:
-        return isinstance(rules, Rules)
-
     def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Rules:
         parsed: dict[str, Any] = {}
         for k, v in options.items():
@@ -66,7 +63,10 @@ class BiddingFamily(Family):
             lines.append(f"{n}: {r.description}")
             diff = r.diff(defaults)
             if diff:
-                lines.append("  " + ", ".join(f"{k}={option_text(v)}" for k, v in diff.items()))
+                lines.append(
+                    "  "
+                    + ", ".join(f"{k}={option_text(v, command_line=True)}" for k, v in diff.items())
+                )
             else:
                 lines.append("  (the default options)")
         return lines
@@ -83,35 +83,17 @@ class BiddingFamily(Family):
         return root.is_chance_node() and root.phase is Phase.SETUP
 
     # ----------------------------------------------------------------------------- records
+    records: RecordModule = record_module
+    texts: TextModule = text_module
+
     def owns_record(self, data: Mapping[str, Any]) -> bool:
-        return data.get("rules") in PRESETS or data.get("rules") == records.CUSTOM
-
-    def record_from_state(self, state: State) -> Record:
-        return records.record_from_state(state)
-
-    def load_record(self, data: Mapping[str, Any]) -> Record:
-        return records.load_record(data)
-
-    def replay_partial(self, record: Record) -> tuple[State | None, RecordError | None]:
-        return records.replay_partial(record)
-
-    def replay_summary(self, record: Record) -> dict[str, Any]:
-        return records.replay_summary(record)
-
-    def summarize_result(self, game: Game, result: RoundResult) -> dict[str, Any]:
-        return records.summarize_result(game, result)
+        return data.get("rules") in PRESETS or data.get("rules") == record_module.CUSTOM
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         return (
             f"Round {number}: {summary['caller']} calls {summary['call']} on "
-            f"{summary['bidder']}'s {summary['bid']}; {texts.describe_result(summary)}"
+            f"{summary['bidder']}'s {summary['bid']}; {text_module.describe_result(summary)}"
         )
-
-    def record_to_text(self, record: Record) -> str:
-        return texts.record_to_text(record)
-
-    def text_to_record(self, text: str) -> Record:
-        return texts.text_to_record(text)
 
     # -------------------------------------------------------------------------- the server
     def view_frame(self, state: State, seat: int) -> dict[str, Any]:
@@ -127,7 +109,7 @@ class BiddingFamily(Family):
         ``stash``: the stash dice, only under rules with a stash.
         """
         game = state.game
-        out = records.summarize_result(game, result)
+        out = record_module.summarize_result(game, result)
         out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
         if result.stash:
             out["stash"] = list(result.stash)

@@ -8,14 +8,15 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from liarsdice import bots
-from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.errors import RulesError
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.rules import POKER_PRESETS, PokerRules, poker_preset
-from liarsdice.core.poker.state import PokerRoundResult, PokerState
-from liarsdice.families.base import Family, Record, Sizes, option_text
+from liarsdice.core.poker.state import PokerState
+from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
-from liarsdice.notation import poker_record as records
-from liarsdice.notation import poker_text as texts
+from liarsdice.notation import poker_record as record_module
+from liarsdice.notation import poker_text as text_module
+from liarsdice.notation.text_common import option_text
 
 DESCRIPTION = (
     "Poker dice (seed 004, second half): one set of five poker dice and a cup go round; "
@@ -30,14 +31,10 @@ class PokerFamily(Family):
 
     name = "poker"
 
-    @property
-    def presets(self) -> Mapping[str, PokerRules]:
-        return POKER_PRESETS
+    presets: Mapping[str, PokerRules] = POKER_PRESETS
+    rules_type = PokerRules
 
     # ------------------------------------------------------------------------------ rules
-    def owns_rules(self, rules: Any) -> bool:
-        return isinstance(rules, PokerRules)
-
     def rules(
         self, preset: str, options: Mapping[str, Any], players: int | None = None
     ) -> PokerRules:
@@ -92,8 +89,8 @@ class PokerFamily(Family):
             lines.append(f"{rules.name}: {DESCRIPTION}")
             lines.append(
                 f"  lives={rules.lives}, dice={rules.dice}, "
-                f"five_of_a_kind_rule={option_text(rules.five_of_a_kind_rule)} (poker-dice "
-                "family; options: lives, dice, five_of_a_kind_rule)"
+                f"five_of_a_kind_rule={option_text(rules.five_of_a_kind_rule, command_line=True)} "
+                "(poker-dice family; options: lives, dice, five_of_a_kind_rule)"
             )
         return lines
 
@@ -110,23 +107,11 @@ class PokerFamily(Family):
         return PokerGame(rules, list(names), opener=opener)
 
     # ----------------------------------------------------------------------------- records
+    records: RecordModule = record_module
+    texts: TextModule = text_module
+
     def owns_record(self, data: Mapping[str, Any]) -> bool:
         return data.get("rules") in POKER_PRESETS
-
-    def record_from_state(self, state: PokerState) -> Record:
-        return records.poker_record_from_state(state)
-
-    def load_record(self, data: Mapping[str, Any]) -> Record:
-        return records.load_poker_record(data)
-
-    def replay_partial(self, record: Record) -> tuple[PokerState | None, RecordError | None]:
-        return records.replay_poker_partial(record)
-
-    def replay_summary(self, record: Record) -> dict[str, Any]:
-        return records.poker_replay_summary(record)
-
-    def summarize_result(self, game: PokerGame, result: PokerRoundResult) -> dict[str, Any]:
-        return records.summarize_poker_result(game, result)
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         who = (
@@ -136,14 +121,8 @@ class PokerFamily(Family):
         )
         return (
             f"Round {number}: {who} {summary['bidder']}'s {summary['bid']}; "
-            f"{records.describe_poker_result(summary)}"
+            f"{record_module.describe_poker_result(summary)}"
         )
-
-    def record_to_text(self, record: Record) -> str:
-        return texts.poker_record_to_text(record)
-
-    def text_to_record(self, text: str) -> Record:
-        return texts.poker_text_to_record(text)
 
     # -------------------------------------------------------------------------- the server
     def view_frame(self, state: PokerState, seat: int) -> dict[str, Any]:
