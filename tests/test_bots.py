@@ -230,3 +230,31 @@ def test_prob_never_asks_and_handles_palifico() -> None:
     for seed in range(20):
         state = play_game(rules, ["prob"] * 3, seed)
         assert all(not isinstance(a, str) for _, a in state.history())
+
+
+def test_tuning_parameters_are_constructor_keywords() -> None:
+    from liarsdice.bots import BayesBot, ExpertBot, PokerExpertBot, PokerProbBot
+
+    rng = random.Random(0)
+    bot = ProbBot(rng, safe=0.7)
+    assert (bot.safe, bot.bluff, bot.rng) == (0.7, 0.05, rng)
+    assert ProbBot(rng).safe == 0.8  # the default stays on the class
+    bayes = BayesBot(rng, noise=0.0, pass_cost=0.3)
+    assert (bayes.noise, bayes.pass_cost, bayes.bluff, bayes.show_below) == (0.0, 0.3, 0.04, 0.6)
+    expert = ExpertBot(rng, think=0.2, worlds=8, alpha=2.0)
+    assert (expert.think, expert.worlds, expert.alpha, expert.bluff) == (0.2, 8, 2.0, 0.0)
+    assert repr(expert) == "ExpertBot(think=0.2)"
+    poker = PokerExpertBot(rng, think=0.1, call_rate=0.5)
+    assert (poker.think, poker.call_rate, poker.bluff, repr(poker)) == (
+        0.1,
+        0.5,
+        0.0,
+        "PokerExpertBot()",
+    )
+    assert PokerProbBot(rng, rho=0.5).rho == 0.5
+    with pytest.raises(TypeError, match="unexpected keyword argument 'sfe'"):
+        ProbBot(rng, sfe=0.7)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        ProbBot(rng, 0.7)  # type: ignore[misc]  # keywords only
+    twin = ProbBot(rng)
+    assert twin != ProbBot(rng) and len({twin, ProbBot(rng)}) == 2  # compared by identity

@@ -29,6 +29,7 @@ __all__ = [
     "match_probability",
     "prob_at_least",
     "prob_exactly",
+    "sigmoid",
     "unseen_dice",
 ]
 
@@ -70,6 +71,20 @@ def prob_at_least(k: int, n: int, p: P) -> P:
     if k > n // 2:
         return sum((prob_exactly(i, n, p) for i in range(k, n + 1)), p * 0)
     return 1 - sum((prob_exactly(i, n, p) for i in range(k)), p * 0)
+
+
+def sigmoid(x: float) -> float:
+    """The logistic function ``1 / (1 + exp(-x))``, exactly 0 or 1 beyond ``|x| > 40``: the
+    bots' soft thresholds (a chance that rises smoothly as a probability passes a centre).
+
+    >>> sigmoid(0.0), sigmoid(-41.0), sigmoid(41.0), round(sigmoid(2.0), 4)
+    (0.5, 0.0, 1.0, 0.8808)
+    """
+    if x < -40:
+        return 0.0
+    if x > 40:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _wild(game: Game, view: PlayerView) -> int | None:

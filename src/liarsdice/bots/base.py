@@ -15,13 +15,32 @@ sees a :class:`~liarsdice.core.state.State`. All of its randomness comes from th
 >>> s = g.new_initial_state().apply_action(3).apply_action(6)
 >>> FirstLegal(random.Random(0)).choose(g, s.view(0)) == g.bid_action(Bid(1, 1))
 True
+
+A bot's tuning parameters are declared once, as annotated class attributes with their defaults
+(keyword-only dataclass fields: :class:`BaseBot` makes every subclass a dataclass). They are
+the constructor's keywords after ``rng`` and plain attributes of the bot; a subclass overrides
+a default by declaring the field again.
+
+>>> class Cautious(Bot):
+...     name = "cautious"
+...     safe: float = 0.9
+...     def choose(self, game, view):
+...         return view.legal_actions[-1]
+>>> bot = Cautious(random.Random(0), safe=0.7)
+>>> bot.safe, bot, Cautious(random.Random(0)).safe
+(0.7, Cautious(), 0.9)
+>>> Cautious(random.Random(0), sfe=0.7)
+Traceback (most recent call last):
+...
+TypeError: Cautious.__init__() got an unexpected keyword argument 'sfe'
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import ClassVar, Generic, Protocol, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, dataclass_transform
 
 from liarsdice.core.game import Game
 from liarsdice.core.view import PlayerView
@@ -40,17 +59,23 @@ G = TypeVar("G")
 V = TypeVar("V", bound=_View)
 
 
+@dataclass_transform(kw_only_default=True, eq_default=False, field_specifiers=(field,))
+@dataclass(eq=False, repr=False)
 class BaseBot(ABC, Generic[G, V]):
     """Base class of every bot of every rule family: ``choose(game, view) -> action``.
 
     Subclasses set :attr:`name` (the registry key) and implement :meth:`choose`, which must
-    return one of ``view.legal_actions``.
+    return one of ``view.legal_actions``. Their annotated class attributes are their tuning
+    parameters: ``Bot(rng, *, param=default, ...)`` (see the module docstring).
     """
 
     name: ClassVar[str] = "bot"
+    rng: random.Random
 
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # Bots compare and hash by identity; a class's own __init__ or __repr__ is kept.
+        dataclass(cls, eq=False, repr=False, kw_only=True)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"

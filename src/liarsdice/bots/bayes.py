@@ -67,15 +67,10 @@ from numpy.typing import NDArray
 from liarsdice.bots.prob import ProbBot
 from liarsdice.core.bid import Bid
 from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, Game
-from liarsdice.core.rules import (
-    ExactCall,
-    ExactCount,
-    Loss,
-    Rules,
-    Scoring,
-    ShowReroll,
-)
+from liarsdice.core.rules import Rules, Scoring, ShowReroll
+from liarsdice.core.state import game_winner_after, settle_challenge
 from liarsdice.core.view import PlayerView
+from liarsdice.odds import sigmoid
 
 __all__ = [
     "BayesBot",
@@ -119,14 +114,6 @@ def tail(need: int, n: int, p: float) -> float:
 @cache
 def _binomial(n: int, p: float) -> FloatArray:
     return np.array([math.comb(n, i) * p**i * (1 - p) ** (n - i) for i in range(n + 1)])
-
-
-def _sigmoid(x: float) -> float:
-    if x < -40:
-        return 0.0
-    if x > 40:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 # ------------------------------------------------------------------------- hand sets
@@ -202,14 +189,14 @@ class BidModel:
     restraint: float = 0.9
 
     def bid_likelihood(self, p: float) -> float:
-        return self.eps + (1 - self.eps) * _sigmoid((p - self.centre) / self.temperature)
+        return self.eps + (1 - self.eps) * sigmoid((p - self.centre) / self.temperature)
 
     def restraint_likelihood(self, p: float) -> float:
         """Not bidding one more of the face, believed with probability ``p``."""
-        return 1.0 - self.restraint * _sigmoid((p - self.centre) / self.temperature)
+        return 1.0 - self.restraint * sigmoid((p - self.centre) / self.temperature)
 
     def raise_likelihood(self, p: float) -> float:
-        return self.eps + (1 - self.eps) * _sigmoid((p - self.call_centre) / self.temperature)
+        return self.eps + (1 - self.eps) * sigmoid((p - self.call_centre) / self.temperature)
 
 
 # ---------------------------------------------------------------------------- belief
@@ -372,63 +359,20 @@ def settle(
     ([5, 4], 0)
     """
     rules = sit.rules
+    winner, losses, gains, over = settle_challenge(
+        rules, call, caller, bidder, q, count, sit.dice, sit.start, sit.pile
+    )
     dice = list(sit.dice)
     scores = list(sit.scores)
-    gains: dict[int, int] = {}
-    losses: dict[int, int] = {}
-    active = [p for p, d in enumerate(dice) if d > 0]
-    if call == LIAR:
-        if rules.scoring is Scoring.ROOM:
-            if count >= q:
-                for p in range(len(dice)):
-                    scores[p] += 1 if p == bidder else -1
-                return dice, bidder, bidder, tuple(scores)
-            winner = caller
-            losses[bidder] = 1
-        elif count > q or (
-            count == q and rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
-        ):
-            winner = bidder
-            losses[caller] = count - q if rules.loss is Loss.DIFFERENCE and count > q else 1
-        elif count < q:
-            winner = caller
-            losses[bidder] = q - count if rules.loss is Loss.DIFFERENCE else 1
-        else:
-            winner = bidder
-            spare = rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST
-            for p in active:
-                if p == bidder or (spare and dice[p] == 1 and p != caller):
-                    continue
-                losses[p] = 1
-    elif count == q:
-        winner = caller
-        if rules.calling_advantage:
-            gains[caller] = sit.pile
-            for p in active:
-                if p != caller:
-                    losses[p] = 1
-        elif rules.exact is ExactCall.SPOT_ON:
-            for p in active:
-                if p != caller:
-                    losses[p] = 1
-        elif dice[caller] < sit.start[caller]:
-            gains[caller] = 1
-    else:
-        winner = bidder
-        losses[caller] = 1
+    if over:  # room scoring: the bid stood
+        scores = [score + (1 if p == bidder else -1) for p, score in enumerate(scores)]
     for p, k in gains.items():
         dice[p] += k
     for p, k in losses.items():
         if rules.scoring is Scoring.ROOM and dice[p] > 0 and k >= dice[p]:
             scores[p] -= 1
         dice[p] = max(0, dice[p] - k)
-    alive = [p for p, d in enumerate(dice) if d > 0]
-    game_winner: int | None = None
-    if rules.scoring is Scoring.SINGLE_ROUND:
-        game_winner = winner
-    elif len(alive) <= 1:
-        game_winner = alive[0] if alive else winner
-    return dice, winner, game_winner, tuple(scores)
+    return dice, winner, game_winner_after(rules, dice, winner, over), tuple(scores)
 
 
 def position_value(
@@ -503,29 +447,17 @@ class BayesBot(ProbBot):
 
     name = "bayes"
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        model: BidModel | None = None,
-        bluff: float = 0.04,
-        pass_cost: float = 0.15,
-        call_centre: float = 0.7,
-        call_temperature: float = 0.1,
-        alpha: float = 1.5,
-        extra: int = 3,
-        noise: float = 0.01,
-        show_below: float = 0.6,
-        buy_ratio: int = 4,
-    ) -> None:
-        super().__init__(rng, bluff=bluff, show_below=show_below, buy_ratio=buy_ratio)
-        self.model = model or BidModel()
-        self.pass_cost = pass_cost
-        self.call_centre = call_centre
-        self.call_temperature = call_temperature
-        self.alpha = alpha
-        self.extra = extra
-        self.value_noise = noise
+    # Tuning parameters (constructor keywords; see liarsdice.bots.base), and the prob bot's
+    # bluff, noise and show_below with other defaults (``safe`` is unused).
+    model: BidModel | None = None  # the bidders' model (None: the default BidModel)
+    bluff: float = 0.04  # the chance of a raise a little worse than the best one
+    pass_cost: float = 0.15  # the cost, in dice, of a bid passed on (it may come back)
+    call_centre: float = 0.7  # the next player calls a bid they believe below this...
+    call_temperature: float = 0.1  # ...this sharply
+    alpha: float = 1.5  # the chance of winning the game: shares of dice ** alpha
+    extra: int = 3  # raises scored on each face above the least legal quantity
+    noise: float = 0.01  # the jitter of every option's value
+    show_below: float = 0.6
 
     # ----------------------------------------------------------------- choose
     def choose(self, game: Game, view: PlayerView) -> int:
@@ -596,7 +528,7 @@ class BayesBot(ProbBot):
         legal = set(view.legal_actions)
         options: list[Option] = []
         cur = view.current_bid
-        noise = self.value_noise
+        noise = self.noise
         if cur is not None and (LIAR in legal or EXACT in legal):
             dist = belief.count_dist(cur.face)
             for call in (LIAR, EXACT):
@@ -637,7 +569,7 @@ class BayesBot(ProbBot):
             if pk <= 0:
                 continue
             their_p = tail(q - k - pub, n_unseen, p)
-            called = _sigmoid((self.call_centre - their_p) / self.call_temperature)
+            called = sigmoid((self.call_centre - their_p) / self.call_temperature)
             on_call = _expect(rest, values[k:]) if called > 0 else 0.0
             total += pk * (called * on_call + (1 - called) * pass_value)
         return total, p_true

@@ -44,6 +44,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from dataclasses import field
 
 from liarsdice.bots.base import Bot
 from liarsdice.bots.bayes import BayesBot, Belief, Option, Situation, position_value, tail
@@ -212,25 +213,14 @@ class ExpertBot(BayesBot):
 
     name = "expert"
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        think: float | None = 0.05,
-        worlds: int = 48,
-        max_worlds: int = 2000,
-        width: int = 6,
-        prior: float = 2.0,
-        bluff: float = 0.0,
-        **kwargs: float,
-    ) -> None:
-        super().__init__(rng, bluff=bluff, **kwargs)  # type: ignore[arg-type]
-        self.think = think
-        self.worlds = worlds
-        self.max_worlds = max_worlds
-        self.width = width
-        self.prior = prior
-        self._nash: Bot | None = None
+    # Tuning parameters (constructor keywords; see liarsdice.bots.base) on top of the bayes bot's.
+    think: float | None = 0.05  # seconds per move; None: exactly ``worlds`` worlds
+    worlds: int = 48
+    max_worlds: int = 2000  # the most worlds within a ``think`` budget
+    width: int = 6  # the best raises searched
+    prior: float = 2.0  # the bayes estimate counts as this many rollouts
+    bluff: float = 0.0
+    _nash: Bot | None = field(default=None, init=False)  # the equilibrium player, once made
 
     def __repr__(self) -> str:
         return f"ExpertBot(think={self.think})"

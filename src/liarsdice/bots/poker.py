@@ -24,7 +24,6 @@ How :class:`PokerProbBot` decides is in its docstring.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
@@ -255,6 +254,7 @@ class PokerBot(BaseBot[PokerGame, PokerView]):
 class PokerRandomBot(PokerBot):
     """Uniform over ``view.legal_actions``.
 
+    >>> import random
     >>> from liarsdice.core.poker import PokerGame
     >>> s = PokerGame(players=3).replay([(-1, f) for f in (6, 6, 5, 3, 1)])
     >>> PokerRandomBot(random.Random(1)).choose(s.game, s.view(0)) in s.view(0).legal_actions
@@ -293,6 +293,7 @@ class PokerProbBot(PokerBot):
     * **Keep** (five-of-a-kind challenge): the keep with the best exact chance over the rolls
       left (a small dynamic programme over the 252 hands).
 
+    >>> import random
     >>> from liarsdice.core.poker import PokerGame, parse_poker_bid
     >>> g = PokerGame(players=2)
     >>> s = g.replay([(-1, f) for f in (6, 6, 6, 5, 5)])      # A A A K K
@@ -306,22 +307,12 @@ class PokerProbBot(PokerBot):
 
     name = "prob"
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        rho: float = 0.2,
-        call_rate: float = 0.25,
-        spite: float = 1.0,
-        bluff: float = 0.05,
-        noise: float = 0.03,
-    ) -> None:
-        super().__init__(rng)
-        self.rho = rho
-        self.call_rate = call_rate
-        self.spite = spite
-        self.bluff = bluff
-        self.noise = noise
+    # Tuning parameters (constructor keywords; see liarsdice.bots.base).
+    rho: float = 0.2  # how readily the bidder bluffs, next to bidding a true hand
+    call_rate: float = 0.25  # the next player's chance of calling a bluff it accepts
+    spite: float = 1.0  # the worth of the next player wrongly calling a true bid
+    bluff: float = 0.05  # the chance of a modest bluff above a true hand
+    noise: float = 0.03  # the jitter of the liar-or-accept comparison
 
     # ---------------------------------------------------------------------- choose
     def choose(self, game: PokerGame, view: PokerView) -> int:

@@ -35,8 +35,6 @@ Both are always legal (an unexpected phase falls back to a random legal action).
 
 from __future__ import annotations
 
-import math
-import random
 from functools import lru_cache
 
 from liarsdice.bots.poker import (
@@ -59,6 +57,7 @@ from liarsdice.core.poker import (
     PokerView,
     bid_id,
 )
+from liarsdice.odds import sigmoid
 
 __all__ = ["PokerBayesBot", "PokerExpertBot", "bid_likelihood", "cup_posterior"]
 
@@ -108,30 +107,15 @@ def cup_posterior(
     return tuple((h, w / total) for h, w in out)
 
 
-def _sigmoid(x: float) -> float:
-    if x < -40:
-        return 0.0
-    if x > 40:
-        return 1.0
-    return 1.0 / (1.0 + math.exp(-x))
-
-
 class PokerBayesBot(PokerProbBot):
     """Posterior over the cup from the bid history (module docstring)."""
 
     name = "bayes"
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        rho: float = 0.2,
-        call_rate: float = 0.3,
-        spite: float = 1.0,
-        bluff: float = 0.03,
-        noise: float = 0.02,
-    ) -> None:
-        super().__init__(rng, rho=rho, call_rate=call_rate, spite=spite, bluff=bluff, noise=noise)
+    # The prob bot's tuning parameters, other defaults.
+    call_rate: float = 0.3
+    bluff: float = 0.03
+    noise: float = 0.02
 
     def respond_odds(self, game: PokerGame, view: PokerView) -> tuple[float, float]:
         """``(P(bid true), P(losing a life by accepting))`` under the posterior."""
@@ -171,20 +155,9 @@ class PokerExpertBot(PokerBayesBot):
 
     name = "expert"
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        think: float | None = None,
-        temperature: float = 0.08,
-        rho: float = 0.2,
-        call_rate: float = 0.3,
-        spite: float = 1.0,
-        noise: float = 0.02,
-    ) -> None:
-        super().__init__(rng, rho=rho, call_rate=call_rate, spite=spite, bluff=0.0, noise=noise)
-        self.think = think
-        self.temperature = temperature
+    think: float | None = None  # seconds per move: accepted, not needed
+    temperature: float = 0.08  # how sharply the modelled next player calls
+    bluff: float = 0.0  # it bluffs only through its choice of raise
 
     def __repr__(self) -> str:
         return "PokerExpertBot()"
@@ -232,7 +205,7 @@ def _call_chance(visible: Dice, b: int, rho: float, call_rate: float, temp: floa
     p_true = plausibility(reach_table(visible)[b], rho)
     beat = reach_table(visible)[b + 1] if b + 1 < NUM_BIDS else 0.0
     loss = call_rate * (1.0 - beat) if b + 1 < NUM_BIDS else 1.0
-    return _sigmoid((loss - p_true) / temp)
+    return sigmoid((loss - p_true) / temp)
 
 
 @lru_cache(maxsize=200_000)

@@ -29,8 +29,6 @@ How it decides, on its own view only:
 
 from __future__ import annotations
 
-import random
-
 from liarsdice.bots.base import Bot
 from liarsdice.core.bid import Bid
 from liarsdice.core.game import BUY, EXACT, LIAR, NO_SHOW, Game
@@ -100,22 +98,12 @@ class ProbBot(Bot):
 
     name = "prob"
 
-    def __init__(
-        self,
-        rng: random.Random,
-        *,
-        safe: float = 0.8,
-        bluff: float = 0.05,
-        show_below: float = 0.75,
-        buy_ratio: int = 4,
-        noise: float = 0.04,
-    ) -> None:
-        super().__init__(rng)
-        self.safe = safe
-        self.bluff = bluff
-        self.show_below = show_below
-        self.buy_ratio = buy_ratio
-        self.noise = noise
+    # Tuning parameters (constructor keywords; see liarsdice.bots.base).
+    safe: float = 0.8  # the confidence a bid must reach (jittered by -2 noise .. +noise)
+    bluff: float = 0.05  # the chance of opening on a random plausible face instead
+    show_below: float = 0.75  # show and re-roll only for a bid less likely than this
+    buy_ratio: int = 4  # buy a die when the pot times this is at most its chips
+    noise: float = 0.04  # the jitter of the threshold and of the call's value
 
     # ------------------------------------------------------------------ choose
     def choose(self, game: Game, view: PlayerView) -> int:

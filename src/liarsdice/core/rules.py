@@ -244,13 +244,15 @@ OPTION_NAMES: frozenset[str] = frozenset(
     f.name for f in dataclasses.fields(Rules) if f.name != "description"
 )
 
+# A lost challenge costs one die, and an exact count upholds the bid (seeds 003, 004, Perudo).
+_LOSE_ONE: dict[str, Any] = {"loss": Loss.ONE, "exact_count": ExactCount.BID_STANDS}
+
 # The two-player, one-round analysis games (OpenSpiel, snyd) share everything but the wild face.
 _SINGLE_ROUND: dict[str, Any] = {
+    **_LOSE_ONE,
     "players": 2,
     "dice": 1,
     "ordering": Ordering.QUANTITY,
-    "loss": Loss.ONE,
-    "exact_count": ExactCount.BID_STANDS,
     "first_opener": FirstOpener.GIVEN,
     "scoring": Scoring.SINGLE_ROUND,
 }
@@ -285,8 +287,7 @@ PRESETS: Mapping[str, Rules] = {
             wild=None,
             ordering=Ordering.QUANTITY,
             exact=ExactCall.SPOT_ON,
-            loss=Loss.ONE,
-            exact_count=ExactCount.BID_STANDS,
+            **_LOSE_ONE,
             next_opener=NextOpener.BIDDER,
             description="Seed 003: no wilds, quantity-major bids, liar or spot-on calls, lose one "
             "die, the previous player opens. Variants: stash, calling advantage, Rich Man's Dice.",
@@ -297,8 +298,7 @@ PRESETS: Mapping[str, Rules] = {
             wild=None,
             ordering=Ordering.MONOTONE,
             face_order=(2, 3, 4, 5, 6, 1),
-            loss=Loss.ONE,
-            exact_count=ExactCount.BID_STANDS,
+            **_LOSE_ONE,
             first_opener=FirstOpener.GIVEN,
             resolution=Resolution.ALL_CALL,
             scoring=Scoring.ROOM,
@@ -310,8 +310,7 @@ PRESETS: Mapping[str, Rules] = {
             ordering=Ordering.PERUDO,
             open_on_wild=False,
             exact=ExactCall.CALZA,
-            loss=Loss.ONE,
-            exact_count=ExactCount.BID_STANDS,
+            **_LOSE_ONE,
             palifico=True,
             description="Commercial Perudo: wild ones (Perudo ladder), no opening on ones, calza, "
             "lose one die, the loser opens, palifico rounds.",
@@ -385,3 +384,25 @@ def parse_option(name: str, text: str) -> Any:
     if name in {"players", "faces", "chips", "ante"}:
         return int(low)
     return text
+
+
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "OPTION_NAMES",
+    "PRESETS",
+    "Economy",
+    "ExactCall",
+    "ExactCount",
+    "FirstOpener",
+    "Loss",
+    "NextOpener",
+    "Ordering",
+    "Resolution",
+    "Rules",
+    "Scoring",
+    "ShowReroll",
+    "Stash",
+    "parse_option",
+    "preset",
+]

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,7 @@ from liarsdice.core.rules import (
     Loss,
     NextOpener,
     Resolution,
+    Rules,
     Scoring,
     ShowReroll,
     Stash,
@@ -748,14 +750,9 @@ class State(StateBase):
         count = self.count(bid)
         bidder = self.bidder
         dice = list(t.dice)
-        active = [p for p, d in enumerate(dice) if d > 0]
-        losses: dict[int, int] = {}
-        gains: dict[int, int] = {}
         chips = list(t.chips)
         scores = list(t.scores)
         pile = t.pile
-        game_over = False
-        winner: int
         call_name = "liar" if call == LIAR else "exact"
         if (
             rules.scoring is Scoring.SINGLE_ROUND
@@ -782,50 +779,13 @@ class State(StateBase):
             return State._make(game, table, Phase.OVER, TERMINAL, self.bid, bidder, callers, 0,
                                (), log, n)  # fmt: skip
 
-        if call == LIAR:
-            if rules.scoring is Scoring.ROOM:
-                if count >= q:
-                    winner = bidder
-                    game_over = True
-                    for p in range(game.num_players):
-                        scores[p] += 1 if p == bidder else -1
-                else:
-                    winner = caller
-                    losses[bidder] = 1
-            elif count > q or (
-                count == q
-                and rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
-            ):
-                winner = bidder
-                losses[caller] = count - q if rules.loss is Loss.DIFFERENCE and count > q else 1
-            elif count < q:
-                winner = caller
-                losses[bidder] = q - count if rules.loss is Loss.DIFFERENCE else 1
-            else:  # exact count, everyone but the bidder loses one
-                winner = bidder
-                spare = rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST
-                for p in active:
-                    if p == bidder or (spare and dice[p] == 1 and p != caller):
-                        continue
-                    losses[p] = 1
-        else:
-            if count == q:
-                winner = caller
-                if rules.calling_advantage:
-                    gains[caller] = pile
-                    pile = 0
-                    for p in active:
-                        if p != caller:
-                            losses[p] = 1
-                elif rules.exact is ExactCall.SPOT_ON:
-                    for p in active:
-                        if p != caller:
-                            losses[p] = 1
-                elif dice[caller] < game.start_dice[caller]:  # calza
-                    gains[caller] = 1
-            else:
-                winner = bidder
-                losses[caller] = 1
+        winner, losses, gains, game_over = settle_challenge(
+            rules, call, caller, bidder, q, count, dice, game.start_dice, pile
+        )
+        if game_over:  # room scoring: the bid stood
+            scores = [score + (1 if p == bidder else -1) for p, score in enumerate(scores)]
+        if rules.calling_advantage and call != LIAR and winner == caller:
+            pile = 0  # a right exact call takes the pile
         challenge_losers = [p for p, k in losses.items() if k > 0]
         for p, k in enumerate(t.penalties):
             if k:
@@ -861,16 +821,8 @@ class State(StateBase):
         out_order = t.out_order + eliminated
         if rules.economy is Economy.CHIPS:
             chips[winner] += t.round_pot
-        remaining = [p for p, d in enumerate(dice) if d > 0]
-        game_winner: int | None = None
-        if rules.scoring is Scoring.SINGLE_ROUND:
-            game_over = True
-            game_winner = winner
-        elif game_over:
-            game_winner = winner
-        elif len(remaining) <= 1:
-            game_over = True
-            game_winner = remaining[0] if remaining else winner
+        game_winner = game_winner_after(rules, dice, winner, game_over)
+        game_over = game_winner is not None
         game_pot = t.game_pot
         if game_over and game_winner is not None and rules.economy is not Economy.NONE:
             chips[game_winner] += game_pot
@@ -984,6 +936,95 @@ class State(StateBase):
     def round_events(self) -> list[tuple[int, int]]:
         """The player events (no chance) of the current round, or of the last one once over."""
         return [(p, a) for p, a in self.history()[self.table.start :] if p != CHANCE]
+
+
+def settle_challenge(
+    rules: Rules,
+    call: int,
+    caller: int,
+    bidder: int,
+    q: int,
+    count: int,
+    dice: Sequence[int],
+    start_dice: Sequence[int],
+    pile: int,
+) -> tuple[int, dict[int, int], dict[int, int], bool]:
+    """How a challenge settles, house penalties aside: ``(winner, losses, gains, over)``.
+
+    ``caller`` calls ``call`` (:data:`LIAR` or :data:`EXACT`) on ``bidder``'s bid of
+    quantity ``q`` when ``count`` dice match; ``dice`` are every seat's dice, ``start_dice``
+    their dice at the start (a calza wins a die back up to it), ``pile`` the calling-advantage
+    pile (a right exact call wins it). ``losses`` and ``gains``: dice per seat, not yet capped
+    at the seat's dice. ``over``: a room-scoring bid that stood ends the game (no dice change).
+
+    >>> from liarsdice.core.rules import preset
+    >>> settle_challenge(preset("classic"), LIAR, 1, 0, 4, 6, [5, 5], (5, 5), 0)
+    (0, {1: 2}, {}, False)
+    >>> settle_challenge(preset("perudo"), EXACT, 1, 0, 4, 4, [5, 3], (5, 5), 0)
+    (1, {}, {1: 1}, False)
+    """
+    losses: dict[int, int] = {}
+    gains: dict[int, int] = {}
+    active = [p for p, d in enumerate(dice) if d > 0]
+    if call == LIAR:
+        if rules.scoring is Scoring.ROOM:
+            if count >= q:
+                return bidder, losses, gains, True
+            winner = caller
+            losses[bidder] = 1
+        elif count > q or (
+            count == q and rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
+        ):
+            winner = bidder
+            losses[caller] = count - q if rules.loss is Loss.DIFFERENCE and count > q else 1
+        elif count < q:
+            winner = caller
+            losses[bidder] = q - count if rules.loss is Loss.DIFFERENCE else 1
+        else:  # exact count, everyone but the bidder loses one
+            winner = bidder
+            spare = rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST
+            for p in active:
+                if p == bidder or (spare and dice[p] == 1 and p != caller):
+                    continue
+                losses[p] = 1
+    elif count == q:
+        winner = caller
+        if rules.calling_advantage:
+            gains[caller] = pile
+            for p in active:
+                if p != caller:
+                    losses[p] = 1
+        elif rules.exact is ExactCall.SPOT_ON:
+            for p in active:
+                if p != caller:
+                    losses[p] = 1
+        elif dice[caller] < start_dice[caller]:  # calza
+            gains[caller] = 1
+    else:
+        winner = bidder
+        losses[caller] = 1
+    return winner, losses, gains, False
+
+
+def game_winner_after(
+    rules: Rules, dice: Sequence[int], winner: int, over: bool = False
+) -> int | None:
+    """Who wins the game once ``winner``'s challenge leaves ``dice`` (None: it goes on).
+
+    A single-round game, or one already ``over``, goes to the challenge winner; otherwise the
+    game ends when at most one seat has dice left.
+
+    >>> from liarsdice.core.rules import preset
+    >>> rules = preset("classic")
+    >>> game_winner_after(rules, [0, 2, 1], 1), game_winner_after(rules, [0, 2, 0], 1)
+    (None, 1)
+    """
+    if rules.scoring is Scoring.SINGLE_ROUND or over:
+        return winner
+    remaining = [p for p, d in enumerate(dice) if d > 0]
+    if len(remaining) <= 1:
+        return remaining[0] if remaining else winner
+    return None
 
 
 def _clockwise(start: int, n: int) -> list[int]:

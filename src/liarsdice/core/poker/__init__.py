@@ -13,74 +13,25 @@ True
 """
 
 from liarsdice.core.common import CHANCE, TERMINAL
-from liarsdice.core.poker.game import (
-    ACCEPT,
-    ARRANGE_BASE,
-    BID_BASE,
-    KEEP_BASE,
-    LEFT,
-    LIAR,
-    MULTISETS,
-    RIGHT,
-    ROLL_BASE,
-    SHAKE_BASE,
-    PokerGame,
-)
-from liarsdice.core.poker.hands import (
-    ALL_BIDS,
-    FACE_SYMBOLS,
-    NUM_BIDS,
-    Category,
-    PokerBid,
-    bid_id,
-    bid_key,
-    format_face,
-    format_poker_bid,
-    hand_bid,
-    hand_key,
-    parse_face,
-    parse_poker_bid,
-    poker_bid_words,
-    satisfies,
-)
+from liarsdice.core.poker import actions, hands
+from liarsdice.core.poker.actions import *  # noqa: F403  (the action encoding: actions.__all__)
+from liarsdice.core.poker.game import PokerGame
+from liarsdice.core.poker.hands import *  # noqa: F403  (hands and their notation: hands.__all__)
 from liarsdice.core.poker.rules import POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import Phase, PokerRoundResult, PokerState
 from liarsdice.core.poker.view import PokerView
 
 __all__ = [
-    "ACCEPT",
-    "ALL_BIDS",
-    "ARRANGE_BASE",
-    "BID_BASE",
     "CHANCE",
-    "FACE_SYMBOLS",
-    "KEEP_BASE",
-    "LEFT",
-    "LIAR",
-    "MULTISETS",
-    "NUM_BIDS",
     "POKER_PRESETS",
-    "RIGHT",
-    "ROLL_BASE",
-    "SHAKE_BASE",
     "TERMINAL",
-    "Category",
     "Phase",
-    "PokerBid",
     "PokerGame",
     "PokerRoundResult",
     "PokerRules",
     "PokerState",
     "PokerView",
-    "bid_id",
-    "bid_key",
-    "format_face",
-    "format_poker_bid",
-    "hand_bid",
-    "hand_key",
-    "parse_face",
-    "parse_poker_bid",
-    "poker_bid_words",
     "poker_preset",
-    "satisfies",
 ]
+__all__ += actions.__all__
+__all__ += hands.__all__

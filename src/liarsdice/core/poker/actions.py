@@ -33,3 +33,20 @@ def multiset_index(faces: Iterable[int]) -> int:
         raise IllegalActionError(
             f"{list(ms)} is not up to five faces 1..6 (9, 10, J, Q, K, A)"
         ) from None
+
+
+__all__ = [
+    "ACCEPT",
+    "ARRANGE_BASE",
+    "BID_BASE",
+    "KEEP_BASE",
+    "LEFT",
+    "LIAR",
+    "MULTISETS",
+    "MULTISET_IDS",
+    "NUM_MULTISETS",
+    "RIGHT",
+    "ROLL_BASE",
+    "SHAKE_BASE",
+    "multiset_index",
+]

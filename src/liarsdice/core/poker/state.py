@@ -37,18 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from liarsdice.core.common import CHANCE, TERMINAL, StateBase
 from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.poker.actions import (
-    ACCEPT,
-    ARRANGE_BASE,
-    BID_BASE,
-    KEEP_BASE,
-    LEFT,
-    LIAR,
-    MULTISET_IDS,
-    RIGHT,
-    ROLL_BASE,
-    SHAKE_BASE,
-)
+from liarsdice.core.poker import actions as act
 from liarsdice.core.poker.hands import (
     ALL_BIDS,
     NUM_BIDS,
@@ -151,6 +140,18 @@ def _faces(dice: tuple[int, ...]) -> str:
 
 _CHANCE_PHASES = frozenset({Phase.ROLL, Phase.REROLL, Phase.FIVE_ROLL})
 _LOOK_PHASES = frozenset({Phase.BID, Phase.PASS, Phase.ARRANGE, Phase.SHAKE})
+# Phases choosing some of the five dice (to leave outside the cup, to keep): how to choose, and
+# why not all five.
+_CHOOSE_DICE = {
+    Phase.ARRANGE: (
+        "choose which dice stay outside the cup first, e.g. 'out K K' or 'out none'",
+        "leave at least one die under the cup",
+    ),
+    Phase.KEEP: (
+        "five-of-a-kind challenge: choose the dice to keep, e.g. 'keep Q Q Q'",
+        "re-roll at least one die",
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -256,23 +257,23 @@ class PokerState(StateBase):
         """Legal actions of the current player (chance outcomes at chance nodes), ascending."""
         phase = self.phase
         if phase is Phase.BID:
-            return tuple(range(BID_BASE + self.bid + 1, BID_BASE + NUM_BIDS))
+            return tuple(range(act.BID_BASE + self.bid + 1, act.BID_BASE + NUM_BIDS))
         if phase in _CHANCE_PHASES:
             return (1, 2, 3, 4, 5, 6)
         if phase is Phase.RESPOND:
-            return (LIAR, ACCEPT) if self._can_accept() else (LIAR,)
+            return (act.LIAR, act.ACCEPT) if self._can_accept() else (act.LIAR,)
         if phase is Phase.PASS:
-            return (LEFT, RIGHT)
+            return (act.LEFT, act.RIGHT)
         if phase is Phase.ARRANGE:
             subs = _submultisets(self.dice, 4)
-            return tuple(sorted(ARRANGE_BASE + MULTISET_IDS[s] for s in subs))
+            return tuple(sorted(act.ARRANGE_BASE + act.MULTISET_IDS[s] for s in subs))
         if phase is Phase.SHAKE:
             subs = _submultisets(self.outside, 5)
-            ids = sorted(MULTISET_IDS[s] for s in subs)
-            return tuple(ROLL_BASE + i for i in ids) + tuple(SHAKE_BASE + i for i in ids)
+            ids = sorted(act.MULTISET_IDS[s] for s in subs)
+            return tuple(act.ROLL_BASE + i for i in ids) + tuple(act.SHAKE_BASE + i for i in ids)
         if phase is Phase.KEEP:
             subs = _submultisets(self.outside, 4)
-            return tuple(sorted(KEEP_BASE + MULTISET_IDS[s] for s in subs))
+            return tuple(sorted(act.KEEP_BASE + act.MULTISET_IDS[s] for s in subs))
         return ()
 
     def explain_illegal(self, action: int) -> str:
@@ -316,19 +317,18 @@ class PokerState(StateBase):
         if phase is Phase.PASS:
             return "pass the cup left or right (this sets the round's direction)"
         if phase is Phase.RESPOND:
-            if action == ACCEPT:
+            if action == act.ACCEPT:
                 return f"{cur} is the top bid: nothing beats it, so you must call liar"
             return f"first accept {cur} or call liar, not {what!r}"
-        if phase is Phase.ARRANGE:
-            out = game.action_arranged(action)
-            if out is None:
-                return (
-                    "choose which dice stay outside the cup first, e.g. 'out K K' or 'out none' "
-                    f"(the dice: {_faces(dice)})"
-                )
-            if len(out) == 5:
-                return "leave at least one die under the cup"
-            return f"{_faces(out)} are not among the dice {_faces(dice)}"
+        if phase in _CHOOSE_DICE:
+            how, all_five = _CHOOSE_DICE[phase]
+            arranging = phase is Phase.ARRANGE
+            chosen = game.action_arranged(action) if arranging else game.action_kept(action)
+            if chosen is None:
+                return f"{how} (the dice: {_faces(dice)})"
+            if len(chosen) == 5:
+                return all_five
+            return f"{_faces(chosen)} are not among the dice {_faces(dice)}"
         if phase is Phase.SHAKE:
             roll = game.action_roll(action)
             if roll is None:
@@ -337,16 +337,6 @@ class PokerState(StateBase):
                     "'shake', 'shake reroll K', 'reroll K', 'no reroll'"
                 )
             return f"you can only roll dice that are outside the cup: {_faces(self.outside)}"
-        if phase is Phase.KEEP:
-            kept = game.action_kept(action)
-            if kept is None:
-                return (
-                    "five-of-a-kind challenge: choose the dice to keep, e.g. 'keep Q Q Q' "
-                    f"(the dice: {_faces(dice)})"
-                )
-            if len(kept) == 5:
-                return "re-roll at least one die"
-            return f"{_faces(kept)} are not among the dice {_faces(dice)}"
         return f"{what!r} is not legal here"
 
     # --------------------------------------------------------------- applying
@@ -364,7 +354,7 @@ class PokerState(StateBase):
         if phase is Phase.OVER:
             raise IllegalActionError("the game is over")
         if phase is Phase.BID:
-            if not BID_BASE + self.bid < action < BID_BASE + NUM_BIDS:
+            if not act.BID_BASE + self.bid < action < act.BID_BASE + NUM_BIDS:
                 raise IllegalActionError(self.explain_illegal(action))
         elif action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
@@ -372,16 +362,16 @@ class PokerState(StateBase):
             return self._apply_chance(action)
         player = self.player
         if phase is Phase.BID:
-            bid = action - BID_BASE
+            bid = action - act.BID_BASE
             bids = (*self.bids, (player, bid))
             if self.bid < 0 and len(self.active_players()) > 2:
                 return self._next(action, phase=Phase.PASS, bid=bid, bidder=player, bids=bids)
             direction = self.direction or 1
             return self._pass_cup(action, direction, bid=bid, bidder=player, bids=bids)
         if phase is Phase.PASS:
-            return self._pass_cup(action, 1 if action == LEFT else -1)
+            return self._pass_cup(action, 1 if action == act.LEFT else -1)
         if phase is Phase.RESPOND:
-            if action == LIAR:
+            if action == act.LIAR:
                 return self._call_liar(action)
             if ALL_BIDS[self.bid].category is Category.FIVE and self.game.rules.five_of_a_kind_rule:
                 return self._lift_for_five(action)
@@ -565,24 +555,11 @@ class PokerState(StateBase):
             )
         return self._next(
             action,
-            phase=Phase.ROLL,
-            player=CHANCE,
             lives=tuple(lives),
             round=self.round + 1,
-            opener=next_opener,
             round_start=self._n + 1,
-            direction=0,
-            holder=next_opener,
-            cup=(),
-            outside=(),
-            bid=-1,
-            bidder=-1,
-            bids=(),
-            passed=(None,) * n,
-            pending=(),
-            attempts=(),
-            lifted=(),
             results=results,
+            **_new_round(next_opener, n),
         )
 
     # ---------------------------------------------------------------- returns
@@ -620,28 +597,35 @@ def initial_state(game: PokerGame) -> PokerState:
     opener = game.opener or 0
     return PokerState(
         game=game,
-        phase=Phase.ROLL,
-        player=CHANCE,
         lives=(game.rules.lives,) * n,
         round=0,
-        opener=opener,
         round_start=0,
-        direction=0,
-        holder=opener,
-        cup=(),
-        outside=(),
-        bid=-1,
-        bidder=-1,
-        bids=(),
-        passed=(None,) * n,
-        pending=(),
-        attempts=(),
-        lifted=(),
         results=(),
         winner=None,
         _log=None,
         _n=0,
+        **_new_round(opener, n),
     )
+
+
+def _new_round(opener: int, n: int) -> dict[str, Any]:
+    """The fields that start a round of ``n`` seats: Player One's (``opener``) roll is due."""
+    return {
+        "phase": Phase.ROLL,
+        "player": CHANCE,
+        "opener": opener,
+        "direction": 0,
+        "holder": opener,
+        "cup": (),
+        "outside": (),
+        "bid": -1,
+        "bidder": -1,
+        "bids": (),
+        "passed": (None,) * n,
+        "pending": (),
+        "attempts": (),
+        "lifted": (),
+    }
 
 
 __all__ = ["FIVE_ROLLS", "Phase", "PokerRoundResult", "PokerState", "initial_state"]
