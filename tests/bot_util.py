@@ -37,3 +37,38 @@ def play_bots(
         moves += 1
         assert moves < 5000, "the game does not end"
     return state
+
+
+class Spy:
+    """Wraps a bot: before it chooses, ``check(state, view)`` compares the view it is handed
+    with the true state (which the spy learns from :func:`play_spied`, never the bot)."""
+
+    def __init__(self, inner: Any, check: Callable[[Any, Any], None]) -> None:
+        self.inner = inner
+        self.check = check
+        self.state: Any = None
+        self.calls = 0
+
+    def choose(self, game: Any, view: Any) -> int:
+        assert self.state is not None and view.player == self.state.current_player
+        self.check(self.state, view)
+        self.calls += 1
+        return int(self.inner.choose(game, view))
+
+
+def play_spied(
+    game: Any, bots: Sequence[Any], seed: int, check: Callable[[Any, Any], None]
+) -> tuple[Any, list[Spy]]:
+    """:func:`play_bots` with every bot behind a :class:`Spy` running ``check``."""
+    spies = [Spy(b, check) for b in bots]
+    state = play_bots(game, spies, seed, before=lambda s, seat: setattr(spies[seat], "state", s))
+    assert sum(s.calls for s in spies) > 0
+    return state, spies
+
+
+def rolled(game: Any, rolls: list[int]) -> Any:
+    """The state after the chance outcomes ``rolls`` (the dice dealt, seat by seat)."""
+    state = game.new_initial_state()
+    for r in rolls:
+        state = state.apply_action(r)
+    return state

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots
+from bot_util import play_bots, play_spied, rolled
 from liarsdice.bots import Bot, ProbBot, make_bot
 from liarsdice.core import (
     BUY,
@@ -64,24 +64,6 @@ def _rules_cases() -> list[Any]:
     return cases
 
 
-class Spy(Bot):
-    """Wraps a bot and checks every view it is handed against the true state."""
-
-    name = "spy"
-
-    def __init__(self, inner: Bot) -> None:
-        super().__init__(inner.rng)
-        self.inner = inner
-        self.state: State | None = None
-        self.calls = 0
-
-    def choose(self, game: Game, view: PlayerView) -> int:
-        assert self.state is not None
-        _assert_private(self.state, view)
-        self.calls += 1
-        return self.inner.choose(game, view)
-
-
 def _assert_private(state: State, view: PlayerView) -> None:
     """The view holds the viewer's hidden dice and no one else's."""
     seat = view.player
@@ -112,9 +94,7 @@ def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -
     bots: list[Bot] = [make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)]
     if not spy:
         return play_bots(game, bots, seed)
-    spies = [Spy(b) for b in bots]
-    state = play_bots(game, spies, seed, before=lambda s, seat: setattr(spies[seat], "state", s))
-    assert sum(s.calls for s in spies) > 0
+    state, _ = play_spied(game, bots, seed, _assert_private)
     return state
 
 
@@ -150,23 +130,16 @@ def test_prob_beats_random_in_two_player_classic() -> None:
 # ------------------------------------------------------------------ prob bot decisions
 
 
-def _rolled(game: Game, rolls: list[int]) -> State:
-    state = game.new_initial_state()
-    for r in rolls:
-        state = state.apply_action(r)
-    return state
-
-
 def test_prob_calls_an_impossible_bid() -> None:
     game = Game(preset("classic", players=2, dice=2, first_opener="given"))
-    state = _rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
+    state = rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
     bot = ProbBot(random.Random(0))
     assert bot.choose(game, state.view(1)) == LIAR
 
 
 def test_prob_raises_a_bid_its_dice_make_certain() -> None:
     game = Game(preset("classic", players=2, dice=3, first_opener="given"))
-    state = _rolled(game, [2, 3, 4, 5, 5, 1]).apply_action(game.bid_action(Bid(2, 5)))
+    state = rolled(game, [2, 3, 4, 5, 5, 1]).apply_action(game.bid_action(Bid(2, 5)))
     bot = ProbBot(random.Random(0), bluff=0.0)
     action = bot.choose(game, state.view(1))  # holds 5 5 1: 3x5 is certain, 2x5 too
     bid = game.action_bid(action)
@@ -175,14 +148,14 @@ def test_prob_raises_a_bid_its_dice_make_certain() -> None:
 
 def test_prob_calls_exact_when_it_is_likely() -> None:
     game = Game(preset("spot-on", players=2, dice=1, first_opener="given"))
-    state = _rolled(game, [2, 5]).apply_action(game.bid_action(Bid(1, 5)))
+    state = rolled(game, [2, 5]).apply_action(game.bid_action(Bid(1, 5)))
     # Seat 1 holds the 5: 1x5 is certain and exactly one 5 has chance 5/6.
     assert ProbBot(random.Random(0)).choose(game, state.view(1)) == EXACT
 
 
 def test_prob_buys_a_cheap_die() -> None:
     game = Game(preset("spot-on", players=2, dice=2, economy="rich-man", first_opener="given"))
-    state = _rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
+    state = rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
     state = state.apply_action(LIAR).resolve_chance(random.Random(1))
     assert state.dice_counts[0] == 1  # seat 0 lost a die and opens (the bidder opens)
     view = state.view(state.current_player)
@@ -195,7 +168,7 @@ def test_prob_buys_a_cheap_die() -> None:
 def test_prob_shows_matching_dice_before_a_doubtful_raise() -> None:
     game = Game(preset("milton-bradley", players=2, dice=4, first_opener="given"))
     # Seat 0: 2 3 4 5; seat 1: 6 6 2 3.
-    state = _rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(3, 6)))
+    state = rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(3, 6)))
     view = state.view(1)
     bot = ProbBot(random.Random(0), bluff=0.0, noise=0.0)
     # 3x6 is 80% likely, so it raises; its best raise 4x6 is only 41% likely: show the sixes
@@ -213,14 +186,14 @@ def test_prob_shows_matching_dice_before_a_doubtful_raise() -> None:
 def test_prob_show_step_before_order() -> None:
     rules = preset("milton-bradley", players=2, dice=4, show_reroll="before", first_opener="given")
     game = Game(rules)
-    state = _rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(2, 2)))
+    state = rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(2, 2)))
     state = state.apply_action(game.bid_action(Bid(5, 6)))
     view = state.view(1)
     assert view.phase == "show"
     action = ProbBot(random.Random(0)).choose(game, view)
     assert action == game.show_action([6, 6])  # 5x6 is doubtful: keep the sixes, re-roll 2 3
     # A safe bid needs no show.
-    state = _rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(1, 2)))
+    state = rolled(game, [2, 3, 4, 5, 6, 6, 2, 3]).apply_action(game.bid_action(Bid(1, 2)))
     state = state.apply_action(game.bid_action(Bid(2, 6)))
     assert ProbBot(random.Random(0)).choose(game, state.view(1)) == NO_SHOW
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots
+from bot_util import Spy, play_spied
 from liarsdice import bots
 from liarsdice.families import FAMILIES, Family
 
@@ -36,31 +36,16 @@ def _rules(family: Family, preset: str, players: int) -> Any:
     return rules.replace(players=players, lives=2)
 
 
-class Spy:
-    """Wraps a bot: checks that it is handed exactly its own seat's view, never the state."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.state: Any = None
-        self.calls = 0
-
-    def watch(self, state: Any, seat: int) -> None:
-        self.state = state
-
-    def choose(self, game: Any, view: Any) -> int:
-        state = self.state
-        assert state is not None and view.player == state.current_player
-        assert view == state.view(view.player)
-        assert view != state.view(-1) or not view.legal_actions  # a spectator cannot move
-        self.calls += 1
-        return int(self.inner.choose(game, view))
+def _own_view_only(state: Any, view: Any) -> None:
+    """The bot is handed exactly its own seat's view, never the state."""
+    assert view == state.view(view.player)
+    assert view != state.view(-1) or not view.legal_actions  # a spectator cannot move
 
 
 def _play(family: Family, rules: Any, kinds: list[str], seed: int) -> tuple[Any, list[Spy]]:
     game = family.new_game(rules, [f"p{i + 1}" for i in range(len(kinds))])
-    spies = [Spy(_bot(family, k, f"{seed}:{i}")) for i, k in enumerate(kinds)]
-    state = play_bots(game, spies, seed, before=lambda s, seat: spies[seat].watch(s, seat))
-    return state, spies
+    bots = [_bot(family, k, f"{seed}:{i}") for i, k in enumerate(kinds)]
+    return play_spied(game, bots, seed, _own_view_only)
 
 
 @pytest.mark.parametrize("family", PARAMS)

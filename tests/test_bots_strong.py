@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots
+from bot_util import play_bots, rolled
 from liarsdice.bots import (
     BOT_NAMES,
     Bot,
@@ -107,13 +107,6 @@ def test_strong_poker_bots_play_legally(players: int, five: bool) -> None:
 # ------------------------------------------------------------------------------ belief
 
 
-def _rolled(game: Game, rolls: list[int]) -> State:
-    state = game.new_initial_state()
-    for r in rolls:
-        state = state.apply_action(r)
-    return state
-
-
 def test_hand_sets_are_distributions() -> None:
     for n, faces in ((1, 6), (5, 6), (3, 2), (12, 6)):
         hs = hand_set(n, faces)
@@ -124,7 +117,7 @@ def test_hand_sets_are_distributions() -> None:
 
 def test_belief_moves_towards_the_bid_face() -> None:
     game = Game(preset("classic", players=2, dice=5, first_opener="given"))
-    state = _rolled(game, [2, 3, 4, 5, 6, 2, 3, 4, 5, 6])
+    state = rolled(game, [2, 3, 4, 5, 6, 2, 3, 4, 5, 6])
     prior = Belief(game, state.view(1)).match_dist(0, 6)
     state = state.apply_action(game.bid_action(Bid(4, 6)))
     post = Belief(game, state.view(1)).match_dist(0, 6)
@@ -190,7 +183,7 @@ def test_determinised_states_match_the_view() -> None:
 
 def test_strong_bots_call_an_impossible_bid() -> None:
     game = Game(preset("classic", players=2, dice=2, first_opener="given"))
-    state = _rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
+    state = rolled(game, [2, 3, 4, 5]).apply_action(game.bid_action(Bid(4, 6)))
     for kind in STRONG:
         assert _bot(kind, 0).choose(game, state.view(1)) == LIAR
 

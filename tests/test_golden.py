@@ -25,7 +25,7 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice.cli.main import cli
-from liarsdice.families import record_to_text
+from liarsdice.families import preset_names, record_to_text
 
 GOLDEN = Path(__file__).parent / "golden" / "formats"
 REGEN = os.environ.get("LIARSDICE_REGEN_GOLDEN") == "1"
@@ -50,18 +50,7 @@ def run(*args: str, input: str | None = None) -> str:
 
 
 # ------------------------------------------------------------------------------ rules command
-PRESET_NAMES = [
-    "classic",
-    "milton-bradley",
-    "house-rules",
-    "spot-on",
-    "room",
-    "perudo",
-    "openspiel",
-    "snyd-normal",
-    "snyd-joker",
-    "poker-dice",
-]
+PRESET_NAMES = preset_names()  # a new preset needs its golden files
 
 
 def test_rules_listing() -> None:

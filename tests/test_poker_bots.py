@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from bot_util import play_bots
+from bot_util import play_bots, play_spied
 from liarsdice.bots import PokerBot, make_bot
 from liarsdice.bots.poker import (
     PokerProbBot,
@@ -33,32 +33,20 @@ from liarsdice.core.poker import (
 BASIC = ("prob", "random")  # the strong levels have their own tests (test_bots_strong.py)
 
 
-class Spy(PokerBot):
-    """Wraps a bot and checks each view it is handed against the true state."""
-
-    name = "spy"
-
-    def __init__(self, inner: PokerBot) -> None:
-        super().__init__(inner.rng)
-        self.inner = inner
-        self.state: PokerState | None = None
-
-    def choose(self, game: PokerGame, view: PokerView) -> int:
-        state = self.state
-        assert state is not None
-        seat = view.player
-        assert seat == state.current_player
-        if view.cup:
-            assert state.holder == seat and view.cup == state.cup
-        else:
-            assert not state.sees_cup(seat)
-        # Nobody else's dice under the cup: a twin state with other cup dice looks the same,
-        # except to the holder looking under it.
-        if not state.sees_cup(seat) and state.cup:
-            twin_cup = tuple(sorted(d % 6 + 1 for d in state.cup))
-            twin = _with_cup(state, twin_cup)
-            assert twin.view(seat) == view
-        return self.inner.choose(game, view)
+def _assert_private(state: PokerState, view: PokerView) -> None:
+    """The view shows the cup only to its holder looking under it, and nobody else's dice."""
+    seat = view.player
+    assert seat == state.current_player
+    if view.cup:
+        assert state.holder == seat and view.cup == state.cup
+    else:
+        assert not state.sees_cup(seat)
+    # Nobody else's dice under the cup: a twin state with other cup dice looks the same,
+    # except to the holder looking under it.
+    if not state.sees_cup(seat) and state.cup:
+        twin_cup = tuple(sorted(d % 6 + 1 for d in state.cup))
+        twin = _with_cup(state, twin_cup)
+        assert twin.view(seat) == view
 
 
 def _with_cup(state: PokerState, cup: tuple[int, ...]) -> PokerState:
@@ -77,8 +65,8 @@ def play_game(
     ]
     if not spy:
         return play_bots(game, bots, seed)
-    spies = [Spy(b) for b in bots]
-    return play_bots(game, spies, seed, before=lambda s, seat: setattr(spies[seat], "state", s))
+    state, _ = play_spied(game, bots, seed, _assert_private)
+    return state
 
 
 @pytest.mark.parametrize("five", [True, False])

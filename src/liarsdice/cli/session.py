@@ -41,28 +41,21 @@ class Seat:
         return self.bot is None
 
 
+@dataclass(eq=False)
 class Session(Terminal):
     """One game at the terminal: the loop, the hand-overs and the human prompts."""
 
-    def __init__(
-        self,
-        family: Family,
-        game: Any,
-        seats: list[Seat],
-        rng: random.Random,
-        console: Console,
-        *,
-        hints: bool = False,
-        save: Path | None = None,
-    ) -> None:
-        super().__init__(seats, console)
-        self.family = family
-        self.game = game
-        self.seats = seats
-        self.rng = rng
-        self.hints = hints
-        self.save = save
-        self.text = family.terminal(game, hot_seat=self.hot_seat)
+    family: Family
+    game: Any
+    seats: list[Seat]
+    rng: random.Random
+    console: Console
+    hints: bool = False
+    save: Path | None = None
+
+    def __post_init__(self) -> None:
+        Terminal.__init__(self, self.seats, self.console)
+        self.text = self.family.terminal(self.game, hot_seat=self.hot_seat)
 
     def run(self) -> int:
         """Play to the end (or until a human quits). Returns the exit code."""

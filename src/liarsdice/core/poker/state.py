@@ -83,14 +83,27 @@ class PokerRoundResult:
     call: str  # "liar", or "five": a five-of-a-kind bid accepted under five_of_a_kind_rule
     caller: int  # who called liar, or who accepted the five-of-a-kind bid
     hand: tuple[int, ...]  # the five dice when the cup was lifted (sorted)
-    reading: PokerBid  # the best reading of ``hand``
-    stood: bool  # whether ``hand`` satisfies the bid
     loser: int | None  # who lost a life (None: the five-of-a-kind challenge succeeded)
     lives: tuple[int, ...]  # every seat's lives after the round
-    eliminated: tuple[int, ...]
     next_opener: int | None  # Player One of the next round (None when the game is over)
     attempts: tuple[tuple[int, ...], ...] = ()  # five-of-a-kind challenge: dice after each roll
     success: bool | None = None  # five-of-a-kind challenge outcome (None for a liar call)
+
+    @property
+    def eliminated(self) -> tuple[int, ...]:
+        """The seat this round put out of the game (its last life lost), if any."""
+        out = self.loser is not None and self.lives[self.loser] == 0
+        return (self.loser,) if out and self.loser is not None else ()
+
+    @property
+    def reading(self) -> PokerBid:
+        """The best reading of :attr:`hand`."""
+        return hand_bid(self.hand)
+
+    @property
+    def stood(self) -> bool:
+        """Whether :attr:`hand` satisfies the bid."""
+        return satisfies(self.hand, self.bid)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (bids and dice in notation)."""
@@ -152,6 +165,18 @@ _CHOOSE_DICE = {
         "re-roll at least one die",
     ),
 }
+
+
+def _next_opener(lives: list[int], start: int) -> int | None:
+    """Player One of the next round: ``start`` (the loser, or the caller when nobody lost a
+    life) or the next seat round the table with lives left; None when one player is left."""
+    n = len(lives)
+    if sum(1 for k in lives if k > 0) <= 1:
+        return None
+    nxt = start
+    while lives[nxt] == 0:
+        nxt = (nxt + 1) % n
+    return nxt
 
 
 @dataclass(frozen=True, slots=True, eq=False, repr=False)
@@ -507,20 +532,9 @@ class PokerState(StateBase):
         success: bool | None = None,
         outside: tuple[int, ...] | None = None,
     ) -> PokerState:
-        n = len(self.lives)
         lives = list(self.lives)
-        eliminated: tuple[int, ...] = ()
         if loser is not None:
             lives[loser] -= 1
-            if lives[loser] == 0:
-                eliminated = (loser,)
-        remaining = [p for p in range(n) if lives[p] > 0]
-        next_opener: int | None = None
-        if len(remaining) > 1:
-            nxt = caller if loser is None else loser
-            while lives[nxt] == 0:
-                nxt = (nxt + 1) % n
-            next_opener = nxt
         bid = ALL_BIDS[self.bid]
         result = PokerRoundResult(
             round=self.round,
@@ -530,16 +544,14 @@ class PokerState(StateBase):
             call=call,
             caller=caller,
             hand=hand,
-            reading=hand_bid(hand),
-            stood=satisfies(hand, bid),
             loser=loser,
             lives=tuple(lives),
-            eliminated=eliminated,
-            next_opener=next_opener,
+            next_opener=_next_opener(lives, caller if loser is None else loser),
             attempts=attempts,
             success=success,
         )
         results = (*self.results, result)
+        next_opener = result.next_opener
         if next_opener is None:
             return self._next(
                 action,
@@ -547,7 +559,7 @@ class PokerState(StateBase):
                 player=TERMINAL,
                 lives=tuple(lives),
                 results=results,
-                winner=remaining[0],
+                winner=next(p for p, k in enumerate(lives) if k > 0),
                 cup=(),
                 outside=self.dice if outside is None else outside,
                 pending=(),
@@ -559,7 +571,7 @@ class PokerState(StateBase):
             round=self.round + 1,
             round_start=self._n + 1,
             results=results,
-            **_new_round(next_opener, n),
+            **_new_round(next_opener, len(lives)),
         )
 
     # ---------------------------------------------------------------- returns
