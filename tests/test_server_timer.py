@@ -32,8 +32,11 @@ async def run_timer_scenario(tmp: Path) -> None:
                 for ev in ann.events()
             )
 
-        for _ in range(400):  # ann never moves: her timer runs out and a bot plays her seat
-            if ann_moved_auto() or room.status == "finished":
+        # ann never moves: her timer runs out and a bot plays her seat. (Wait for the frames,
+        # not the room's status: a fast game can be over in memory while its last events are
+        # still being written, before any frame is sent.)
+        for _ in range(400):
+            if ann_moved_auto():
                 break
             await asyncio.sleep(0.01)
         assert ann_moved_auto(), ann.events()
