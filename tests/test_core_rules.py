@@ -3,6 +3,8 @@ illegal actions and rule validation."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from liarsdice.core import (
@@ -18,6 +20,7 @@ from liarsdice.core import (
     RulesError,
     preset,
 )
+from liarsdice.core.game import SHOW_BASE
 from test_core_helpers import bids_of, deal, is_legal, new_game, play, roll
 
 ALL_PRESETS = (
@@ -480,3 +483,16 @@ def test_parse_option() -> None:
         parse_option("palifico", "maybe")
     with pytest.raises(ValueError):
         parse_option("ordering", "sideways")
+
+
+@pytest.mark.parametrize("preset_name", ALL_PRESETS)
+def test_an_out_of_range_action_is_refused_as_unknown(preset_name: str) -> None:
+    """10**100 (sent by a hostile client) is no action at all, not a show-and-reroll."""
+    game = Game(preset(preset_name))
+    state = game.new_initial_state().resolve_chance(random.Random(3))
+    while state.is_chance_node():
+        state = state.resolve_chance(random.Random(3))
+    for action in (10**100, SHOW_BASE + (1 << 80)):
+        with pytest.raises(IllegalActionError, match=r"^unknown action \d+$"):
+            state.apply_action(action)
+        assert game.action_shown(action) is None

@@ -84,3 +84,11 @@ def test_verify_re_derives_server_records(tmp_path: Path, preset: str) -> None:
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad))
     assert runner.invoke(cli, ["verify", str(path)]).exit_code == 1
+    # an unproven round: its dice changed and its seeds removed (verify names it, exit 1)
+    bad = json.loads(json.dumps(record))
+    last = len(bad["rounds"]) - 1
+    del bad["rounds"][last]["fair"]
+    assert verify_record(bad) == [f"round {last + 1}: no 'fair' seeds, so its dice are not proven"]
+    path.write_text(json.dumps(bad))
+    result = runner.invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 1 and f"round {last + 1}" in result.output

@@ -21,7 +21,8 @@ from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
 
 
 def verify_record(record: dict[str, Any]) -> list[str]:
-    """The problems found (an empty list: every round with a ``fair`` key re-derives).
+    """The problems found (an empty list: every round is proven: its ``fair`` seeds match
+    their commitments and re-derive every roll). A round without ``fair`` seeds is a problem.
 
     Raises :class:`RecordError` when the record itself does not load or replay, or when no
     round carries a ``fair`` key.
@@ -44,9 +45,10 @@ def verify_record(record: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     for r, rnd in enumerate(rounds):
         info = rnd.get("fair")
-        if info is None:
-            continue
         where = f"round {r + 1}"
+        if info is None:  # every round of a server game is dealt from the fair stream
+            problems.append(f"{where}: no 'fair' seeds, so its dice are not proven")
+            continue
         seed = info.get("server_seed")
         seeds = info.get("client_seeds")
         if info.get("scheme", SCHEME) != SCHEME:
@@ -85,7 +87,7 @@ def verify(record_file: str) -> None:
     except (OSError, ValueError, LiarsDiceError) as err:
         click.echo(f"liarsdice verify: {err}", err=True)
         raise SystemExit(1) from None
-    rounds = sum(1 for r in data["rounds"] if "fair" in r)
+    rounds = len(data["rounds"])
     if problems:
         for p in problems:
             click.echo(p, err=True)

@@ -107,8 +107,9 @@ class Game(GameBase[State]):
         return SHOW_BASE + code
 
     def action_shown(self, action: int) -> tuple[int, ...] | None:
-        """The faces a show action shows (sorted), or None when it is not a show."""
-        if action < SHOW_BASE:
+        """The faces a show action shows (sorted), or None when it is not a show (or encodes
+        no dice of these rules' faces, as ``10**100`` does not)."""
+        if action < SHOW_BASE or action >= SHOW_BASE + (1 << (_SHOW_BITS * self.rules.faces)):
             return None
         code = action - SHOW_BASE
         out: list[int] = []

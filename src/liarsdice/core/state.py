@@ -495,7 +495,7 @@ class State(StateBase):
             if t.dice[p] >= game.start_dice[p]:
                 return f"you already have your {game.start_dice[p]} starting dice"
             return f"a die costs the pot ({t.game_pot} chips); you have {t.chips[p]}"
-        if action >= SHOW_BASE:
+        if game.action_shown(action):  # a show action of these faces
             if game.rules.show_reroll is ShowReroll.OFF:
                 return "show-and-reroll is not part of these rules"
             if cur is None:

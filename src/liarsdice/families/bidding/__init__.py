@@ -37,10 +37,22 @@ class BiddingFamily(Family):
             text = ",".join(map(str, v)) if isinstance(v, list) else str(v).lower()
             if v is None:
                 text = "none"
-            parsed[k] = parse_option(k, text)
+            try:
+                parsed[k] = parse_option(k, text)
+            except ValueError as err:  # a parse error that may not say which option it was
+                if k.lower() in str(err).lower():
+                    raise
+                raise RulesError(f"option {k}: can't read {v!r} ({err})") from None
         if players is not None:
             parsed["players"] = players
-        return _preset(preset, parsed)
+        try:
+            return _preset(preset, parsed)
+        except RulesError as err:  # a combination: say which of the given options led to it
+            given = [k for k in options if k.lower() in str(err).lower()]
+            if given or not options:
+                raise
+            said = ", ".join(f"{k}={v!r}" for k, v in options.items())
+            raise RulesError(f"{err} (with the option {said})") from None
 
     def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> Rules:
         players, dice, faces = sizes

@@ -26,6 +26,15 @@ _BOOL = {"true": True, "on": True, "yes": True, "1": True}
 _BOOL_CLI = {**_BOOL, "false": False, "off": False, "no": False, "0": False}
 
 
+def _whole_number(name: str, value: Any) -> int:
+    """A room option's JSON value as a whole number (``3`` or ``"3"``), else a RulesError."""
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(f"{name} must be a whole number, not {value!r}")
+    return value
+
+
 class PokerFamily(Family):
     """Poker hands bid on one set of five poker dice under a cup (``liarsdice.core.poker``)."""
 
@@ -44,9 +53,11 @@ class PokerFamily(Family):
             if k == "five_of_a_kind_rule":
                 if isinstance(v, str):
                     v = v.strip().lower() in _BOOL
+                if not isinstance(v, bool | int) or v not in (True, False):
+                    raise RulesError(f"five_of_a_kind_rule must be true or false, not {v!r}")
                 overrides[k] = bool(v)
             elif k in ("lives", "dice"):
-                overrides[k] = int(v)
+                overrides[k] = _whole_number(k, v)
             else:
                 raise RulesError(
                     f"unknown rule option {k!r} for poker dice; options: lives, dice, "
