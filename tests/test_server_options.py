@@ -23,7 +23,7 @@ JSON_VALUES = st.recursive(
     st.none()
     | st.booleans()
     | st.integers(min_value=-(10**30), max_value=10**30)
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
     max_leaves=8,
