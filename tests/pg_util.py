@@ -1,0 +1,128 @@
+"""A real PostgreSQL server for the store's tests (not a test module).
+
+The server is Debian's PostgreSQL: when its binaries are missing they are installed with apt
+(as root, or with ``sudo -n``), as the browser tests do with chromium. Each test session starts
+one throwaway cluster (``initdb`` in a temporary folder, trust authentication, a free port on
+127.0.0.1) and each test gets a database of its own. ``LIARSDICE_SKIP_POSTGRES=1`` skips these
+tests; when PostgreSQL cannot be installed or started the tests fail, naming what went wrong.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SKIP = os.environ.get("LIARSDICE_SKIP_POSTGRES") == "1"
+APT_TIMEOUT = 1800  # seconds: apt-get update and the postgresql download
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """A running throwaway PostgreSQL cluster."""
+
+    bin: Path
+    port: int
+    user: str
+
+    def url(self, database: str) -> str:
+        return f"postgresql+asyncpg://{self.user}@127.0.0.1:{self.port}/{database}"
+
+    def psql(self, sql: str, database: str = "postgres") -> str:
+        out = subprocess.run(
+            [str(self.bin / "psql"), "-h", "127.0.0.1", "-p", str(self.port), "-U", self.user,
+             "-d", database, "-v", "ON_ERROR_STOP=1", "-A", "-t", "-c", sql],
+            capture_output=True, text=True, timeout=60, check=True,
+        )  # fmt: skip
+        return out.stdout.strip()
+
+    def new_database(self) -> str:
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        self.psql(f"CREATE DATABASE {name}")
+        return name
+
+
+def _bin_dir() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def ensure_postgres() -> Path:
+    """The folder of PostgreSQL's server binaries, installing Debian's package when missing."""
+    found = _bin_dir()
+    if found is not None:
+        return found
+    script = (
+        "export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y postgresql"
+    )
+    if os.geteuid() == 0:
+        cmd = ["sh", "-c", script]
+    elif shutil.which("sudo"):
+        cmd = ["sudo", "-n", "sh", "-c", script]
+    else:
+        pytest.fail(
+            "PostgreSQL is not installed and this user cannot install it: run "
+            "`apt-get install postgresql` as root, or set LIARSDICE_SKIP_POSTGRES=1"
+        )
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=APT_TIMEOUT, check=False)
+    found = _bin_dir()
+    if done.returncode != 0 or found is None:
+        pytest.fail(f"installing postgresql with apt failed: {done.stderr[-2000:]}")
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _as_owner(cmd: list[str], owner: str | None) -> list[str]:
+    """Run ``cmd`` as ``owner`` (PostgreSQL refuses to run as root)."""
+    return cmd if owner is None else ["runuser", "-u", owner, "--", *cmd]
+
+
+def start_cluster() -> Iterator[Cluster]:
+    """Start a throwaway cluster; stop and delete it when the generator is closed."""
+    bin_dir = ensure_postgres()
+    owner = "postgres" if os.geteuid() == 0 else None
+    root = Path(tempfile.mkdtemp(prefix="liarsdice-pg-"))
+    data = root / "data"
+    if owner is not None:
+        shutil.chown(root, owner)
+    port = _free_port()
+    run = dict(capture_output=True, text=True, timeout=120, check=False)
+    init = subprocess.run(
+        _as_owner([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                   "--no-sync", "-E", "UTF8"], owner),
+        **run,  # type: ignore[arg-type]
+    )  # fmt: skip
+    if init.returncode != 0:
+        pytest.fail(f"initdb failed: {init.stderr[-2000:]}")
+    options = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off"
+    started = subprocess.run(
+        _as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-o", options,
+                   "-l", str(root / "log"), "-w", "start"], owner),
+        **run,  # type: ignore[arg-type]
+    )  # fmt: skip
+    if started.returncode != 0:
+        log = (root / "log").read_text() if (root / "log").exists() else ""
+        pytest.fail(f"PostgreSQL did not start: {started.stderr[-1000:]} {log[-1000:]}")
+    try:
+        yield Cluster(bin_dir, port, "postgres")
+    finally:
+        subprocess.run(
+            _as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],
+                      owner),
+            **run,  # type: ignore[arg-type]
+        )  # fmt: skip
+        shutil.rmtree(root, ignore_errors=True)
