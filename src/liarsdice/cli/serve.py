@@ -25,6 +25,20 @@ import click
 @click.option("--grace", default=30.0, show_default=True, help="Seconds away before a bot plays.")
 @click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
 @click.option("--public-url", help="Base URL for share links (default: the request's).")
+@click.option(
+    "--max-ws-per-ip",
+    default=64,
+    show_default=True,
+    type=click.IntRange(1),
+    help="WebSocket connections open at once from one client address.",
+)
+@click.option(
+    "--rooms-per-ip",
+    default=30,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Rooms one client address may create per hour.",
+)
 def serve(
     host: str,
     port: int,
@@ -33,13 +47,15 @@ def serve(
     grace: float,
     bot_delay: float,
     public_url: str | None,
+    max_ws_per_ip: int,
+    rooms_per_ip: int,
 ) -> None:
     """Serve Liar's Dice rooms for browsers (docs/SERVER.md, docs/PROTOCOL.md)."""
     import gc
 
     import uvicorn
 
-    from liarsdice.server.app import create_app
+    from liarsdice.server.app import Limits, create_app
     from liarsdice.server.rooms import Settings
 
     settings = Settings(
@@ -57,8 +73,9 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
+    limits = Limits(ws_per_ip=max_ws_per_ip, rooms_per_ip=rooms_per_ip)
     uvicorn.run(
-        create_app(settings),
+        create_app(settings, limits),
         host=host,
         port=port,
         ws_max_size=settings.max_frame,

@@ -13,7 +13,6 @@ import functools
 import hashlib
 import json
 import re
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -23,20 +22,24 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import ValidationError
+from starlette.requests import HTTPConnection
 
 from liarsdice.families import FAMILIES, dumps_record, record_to_text, replay_summary
+from liarsdice.server.limits import Bucket, ByteWindow, Limiter, Limits
+from liarsdice.server.names import ReservedName, confusable_with, normalize_name
 from liarsdice.server.protocol import (
     PROTOCOL_VERSION,
     CreateRoomBody,
     HelloMsg,
     JoinBody,
     ProtocolError,
+    check_depth,
     envelope,
     parse_client,
 )
-from liarsdice.server.rooms import CommandError, Room, RoomManager, Settings
+from liarsdice.server.rooms import MAX_SEATS, CommandError, Room, RoomManager, Settings
 from liarsdice.server.store import Store
-from liarsdice.server.views import SPECTATOR, ErrorFrame, RecordFrame, Snapshot, render
+from liarsdice.server.views import SPECTATOR, ErrorFrame, Snapshot, render
 
 # WebSocket close codes (docs/PROTOCOL.md).
 CLOSE_NORMAL = 1000
@@ -61,57 +64,99 @@ STATIC_TYPES = {
     ".json": "application/json",
 }
 _STATIC_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)$")
-# Lobby rooms first (they can be joined), then games in progress, then finished ones.
-_STATUS_ORDER = {"lobby": 0, "playing": 1, "finished": 2}
-ROOM_LIST_LIMIT = 200
+# The room list: games in progress first, then rooms that can be joined (lobby, then between
+# games), then the rest (full rooms between games).
+_STATUS_ORDER = {"playing": 0, "lobby": 1, "finished": 2}
+ROOM_LIST_PAGE = 50
+ROOM_LIST_MAX_PAGE = 200
+_CLOSE = "close"  # the writer's cue to close the connection (a byte budget was exceeded)
 
 
 class WsSink:
-    """A WebSocket connection's outgoing side: frames queue up; a writer task sends them."""
+    """A WebSocket connection's outgoing side: frames queue up; a writer task sends them.
 
-    def __init__(self, ws: WebSocket, seat: int) -> None:
+    Every frame's bytes count against the connection's and its IP's byte budgets (one-second
+    windows); past either, the connection gets ``rate_limited`` and is closed (4429).
+    """
+
+    def __init__(
+        self,
+        ws: WebSocket,
+        seat: int,
+        budgets: tuple[ByteWindow, ...] = (),
+        over: dict[str, Any] | None = None,
+    ) -> None:
         self.ws = ws
         self.seat = seat
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.budgets = budgets
+        self.over = over
+        self.throttled = False
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
 
     def push(self, frame: dict[str, Any]) -> None:
-        self.queue.put_nowait(frame)
+        if self.throttled:
+            return
+        text = json.dumps(frame, separators=(",", ":"))
+        size = len(text.encode())
+        if not all([b.add(size) for b in self.budgets]):
+            self.throttled = True
+            if self.over is not None:
+                self.queue.put_nowait(json.dumps(self.over, separators=(",", ":")))
+            self.queue.put_nowait(_CLOSE)
+            return
+        self.queue.put_nowait(text)
 
     async def writer(self) -> None:
         while True:
-            frame = await self.queue.get()
-            if frame is None:
+            text = await self.queue.get()
+            if text is None:
                 return
-            await self.ws.send_text(json.dumps(frame, separators=(",", ":")))
+            if text is _CLOSE:
+                await self.ws.close(code=CLOSE_RATE, reason="byte budget exceeded")
+                return
+            await self.ws.send_text(text)
 
 
-class Bucket:
-    """A token bucket: ``rate`` messages per second, bursts of ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.t = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.t) * self.rate)
-        self.t = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+def _origin_key(url: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an origin or URL; None when it is not an http(s) one."""
+    try:
+        parts = urlsplit(url.strip())
+        scheme = {"ws": "http", "wss": "https"}.get(parts.scheme.lower(), parts.scheme.lower())
+        port = parts.port
+    except ValueError:
+        return None
+    if scheme not in ("http", "https") or not parts.hostname:
+        return None
+    return scheme, parts.hostname.lower(), port or (443 if scheme == "https" else 80)
 
 
-def _origin_ok(ws: WebSocket, settings: Settings) -> bool:
-    origin = ws.headers.get("origin")
+def _origin_ok(conn: HTTPConnection, settings: Settings) -> bool:
+    """The request has no Origin (not a browser) or an allowed one: scheme, host and port
+    equal to the server's own (the Host header, this connection's scheme), the public URL's
+    or one given with ``--origin``."""
+    origin = conn.headers.get("origin")
     if origin is None:
         return True  # not a browser: origin checks protect browsers' ambient credentials
-    if origin in settings.origins:
-        return True
-    host = ws.headers.get("host")
-    return host is not None and urlsplit(origin).netloc == host
+    key = _origin_key(origin)
+    if key is None:
+        return False  # "null" (sandboxed frames, file: pages) and anything odd
+    allowed = {_origin_key(o) for o in settings.origins}
+    if settings.public_url:
+        allowed.add(_origin_key(settings.public_url))
+    host = conn.headers.get("host")
+    if host:
+        allowed.add(_origin_key(f"{conn.url.scheme}://{host}"))
+    return key in allowed
+
+
+def _client_ip(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+def _listing_order(room: Room) -> tuple[int, int, str]:
+    joinable = room.status != "playing" and len(room.seats) < MAX_SEATS
+    group = 0 if room.status == "playing" else 1 if joinable else 2
+    return group, _STATUS_ORDER.get(room.status, 3), room.id
 
 
 def _error(room: Room | None, code: str, message: str, reply_to: str | None = None) -> Any:
@@ -120,9 +165,11 @@ def _error(room: Room | None, code: str, message: str, reply_to: str | None = No
     return render(room, SPECTATOR, ErrorFrame(code, message, reply_to=reply_to))
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, limits: Limits | None = None) -> FastAPI:
     """A new app (tests make one per test, each with its own database)."""
     settings = settings or Settings()
+    limits = limits or Limits()
+    limiter = Limiter(limits)
     store = Store(settings.db_url)
     manager = RoomManager(settings, store)
 
@@ -138,6 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.manager = manager
     app.state.store = store
+    app.state.limiter = limiter
 
     def room_or_404(room_id: str) -> Room:
         room = manager.get(room_id)
@@ -177,7 +225,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health")
     async def health() -> dict[str, Any]:
-        return {"ok": True, "protocol": PROTOCOL_VERSION, "rooms": len(manager.rooms)}
+        return {
+            "ok": True,
+            "protocol": PROTOCOL_VERSION,
+            "rooms": len(manager.rooms),
+            "broken_rooms": dict(manager.broken),  # quarantined at startup: id -> reason
+        }
 
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
@@ -191,10 +244,56 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         levels = list(getattr(bots, "ALL_BOT_NAMES", bots.BOT_NAMES))
         return {"presets": out, "bot_levels": levels}
 
+    def guard(request: Request) -> None:
+        """Checks of every state-changing request: a browser's Origin must be allowed, and
+        the body must be declared JSON (a cross-site form or text/plain POST is refused, and
+        anything else needs a CORS preflight, which this server never grants)."""
+        if not _origin_ok(request, settings):
+            raise HTTPException(
+                403, detail={"code": "bad_origin", "message": "this Origin is not allowed"}
+            )
+        ctype = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if ctype != "application/json":
+            raise HTTPException(
+                415,
+                detail={
+                    "code": "unsupported_media_type",
+                    "message": "send the body as Content-Type: application/json",
+                },
+            )
+
+    async def read_body(request: Request) -> bytes:
+        """The body, refused (413) by its Content-Length or as soon as it grows past the
+        limit while it streams in: nothing beyond the limit is buffered."""
+        too_big = HTTPException(
+            413,
+            detail={
+                "code": "too_big",
+                "message": f"request bodies are limited to {limits.max_body} bytes",
+            },
+        )
+        length = request.headers.get("content-length")
+        if length is not None:
+            if not length.strip().isdigit():
+                raise HTTPException(
+                    400, detail={"code": "invalid", "message": "bad Content-Length"}
+                )
+            if int(length) > limits.max_body:
+                raise too_big
+        buf = bytearray()
+        async for chunk in request.stream():
+            if len(buf) + len(chunk) > limits.max_body:
+                raise too_big
+            buf += chunk
+        return bytes(buf)
+
     async def body_of(request: Request, model: type[Any]) -> Any:
-        raw = await request.body()
-        if len(raw) > settings.max_frame:
-            raise HTTPException(413, detail={"code": "too_big", "message": "request too large"})
+        guard(request)
+        raw = await read_body(request)
+        try:
+            check_depth(raw, limits.max_depth)
+        except ProtocolError as err:
+            raise HTTPException(400, detail={"code": err.code, "message": err.message}) from None
         try:
             return model.model_validate_json(raw or b"{}")
         except ValidationError as err:
@@ -204,10 +303,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(422, detail={"code": "invalid", "message": msg}) from None
 
     @app.get("/api/rooms")
-    async def list_rooms() -> dict[str, Any]:
-        """Public facts of every room (for the lobby's room list): no tokens, no game state."""
-        rooms = sorted(manager.rooms.values(), key=lambda r: (_STATUS_ORDER.get(r.status, 3), r.id))
-        return {
+    async def list_rooms(
+        response: Response, page: int = 1, per_page: int = ROOM_LIST_PAGE
+    ) -> dict[str, Any]:
+        """Public facts of the rooms (for the lobby's room list): no tokens, no game state.
+
+        Games in progress first, then rooms that can be joined; ``page`` (from 1) of
+        ``per_page`` (1..200) rooms; ``next_page`` when there are more."""
+        if page < 1 or not 1 <= per_page <= ROOM_LIST_MAX_PAGE:
+            raise HTTPException(
+                422,
+                detail={
+                    "code": "invalid",
+                    "message": f"page >= 1 and 1 <= per_page <= {ROOM_LIST_MAX_PAGE}",
+                },
+            )
+        rooms = sorted(manager.rooms.values(), key=_listing_order)
+        start = (page - 1) * per_page
+        response.headers["X-Total-Count"] = str(len(rooms))
+        out: dict[str, Any] = {
             "rooms": [
                 {
                     "id": r.id,
@@ -220,13 +334,39 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     "spectators": r.spectators,
                     "turn_timer": r.turn_timer,
                 }
-                for r in rooms[:ROOM_LIST_LIMIT]
+                for r in rooms[start : start + per_page]
             ]
         }
+        if start + per_page < len(rooms):
+            out["next_page"] = page + 1
+        return out
+
+    def seated_name(name: str) -> str:
+        """The name as it will be seated (NFKC), refused when it is a bot's."""
+        try:
+            return normalize_name(name)
+        except ReservedName as err:
+            detail = {"code": "name_reserved", "message": str(err)}
+            raise HTTPException(409, detail=detail) from None
+        except ValueError as err:
+            detail = {"code": "invalid", "message": f"name: {err}"}
+            raise HTTPException(422, detail=detail) from None
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> dict[str, Any]:
         body: CreateRoomBody = await body_of(request, CreateRoomBody)
+        name = seated_name(body.name)
+        if not limiter.create_room(_client_ip(request)):
+            raise HTTPException(
+                429,
+                detail={
+                    "code": "too_many_rooms",
+                    "message": f"at most {limits.rooms_per_ip} rooms per "
+                    f"{limits.rooms_window / 60:g} minutes from one address",
+                },
+            )
+        if name != body.name:
+            body = body.model_copy(update={"name": name})
         try:
             room, seat, token = await manager.create(body)
         except CommandError as err:
@@ -235,10 +375,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/rooms/{room_id}/join", status_code=201)
     async def join_room(room_id: str, request: Request) -> dict[str, Any]:
+        guard(request)
         room = room_or_404(room_id)
         body: JoinBody = await body_of(request, JoinBody)
+        name = seated_name(body.name)
+
+        async def join_unconfused() -> tuple[int, str]:
+            # On the room's owner task, so that no join slips in between check and seat.
+            other = confusable_with(name, [s.name for s in room.seats])
+            if other is not None:
+                raise CommandError(
+                    "name_taken",
+                    f"the name {name!r} is or looks like {other!r}, already seated in this room",
+                )
+            return await room.join(name, body.client_seed)
+
         try:
-            seat, token = await room.submit(lambda: room.join(body.name, body.client_seed))
+            seat, token = await room.submit(join_unconfused)
         except CommandError as err:
             code = 409 if err.code in ("room_full", "name_taken", "bad_state") else 400
             raise HTTPException(code, detail={"code": err.code, "message": err.message}) from None
@@ -254,11 +407,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/rooms/{room_id}/games/{game_no}/record")
     async def get_record(room_id: str, game_no: int, format: str = "json") -> Any:
-        room = room_or_404(room_id)
-        frame: dict[str, Any] = await room.submit(
-            lambda: _async(render(room, SPECTATOR, RecordFrame(game_no)))
-        )
-        record = frame["data"]["record"]
+        # loaded rooms from memory; rooms unloaded for idleness (or quarantined) from the store
+        record = await manager.record(room_id, game_no)
         if record is None:
             raise HTTPException(
                 404, detail={"code": "no_record", "message": "no finished game with that number"}
@@ -284,10 +434,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/ws/rooms/{room_id}")
     async def ws_room(ws: WebSocket, room_id: str) -> None:
+        # Refusals happen after the upgrade, so that a browser sees the close code (a refused
+        # handshake is only "1006, abnormal closure" to a page). Nothing is read from a
+        # refused connection.
         if not _origin_ok(ws, settings):
+            await ws.accept()
             await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")
             return
+        ip = _client_ip(ws)
+        if not limiter.open_socket(ip):
+            await ws.accept()
+            await ws.send_json(
+                _error(
+                    None,
+                    "too_many_connections",
+                    f"at most {limits.ws_per_ip} connections from one address",
+                )
+            )
+            await ws.close(code=CLOSE_RATE, reason="too many connections")
+            return
+        try:
+            await serve_socket(ws, room_id, ip)
+        finally:
+            limiter.close_socket(ip)
+
+    async def serve_socket(ws: WebSocket, room_id: str, ip: str) -> None:
         await ws.accept()
+        ip_state = limiter.ip(ip)
         room = manager.get(room_id)
         if room is None:
             await ws.send_json(_error(None, "no_room", f"no room {room_id!r}"))
@@ -307,12 +480,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.close(code=CLOSE_TOO_BIG, reason="frame too big")
             return
         try:
+            if not ip_state.bucket.take():
+                raise ProtocolError("rate_limited", "too many messages from this address")
+            check_depth(text, limits.max_depth)
             kind, hello = parse_client(text)
             if kind != "hello":
                 raise ProtocolError("invalid", "the first message must be 'hello'")
         except ProtocolError as err:
             await ws.send_json(_error(room, err.code, err.message))
-            await ws.close(code=CLOSE_BAD_HELLO, reason="hello expected")
+            limited = err.code == "rate_limited"
+            await ws.close(
+                code=CLOSE_RATE if limited else CLOSE_BAD_HELLO,
+                reason="rate limited" if limited else "hello expected",
+            )
             return
         assert isinstance(hello, HelloMsg)
         seat = SPECTATOR
@@ -323,9 +503,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await ws.close(code=CLOSE_BAD_TOKEN, reason="bad token")
                 return
             seat = found
-        sink = WsSink(ws, seat)
+        over = _error(room, "rate_limited", "too much data asked for: slow down")
+        sink = WsSink(ws, seat, (ByteWindow(limits.conn_bytes), ip_state.bytes), over)
         writer = asyncio.create_task(sink.writer())
-        bucket = Bucket(settings.rate_per_second, settings.rate_burst)
+        buckets = [(Bucket(settings.rate_per_second, settings.rate_burst), "this connection")]
+        if seat >= 0:
+            buckets.append((limiter.seat_bucket(room.id, seat), "this seat"))
+        buckets.append((ip_state.bucket, "this address"))
         close_code, close_reason = CLOSE_NORMAL, ""
         try:
             await room.submit(
@@ -339,8 +523,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if raw is None:
                     raw_bytes = message.get("bytes") or b""
                     raw = raw_bytes.decode("utf-8", "replace")
-                if not bucket.take():
-                    sink.push(_error(room, "rate_limited", "too many messages: slow down"))
+                if sink.throttled:  # over a byte budget: the writer closes the socket
+                    close_code = -1
+                    break
+                empty = next((who for b, who in buckets if not b.take()), None)
+                if empty is not None:
+                    sink.push(
+                        _error(room, "rate_limited", f"too many messages from {empty}: slow down")
+                    )
                     close_code, close_reason = CLOSE_RATE, "rate limited"
                     break
                 if len(raw.encode()) > settings.max_frame:
@@ -350,6 +540,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     close_code, close_reason = CLOSE_TOO_BIG, "frame too big"
                     break
                 try:
+                    check_depth(raw, limits.max_depth)
                     kind, msg = parse_client(raw)
                     if kind == "hello":
                         raise ProtocolError("invalid", "already said hello")
@@ -360,6 +551,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except WebSocketDisconnect:
             close_code = -1
         finally:
+            if seat >= 0:
+                limiter.drop_seat(room.id, seat)
             with contextlib.suppress(Exception):
                 await room.submit(lambda: room.disconnect(sink))
             sink.queue.put_nowait(None)
@@ -377,4 +570,4 @@ async def _async(value: Any) -> Any:
     return value
 
 
-__all__ = ["Settings", "create_app"]
+__all__ = ["Limits", "Settings", "create_app"]

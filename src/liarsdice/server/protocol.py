@@ -15,6 +15,7 @@ liarsdice.server.protocol.ProtocolError: unsupported_version: protocol version 2
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
@@ -25,6 +26,8 @@ PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 4096
 MAX_CHAT = 200
 MAX_NAME = 24
+MAX_DEPTH = 16  # nesting of arrays and objects in a frame
+_OPENERS = frozenset(b"[{")
 
 
 class ProtocolError(Exception):
@@ -50,11 +53,13 @@ class Envelope(_Strict):
 
 
 def _name(value: str) -> str:
-    value = " ".join(value.split())
+    value = " ".join(unicodedata.normalize("NFKC", value).split())
     if not value:
         raise ValueError("the name is empty")
     if any(not (c.isprintable()) for c in value):
         raise ValueError("the name has unprintable characters")
+    if len(value) > MAX_NAME:
+        raise ValueError(f"the name is longer than {MAX_NAME} characters")
     return value
 
 
@@ -164,10 +169,43 @@ def _describe(err: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def check_depth(text: str | bytes, max_depth: int = MAX_DEPTH) -> None:
+    """Refuse (``malformed``) JSON nested deeper than ``max_depth`` arrays and objects, before
+    it is parsed: a cheap scan that skips strings.
+
+    >>> check_depth('{"a": [[1], "[[[["]}', 3)
+    >>> check_depth("[" * 2000 + "]" * 2000)
+    Traceback (most recent call last):
+    ...
+    liarsdice.server.protocol.ProtocolError: malformed: JSON nested deeper than 16 levels
+    """
+    data = text.encode("utf-8", "replace") if isinstance(text, str) else text
+    if data.count(b"[") + data.count(b"{") <= max_depth:
+        return  # the common case: too few brackets to be too deep
+    depth, in_str, escaped = 0, False, False
+    for byte in data:
+        if in_str:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_str = False
+        elif byte == 0x22:
+            in_str = True
+        elif byte in _OPENERS:
+            depth += 1
+            if depth > max_depth:
+                raise ProtocolError("malformed", f"JSON nested deeper than {max_depth} levels")
+        elif byte in (0x5D, 0x7D):  # ] }
+            depth -= 1
+
+
 def parse_envelope(text: str | bytes) -> Envelope:
     """Parse and check the envelope of a raw frame (ProtocolError when it is wrong)."""
     if len(text) > MAX_FRAME_BYTES:
         raise ProtocolError("too_big", f"frames are limited to {MAX_FRAME_BYTES} bytes")
+    check_depth(text)
     try:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
@@ -214,6 +252,7 @@ ServerType = Literal["welcome", "snapshot", "update", "error", "pong"]
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_CHAT",
+    "MAX_DEPTH",
     "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
     "ActionMsg",
@@ -229,6 +268,7 @@ __all__ = [
     "ResyncMsg",
     "ServerType",
     "SettingsMsg",
+    "check_depth",
     "envelope",
     "parse_client",
     "parse_envelope",

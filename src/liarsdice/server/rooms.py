@@ -5,6 +5,12 @@ they arrive. A command checks its message against the rules core, turns it into 
 each event into the room (:meth:`Room.fold`, the same code that rebuilds rooms from the log at
 startup), writes the events to the store in one transaction and only then sends the resulting
 frames (through :func:`liarsdice.server.views.render`) to every connection.
+
+When the write fails (or takes longer than ``Settings.store_timeout``) the command is rolled
+back: the room's state is restored from the checkpoint taken when the command began, nothing is
+sent but the ``store_unavailable`` error, and the room *pauses* (it refuses commands, its bots
+and timers stop) until a probe write succeeds; then it folds whatever the log holds beyond its
+memory (a write whose outcome was unknown may have been committed after all) and resumes.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
+import functools
 import hashlib
 import hmac
 import html
@@ -36,7 +43,7 @@ from liarsdice.server.protocol import (
     ResyncMsg,
     SettingsMsg,
 )
-from liarsdice.server.store import Batch, Store, StoredRoom
+from liarsdice.server.store import CLOSED, Batch, Store, StoredRoom
 from liarsdice.server.views import (
     ErrorFrame,
     Frame,
@@ -51,8 +58,10 @@ from liarsdice.server.views import (
 log = logging.getLogger("liarsdice.server")
 
 MAX_SEATS = 12
-HISTORY = 2000  # events kept in memory per room for resync by seq
+RESYNC_WINDOW = 64  # a resync at most this many events back gets them; further, a snapshot
+HISTORY = RESYNC_WINDOW  # events kept in memory per room for resync by seq
 CHAT_KEEP = 50
+STORE_UNAVAILABLE = "the database is not answering: the room is paused and resumes by itself"
 
 AnyGame = Any  # a game of any rule family (liarsdice.families)
 AnyState = Any  # a state of any rule family
@@ -81,6 +90,10 @@ class Settings:
     max_frame: int = 4096
     public_url: str | None = None
     frame_hook: Callable[[str, int, dict[str, Any], Any], None] | None = None
+    store_timeout: float = 10.0  # a write not committed by then counts as failed
+    store_retry: float = 1.0  # how often a paused room probes the store
+    room_ttl: float = 24 * 3600.0  # a room with no connection idle this long is unloaded
+    sweep_interval: float = 60.0  # how often the manager looks for idle rooms
 
 
 @dataclass
@@ -113,6 +126,31 @@ class FairRound:
     commitment: str
     client_seeds: tuple[str, ...]
     stream: fair.DiceStream
+
+
+@dataclass
+class _Checkpoint:
+    """What a command may change in a room, taken when it begins (see :meth:`Room._rollback`)."""
+
+    seq: int
+    preset: str
+    family: str
+    options: dict[str, Any]
+    turn_timer: float | None
+    status: str
+    game_no: int
+    game: AnyGame | None
+    state: AnyState | None
+    bots: dict[int, Any]
+    next_idx: int
+    fair_round: FairRound | None
+    fair_info: dict[int, dict[str, Any]]
+    records: dict[int, dict[str, Any]]
+    seeds: dict[int, str]
+    client_seeds: list[str]
+    history: list[tuple[int, str, str]]
+    chat: list[LoggedEvent]
+    action_ids: dict[tuple[int, str], tuple[int, int]]
 
 
 class Sink(Protocol):
@@ -169,14 +207,31 @@ class Room:
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._batch: Batch | None = None
         self._new: list[LoggedEvent] = []
+        self._cp: _Checkpoint | None = None
+        # action message ids of this game: (seat, id) -> (seq, action) (idempotent actions)
+        self.action_ids: dict[tuple[int, str], tuple[int, int]] = {}
+        # The bots' random numbers are keyed by this secret (room_secrets; never sent).
+        self.secret = secrets.token_hex(32)
+        self._secret_stored = False
+        self.paused = False  # the store failed: commands are refused until a probe succeeds
+        self._probe: asyncio.TimerHandle | None = None
+        self.closed = False  # unloaded for idleness
+        self.last_active = 0.0  # loop time of the last command
+        self._prev_active = 0.0  # ... and of the one before (for close, itself a command)
+        self._snap_key: tuple[Any, ...] = ()
+        self._snaps: dict[int, dict[str, Any]] = {}
 
     # ------------------------------------------------------------------ owner task
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.id}")
+        loop = asyncio.get_running_loop()
+        self.last_active = loop.time()
+        self._task = loop.create_task(self._run(), name=f"room-{self.id}")
 
     async def stop(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        if self._probe is not None:
+            self._probe.cancel()
         for h in self._grace.values():
             h.cancel()
         if self._task is not None:
@@ -187,6 +242,10 @@ class Room:
     async def _run(self) -> None:
         while True:
             fn, fut = await self._queue.get()
+            self._prev_active, self.last_active = (
+                self.last_active,
+                asyncio.get_running_loop().time(),
+            )
             try:
                 result = await fn()
             except Exception as err:  # the command failed; the room goes on
@@ -194,7 +253,9 @@ class Room:
                     fut.set_exception(err)
                 if not isinstance(err, CommandError):
                     log.exception("room %s: command failed", self.id)
-                self._batch, self._new = None, []
+                if self._cp is not None:  # failed halfway: undo what it folded
+                    self._rollback(self._cp)
+                self._batch, self._new, self._cp = None, [], None
                 continue
             if not fut.done():
                 fut.set_result(result)
@@ -267,6 +328,7 @@ class Room:
             self.game_no = d["game_no"]
             self.status = "playing"
             self.bots = {}
+            self.action_ids = {}
             if d.get("opener_draw"):
                 assert self.fair_round is not None
                 drawn = self.fair_round.stream.draw(len(d["players"]))
@@ -284,6 +346,8 @@ class Room:
             self.state = st.apply_event(-1, d["value"])
         elif k == "action":
             self.state = self._state().apply_event(d["seat"], d["action"])
+            if "id" in d:
+                self.action_ids[(d["seat"], d["id"])] = (ev.seq, d["action"])
         elif k == "fair_reveal":
             info = self.fair_info[d["round"]]
             info["server_seed"] = d["server_seed"]
@@ -293,6 +357,18 @@ class Room:
             self.records[d["game_no"]] = self._record()
         elif k == "chat":
             self.chat.append(ev)
+        elif k == "room_closed":
+            self.status = "closed"
+            self.closed = True
+
+    def _catch_up(self, last_seq: int | None, reply_to: str | None = None) -> Update | Snapshot:
+        """What a client at ``last_seq`` needs: the missing events when they are few (at most
+        :data:`RESYNC_WINDOW`) and all remembered, else a snapshot (bounded, and cached)."""
+        if last_seq is not None and 0 <= self.seq - last_seq <= RESYNC_WINDOW:
+            missing = self._since(last_seq)
+            if last_seq == self.seq or (missing and missing[0].seq == last_seq + 1):
+                return Update(last_seq, tuple(missing), reply_to=reply_to)
+        return Snapshot(reply_to=reply_to)
 
     def _since(self, last_seq: int) -> list[LoggedEvent]:
         """The remembered events after ``last_seq``, in order."""
@@ -332,9 +408,78 @@ class Room:
         return ev
 
     def _begin(self) -> int:
+        if self.closed:
+            raise CommandError("no_room", "the room was closed")
+        if self.paused:
+            raise CommandError("store_unavailable", STORE_UNAVAILABLE)
         self._batch = Batch(self.id)
         self._new = []
+        self._cp = self._checkpoint()
         return self.seq
+
+    def _checkpoint(self) -> _Checkpoint:
+        return _Checkpoint(
+            seq=self.seq,
+            preset=self.preset,
+            family=self.family,
+            options=self.options,
+            turn_timer=self.turn_timer,
+            status=self.status,
+            game_no=self.game_no,
+            game=self.game,
+            state=self.state,  # states are immutable
+            bots=self.bots,
+            next_idx=self.next_idx,
+            fair_round=copy.deepcopy(self.fair_round),  # its stream moves as dice are drawn
+            fair_info=copy.deepcopy(self.fair_info),
+            records=dict(self.records),
+            seeds=dict(self.seeds),
+            client_seeds=[s.client_seed for s in self.seats],
+            history=list(self.history),
+            chat=list(self.chat),
+            action_ids=self.action_ids,
+        )
+
+    def _rollback(self, cp: _Checkpoint) -> None:
+        """Undo a command whose events were folded but not committed."""
+        self.seq = cp.seq
+        self.preset, self.family, self.options = cp.preset, cp.family, cp.options
+        self.turn_timer, self.status, self.game_no = cp.turn_timer, cp.status, cp.game_no
+        self.game, self.state, self.bots = cp.game, cp.state, cp.bots
+        self.next_idx, self.fair_round, self.fair_info = cp.next_idx, cp.fair_round, cp.fair_info
+        self.records, self.seeds = cp.records, cp.seeds
+        del self.seats[len(cp.client_seeds) :]
+        for info, seed in zip(self.seats, cp.client_seeds, strict=True):
+            info.client_seed = seed
+        self.history = deque(cp.history, maxlen=HISTORY)
+        self.chat = deque(cp.chat, maxlen=CHAT_KEEP)
+        self.action_ids = {k: v for k, v in self.action_ids.items() if v[0] <= cp.seq}
+        self._snaps, self._snap_key = {}, ()
+
+    def logged_state(self) -> dict[str, Any]:
+        """Everything the log determines (not connections): equal after a replay of the log."""
+        state = self.state
+        return {
+            "seq": self.seq,
+            "preset": self.preset,
+            "options": self.options,
+            "turn_timer": self.turn_timer,
+            "status": self.status,
+            "game_no": self.game_no,
+            "seats": [
+                (s.index, s.name, s.kind, s.level, s.token_hash, s.client_seed) for s in self.seats
+            ],
+            "history": None if state is None else list(state.history()),
+            "next_idx": self.next_idx,
+            "fair_round": None
+            if self.fair_round is None
+            else (self.fair_round.idx, self.fair_round.round, self.fair_round.stream.draws),
+            "fair_info": self.fair_info,
+            "records": self.records,
+            "seeds": self.seeds,
+            "chat": [(e.seq, e.data) for e in self.chat],
+            "action_ids": self.action_ids,
+        }
 
     def _new_seed(self) -> int:
         assert self._batch is not None
@@ -401,11 +546,25 @@ class Room:
             self._emit("chance", {"value": outcomes[i][0]})
 
     async def _commit(self, reply_to: str | None = None, sender: Sink | None = None) -> None:
-        """Write the command's events, then send every connection its update."""
-        batch, new = self._batch, self._new
-        self._batch, self._new = None, []
+        """Write the command's events, then send every connection its update.
+
+        When the write fails the command is rolled back, the room pauses and the command fails
+        with ``store_unavailable``: nothing of it reaches a client."""
+        batch, new, cp = self._batch, self._new, self._cp
+        self._batch, self._new, self._cp = None, [], None
         if batch is not None and batch:
-            await self.store.write(batch)
+            if not self._secret_stored:
+                batch.secret = self.secret
+            try:
+                # (asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation)
+                async with asyncio.timeout(self.settings.store_timeout):
+                    await self.store.write(batch)
+            except Exception as err:
+                if cp is not None:
+                    self._rollback(cp)
+                self._pause(err)
+                raise CommandError("store_unavailable", STORE_UNAVAILABLE) from None
+            self._secret_stored = True
         if new or reply_to is not None:
             from_seq = new[0].seq - 1 if new else self.seq
             for sink in list(self.sinks):
@@ -413,9 +572,82 @@ class Room:
                 self._send(sink, Update(from_seq, tuple(new), reply_to=rt))
         self._schedule()
 
+    # ------------------------------------------------------------------ store failures
+    def _pause(self, err: BaseException) -> None:
+        """The store failed: stop the room's bots and timers and probe until it answers."""
+        log.warning("room %s: the store failed (%r): paused", self.id, err)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if not self.paused:
+            self.paused = True
+            for sink in list(self.sinks):
+                self._send(sink, ErrorFrame("store_unavailable", STORE_UNAVAILABLE))
+        self._arm_probe()
+
+    def _arm_probe(self) -> None:
+        if self._probe is not None:
+            self._probe.cancel()
+        self._probe = asyncio.get_running_loop().call_later(
+            self.settings.store_retry, self.post, self._probe_store
+        )
+
+    async def _probe_store(self) -> None:
+        """A paused room's probe: a write, then the log's tail; resume when both work."""
+        self._probe = None
+        if not self.paused or self.closed:
+            return
+        timeout = self.settings.store_timeout
+        try:
+            async with asyncio.timeout(timeout):
+                await self.store.write(Batch(self.id, touch=True))
+            async with asyncio.timeout(timeout):
+                stored = await self.store.load_room(self.id)
+        except Exception as err:
+            log.info("room %s: the store still fails (%r)", self.id, err)
+            self._arm_probe()
+            return
+        from_seq = self.seq
+        tail: list[LoggedEvent] = []
+        if stored is not None:  # fold what a write of unknown outcome did commit
+            self.seeds.update(stored.seeds)
+            if stored.secret is not None:
+                self.secret, self._secret_stored = stored.secret, True
+            for seq, kind, data in stored.events:
+                if seq > self.seq:
+                    ev = LoggedEvent(seq, kind, data)
+                    self.fold(ev)
+                    tail.append(ev)
+        self.paused = False
+        log.warning("room %s: the store answers again: resumed at seq %d", self.id, self.seq)
+        note = {"kind": "notice", "code": "store_ok", "note": "the room resumed"}
+        for sink in list(self.sinks):
+            self._send(sink, Update(from_seq, tuple(tail), ephemeral=(note,)))
+        self._schedule()
+
     # ------------------------------------------------------------------ sending
+    def snapshot_frame(self, seat: int, reply_to: str | None = None) -> dict[str, Any]:
+        """The ``snapshot`` frame for ``seat`` (-1: a spectator), cached per (seq, recipient)."""
+        viewer = seat if 0 <= seat < len(self.seats) else -1
+        key = (
+            self.seq,
+            self.spectators,
+            tuple((s.connections > 0, s.away) for s in self.seats),
+        )
+        if key != self._snap_key:
+            self._snap_key, self._snaps = key, {}
+        out = self._snaps.get(viewer)
+        if out is None:
+            out = self._snaps[viewer] = render(self, viewer, Snapshot())
+        if reply_to is not None:
+            out = {**out, "data": {**out["data"], "reply_to": reply_to}}
+        return out
+
     def _send(self, sink: Sink, frame: Frame) -> None:
-        out = render(self, sink.seat, frame)
+        if isinstance(frame, Snapshot):
+            out = self.snapshot_frame(sink.seat, frame.reply_to)
+        else:
+            out = render(self, sink.seat, frame)
         hook = self.settings.frame_hook
         if hook is not None:
             hook(self.id, sink.seat, out, self.state)
@@ -448,6 +680,8 @@ class Room:
         st = self.state
         if self.status != "playing" or st is None or st.is_terminal() or st.current_player < 0:
             return
+        if self.paused:  # bots and timers wait for the store (the probe reschedules)
+            return
         p = st.current_player
         seq = self.seq
         loop = asyncio.get_running_loop()
@@ -467,7 +701,10 @@ class Room:
 
             info = self.seats[seat]
             level = info.level if info.kind == "bot" and info.level else None
-            rng = random.Random(f"{self.id}:{self.game_no}:{seat}:{self.seq}")
+            # Keyed by the room's secret: public values (room, game, seat, seq) alone would let
+            # anyone replay the bot's choices and so learn about its dice.
+            key = f"bot/{self.game_no}/{seat}/{self.seq}".encode()
+            rng = random.Random(hmac.new(self.secret.encode(), key, hashlib.sha256).digest())
             bot = make_bot(level or self.settings.takeover_level, rng, self.family)
             self.bots[seat] = bot
         return bot
@@ -508,7 +745,9 @@ class Room:
         self._schedule()
 
     # ------------------------------------------------------------------ commands
-    def _apply_action(self, seat: int, action: int, *, auto: bool = False) -> None:
+    def _apply_action(
+        self, seat: int, action: int, *, auto: bool = False, msg_id: str | None = None
+    ) -> None:
         game = self.game
         assert game is not None
         data: dict[str, Any] = {
@@ -518,6 +757,8 @@ class Room:
         }
         if auto:
             data["auto"] = True
+        if msg_id is not None:  # logged, never sent: repeats of the message are no-ops
+            data["id"] = msg_id
         self._emit("action", data)
         self._advance()
 
@@ -593,16 +834,9 @@ class Room:
         """A connection said hello: welcome it, catch it up, mark its seat present."""
         self.sinks.add(sink)
         self._send(sink, Welcome(reply_to=reply_to))
-        missing = [] if last_seq is None else self._since(last_seq)
-        complete = (
-            last_seq is not None
-            and last_seq <= self.seq
-            and (last_seq == self.seq or (missing and missing[0].seq == last_seq + 1))
-        )
-        if complete and last_seq is not None:
-            self._send(sink, Update(last_seq, tuple(missing)))
-        else:
-            self._send(sink, Snapshot())
+        self._send(sink, self._catch_up(last_seq))
+        if self.paused:
+            self._send(sink, ErrorFrame("store_unavailable", STORE_UNAVAILABLE))
         if sink.seat >= 0:
             info = self.seats[sink.seat]
             info.connections += 1
@@ -614,9 +848,12 @@ class Room:
             info.away = False
             self._broadcast_presence(info, "back" if was_away else "connected")
             if client_seed is not None and client_seed != info.client_seed:
-                self._begin()
-                self._emit("client_seed", {"seat": sink.seat, "seed": client_seed})
-                await self._commit()
+                try:
+                    self._begin()
+                    self._emit("client_seed", {"seat": sink.seat, "seed": client_seed})
+                    await self._commit()
+                except CommandError as err:  # the store is failing: the seed is not changed
+                    self._send(sink, ErrorFrame(err.code, err.message))
             else:
                 self._schedule()
 
@@ -647,7 +884,9 @@ class Room:
         try:
             await self._handle(sink, kind, msg, reply_to)
         except CommandError as err:
-            self._batch, self._new = None, []
+            if self._cp is not None:
+                self._rollback(self._cp)
+            self._batch, self._new, self._cp = None, [], None
             self._send(sink, ErrorFrame(err.code, err.message, reply_to=reply_to))
 
     def _host(self, sink: Sink) -> None:
@@ -667,13 +906,7 @@ class Room:
             return
         if kind == "resync":
             assert isinstance(msg, ResyncMsg)
-            missing = self._since(msg.last_seq)
-            if msg.last_seq <= self.seq and (
-                msg.last_seq == self.seq or (missing and missing[0].seq == msg.last_seq + 1)
-            ):
-                self._send(sink, Update(msg.last_seq, tuple(missing), reply_to=reply_to))
-            else:
-                self._send(sink, Snapshot(reply_to=reply_to))
+            self._send(sink, self._catch_up(msg.last_seq, reply_to))
             return
         if kind == "action":
             assert isinstance(msg, ActionMsg)
@@ -797,6 +1030,10 @@ class Room:
             )
         if sink.seat < 0:
             raise CommandError("not_seated", "spectators cannot move")
+        if msg.id is not None and self._is_repeat(sink.seat, msg):
+            # A repeat of an action already applied in this game: acknowledged, not applied.
+            self._send(sink, Update(self.seq, (), reply_to=reply_to))
+            return
         if self.status != "playing" or self.state is None or self.game is None:
             raise CommandError("bad_state", "no game is in progress")
         st = self.state
@@ -824,11 +1061,46 @@ class Room:
                 why = str(err)
             raise CommandError("illegal_action", why or "that move is not legal now")
         self._begin()
-        self._apply_action(seat, action)
+        self._apply_action(seat, action, msg_id=msg.id)
         await self._commit(reply_to, sink)
+
+    def _is_repeat(self, seat: int, msg: ActionMsg) -> bool:
+        """Whether ``msg`` repeats an action this seat had applied in this game: the same
+        ``id`` and the same move (a reused ``id`` with another move is a new message)."""
+        seen = self.action_ids.get((seat, msg.id or ""))
+        if seen is None or self.game is None:
+            return False
+        if msg.action is not None:
+            return msg.action == seen[1]
+        try:
+            return bool(self.game.string_to_action(msg.text or "") == seen[1])
+        except (LiarsDiceError, ValueError):
+            return False
 
     def send_error(self, sink: Sink, code: str, message: str, reply_to: str | None = None) -> None:
         self._send(sink, ErrorFrame(code, message, reply_to=reply_to))
+
+    def idle_for(self, now: float) -> float | None:
+        """How long the room has had no connection and no command (None: it is in use)."""
+        if self.sinks or self.paused or self.closed or not self._queue.empty():
+            return None
+        return now - self.last_active
+
+    async def close(self, ttl: float) -> bool:
+        """Close the room if it has been idle for ``ttl`` seconds: a ``room_closed`` event
+        (the room is not loaded at startup any more). True when it was closed."""
+        if self.closed:
+            return True
+        if self.sinks or self.paused or not self._queue.empty():
+            return False
+        if asyncio.get_running_loop().time() - self._prev_active < ttl:
+            return False
+        self._begin()
+        assert self._batch is not None
+        self._emit("room_closed", {"reason": "idle"})
+        self._batch.room_update["status"] = CLOSED
+        await self._commit()
+        return True
 
 
 def _json(value: Any) -> str:
@@ -836,21 +1108,71 @@ def _json(value: Any) -> str:
 
 
 class RoomManager:
-    """Every room of the server, rebuilt from the store at startup."""
+    """Every room of the server, rebuilt from the store at startup.
+
+    ``rooms``: the loaded rooms. ``broken``: room id -> reason, the rooms whose log could not
+    be replayed at startup (quarantined: logged, not loaded, listed for the operator; every
+    other room starts). Rooms idle for ``Settings.room_ttl`` (no connection, no command) are
+    closed and unloaded by a sweeper task; their finished games' records stay available
+    through :meth:`record`.
+    """
 
     def __init__(self, settings: Settings, store: Store) -> None:
         self.settings = settings
         self.store = store
         self.rooms: dict[str, Room] = {}
+        self.broken: dict[str, str] = {}
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         for stored in await self.store.load():
-            self._restore(stored)
+            try:
+                self._restore(stored)
+            except Exception as err:
+                reason = f"{type(err).__name__}: {err}"
+                log.exception("room %s: its log does not replay; quarantined", stored.room_id)
+                self.broken[stored.room_id] = reason
+        self._sweeper = asyncio.get_running_loop().create_task(
+            self._sweep(), name="liarsdice-room-sweeper"
+        )
+
+    async def _sweep(self) -> None:
+        """Close and unload the rooms idle for ``room_ttl`` (every ``sweep_interval``)."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval)
+            for room in list(self.rooms.values()):
+                idle = room.idle_for(loop.time())
+                if idle is None or idle < self.settings.room_ttl:
+                    continue
+                try:
+                    closed = await room.submit(
+                        functools.partial(room.close, self.settings.room_ttl)
+                    )
+                except Exception as err:
+                    log.warning("room %s: not closed (%r)", room.id, err)
+                    continue
+                if closed:
+                    log.info("room %s: idle for %.0f s: unloaded", room.id, idle)
+                    self.rooms.pop(room.id, None)
+                    await room.stop()
+
+    async def record(self, room_id: str, game_no: int) -> dict[str, Any] | None:
+        """A finished game's JSON record (with its ``fair`` keys), from memory for a loaded
+        room, else from the store (rooms unloaded for idleness, quarantined rooms)."""
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room.records.get(game_no)
+        return await self.store.record(room_id, game_no)
 
     def _restore(self, stored: StoredRoom) -> None:
         room = Room(stored.room_id, self.settings, self.store)
         room.seeds = dict(stored.seeds)
+        if stored.secret is not None:
+            room.secret, room._secret_stored = stored.secret, True
         for seq, kind, data in stored.events:
+            if seq != room.seq + 1:
+                raise RuntimeError(f"room {room.id}: the log has a gap before seq {seq}")
             room.fold(LoggedEvent(seq, kind, data))
         room.start()
         self.rooms[room.id] = room
@@ -876,6 +1198,11 @@ class RoomManager:
         return self.rooms.get(room_id)
 
     async def stop(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for room in list(self.rooms.values()):
             await room.stop()
 

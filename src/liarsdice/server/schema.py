@@ -66,3 +66,12 @@ fair_seeds_table = Table(
     Column("server_seed", String(64), nullable=False),
     Column("commitment", String(64), nullable=False),
 )
+
+# One secret per room (migration 0002): the key of the bots' random numbers. It never leaves the
+# server (no frame, no record carries it), so nobody can replay a bot's private decisions.
+room_secrets_table = Table(
+    "room_secrets",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("bot_secret", String(64), nullable=False),
+)

@@ -34,7 +34,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
 from liarsdice.server.migrations import upgrade_head
@@ -43,11 +43,13 @@ from liarsdice.server.schema import (
     fair_seeds_table,
     games_table,
     metadata,
+    room_secrets_table,
     rooms_table,
     seats_table,
 )
 
 DEFAULT_DB_URL = "sqlite+aiosqlite:///liarsdice.db"
+CLOSED = "closed"  # ``rooms.status`` of a room unloaded for idleness (not loaded at startup)
 
 _T = TypeVar("_T")
 
@@ -64,9 +66,11 @@ class Batch:
     games: list[dict[str, Any]] = field(default_factory=list)
     game_updates: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     seeds: list[tuple[int, str, str]] = field(default_factory=list)
+    secret: str | None = None  # the room's bot secret, written once (``room_secrets``)
+    touch: bool = False  # a write with no event (a probe of a paused room): ``updated_at``
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.new_room or self.seeds)
+        return bool(self.events or self.new_room or self.seeds or self.secret or self.touch)
 
 
 @dataclass
@@ -76,6 +80,7 @@ class StoredRoom:
     room_id: str
     events: list[tuple[int, str, dict[str, Any]]]
     seeds: dict[int, str]
+    secret: str | None = None  # None for a room created before migration 0002
 
 
 def _now() -> datetime:
@@ -107,6 +112,7 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
     """Write ``batches`` (each one command's) on ``conn``, inside the caller's transaction."""
     rooms: list[dict[str, Any]] = []
     seeds: list[dict[str, Any]] = []
+    secrets: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     seats: list[dict[str, Any]] = []
     games: list[dict[str, Any]] = []
@@ -130,15 +136,18 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
             }
             for seq, kind, data in b.events
         ]
+        if b.secret is not None:
+            secrets.append({"room_id": b.room_id, "bot_secret": b.secret})
         seats += [{"room_id": b.room_id, **seat} for seat in b.seats]
         games += [{"room_id": b.room_id, **game} for game in b.games]
-        if b.room_update or b.events:
+        if b.room_update or b.events or b.touch:
             values = room_updates.setdefault(b.room_id, {})
             values.update(b.room_update)
             if b.events:
                 values["seq"] = b.events[-1][0]
     _insert_many(conn, rooms_table, rooms)
     _insert_many(conn, fair_seeds_table, seeds)
+    _insert_many(conn, room_secrets_table, secrets)
     _insert_many(conn, events_table, events)
     _insert_many(conn, seats_table, seats)
     _insert_many(conn, games_table, games)
@@ -317,30 +326,79 @@ class Store:
             raise
 
     async def load(self) -> list[StoredRoom]:
-        """Every room with its events (in order) and server seeds."""
+        """Every open room with its events (in order), server seeds and bot secret.
+
+        Rooms closed for idleness (status ``closed``) are left out: their finished games'
+        records stay in ``games`` (:meth:`record`)."""
         async with self._engine().connect() as conn:
-            ids = [r[0] for r in await conn.execute(select(rooms_table.c.id))]
-            rows = await conn.execute(
-                select(
-                    events_table.c.room_id,
-                    events_table.c.seq,
-                    events_table.c.kind,
-                    events_table.c.data,
-                ).order_by(events_table.c.room_id, events_table.c.seq)
-            )
-            events: dict[str, list[tuple[int, str, dict[str, Any]]]] = {i: [] for i in ids}
-            for room_id, seq, kind, data in rows:
-                events.setdefault(room_id, []).append((seq, kind, json.loads(data)))
-            seeds: dict[str, dict[int, str]] = {}
-            for room_id, idx, seed in await conn.execute(
-                select(
-                    fair_seeds_table.c.room_id,
-                    fair_seeds_table.c.idx,
-                    fair_seeds_table.c.server_seed,
+            ids = [
+                r[0]
+                for r in await conn.execute(
+                    select(rooms_table.c.id).where(rooms_table.c.status != CLOSED)
                 )
-            ):
-                seeds.setdefault(room_id, {})[idx] = seed
-        return [StoredRoom(i, events[i], seeds.get(i, {})) for i in events]
+            ]
+            open_ids = select(rooms_table.c.id).where(rooms_table.c.status != CLOSED)
+            return await self._load(conn, ids, lambda col: col.in_(open_ids))
+
+    async def load_room(self, room_id: str) -> StoredRoom | None:
+        """One room as :meth:`load` gives it (None when there is no such room)."""
+        async with self._engine().connect() as conn:
+            found = await conn.execute(select(rooms_table.c.id).where(rooms_table.c.id == room_id))
+            if found.first() is None:
+                return None
+            return (await self._load(conn, [room_id], lambda col: col == room_id))[0]
+
+    async def _load(
+        self, conn: AsyncConnection, ids: list[str], which: Callable[[Any], Any]
+    ) -> list[StoredRoom]:
+        """The rooms ``ids``; ``which(room_id column)`` selects their rows in each table."""
+        wanted = set(ids)
+        rows = await conn.execute(
+            select(
+                events_table.c.room_id,
+                events_table.c.seq,
+                events_table.c.kind,
+                events_table.c.data,
+            )
+            .where(which(events_table.c.room_id))
+            .order_by(events_table.c.room_id, events_table.c.seq)
+        )
+        events: dict[str, list[tuple[int, str, dict[str, Any]]]] = {i: [] for i in ids}
+        for room_id, seq, kind, data in rows:
+            if room_id in wanted:  # (a room created since the ids were read: not yet)
+                events[room_id].append((seq, kind, json.loads(data)))
+        seeds: dict[str, dict[int, str]] = {}
+        for room_id, idx, seed in await conn.execute(
+            select(
+                fair_seeds_table.c.room_id,
+                fair_seeds_table.c.idx,
+                fair_seeds_table.c.server_seed,
+            ).where(which(fair_seeds_table.c.room_id))
+        ):
+            seeds.setdefault(room_id, {})[idx] = seed
+        secrets: dict[str, str] = {}
+        for room_id, secret in await conn.execute(
+            select(room_secrets_table.c.room_id, room_secrets_table.c.bot_secret).where(
+                which(room_secrets_table.c.room_id)
+            )
+        ):
+            secrets[room_id] = secret
+        return [StoredRoom(i, events[i], seeds.get(i, {}), secrets.get(i)) for i in ids]
+
+    async def record(self, room_id: str, game_no: int) -> dict[str, Any] | None:
+        """A finished game's JSON record from ``games`` (None when there is none)."""
+        async with self._engine().connect() as conn:
+            row = (
+                await conn.execute(
+                    select(games_table.c.record)
+                    .where(games_table.c.room_id == room_id)
+                    .where(games_table.c.game_no == game_no)
+                )
+            ).first()
+        if row is None or row[0] is None:
+            return None
+        record: dict[str, Any] = json.loads(row[0])
+        return record
 
     async def events(self, room_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """One room's event log, in order (for tests and audits)."""
@@ -354,6 +412,7 @@ class Store:
 
 
 __all__ = [
+    "CLOSED",
     "DEFAULT_DB_URL",
     "Batch",
     "Store",
@@ -362,6 +421,7 @@ __all__ = [
     "fair_seeds_table",
     "games_table",
     "metadata",
+    "room_secrets_table",
     "rooms_table",
     "seats_table",
 ]

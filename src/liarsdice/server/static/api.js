@@ -129,6 +129,12 @@ export class Connection {
     this.generation = 0; // bumps on every (re)open, so stale sockets' events are ignored
     this.timer = null;
     this.nextId = 1;
+    // Message ids are unique across reloads and tabs (a random prefix per page), so that the
+    // server can recognise an action it has already applied when it is sent again.
+    this.idPrefix = newClientSeed().slice(0, 12);
+    // Actions sent but not yet answered (id -> data), resent with the same id after a
+    // reconnect: the server applies an action id once and answers a repeat with its ack.
+    this.unacked = new Map();
   }
 
   url() {
@@ -162,9 +168,12 @@ export class Connection {
       } catch {
         return;
       }
+      const replyTo = frame.data && frame.data.reply_to;
+      if (replyTo && this.unacked.has(replyTo)) this.unacked.delete(replyTo);
       if (frame.type === "welcome") {
         this.attempt = 0;
         this.onStatus("connected", "open");
+        for (const [id, data] of this.unacked) this.sendRaw("action", { ...data, id });
       }
       const seq = frame.data && typeof frame.data.seq === "number" ? frame.data.seq : null;
       if ((frame.type === "update" || frame.type === "snapshot") && seq !== null) {
@@ -201,14 +210,20 @@ export class Connection {
   /** Use another identity (after joining a seat, or dropping a bad token) and reconnect. */
   reconnectAs(token) {
     this.token = token;
+    this.unacked.clear(); // another identity: the old one's actions are not ours to resend
     this.attempt = 0;
     this.open();
   }
 
   /** Send a message; returns its id (the answer carries it as reply_to), or null offline. */
   send(type, data = {}) {
-    const id = `c${this.nextId++}`;
-    return this.sendRaw(type, { ...data, id }) ? id : null;
+    const id = `${this.idPrefix}-${this.nextId++}`;
+    if (!this.sendRaw(type, { ...data, id })) return null;
+    if (type === "action") {
+      this.unacked.set(id, data);
+      while (this.unacked.size > 8) this.unacked.delete(this.unacked.keys().next().value);
+    }
+    return id;
   }
 
   sendRaw(type, data) {

@@ -1,0 +1,147 @@
+"""Resync is bounded (a snapshot, cached, beyond a window) and actions are idempotent by id."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from liarsdice.server import rooms as rooms_mod
+from liarsdice.server.protocol import ActionMsg, ChatMsg, CreateRoomBody, EmptyMsg, ResyncMsg
+from liarsdice.server.rooms import RoomManager, Settings
+from liarsdice.server.store import Store
+from liarsdice.server.views import Snapshot
+
+
+class Sink:
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.frames: list[dict[str, Any]] = []
+
+    def push(self, frame: dict[str, Any]) -> None:
+        self.frames.append(frame)
+
+
+async def _manager(tmp: Path) -> tuple[Store, RoomManager]:
+    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0)
+    store = Store(settings.db_url)
+    await store.start()
+    manager = RoomManager(settings, store)
+    await manager.start()
+    return store, manager
+
+
+async def _resync(tmp: Path, monkeypatch: Any) -> None:
+    store, manager = await _manager(tmp)
+    try:
+        room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
+        await room.join("bob", None)
+        ann, spec1, spec2 = Sink(0), Sink(-1), Sink(-1)
+        for s in (ann, spec1, spec2):
+            await room.submit(lambda s=s: room.connect(s, None, None, None))
+        for i in range(400):
+            await room.submit(lambda i=i: room.handle(ann, "chat", ChatMsg(text=f"hello {i}")))
+        assert room.seq > 400
+        calls: list[int] = []
+        real = rooms_mod.render
+
+        def counting(room_: Any, seat: int, frame: Any) -> dict[str, Any]:
+            if isinstance(frame, Snapshot):
+                calls.append(seat)
+            return real(room_, seat, frame)
+
+        monkeypatch.setattr(rooms_mod, "render", counting)
+        far = ResyncMsg(last_seq=room.seq - 399, id="far")
+        for s in (spec1, spec2, spec1):
+            await room.submit(lambda s=s: room.handle(s, "resync", far))
+            reply = s.frames[-1]
+            assert reply["type"] == "snapshot" and reply["data"]["reply_to"] == "far"
+            assert len(json.dumps(reply)) < 12_000  # bounded: not 400 events
+        assert calls == [-1]  # rendered once for every spectator at this seq
+        near = ResyncMsg(last_seq=room.seq - 5, id="near")
+        await room.submit(lambda: room.handle(ann, "resync", near))
+        reply = ann.frames[-1]
+        assert reply["type"] == "update" and reply["data"]["reply_to"] == "near"
+        assert [e["seq"] for e in reply["data"]["events"]] == list(
+            range(room.seq - 4, room.seq + 1)
+        )
+        # hello with last_seq: the same rule
+        late, soon = Sink(0), Sink(0)
+        await room.submit(lambda: room.connect(late, room.seq - 300, None, None))
+        await room.submit(lambda: room.connect(soon, room.seq - 3, None, None))
+        assert late.frames[1]["type"] == "snapshot"
+        assert soon.frames[1]["type"] == "update" and len(soon.frames[1]["data"]["events"]) == 3
+    finally:
+        await manager.stop()
+        await store.close()
+
+
+def test_resync_far_back_gets_a_cached_snapshot(tmp_path: Path, monkeypatch: Any) -> None:
+    asyncio.run(_resync(tmp_path, monkeypatch))
+
+
+async def _idempotent(tmp: Path) -> None:
+    store, manager = await _manager(tmp)
+    try:
+        room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
+        await room.join("bob", None)
+        ann, bob = Sink(0), Sink(1)
+        for s in (ann, bob):
+            await room.submit(lambda s=s: room.connect(s, None, None, None))
+        await room.submit(lambda: room.handle(ann, "start", EmptyMsg()))
+        game = room.game
+        assert game is not None
+        liar = game.string_to_action("liar")
+        sent: ActionMsg | None = None
+        checked = 0
+        for n in range(1, 2001):
+            if checked >= 3:
+                break
+            if room.status != "playing":  # over before ann called twice: another game
+                if checked:
+                    break
+                sent = None  # ids are per game
+                await room.submit(lambda: room.handle(ann, "rematch", EmptyMsg()))
+                game = room.game
+                assert game is not None
+                liar = game.string_to_action("liar")
+                continue
+            st = room.state
+            assert st is not None
+            p = st.current_player
+            legal = list(st.legal_actions())
+            bids = [a for a in legal if a != liar]
+            if p == 0 and liar in legal and sent is None:
+                sent = ActionMsg(action=liar, id="call")  # ann calls once
+                msg = sent
+            elif p == 0 and liar in legal and sent is not None:
+                # The very frame sent before, legal again: acknowledged, not applied.
+                seq, before = room.seq, len(ann.frames)
+                await room.submit(lambda m=sent: room.handle(ann, "action", m))
+                assert room.seq == seq and room.state is st
+                reply = ann.frames[before:]
+                assert [f["type"] for f in reply] == ["update"]
+                assert reply[0]["data"]["reply_to"] == "call"
+                assert reply[0]["data"]["events"] == []
+                checked += 1
+                msg = ActionMsg(action=min(bids or legal), id=f"m{n}")
+            else:  # bob bids the least (and calls when he must)
+                msg = ActionMsg(action=min(bids or legal), id=f"m{n}")
+            await room.submit(lambda s=(ann, bob)[p], m=msg: room.handle(s, "action", m))
+            # the same frame at once again: a no-op acknowledgement too
+            seq = room.seq
+            await room.submit(lambda s=(ann, bob)[p], m=msg: room.handle(s, "action", m))
+            assert room.seq == seq
+            assert (ann, bob)[p].frames[-1]["type"] == "update"
+        assert checked >= 1
+        events = await store.events(room.id)
+        ids = [d["id"] for _, k, d in events if k == "action" and "id" in d]
+        assert len(ids) == len(set(ids))
+    finally:
+        await manager.stop()
+        await store.close()
+
+
+def test_repeated_action_id_is_applied_once(tmp_path: Path) -> None:
+    asyncio.run(_idempotent(tmp_path))
