@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+from apt_util import apt_install
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -38,7 +39,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-APT_TIMEOUT = 1800  # seconds: apt-get update and the chromium download
 
 
 def skip_requested() -> bool:
@@ -54,26 +54,9 @@ def ensure_chromium() -> str:
         pytest.skip("LIARSDICE_SKIP_BROWSER=1: browser tests skipped")
     if CHROMIUM.exists():
         return str(CHROMIUM)
-    script = "export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y chromium"
-    if os.geteuid() == 0:
-        cmd = ["sh", "-c", script]
-    elif shutil.which("sudo"):
-        cmd = ["sudo", "-n", "sh", "-c", script]
-    else:
-        pytest.fail(
-            f"{CHROMIUM} is missing and this user can't install it (not root, no sudo): "
-            "run `apt-get install chromium` as root, or set LIARSDICE_SKIP_BROWSER=1"
-        )
-    try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=APT_TIMEOUT, check=False)
-    except (OSError, subprocess.TimeoutExpired) as err:
-        pytest.fail(f"installing chromium with apt failed: {err}")
-    if done.returncode != 0 or not CHROMIUM.exists():
-        tail = (done.stdout + done.stderr)[-2000:]
-        pytest.fail(
-            f"installing chromium with apt failed (exit status {done.returncode}); "
-            f"the browser tests need {CHROMIUM}. Output:\n{tail}"
-        )
+    apt_install("chromium", "LIARSDICE_SKIP_BROWSER")
+    if not CHROMIUM.exists():
+        pytest.fail(f"the chromium package did not install {CHROMIUM}")
     return str(CHROMIUM)
 
 

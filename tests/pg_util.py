@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from apt_util import apt_install
+
 SKIP = os.environ.get("LIARSDICE_SKIP_POSTGRES") == "1"
-APT_TIMEOUT = 1800  # seconds: apt-get update and the postgresql download
 
 
 @dataclass(frozen=True)
@@ -61,22 +62,10 @@ def ensure_postgres() -> Path:
     found = _bin_dir()
     if found is not None:
         return found
-    script = (
-        "export DEBIAN_FRONTEND=noninteractive; apt-get update && apt-get install -y postgresql"
-    )
-    if os.geteuid() == 0:
-        cmd = ["sh", "-c", script]
-    elif shutil.which("sudo"):
-        cmd = ["sudo", "-n", "sh", "-c", script]
-    else:
-        pytest.fail(
-            "PostgreSQL is not installed and this user cannot install it: run "
-            "`apt-get install postgresql` as root, or set LIARSDICE_SKIP_POSTGRES=1"
-        )
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=APT_TIMEOUT, check=False)
+    apt_install("postgresql", "LIARSDICE_SKIP_POSTGRES")
     found = _bin_dir()
-    if done.returncode != 0 or found is None:
-        pytest.fail(f"installing postgresql with apt failed: {done.stderr[-2000:]}")
+    if found is None:
+        pytest.fail("the postgresql package installed no initdb under /usr/lib/postgresql")
     return found
 
 

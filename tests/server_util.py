@@ -80,3 +80,6 @@ class Sink:
 
     def events(self) -> list[dict[str, Any]]:
         return [ev for f in self.frames for ev in f["data"].get("events", [])]
+
+    def errors(self, code: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f["type"] == "error" and f["data"]["code"] == code]

@@ -14,15 +14,7 @@ import liarsdice.bots
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
 from liarsdice.server.rooms import RoomManager, Settings
 from liarsdice.server.store import Store
-
-
-class Sink:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.frames: list[dict[str, Any]] = []
-
-    def push(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
+from server_util import Sink
 
 
 async def _game(tmp: Path, made: list[tuple[Any, ...]], frames: list[str]) -> tuple[str, str]:

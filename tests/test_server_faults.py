@@ -28,18 +28,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-
-
-class Sink:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.frames: list[dict[str, Any]] = []
-
-    def push(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
-
-    def errors(self, code: str) -> list[dict[str, Any]]:
-        return [f for f in self.frames if f["type"] == "error" and f["data"]["code"] == code]
+from server_util import Sink
 
 
 def _settings(tmp: Path) -> Settings:

@@ -12,15 +12,7 @@ from liarsdice.server.protocol import ActionMsg, ChatMsg, CreateRoomBody, EmptyM
 from liarsdice.server.rooms import RoomManager, Settings
 from liarsdice.server.store import Store
 from liarsdice.server.views import Snapshot
-
-
-class Sink:
-    def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.frames: list[dict[str, Any]] = []
-
-    def push(self, frame: dict[str, Any]) -> None:
-        self.frames.append(frame)
+from server_util import Sink
 
 
 async def _manager(tmp: Path) -> tuple[Store, RoomManager]:
