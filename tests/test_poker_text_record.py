@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from liarsdice.core import RecordError
 from liarsdice.families import (
+    family_of_text,
     load_record,
     record_from_state,
     record_to_text,
@@ -22,11 +23,7 @@ from liarsdice.families import (
     text_to_record,
 )
 from liarsdice.notation.poker_record import load_poker_record
-from liarsdice.notation.poker_text import (
-    is_poker_text,
-    poker_record_to_text,
-    poker_text_to_record,
-)
+from liarsdice.notation.poker_text import poker_record_to_text, poker_text_to_record
 from record_util import (
     POKER_EXAMPLE,
     POKER_FIVE,
@@ -80,6 +77,11 @@ def test_example_prints_exactly_and_parses_back() -> None:
 def test_five_of_a_kind_challenge_prints_exactly_and_parses_back() -> None:
     assert record_to_text(FIVE) == FIVE_TEXT
     assert text_to_record(FIVE_TEXT) == FIVE
+
+
+def is_poker_text(text: str) -> bool:
+    """Whether the registry reads ``text`` as a poker-dice record (by its ``Rules:`` line)."""
+    return family_of_text(text).name == "poker"
 
 
 def test_is_poker_text() -> None:

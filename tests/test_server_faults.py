@@ -10,12 +10,14 @@ quarantined at startup and every other room starts.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import dataclasses
 import random
 import sqlite3
 import time
 import warnings
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -111,13 +113,23 @@ async def _check_log(store: FaultyStore, settings: Settings, room: Room, acked: 
     assert fresh.logged_state() == room.logged_state()
 
 
-async def _faults(tmp: Path) -> None:
-    settings = _settings(tmp)
+@contextlib.asynccontextmanager
+async def _running(settings: Settings) -> AsyncIterator[tuple[FaultyStore, RoomManager]]:
+    """A fault-injecting store and a room manager started on it (rooms loaded from the log)."""
     store = FaultyStore(settings.db_url)
     await store.start()
     manager = RoomManager(settings, store)
     await manager.start()
     try:
+        yield store, manager
+    finally:
+        await manager.stop()
+        await store.close()
+
+
+async def _faults(tmp: Path) -> None:
+    settings = _settings(tmp)
+    async with _running(settings) as (store, manager):
         a = Player((await manager.create(CreateRoomBody(preset="classic", name="ann")))[0])
         b = Player((await manager.create(CreateRoomBody(preset="classic", name="bea")))[0])
         for p in (a, b):
@@ -184,19 +196,9 @@ async def _faults(tmp: Path) -> None:
         for p in (a, b):
             await _until(lambda p=p: p.room._queue.empty())
             await _check_log(store, settings, p.room, p.acked)
-    finally:
-        await manager.stop()
-        await store.close()
     # and the server starts again from that log, every room whole
-    store = FaultyStore(settings.db_url)
-    await store.start()
-    manager = RoomManager(settings, store)
-    await manager.start()
-    try:
+    async with _running(settings) as (store, manager):
         assert manager.broken == {} and len(manager.rooms) == 2
-    finally:
-        await manager.stop()
-        await store.close()
 
 
 def test_store_faults_pause_and_resume(tmp_path: Path) -> None:
@@ -205,11 +207,7 @@ def test_store_faults_pause_and_resume(tmp_path: Path) -> None:
 
 async def _locked(tmp: Path) -> None:
     settings = dataclasses.replace(_settings(tmp), store_timeout=3.0)
-    store = FaultyStore(settings.db_url)
-    await store.start()
-    manager = RoomManager(settings, store)
-    await manager.start()
-    try:
+    async with _running(settings) as (store, manager):
         a = Player((await manager.create(CreateRoomBody(preset="classic", name="ann")))[0])
         await a.setup()
         for _ in range(3):
@@ -240,9 +238,6 @@ async def _locked(tmp: Path) -> None:
             assert (await a.move())["type"] == "update"
         await _until(lambda: room._queue.empty())
         await _check_log(store, settings, room, a.acked)
-    finally:
-        await manager.stop()
-        await store.close()
 
 
 def _hold_lock(tmp: Path, seconds: float) -> None:

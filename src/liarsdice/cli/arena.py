@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 from rich.console import Console
@@ -42,7 +42,7 @@ from liarsdice.arena import (
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
-from liarsdice.cli.options import build_rules, rule_options
+from liarsdice.cli.options import build_rules, count_option, rule_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of
 
@@ -138,16 +138,6 @@ def _print_report(result: ArenaResult, console: Console) -> None:
             say(f"  ... and {len(result.errors) - MAX_ERRORS_SHOWN} more.", highlight=False)
 
 
-FC = TypeVar("FC", bound=Callable[..., Any])
-
-
-def _count(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[[FC], FC]:
-    """A whole-number option with a default shown in ``--help``."""
-    return click.option(
-        name, type=click.IntRange(minimum), default=default, show_default=True, help=help
-    )
-
-
 @click.command("arena")
 @rule_options(
     rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
@@ -160,15 +150,15 @@ def _count(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[
     help="Bots, comma-separated, cycled over the seats; a name twice = two instances "
     f"({', '.join(bot_kinds('bidding'))}).",
 )
-@_count("--games", 100, "Games to play.", minimum=1)
+@count_option("--games", 100, "Games to play.", minimum=1)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
-@_count("--jobs", 1, "Worker processes (0: one per CPU). Results do not depend on it.")
+@count_option("--jobs", 1, "Worker processes (0: one per CPU). Results do not depend on it.")
 @click.option(
     "--think",
     type=click.FloatRange(0, min_open=True),
     help="Per-move time budget in seconds, for bots that take one.",
 )
-@_count("--bootstrap", 200, "Bootstrap resamples for the Elo error bars.")
+@count_option("--bootstrap", 200, "Bootstrap resamples for the Elo error bars.")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),

@@ -77,4 +77,11 @@ def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
     return apply
 
 
-__all__ = ["build_rules", "rule_options"]
+def count_option(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[[F], F]:
+    """A whole-number option (at least ``minimum``) with its default shown in ``--help``."""
+    return click.option(
+        name, type=click.IntRange(minimum), default=default, show_default=True, help=help
+    )
+
+
+__all__ = ["build_rules", "count_option", "rule_options"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from liarsdice.cli.options import count_option
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
@@ -25,20 +27,10 @@ import click
 @click.option("--grace", default=30.0, show_default=True, help="Seconds away before a bot plays.")
 @click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
 @click.option("--public-url", help="Base URL for share links (default: the request's).")
-@click.option(
-    "--max-ws-per-ip",
-    default=64,
-    show_default=True,
-    type=click.IntRange(1),
-    help="WebSocket connections open at once from one client address.",
+@count_option(
+    "--max-ws-per-ip", 64, "WebSocket connections open at once from one client address.", minimum=1
 )
-@click.option(
-    "--rooms-per-ip",
-    default=30,
-    show_default=True,
-    type=click.IntRange(1),
-    help="Rooms one client address may create per hour.",
-)
+@count_option("--rooms-per-ip", 30, "Rooms one client address may create per hour.", minimum=1)
 def serve(
     host: str,
     port: int,

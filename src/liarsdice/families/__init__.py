@@ -13,7 +13,6 @@ liarsdice.core.errors.RulesError: unknown preset 'chess'; presets: classic, ...
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -22,13 +21,13 @@ from liarsdice.families.base import Family, Record
 from liarsdice.families.bidding import BIDDING
 from liarsdice.families.poker import POKER
 from liarsdice.notation.common import Source, error_object, read_source, write_record
+from liarsdice.notation.text_common import rules_name
 
 FAMILIES: tuple[Family, ...] = (BIDDING, POKER)
 """Every rule family, in listing order. The first one reads records that name no known
 preset (and reports what is wrong with them)."""
 
 _BY_NAME = {f.name: f for f in FAMILIES}
-_RULES_LINE = re.compile(r"^[ \t]*rules[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def preset_names() -> list[str]:
@@ -76,10 +75,10 @@ def family_of_record(data: Mapping[str, Any]) -> Family:
 
 def family_of_text(text: str) -> Family:
     """The family of a text record, by its first ``Rules:`` line."""
-    match = _RULES_LINE.search(text)
-    if match is not None:
+    name = rules_name(text)
+    if name is not None:
         for family in FAMILIES:
-            if family.owns_record({"rules": match.group(1)}):
+            if family.owns_record({"rules": name}):
                 return family
     return FAMILIES[0]
 

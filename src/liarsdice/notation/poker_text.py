@@ -72,31 +72,17 @@ from liarsdice.notation.text_common import (
 )
 
 __all__ = [
-    "is_poker_text",
     "poker_record_to_text",
     "poker_text_to_record",
     "record_to_text",
     "text_to_record",
 ]
 
-_RULES_LINE = re.compile(r"^[ \t]*rules[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _KEYWORDS = KEYWORDS | {"roll"}
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 _ITEM_WORDS = frozenset(
     {"liar", "accept", "pass", "out", "shake", "no", "reroll", "rolled", "keep", "none"}
 )
-
-
-def is_poker_text(text: str) -> bool:
-    """Whether a text record names poker-dice rules (its first ``Rules:`` line).
-
-    >>> is_poker_text("Liar's Dice record, version 1\\nRules: poker-dice\\n")
-    True
-    >>> is_poker_text("Liar's Dice record, version 1\\nRules: classic\\n")
-    False
-    """
-    match = _RULES_LINE.search(text)
-    return match is not None and match.group(1) in POKER_PRESETS
 
 
 # ----------------------------------------------------------------------------------- printing

@@ -33,6 +33,7 @@ __all__ = [
     "option_text",
     "quote",
     "result_lines",
+    "rules_name",
     "write_text",
 ]
 
@@ -50,6 +51,19 @@ _LINE_BREAKS = {"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 
 
 # ----------------------------------------------------------------------------------- printing
+_RULES_LINE = re.compile(r"^[ \t]*rules[ \t]*:[ \t]*(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+
+
+def rules_name(text: str) -> str | None:
+    """The name on a text record's first ``Rules:`` line (None when it has none).
+
+    >>> rules_name("Liar's Dice record, version 1\\nRules: poker-dice\\n")
+    'poker-dice'
+    """
+    match = _RULES_LINE.search(text)
+    return None if match is None else match.group(1)
+
+
 def quote(value: str, one_line: bool = True) -> str:
     """A JSON string; with ``one_line``, one that stays on one line (``splitlines`` also
     breaks at U+2028 and co)."""
