@@ -17,9 +17,11 @@ import random
 import sqlite3
 import time
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from liarsdice.server.faults import FaultyStore, sqlite_lock
 from liarsdice.server.protocol import ActionMsg, AddBotMsg, CreateRoomBody, EmptyMsg
@@ -32,10 +34,44 @@ with warnings.catch_warnings():
 from liarsdice.server.app import create_app
 from server_util import Sink
 
+Locker = Callable[[float], None]  # holds the database's write lock for that many seconds
 
-def _settings(tmp: Path) -> Settings:
+
+@dataclasses.dataclass(frozen=True)
+class Backend:
+    url: str
+    hold_lock: Locker
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    """The same fault tests on a SQLite file and on a real PostgreSQL server."""
+    if request.param == "sqlite":
+        path = tmp_path / "faults.db"
+
+        def hold_sqlite(seconds: float) -> None:
+            with sqlite_lock(path):  # BEGIN EXCLUSIVE from another connection
+                time.sleep(seconds)
+
+        return Backend(f"sqlite+aiosqlite:///{path}", hold_sqlite)
+    pytest.importorskip("asyncpg", reason="pip install 'liarsdice[postgres]'")
+    url: str = request.getfixturevalue("pg_url")
+    cluster = request.getfixturevalue("pg_cluster")
+    database = url.rsplit("/", 1)[1]
+
+    def hold_pg(seconds: float) -> None:
+        cluster.psql(
+            "BEGIN; LOCK TABLE events, rooms IN EXCLUSIVE MODE; "
+            f"SELECT pg_sleep({seconds}); COMMIT;",
+            database,
+        )
+
+    return Backend(url, hold_pg)
+
+
+def _settings(url: str) -> Settings:
     return Settings(
-        db_url=f"sqlite+aiosqlite:///{tmp / 'faults.db'}",
+        db_url=url,
         bot_delay=0.0,
         grace_period=1000.0,
         store_timeout=0.5,
@@ -78,6 +114,17 @@ class Player:
         if r.status == "finished":
             await r.submit(lambda: r.handle(self.sink, "rematch", EmptyMsg()))
             await self.my_turn()
+
+    async def settle(self) -> None:
+        """Wait until the room rests on seat 0's turn with no command running (the command
+        that made it seat 0's turn may still be writing: memory is ahead of the log until
+        its commit)."""
+        await self.my_turn()
+
+        async def nothing() -> None:
+            return None
+
+        await self.room.submit(nothing)
 
     async def move(self, ref: str | None = None, action: int | None = None) -> dict[str, Any]:
         """Send a move (a new one, or ``ref`` again); returns the reply frame."""
@@ -127,8 +174,8 @@ async def _running(settings: Settings) -> AsyncIterator[tuple[FaultyStore, RoomM
         await store.close()
 
 
-async def _faults(tmp: Path) -> None:
-    settings = _settings(tmp)
+async def _faults(url: str) -> None:
+    settings = _settings(url)
     async with _running(settings) as (store, manager):
         a = Player((await manager.create(CreateRoomBody(preset="classic", name="ann")))[0])
         b = Player((await manager.create(CreateRoomBody(preset="classic", name="bea")))[0])
@@ -194,59 +241,77 @@ async def _faults(tmp: Path) -> None:
         for _ in range(2):
             assert (await b.move())["type"] == "update"
         for p in (a, b):
-            await _until(lambda p=p: p.room._queue.empty())
+            await p.settle()
             await _check_log(store, settings, p.room, p.acked)
     # and the server starts again from that log, every room whole
     async with _running(settings) as (store, manager):
         assert manager.broken == {} and len(manager.rooms) == 2
 
 
-def test_store_faults_pause_and_resume(tmp_path: Path) -> None:
-    asyncio.run(_faults(tmp_path))
+def test_store_faults_pause_and_resume(backend: Backend) -> None:
+    asyncio.run(_faults(backend.url))
 
 
-async def _locked(tmp: Path) -> None:
-    settings = dataclasses.replace(_settings(tmp), store_timeout=3.0)
+async def _bid_turn(a: Player) -> int:
+    """Play on to a turn of seat 0 where a bid is legal (a bid never ends the game)."""
+    room = a.room
+    for _ in range(50):
+        await a.my_turn()
+        assert room.state is not None and room.game is not None
+        bids = [x for x in room.state.legal_actions() if room.game.action_bid(x) is not None]
+        if bids:
+            return min(bids)
+        assert (await a.move())["type"] == "update"
+    raise AssertionError("no bid turn in 50 moves")
+
+
+async def _locked(backend: Backend) -> None:
+    settings = dataclasses.replace(_settings(backend.url), store_timeout=1.0)
+    loop = asyncio.get_running_loop()
     async with _running(settings) as (store, manager):
         a = Player((await manager.create(CreateRoomBody(preset="classic", name="ann")))[0])
         await a.setup()
         for _ in range(3):
             assert (await a.move())["type"] == "update"
         room = a.room
-        game = room.game
-        assert game is not None
-        for _ in range(50):  # a turn where a bid is legal: a bid never ends the game
-            await a.my_turn()
-            assert room.state is not None
-            bids = [x for x in room.state.legal_actions() if game.action_bid(x) is not None]
-            if bids:
-                break
-            assert (await a.move())["type"] == "update"
-        action = min(bids)
-        # Another process holds BEGIN EXCLUSIVE for a moment shorter than the store timeout:
-        # the move waits for the lock and is written once; the room never pauses.
-        # (A lock held past the store timeout is the paused path, tested above with injected
-        # faults; a write that commits after its room resumed is a known open race, see
-        # docs/SERVER.md.)
-        holder = asyncio.get_running_loop().run_in_executor(None, _hold_lock, tmp, 0.3)
+        # 1. Another connection holds the write lock for less than the store timeout: the
+        # move waits for the lock and is written once; the room never pauses.
+        action = await _bid_turn(a)
+        holder = loop.run_in_executor(None, backend.hold_lock, 0.3)
         await asyncio.sleep(0.05)
         reply = await a.move(ref="under-lock", action=action)
         await holder
         assert reply["type"] == "update" and not room.paused
         assert a.acked.count("under-lock") == 1
+        # 2. Held past the store timeout: the move is refused and the room pauses, but the
+        # write is still queued and commits when the lock goes. The probe's own write queues
+        # behind it, so the room resumes with that move folded in; the client's resend (same
+        # id, same move) is acknowledged and not applied again.
+        for i in range(3):
+            action = await _bid_turn(a)
+            seq = room.seq
+            holder = loop.run_in_executor(None, backend.hold_lock, 1.6 + 0.2 * i)
+            await asyncio.sleep(0.05)
+            ref = f"late-{i}"
+            reply = await a.move(ref=ref, action=action)
+            assert reply["data"]["code"] == "store_unavailable" and room.paused
+            assert room.seq == seq
+            await holder
+            await _until(lambda: not room.paused)
+            assert room.seq > seq and (0, ref) in room.action_ids
+            msg = ActionMsg(action=action, id=ref)
+            await room.submit(lambda msg=msg: room.handle(a.sink, "action", msg))
+            again = [f for f in a.sink.frames if f["data"].get("reply_to") == ref][-1]
+            assert again["type"] == "update" and again["data"]["events"] == []
+            a.acked.append(ref)
         for _ in range(3):
             assert (await a.move())["type"] == "update"
-        await _until(lambda: room._queue.empty())
+        await a.settle()
         await _check_log(store, settings, room, a.acked)
 
 
-def _hold_lock(tmp: Path, seconds: float) -> None:
-    with sqlite_lock(tmp / "faults.db"):
-        time.sleep(seconds)
-
-
-def test_sqlite_locked_by_another_process(tmp_path: Path) -> None:
-    asyncio.run(_locked(tmp_path))
+def test_database_locked_by_another_connection(backend: Backend) -> None:
+    asyncio.run(_locked(backend))
 
 
 def _msg(type_: str, **data: Any) -> dict[str, Any]:

@@ -36,3 +36,35 @@ def test_names_are_nfkc_normalised(tmp_path: Path) -> None:
         host = create(c, "\uff41\uff4e\uff4e  \u2163")  # fullwidth "ann", Roman numeral four
         snap = c.get(f"/api/rooms/{host['room']}").json()
         assert snap["data"]["room"]["seats"][0]["name"] == "ann IV"
+
+
+def test_the_room_applies_the_name_rules_itself(tmp_path: Path) -> None:
+    """Whoever seats a player (HTTP, a bench, a test), the room normalises and checks the name."""
+    import asyncio
+
+    from liarsdice.server.protocol import CreateRoomBody
+    from liarsdice.server.rooms import CommandError, RoomManager, Settings
+    from liarsdice.server.store import Store
+
+    async def run() -> list[str]:
+        settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'n.db'}")
+        store = Store(settings.db_url)
+        await store.start()
+        manager = RoomManager(settings, store)
+        await manager.start()
+        codes = []
+        try:
+            room, _, _ = await manager.create(CreateRoomBody(name="ann"))
+            for name in ("\u0430nn", "prob-bot-1", "", "\uff42\uff4f\uff42"):
+                try:
+                    await room.submit(lambda name=name: room.join(name, None))
+                    codes.append("ok")
+                except CommandError as err:
+                    codes.append(err.code)
+            codes.append(room.seats[-1].name)
+        finally:
+            await manager.stop()
+            await store.close()
+        return codes
+
+    assert asyncio.run(run()) == ["name_taken", "name_reserved", "invalid", "ok", "bob"]

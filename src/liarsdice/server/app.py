@@ -26,7 +26,7 @@ from starlette.requests import HTTPConnection
 
 from liarsdice.families import FAMILIES, dumps_record, record_to_text, replay_summary
 from liarsdice.server.limits import Bucket, ByteWindow, Limiter, Limits
-from liarsdice.server.names import ReservedName, confusable_with, normalize_name
+from liarsdice.server.names import ReservedName, normalize_name
 from liarsdice.server.protocol import (
     PROTOCOL_VERSION,
     CreateRoomBody,
@@ -380,20 +380,11 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
         body: JoinBody = await body_of(request, JoinBody)
         name = seated_name(body.name)
 
-        async def join_unconfused() -> tuple[int, str]:
-            # On the room's owner task, so that no join slips in between check and seat.
-            other = confusable_with(name, [s.name for s in room.seats])
-            if other is not None:
-                raise CommandError(
-                    "name_taken",
-                    f"the name {name!r} is or looks like {other!r}, already seated in this room",
-                )
-            return await room.join(name, body.client_seed)
-
         try:
-            seat, token = await room.submit(join_unconfused)
+            seat, token = await room.submit(lambda: room.join(name, body.client_seed))
         except CommandError as err:
-            code = 409 if err.code in ("room_full", "name_taken", "bad_state") else 400
+            conflict = ("room_full", "name_taken", "name_reserved", "bad_state")
+            code = 409 if err.code in conflict else 400
             raise HTTPException(code, detail={"code": err.code, "message": err.message}) from None
         return {"room": room.id, "seat": seat, "token": token, "url": share_url(request, room.id)}
 

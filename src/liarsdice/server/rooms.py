@@ -34,6 +34,7 @@ from typing import Any, Protocol
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of, family_of_game
 from liarsdice.server import fair
+from liarsdice.server.names import ReservedName, confusable_with, normalize_name
 from liarsdice.server.protocol import (
     ActionMsg,
     AddBotMsg,
@@ -593,7 +594,10 @@ class Room:
         )
 
     async def _probe_store(self) -> None:
-        """A paused room's probe: a write, then the log's tail; resume when both work."""
+        """A paused room's probe: a write, then the log's tail; resume when both work.
+
+        The store writes in queue order, so once the probe's write returns, every write this
+        room gave up on has committed or failed, and the log read after it is final."""
         self._probe = None
         if not self.paused or self.closed:
             return
@@ -796,8 +800,18 @@ class Room:
             raise CommandError("bad_state", "the game has started: watch as a spectator")
         if len(self.seats) >= MAX_SEATS:
             raise CommandError("room_full", f"the room is full ({MAX_SEATS} seats)")
-        if name in (s.name for s in self.seats):
-            raise CommandError("name_taken", f"the name {name!r} is taken in this room")
+        try:  # the room applies the name rules itself, whoever calls it
+            name = normalize_name(name)
+        except ReservedName as err:
+            raise CommandError("name_reserved", str(err)) from None
+        except ValueError as err:
+            raise CommandError("invalid", f"name: {err}") from None
+        other = confusable_with(name, [s.name for s in self.seats])
+        if other is not None:
+            raise CommandError(
+                "name_taken",
+                f"the name {name!r} is or looks like {other!r}, already seated in this room",
+            )
         token = secrets.token_urlsafe(24)
         seat = len(self.seats)
         self._emit(

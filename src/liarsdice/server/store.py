@@ -182,6 +182,10 @@ class Store:
     round trip per statement; an idle server writes each batch on its own, at once. With a
     SQLite file the whole transaction runs on a dedicated thread with its own (synchronous)
     connection, so a group costs the event loop a single round trip.
+
+    Batches are written strictly in the order :meth:`write` queued them, and a batch whose
+    caller stopped waiting (a timeout) is still written. A room's probe relies on this: its
+    own write returns only after every batch the room gave up on has committed or failed.
     """
 
     def __init__(self, url: str = DEFAULT_DB_URL) -> None:
