@@ -73,8 +73,16 @@ def get_json(url: str) -> Any:
 
 
 @contextlib.contextmanager
-def live_server(tmp: Path, bot_delay: float = 0.05) -> Iterator[str]:
-    """Run ``liarsdice serve`` on a free port with its own database; yields the base URL."""
+def live_server(
+    tmp: Path,
+    bot_delay: float = 0.05,
+    *,
+    db: bool = True,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Iterator[str]:
+    """Run ``liarsdice serve`` on a free port with its own database (``db=False``: the
+    default one); yields the base URL."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = tmp / "server.log"
@@ -85,13 +93,13 @@ def live_server(tmp: Path, bot_delay: float = 0.05) -> Iterator[str]:
         "serve",
         "--port",
         str(port),
-        "--db",
-        f"sqlite+aiosqlite:///{tmp / 'e2e.db'}",
+        *(["--db", f"sqlite+aiosqlite:///{tmp / 'e2e.db'}"] if db else []),
         "--bot-delay",
         str(bot_delay),
     ]
+    full_env = None if env is None else {**os.environ, **env}
     with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=full_env, cwd=cwd)
         try:
             deadline = time.monotonic() + 30
             while True:

@@ -2,9 +2,47 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import click
 
 from liarsdice.cli.options import count_option
+
+
+def default_db_url() -> str:
+    """SQLite in the per-user data directory (``$XDG_DATA_HOME/liarsdice`` on Linux), so that
+    a server started from a checkout writes nothing into it."""
+    import platformdirs
+
+    folder = Path(platformdirs.user_data_dir("liarsdice", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite+aiosqlite:///{folder / 'liarsdice.db'}"
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound before anything is announced: a busy port is one clear
+    error instead of a "serving on" line followed by uvicorn's ``[Errno 98]``."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as err:
+        raise click.ClickException(f"cannot listen on {host!r}: {err.strerror}") from None
+    family, kind, proto, _, addr = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(addr)
+    except OSError as err:
+        sock.close()
+        if err.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
+            raise click.ClickException(
+                f"port {port} on {host} is already in use (is another server running?): "
+                "stop it or choose another port with --port"
+            ) from None
+        raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
 
 
 @click.command("serve")
@@ -13,9 +51,9 @@ from liarsdice.cli.options import count_option
 @click.option(
     "--db",
     "db_url",
-    default="sqlite+aiosqlite:///liarsdice.db",
-    show_default=True,
-    help="Database URL (SQLAlchemy async), e.g. postgresql+asyncpg://user@host/db.",
+    default=None,
+    help="Database URL (SQLAlchemy async), e.g. postgresql+asyncpg://user@host/db "
+    "[default: SQLite in the per-user data directory].",
 )
 @click.option(
     "--origin",
@@ -31,16 +69,32 @@ from liarsdice.cli.options import count_option
     "--max-ws-per-ip", 64, "WebSocket connections open at once from one client address.", minimum=1
 )
 @count_option("--rooms-per-ip", 30, "Rooms one client address may create per hour.", minimum=1)
+@click.option(
+    "--store-timeout",
+    default=10.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="Seconds a database write may take before its room pauses.",
+)
+@click.option(
+    "--store-retry",
+    default=1.0,
+    show_default=True,
+    type=click.FloatRange(0.01),
+    help="Seconds between a paused room's probes of the database.",
+)
 def serve(
     host: str,
     port: int,
-    db_url: str,
+    db_url: str | None,
     origins: tuple[str, ...],
     grace: float,
     bot_delay: float,
     public_url: str | None,
     max_ws_per_ip: int,
     rooms_per_ip: int,
+    store_timeout: float,
+    store_retry: float,
 ) -> None:
     """Serve Liar's Dice rooms for browsers (docs/SERVER.md, docs/PROTOCOL.md)."""
     import gc
@@ -50,8 +104,13 @@ def serve(
     from liarsdice.server.app import Limits, create_app
     from liarsdice.server.rooms import Settings
 
+    sock = bind(host, port)
+    port = sock.getsockname()[1]  # --port 0: the port the system chose
+    db_url = db_url or default_db_url()
     settings = Settings(
         db_url=db_url,
+        store_timeout=store_timeout,
+        store_retry=store_retry,
         origins=tuple(origins),
         grace_period=grace,
         bot_delay=bot_delay,
@@ -66,10 +125,11 @@ def serve(
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
     limits = Limits(ws_per_ip=max_ws_per_ip, rooms_per_ip=rooms_per_ip)
-    uvicorn.run(
+    config = uvicorn.Config(
         create_app(settings, limits),
         host=host,
         port=port,
         ws_max_size=settings.max_frame,
         log_level="warning",
     )
+    uvicorn.Server(config).run(sockets=[sock])
