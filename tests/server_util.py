@@ -74,9 +74,13 @@ class Sink:
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.frames: list[dict[str, Any]] = []
+        self.closed: tuple[int, str] | None = None
 
     def push(self, frame: dict[str, Any]) -> None:
         self.frames.append(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
 
     def events(self) -> list[dict[str, Any]]:
         return [ev for f in self.frames for ev in f["data"].get("events", [])]

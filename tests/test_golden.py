@@ -221,7 +221,9 @@ async def _server_game(tmp: Path, preset: str, options: dict[str, Any]) -> dict[
     from liarsdice.server.store import Store
     from server_util import Sink
 
-    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'golden.db'}", bot_delay=0.0)
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{tmp / 'golden.db'}", bot_delay=0.0, clock=lambda: 1.8e9
+    )
     store = Store(settings.db_url)
     await store.start()
     manager = RoomManager(settings, store)

@@ -39,6 +39,7 @@ EVENT_KEYS = {
     "seq", "kind", "preset", "options", "turn_timer", "seat", "name", "seat_kind", "level",
     "game_no", "players", "opener", "action", "text", "auto", "round", "commitment",
     "client_seeds", "next_commitment", "server_seed", "winner", "connected", "away", "note",
+    "timeout",
 }  # fmt: skip
 
 

@@ -24,7 +24,10 @@ def _start_two(c: Any, tmp: Path, preset: str = "classic", **body: Any) -> tuple
 
 def test_http_endpoints(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        assert "browser client" in c.get("/").text
+        page = c.get("/").text
+        assert "<title>Liar's Dice</title>" in page and "/static/app.js" in page
+        for path in ("/r/abc", "/leaderboard", "/p/abc"):  # client-side routes: the same page
+            assert c.get(path).text == page
         presets = c.get("/api/presets").json()
         names = {p["name"]: p["family"] for p in presets["presets"]}
         assert names["classic"] == "bidding" and names["poker-dice"] == "poker"
@@ -296,16 +299,22 @@ def test_eliminated_seat(tmp_path: Path) -> None:
         try:
             for w, t in zip(ws, toks, strict=True):
                 hello(w, t)
-            ws[0].send_json(msg("start", id="s"))
-            view = until(ws[0], is_reply("s"))["data"]["view"]
-            # bid, then call: somebody loses their only die and is out
-            p = view["to_move"]
-            ws[p].send_json(msg("action", text="3x6", id="b"))
-            view = until(ws[p], is_reply("b"))["data"]["view"]
-            q = view["to_move"]
-            ws[q].send_json(msg("action", text="liar", id="l"))
-            view = until(ws[q], is_reply("l"))["data"]["view"]
-            out = [i for i, n in enumerate(view["dice_counts"]) if n == 0]
+            ws[0].send_json(msg("start", id="s0"))
+            view = until(ws[0], is_reply("s0"))["data"]["view"]
+            for game in range(1, 20):
+                # bid, then call: somebody loses their only die and is out (when the count is
+                # exactly 3, everyone but the bidder loses one: that game is over; again)
+                p = view["to_move"]
+                ws[p].send_json(msg("action", text="3x6", id=f"b{game}"))
+                view = until(ws[p], is_reply(f"b{game}"))["data"]["view"]
+                q = view["to_move"]
+                ws[q].send_json(msg("action", text="liar", id=f"l{game}"))
+                view = until(ws[q], is_reply(f"l{game}"))["data"]["view"]
+                out = [i for i, n in enumerate(view["dice_counts"]) if n == 0]
+                if len(out) == 1:
+                    break
+                ws[0].send_json(msg("rematch", id=f"s{game}"))
+                view = until(ws[0], is_reply(f"s{game}"))["data"]["view"]
             assert len(out) == 1
             ws[out[0]].send_json(msg("action", text="1x2", id="e"))
             err = until(ws[out[0]], is_reply("e"))

@@ -105,7 +105,7 @@ async def _idempotent(tmp: Path) -> None:
             legal = list(st.legal_actions())
             bids = [a for a in legal if a != liar]
             if p == 0 and liar in legal and sent is None:
-                sent = ActionMsg(action=liar, id="call")  # ann calls once
+                sent = ActionMsg(action=liar, id=f"call{room.game_no}")  # ann calls once
                 msg = sent
             elif p == 0 and liar in legal and sent is not None:
                 # The very frame sent before, legal again: acknowledged, not applied.
@@ -114,7 +114,7 @@ async def _idempotent(tmp: Path) -> None:
                 assert room.seq == seq and room.state is st
                 reply = ann.frames[before:]
                 assert [f["type"] for f in reply] == ["update"]
-                assert reply[0]["data"]["reply_to"] == "call"
+                assert reply[0]["data"]["reply_to"] == sent.id
                 assert reply[0]["data"]["events"] == []
                 checked += 1
                 msg = ActionMsg(action=min(bids or legal), id=f"m{n}")

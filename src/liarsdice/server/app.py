@@ -13,8 +13,10 @@ import functools
 import hashlib
 import json
 import re
+import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,13 +34,21 @@ from liarsdice.server.protocol import (
     CreateRoomBody,
     HelloMsg,
     JoinBody,
+    PlayerBody,
     ProtocolError,
     check_depth,
     envelope,
     parse_client,
 )
-from liarsdice.server.rooms import MAX_SEATS, CommandError, Room, RoomManager, Settings
-from liarsdice.server.store import Store
+from liarsdice.server.rooms import (
+    MAX_SEATS,
+    CommandError,
+    Room,
+    RoomManager,
+    Settings,
+    hash_token,
+)
+from liarsdice.server.store import Batch, Store, new_player_row
 from liarsdice.server.views import SPECTATOR, ErrorFrame, Snapshot, render
 
 # WebSocket close codes (docs/PROTOCOL.md).
@@ -70,6 +80,7 @@ _STATUS_ORDER = {"playing": 0, "lobby": 1, "finished": 2}
 ROOM_LIST_PAGE = 50
 ROOM_LIST_MAX_PAGE = 200
 _CLOSE = "close"  # the writer's cue to close the connection (a byte budget was exceeded)
+_Closing = tuple[int, str]  # the writer's cue to close with this code and reason
 
 
 class WsSink:
@@ -91,7 +102,7 @@ class WsSink:
         self.budgets = budgets
         self.over = over
         self.throttled = False
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | _Closing | None] = asyncio.Queue()
 
     def push(self, frame: dict[str, Any]) -> None:
         if self.throttled:
@@ -106,6 +117,11 @@ class WsSink:
             return
         self.queue.put_nowait(text)
 
+    def close(self, code: int, reason: str) -> None:
+        """Close once the frames already queued are sent."""
+        self.throttled = True  # nothing more is queued
+        self.queue.put_nowait((code, reason))
+
     async def writer(self) -> None:
         while True:
             text = await self.queue.get()
@@ -113,6 +129,9 @@ class WsSink:
                 return
             if text is _CLOSE:
                 await self.ws.close(code=CLOSE_RATE, reason="byte budget exceeded")
+                return
+            if isinstance(text, tuple):
+                await self.ws.close(code=text[0], reason=text[1])
                 return
             await self.ws.send_text(text)
 
@@ -219,6 +238,14 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     async def room_page(room_id: str, request: Request) -> Response:
         return static_response(request, "index.html")
 
+    @app.get("/leaderboard", response_class=HTMLResponse)
+    async def leaderboard_page(request: Request) -> Response:
+        return static_response(request, "index.html")
+
+    @app.get("/p/{player_id}", response_class=HTMLResponse)
+    async def player_page(player_id: str, request: Request) -> Response:
+        return static_response(request, "index.html")
+
     @app.get("/static/{name}")
     async def static_file(name: str, request: Request) -> Response:
         return static_response(request, name)
@@ -318,7 +345,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
                     "message": f"page >= 1 and 1 <= per_page <= {ROOM_LIST_MAX_PAGE}",
                 },
             )
-        rooms = sorted(manager.rooms.values(), key=_listing_order)
+        rooms = sorted((r for r in manager.rooms.values() if not r.private), key=_listing_order)
         start = (page - 1) * per_page
         response.headers["X-Total-Count"] = str(len(rooms))
         out: dict[str, Any] = {
@@ -352,10 +379,92 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
             detail = {"code": "invalid", "message": f"name: {err}"}
             raise HTTPException(422, detail=detail) from None
 
+    async def identity(token: str | None) -> str | None:
+        """The player id of a guest identity's token (None: play unrated)."""
+        if token is None:
+            return None
+        found = await store.player_by_token(hash_token(token))
+        if found is None:
+            detail = {"code": "bad_player", "message": "unknown player token: create a player"}
+            raise HTTPException(400, detail=detail)
+        manager.ratings[found["player"]] = found["rating"]
+        player: str = found["player"]
+        return player
+
+    def player_token(request: Request) -> str:
+        auth = request.headers.get("authorization", "")
+        scheme, _, token = auth.partition(" ")
+        if scheme.lower() != "bearer" or not token.strip():
+            detail = {"code": "bad_player", "message": "send Authorization: Bearer PLAYER_TOKEN"}
+            raise HTTPException(401, detail=detail)
+        return token.strip()
+
+    @app.post("/api/players", status_code=201)
+    async def create_player(request: Request) -> dict[str, Any]:
+        body: PlayerBody = await body_of(request, PlayerBody)
+        name = seated_name(body.name)
+        if not limiter.create_room(_client_ip(request)):  # the same hourly budget as rooms
+            raise HTTPException(
+                429,
+                detail={
+                    "code": "too_many_rooms",
+                    "message": f"at most {limits.rooms_per_ip} rooms and players per "
+                    f"{limits.rooms_window / 60:g} minutes from one address",
+                },
+            )
+        token = secrets.token_urlsafe(24)
+        player_id = secrets.token_urlsafe(9)
+        now = datetime.now(UTC)
+        row = new_player_row(player_id, name, "guest", hash_token(token), now)
+        await store.write(Batch("", players=[row]))
+        return {"player": player_id, "token": token, "name": name}
+
+    @app.post("/api/players/me")
+    async def rename_player(request: Request) -> dict[str, Any]:
+        token = player_token(request)
+        body: PlayerBody = await body_of(request, PlayerBody)
+        name = seated_name(body.name)
+        found = await store.player_by_token(hash_token(token))
+        if found is None:
+            raise HTTPException(
+                401, detail={"code": "bad_player", "message": "unknown player token"}
+            )
+        await store.write(Batch("", renames=[(found["player"], name)]))
+        return {"player": found["player"], "name": name}
+
+    @app.get("/api/players/{player_id}")
+    async def get_player(player_id: str) -> dict[str, Any]:
+        found = await store.player(player_id)
+        if found is None:
+            raise HTTPException(404, detail={"code": "no_player", "message": "no such player"})
+        return found
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(
+        response: Response, page: int = 1, per_page: int = ROOM_LIST_PAGE
+    ) -> dict[str, Any]:
+        """Rated players, best first (OpenSkill's conservative estimate), in pages."""
+        if page < 1 or not 1 <= per_page <= ROOM_LIST_MAX_PAGE:
+            raise HTTPException(
+                422,
+                detail={
+                    "code": "invalid",
+                    "message": f"page >= 1 and 1 <= per_page <= {ROOM_LIST_MAX_PAGE}",
+                },
+            )
+        start = (page - 1) * per_page
+        players, total = await store.leaderboard(start, per_page)
+        response.headers["X-Total-Count"] = str(total)
+        out: dict[str, Any] = {"players": players}
+        if start + per_page < total:
+            out["next_page"] = page + 1
+        return out
+
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> dict[str, Any]:
         body: CreateRoomBody = await body_of(request, CreateRoomBody)
         name = seated_name(body.name)
+        player = await identity(body.player_token)
         if not limiter.create_room(_client_ip(request)):
             raise HTTPException(
                 429,
@@ -368,7 +477,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
         if name != body.name:
             body = body.model_copy(update={"name": name})
         try:
-            room, seat, token = await manager.create(body)
+            room, seat, token = await manager.create(body, player)
         except CommandError as err:
             raise HTTPException(400, detail={"code": err.code, "message": err.message}) from None
         return {"room": room.id, "seat": seat, "token": token, "url": share_url(request, room.id)}
@@ -379,9 +488,10 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
         room = room_or_404(room_id)
         body: JoinBody = await body_of(request, JoinBody)
         name = seated_name(body.name)
+        player = await identity(body.player_token)
 
         try:
-            seat, token = await room.submit(lambda: room.join(name, body.client_seed))
+            seat, token = await room.submit(lambda: room.join(name, body.client_seed, player))
         except CommandError as err:
             conflict = ("room_full", "name_taken", "name_reserved", "bad_state")
             code = 409 if err.code in conflict else 400

@@ -109,8 +109,16 @@ class SettingsMsg(_Strict):
 
 
 class EmptyMsg(_Strict):
-    """``start``, ``rematch``, ``ping``, ``back``: no fields but an optional ``id``."""
+    """``start``, ``rematch``, ``ping``, ``back``, ``leave``: no fields but an optional ``id``."""
 
+    id: str | None = Field(default=None, max_length=64)
+
+
+class SeatMsg(_Strict):
+    """Host only: ``remove_seat`` (a bot or another player) or ``make_host`` (hand the role
+    to a player)."""
+
+    seat: int = Field(ge=0, le=64)
     id: str | None = Field(default=None, max_length=64)
 
 
@@ -138,6 +146,9 @@ CLIENT_MESSAGES: dict[str, type[_Strict]] = {
     "rematch": EmptyMsg,
     "back": EmptyMsg,
     "ping": EmptyMsg,
+    "leave": EmptyMsg,
+    "remove_seat": SeatMsg,
+    "make_host": SeatMsg,
     "client_seed": ClientSeedMsg,
     "resync": ResyncMsg,
 }
@@ -152,6 +163,8 @@ class CreateRoomBody(_Strict):
     name: Name
     client_seed: ClientSeed | None = None
     turn_timer: float | None = Field(default=None, ge=5, le=3600)
+    private: bool = False  # by link only: not in the public room list
+    player_token: str | None = Field(default=None, max_length=128)  # a guest identity
 
 
 class JoinBody(_Strict):
@@ -159,6 +172,13 @@ class JoinBody(_Strict):
 
     name: Name
     client_seed: ClientSeed | None = None
+    player_token: str | None = Field(default=None, max_length=128)  # a guest identity
+
+
+class PlayerBody(_Strict):
+    """``POST /api/players`` (a new guest identity) and ``POST /api/players/me`` (rename)."""
+
+    name: Name
 
 
 def _describe(err: ValidationError) -> str:

@@ -26,9 +26,10 @@ import json
 import logging
 import random
 import secrets
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from liarsdice.core.errors import LiarsDiceError
@@ -42,9 +43,11 @@ from liarsdice.server.protocol import (
     ClientSeedMsg,
     CreateRoomBody,
     ResyncMsg,
+    SeatMsg,
     SettingsMsg,
 )
-from liarsdice.server.store import CLOSED, Batch, Store, StoredRoom
+from liarsdice.server.ratings import Standing
+from liarsdice.server.store import CLOSED, Batch, Store, StoredRoom, bot_player
 from liarsdice.server.views import (
     ErrorFrame,
     Frame,
@@ -63,6 +66,7 @@ RESYNC_WINDOW = 64  # a resync at most this many events back gets them; further,
 HISTORY = RESYNC_WINDOW  # events kept in memory per room for resync by seq
 CHAT_KEEP = 50
 STORE_UNAVAILABLE = "the database is not answering: the room is paused and resumes by itself"
+CLOSE_REMOVED = 4410  # the seat was removed (by the host, or its player left)
 
 AnyGame = Any  # a game of any rule family (liarsdice.families)
 AnyState = Any  # a state of any rule family
@@ -95,6 +99,8 @@ class Settings:
     store_retry: float = 1.0  # how often a paused room probes the store
     room_ttl: float = 24 * 3600.0  # a room with no connection idle this long is unloaded
     sweep_interval: float = 60.0  # how often the manager looks for idle rooms
+    timeouts_before_away: int = 2  # turn timers run out this many times in a row: away
+    clock: Callable[[], float] = time.time  # the wall clock of deadlines (tests fix it)
 
 
 @dataclass
@@ -117,6 +123,9 @@ class SeatInfo:
     connections: int = 0
     away: bool = False
     epoch: int = 0  # bumped on every disconnect, for the grace timer
+    timeouts: int = 0  # turn timers run out in a row (reset by any message of the seat)
+    left: bool = False  # the player left (or was removed) during a game: a bot plays it
+    player: str | None = None  # the rated identity (a guest's player id, or a bot level's)
 
 
 @dataclass
@@ -148,7 +157,11 @@ class _Checkpoint:
     fair_info: dict[int, dict[str, Any]]
     records: dict[int, dict[str, Any]]
     seeds: dict[int, str]
-    client_seeds: list[str]
+    seats: list[SeatInfo]
+    host: int
+    wins: dict[str, int]
+    ranking: list[int] | None
+    out_order: list[int]
     history: list[tuple[int, str, str]]
     chat: list[LoggedEvent]
     action_ids: dict[tuple[int, str], tuple[int, int]]
@@ -160,6 +173,9 @@ class Sink(Protocol):
     seat: int
 
     def push(self, frame: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection (after the frames already pushed)."""
 
 
 def hash_token(token: str) -> str:
@@ -183,6 +199,12 @@ class Room:
         self.family = "bidding"
         self.options: dict[str, Any] = {}
         self.turn_timer: float | None = None
+        self.private = False  # by link only: not in the public room list
+        self.host = 0  # the host's seat
+        self.wins: dict[str, int] = {}  # games won in this room, by seat name
+        self.ratings: dict[str, int] = {}  # display ratings by player (shared by the manager)
+        self.ranking: list[int] | None = None  # the last game's seats, winner first
+        self._out_order: list[int] = []  # this game's seats in the order they went out
         self.status = "lobby"
         self.game_no = 0
         self.seq = 0
@@ -205,6 +227,8 @@ class Room:
         self._queue = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._timer_key: tuple[Any, int, bool] | None = None  # (state, seat, bot) of _timer
+        self.deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._batch: Batch | None = None
         self._new: list[LoggedEvent] = []
@@ -229,8 +253,7 @@ class Room:
         self._task = loop.create_task(self._run(), name=f"room-{self.id}")
 
     async def stop(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        self._cancel_timer()
         if self._probe is not None:
             self._probe.cancel()
         for h in self._grace.values():
@@ -290,20 +313,35 @@ class Room:
             self.family = family_of(d["preset"]).name
             self.options = dict(d["options"])
             self.turn_timer = d.get("turn_timer")
+            self.private = bool(d.get("private", False))
             self.next_idx = d["seed_idx"]
         elif k == "seat_joined":
+            level: str | None = d.get("level")
             self.seats.append(
                 SeatInfo(
                     d["seat"],
                     d["name"],
                     d["kind"],
-                    d.get("level"),
+                    level,
                     d.get("token_hash"),
                     d["client_seed"],
+                    player=bot_player(level) if d["kind"] == "bot" and level else d.get("player"),
                 )
             )
         elif k == "client_seed":
             self.seats[d["seat"]].client_seed = d["seed"]
+        elif k == "seat_removed":
+            gone = d["seat"]
+            del self.seats[gone]
+            for later in self.seats[gone:]:
+                later.index -= 1
+            if self.host > gone:
+                self.host -= 1
+        elif k == "seat_left":  # the seat's token stops working; a bot plays it to the end
+            leaver = self.seats[d["seat"]]
+            leaver.left, leaver.token_hash = True, None
+        elif k == "host_changed":
+            self.host = d["seat"]
         elif k == "settings":
             self.turn_timer = d.get("turn_timer")
         elif k == "fair_round":
@@ -337,6 +375,7 @@ class Room:
                     raise RuntimeError(f"room {self.id}: the log's opener draw does not replay")
                 self.fair_info[0]["opener_draw"] = True
             self.state = self.game.new_initial_state()
+            self._out_order = []
         elif k == "chance":
             st = self._state()
             outcomes = st.chance_outcomes()
@@ -346,7 +385,12 @@ class Room:
                     raise RuntimeError(f"room {self.id}: the log's dice do not replay at {ev.seq}")
             self.state = st.apply_event(-1, d["value"])
         elif k == "action":
-            self.state = self._state().apply_event(d["seat"], d["action"])
+            st = self._state()
+            before = st.active_players()
+            self.state = st.apply_event(d["seat"], d["action"])
+            after = self.state.active_players()
+            if len(after) < len(before):  # for the final ranking (any family)
+                self._out_order += [p for p in before if p not in after]
             if "id" in d:
                 self.action_ids[(d["seat"], d["id"])] = (ev.seq, d["action"])
         elif k == "fair_reveal":
@@ -356,6 +400,13 @@ class Room:
         elif k == "game_over":
             self.status = "finished"
             self.records[d["game_no"]] = self._record()
+            winner = d.get("winner")
+            names = list(self._state().game.names)
+            if winner is not None:
+                self.wins[names[winner]] = self.wins.get(names[winner], 0) + 1
+            rest = [p for p in self._state().active_players() if p != winner]
+            first = [] if winner is None else [winner]
+            self.ranking = first + rest + self._out_order[::-1]
         elif k == "chat":
             self.chat.append(ev)
         elif k == "room_closed":
@@ -435,7 +486,11 @@ class Room:
             fair_info=copy.deepcopy(self.fair_info),
             records=dict(self.records),
             seeds=dict(self.seeds),
-            client_seeds=[s.client_seed for s in self.seats],
+            seats=[replace(s) for s in self.seats],
+            host=self.host,
+            wins=dict(self.wins),
+            ranking=self.ranking,
+            out_order=list(self._out_order),
             history=list(self.history),
             chat=list(self.chat),
             action_ids=self.action_ids,
@@ -449,9 +504,14 @@ class Room:
         self.game, self.state, self.bots = cp.game, cp.state, cp.bots
         self.next_idx, self.fair_round, self.fair_info = cp.next_idx, cp.fair_round, cp.fair_info
         self.records, self.seeds = cp.records, cp.seeds
-        del self.seats[len(cp.client_seeds) :]
-        for info, seed in zip(self.seats, cp.client_seeds, strict=True):
-            info.client_seed = seed
+        live = {s.index: s for s in self.seats}
+        self.seats = cp.seats
+        for info in self.seats:  # connections are not part of the log: keep them current
+            now = live.get(info.index)
+            if now is not None:
+                info.connections, info.away, info.epoch = now.connections, now.away, now.epoch
+        self.host, self.wins, self.ranking = cp.host, cp.wins, cp.ranking
+        self._out_order = cp.out_order
         self.history = deque(cp.history, maxlen=HISTORY)
         self.chat = deque(cp.chat, maxlen=CHAT_KEEP)
         self.action_ids = {k: v for k, v in self.action_ids.items() if v[0] <= cp.seq}
@@ -468,8 +528,13 @@ class Room:
             "status": self.status,
             "game_no": self.game_no,
             "seats": [
-                (s.index, s.name, s.kind, s.level, s.token_hash, s.client_seed) for s in self.seats
+                (s.index, s.name, s.kind, s.level, s.token_hash, s.client_seed, s.left)
+                for s in self.seats
             ],
+            "host": self.host,
+            "private": self.private,
+            "wins": self.wins,
+            "ranking": self.ranking,
             "history": None if state is None else list(state.history()),
             "next_idx": self.next_idx,
             "fair_round": None
@@ -481,6 +546,33 @@ class Room:
             "chat": [(e.seq, e.data) for e in self.chat],
             "action_ids": self.action_ids,
         }
+
+    def _standings(self) -> tuple[int, list[Standing]] | None:
+        """The finished game's rated seats (places from the ranking, calls from its rounds),
+        or None when fewer than two seats have a rated identity."""
+        st = self._state()
+        game = st.game
+        family = family_of_game(game)
+        made: dict[str, int] = {}
+        won: dict[str, int] = {}
+        for result in st.view(-1).results:
+            summary = family.summarize_result(game, result)
+            caller = summary.get("caller")
+            if caller is None:
+                continue
+            made[caller] = made.get(caller, 0) + 1
+            if not summary.get("losses", {}).get(caller):
+                won[caller] = won.get(caller, 0) + 1
+        names = list(game.names)
+        out = []
+        for place, seat in enumerate(self.ranking or [], start=1):
+            player = self.seats[seat].player if seat < len(self.seats) else None
+            if player is not None:
+                name = names[seat]
+                out.append(Standing(player, place, made.get(name, 0), won.get(name, 0)))
+        if len({s.player for s in out}) < 2:
+            return None
+        return self.game_no, out
 
     def _new_seed(self) -> int:
         assert self._batch is not None
@@ -536,6 +628,7 @@ class Room:
                     )
                 )
                 self._batch.room_update["status"] = "finished"
+                self._batch.standings = self._standings()
                 return
             if not st.is_chance_node():
                 return
@@ -546,13 +639,25 @@ class Room:
             i = copy.deepcopy(cur.stream).draw(len(outcomes))
             self._emit("chance", {"value": outcomes[i][0]})
 
-    async def _commit(self, reply_to: str | None = None, sender: Sink | None = None) -> None:
+    async def _commit(
+        self,
+        reply_to: str | None = None,
+        sender: Sink | None = None,
+        *,
+        drop: tuple[list[Sink], str] | None = None,
+        reseat: list[int] | None = None,
+    ) -> None:
         """Write the command's events, then send every connection its update.
 
         When the write fails the command is rolled back, the room pauses and the command fails
         with ``store_unavailable``: nothing of it reaches a client."""
         batch, new, cp = self._batch, self._new, self._cp
         self._batch, self._new, self._cp = None, [], None
+        if batch is not None and batch.reseat:  # seats removed: the projection is rewritten
+            batch.seats = [
+                {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level}
+                for s in self.seats
+            ]
         if batch is not None and batch:
             if not self._secret_stored:
                 batch.secret = self.secret
@@ -566,20 +671,27 @@ class Room:
                 self._pause(err)
                 raise CommandError("store_unavailable", STORE_UNAVAILABLE) from None
             self._secret_stored = True
+            self.ratings.update(batch.rated)
+        if drop is not None:  # a removed seat's connections: told why, closed, not updated
+            for x in drop[0]:
+                self.sinks.discard(x)
+                self._send(x, ErrorFrame("removed", drop[1]))
+                x.seat = -1
+                x.close(CLOSE_REMOVED, "removed from the room")
+        for gone in sorted(reseat or (), reverse=True):
+            self._reseat_connections(gone)
+        self._schedule()  # first: the frames carry the new turn's deadline
         if new or reply_to is not None:
             from_seq = new[0].seq - 1 if new else self.seq
             for sink in list(self.sinks):
                 rt = reply_to if sink is sender else None
                 self._send(sink, Update(from_seq, tuple(new), reply_to=rt))
-        self._schedule()
 
     # ------------------------------------------------------------------ store failures
     def _pause(self, err: BaseException) -> None:
         """The store failed: stop the room's bots and timers and probe until it answers."""
         log.warning("room %s: the store failed (%r): paused", self.id, err)
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._cancel_timer()
         if not self.paused:
             self.paused = True
             for sink in list(self.sinks):
@@ -637,6 +749,7 @@ class Room:
             self.seq,
             self.spectators,
             tuple((s.connections > 0, s.away) for s in self.seats),
+            self.deadline,
         )
         if key != self._snap_key:
             self._snap_key, self._snaps = key, {}
@@ -652,6 +765,8 @@ class Room:
             out = self.snapshot_frame(sink.seat, frame.reply_to)
         else:
             out = render(self, sink.seat, frame)
+        if isinstance(frame, (Snapshot, Update)):  # the server's clock, for countdowns
+            out = {**out, "data": {**out["data"], "now": round(self.settings.clock(), 3)}}
         hook = self.settings.frame_hook
         if hook is not None:
             hook(self.id, sink.seat, out, self.state)
@@ -675,28 +790,48 @@ class Room:
     # ----------------------------------------------------------------- scheduling
     def _controlled_by_bot(self, seat: int) -> bool:
         s = self.seats[seat]
-        return s.kind == "bot" or s.away
+        return s.kind == "bot" or s.away or s.left
 
-    def _schedule(self) -> None:
+    def _cancel_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
-            self._timer = None
+        self._timer, self._timer_key, self.deadline = None, None, None
+
+    def _schedule(self) -> None:
+        """Arm what moves next: a bot's move, or the turn timer of the human to move.
+
+        A timer already armed for this very turn is kept: reconnecting or sending messages
+        never restarts a player's countdown."""
         st = self.state
-        if self.status != "playing" or st is None or st.is_terminal() or st.current_player < 0:
-            return
-        if self.paused:  # bots and timers wait for the store (the probe reschedules)
+        if (
+            self.status != "playing"
+            or st is None
+            or st.is_terminal()
+            or st.current_player < 0
+            or self.paused  # bots and timers wait for the store (the probe reschedules)
+        ):
+            self._cancel_timer()
             return
         p = st.current_player
-        seq = self.seq
+        bot = self._controlled_by_bot(p)
+        old = self._timer_key
+        # (states are immutable: the same object is the same turn, whatever chat came between)
+        if self._timer is not None and old is not None and old[0] is st and old[1:] == (p, bot):
+            return
+        self._cancel_timer()
         loop = asyncio.get_running_loop()
-        if self._controlled_by_bot(p):
+        if bot:
             self._timer = loop.call_later(
-                self.settings.bot_delay, self.post, lambda: self._bot_move(seq)
+                self.settings.bot_delay, self.post, lambda: self._bot_move(st)
             )
         elif self.turn_timer:
             self._timer = loop.call_later(
-                self.turn_timer, self.post, lambda: self._turn_timeout(p, seq)
+                self.turn_timer, self.post, lambda: self._turn_timeout(p, st)
             )
+            self.deadline = (p, self.settings.clock() + self.turn_timer)
+        else:
+            return
+        self._timer_key = (st, p, bot)
 
     def _bot_for(self, seat: int) -> Any:
         bot = self.bots.get(seat)
@@ -713,32 +848,45 @@ class Room:
             self.bots[seat] = bot
         return bot
 
-    async def _bot_move(self, seq: int) -> None:
+    async def _bot_move(self, turn: AnyState, *, timeout: bool = False) -> None:
+        """A bot's move for the seat to move (a bot's seat, an away player's, or a player
+        whose turn timer ran out: ``timeout``)."""
+        self._timer, self._timer_key = None, None
         st = self.state
-        if seq != self.seq or st is None or st.is_terminal() or self.status != "playing":
+        if st is not turn or st is None or st.is_terminal() or self.status != "playing":
             return
         p = st.current_player
-        if p < 0 or not self._controlled_by_bot(p):
+        if p < 0 or not (timeout or self._controlled_by_bot(p)):
             return
         game = self.game
         view = seat_view(st, p)
         bot = self._bot_for(p)
         action = await asyncio.to_thread(bot.choose, game, view)
-        if seq != self.seq:  # pragma: no cover - commands are serialized
+        if st is not self.state:  # pragma: no cover - commands are serialized
             return
         self._begin()
-        self._apply_action(p, int(action), auto=True)
+        self._apply_action(p, int(action), auto=True, timeout=timeout)
         await self._commit()
 
-    async def _turn_timeout(self, seat: int, seq: int) -> None:
+    async def _turn_timeout(self, seat: int, turn: AnyState) -> None:
+        """The player to move let the turn timer run out: a bot plays this one move for them.
+        Only :attr:`Settings.timeouts_before_away` timeouts in a row mark the seat away (then
+        the bot plays every turn until the player sends anything)."""
+        self._timer, self._timer_key, self.deadline = None, None, None
         st = self.state
-        if seq != self.seq or st is None or st.current_player != seat:
+        if st is not turn or st is None or st.current_player != seat:
             return
         info = self.seats[seat]
-        if info.kind == "human" and not info.away:
+        if info.kind != "human" or info.away:
+            self._schedule()
+            return
+        info.timeouts += 1
+        if info.timeouts >= self.settings.timeouts_before_away:
             info.away = True
             self._broadcast_presence(info, "turn_timer")
-        self._schedule()
+            self._schedule()
+            return
+        await self._bot_move(st, timeout=True)
 
     async def _grace_over(self, seat: int, epoch: int) -> None:
         info = self.seats[seat]
@@ -750,7 +898,13 @@ class Room:
 
     # ------------------------------------------------------------------ commands
     def _apply_action(
-        self, seat: int, action: int, *, auto: bool = False, msg_id: str | None = None
+        self,
+        seat: int,
+        action: int,
+        *,
+        auto: bool = False,
+        timeout: bool = False,
+        msg_id: str | None = None,
     ) -> None:
         game = self.game
         assert game is not None
@@ -761,12 +915,14 @@ class Room:
         }
         if auto:
             data["auto"] = True
+        if timeout:
+            data["timeout"] = True  # the player's turn timer ran out: played for them
         if msg_id is not None:  # logged, never sent: repeats of the message are no-ops
             data["id"] = msg_id
         self._emit("action", data)
         self._advance()
 
-    async def create(self, body: CreateRoomBody) -> tuple[int, str]:
+    async def create(self, body: CreateRoomBody, player: str | None = None) -> tuple[int, str]:
         """The first command of a room: create it and seat its host. Returns (seat, token)."""
         try:
             family_of(body.preset).rules(body.preset, dict(body.options), 2)
@@ -789,13 +945,16 @@ class Room:
                 "options": dict(body.options),
                 "turn_timer": body.turn_timer,
                 "seed_idx": idx,
+                **({"private": True} if body.private else {}),
             },
         )
-        seat, token = self._seat_human(body.name, body.client_seed)
+        seat, token = self._seat_human(body.name, body.client_seed, player)
         await self._commit()
         return seat, token
 
-    def _seat_human(self, name: str, client_seed: str | None) -> tuple[int, str]:
+    def _seat_human(
+        self, name: str, client_seed: str | None, player: str | None = None
+    ) -> tuple[int, str]:
         if self.status == "playing":
             raise CommandError("bad_state", "the game has started: watch as a spectator")
         if len(self.seats) >= MAX_SEATS:
@@ -822,16 +981,20 @@ class Room:
                 "kind": "human",
                 "token_hash": hash_token(token),
                 "client_seed": client_seed or fair.new_client_seed(),
+                **({"player": player} if player is not None else {}),
             },
         )
         assert self._batch is not None
         self._batch.seats.append({"seat": seat, "name": name, "kind": "human", "level": None})
         return seat, token
 
-    async def join(self, name: str, client_seed: str | None) -> tuple[int, str]:
-        """Take the next free seat. Returns (seat, token)."""
+    async def join(
+        self, name: str, client_seed: str | None, player: str | None = None
+    ) -> tuple[int, str]:
+        """Take the next free seat (``player``: the guest identity rated for it).
+        Returns (seat, token)."""
         self._begin()
-        seat, token = self._seat_human(name, client_seed)
+        seat, token = self._seat_human(name, client_seed, player)
         await self._commit()
         return seat, token
 
@@ -859,7 +1022,7 @@ class Room:
             if h is not None:
                 h.cancel()
             was_away = info.away
-            info.away = False
+            info.away, info.timeouts = False, 0
             self._broadcast_presence(info, "back" if was_away else "connected")
             if client_seed is not None and client_seed != info.client_seed:
                 try:
@@ -904,13 +1067,18 @@ class Room:
             self._send(sink, ErrorFrame(err.code, err.message, reply_to=reply_to))
 
     def _host(self, sink: Sink) -> None:
-        if sink.seat != 0:
-            raise CommandError("not_host", "only the host (seat 0) may do that")
+        if sink.seat != self.host:
+            who = self.seats[self.host].name if 0 <= self.host < len(self.seats) else "nobody"
+            raise CommandError("not_host", f"only the host ({who}) may do that")
 
     async def _handle(self, sink: Sink, kind: str, msg: Any, reply_to: str | None) -> None:
-        if sink.seat >= 0 and self.seats[sink.seat].away:
-            self.seats[sink.seat].away = False
-            self._broadcast_presence(self.seats[sink.seat], "back")
+        if sink.seat >= 0:  # any message from a player's own connection: they are here
+            info = self.seats[sink.seat]
+            info.timeouts = 0
+            if info.away:
+                info.away = False
+                self._broadcast_presence(info, "back")
+                self._schedule()  # the seat's player moves again (no bot, their own timer)
         if kind == "ping":
             self._send(sink, Pong(reply_to=reply_to))
             return
@@ -962,6 +1130,29 @@ class Room:
             self._emit("settings", {"turn_timer": msg.turn_timer})
             await self._commit(reply_to, sink)
             return
+        if kind == "remove_seat":
+            assert isinstance(msg, SeatMsg)
+            self._host(sink)
+            await self._remove(msg.seat, "host", reply_to, sink)
+            return
+        if kind == "leave":
+            if sink.seat < 0:
+                raise CommandError("not_seated", "spectators have no seat to leave")
+            await self._remove(sink.seat, "self", reply_to, sink)
+            return
+        if kind == "make_host":
+            assert isinstance(msg, SeatMsg)
+            self._host(sink)
+            self._check_seat(msg.seat)
+            target = self.seats[msg.seat]
+            if target.kind != "human" or target.left:
+                raise CommandError("invalid", f"{target.name} cannot be the host: not a player")
+            if msg.seat == self.host:
+                raise CommandError("invalid", f"{target.name} is the host already")
+            self._begin()
+            self._emit("host_changed", {"seat": msg.seat})
+            await self._commit(reply_to, sink)
+            return
         if kind in ("start", "rematch"):
             self._host(sink)
             if kind == "start" and self.status != "lobby":
@@ -971,6 +1162,59 @@ class Room:
             await self._start(reply_to, sink)
             return
         raise CommandError("unknown_type", f"unknown message type {kind!r}")
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < len(self.seats):
+            last = len(self.seats) - 1
+            raise CommandError("invalid", f"seat: there is no seat {seat} (seats 0..{last})")
+
+    async def _remove(self, seat: int, by: str, reply_to: str | None, sink: Sink) -> None:
+        """``remove_seat`` (by the host) or ``leave`` (by the seat's player).
+
+        Between games the seat goes (``seat_removed``: later seats move down one). During a
+        game a player's seat is marked left (``seat_left``): a bot plays it to the end and it
+        goes when the next game starts. A leaving host hands the role to the next player."""
+        self._check_seat(seat)
+        info = self.seats[seat]
+        if by == "host" and seat == self.host:
+            raise CommandError("invalid", "the host leaves with 'leave', not 'remove_seat'")
+        playing = self.status == "playing"
+        if playing and info.kind == "bot":
+            raise CommandError("bad_state", "bots are removed between games")
+        if info.left:
+            raise CommandError("bad_state", f"{info.name} has left already")
+        self._begin()
+        if seat == self.host:
+            order = [(seat + i) % len(self.seats) for i in range(1, len(self.seats))]
+            heirs = [i for i in order if self.seats[i].kind == "human" and not self.seats[i].left]
+            if heirs:
+                self._emit("host_changed", {"seat": heirs[0]})
+        sinks = [x for x in self.sinks if x.seat == seat]
+        if playing:
+            self._emit("seat_left", {"seat": seat, "by": by})
+        else:
+            self._emit("seat_removed", {"seat": seat, "name": info.name, "by": by})
+            assert self._batch is not None
+            self._batch.reseat = True
+        reason = "you left the room" if by == "self" else "the host removed you from the room"
+        await self._commit(
+            reply_to if sink not in sinks else None,
+            sink,
+            drop=(sinks, reason),
+            reseat=[] if playing else [seat],
+        )
+
+    def _reseat_connections(self, gone: int) -> None:
+        """Seats after ``gone`` moved down one: so do their connections and grace timers."""
+        for x in self.sinks:
+            if x.seat > gone:
+                x.seat -= 1
+        for h in self._grace.values():
+            h.cancel()
+        self._grace = {}
+        for info in self.seats:
+            if info.kind == "human" and info.connections == 0 and not info.away:
+                self.start_grace(info.index)
 
     async def _add_bot(self, level: str, reply_to: str | None, sink: Sink) -> None:
         from liarsdice import bots
@@ -1007,15 +1251,20 @@ class Room:
         await self._commit(reply_to, sink)
 
     async def _start(self, reply_to: str | None, sink: Sink) -> None:
-        names = [s.name for s in self.seats]
-        if len(names) < 2:
+        left = [s.index for s in self.seats if s.left]
+        if len(self.seats) - len(left) < 2:
             raise CommandError("bad_state", "a game needs at least 2 seats: invite or add a bot")
+        self._begin()
+        for seat in reversed(left):  # players who left the last game: their seats go now
+            self._emit("seat_removed", {"seat": seat, "name": self.seats[seat].name, "by": "left"})
+            assert self._batch is not None
+            self._batch.reseat = True
+        names = [s.name for s in self.seats]
         try:
             game = build_game(self.preset, self.options, names, None)
         except (LiarsDiceError, ValueError) as err:
             raise CommandError("bad_rules", str(err)) from None
         game_no = self.game_no + 1
-        self._begin()
         assert self._batch is not None
         self.game_no = game_no  # the fair round below belongs to the new game
         data: dict[str, Any] = {"game_no": game_no, "players": names, "opener": None}
@@ -1035,7 +1284,7 @@ class Room:
         )
         self._batch.room_update.update(status="playing", game_no=game_no)
         self._advance()
-        await self._commit(reply_to, sink)
+        await self._commit(reply_to, sink, reseat=left)
 
     async def _action(self, sink: Sink, msg: ActionMsg, reply_to: str | None) -> None:
         if msg.room is not None and msg.room != self.id:
@@ -1136,6 +1385,7 @@ class RoomManager:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
+        self.ratings: dict[str, int] = {}  # display ratings by player, shared by every room
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -1146,6 +1396,8 @@ class RoomManager:
                 reason = f"{type(err).__name__}: {err}"
                 log.exception("room %s: its log does not replay; quarantined", stored.room_id)
                 self.broken[stored.room_id] = reason
+        seated = {s.player for r in self.rooms.values() for s in r.seats if s.player}
+        self.ratings.update(await self.store.ratings_of(sorted(seated)))
         self._sweeper = asyncio.get_running_loop().create_task(
             self._sweep(), name="liarsdice-room-sweeper"
         )
@@ -1181,6 +1433,7 @@ class RoomManager:
 
     def _restore(self, stored: StoredRoom) -> None:
         room = Room(stored.room_id, self.settings, self.store)
+        room.ratings = self.ratings
         room.seeds = dict(stored.seeds)
         if stored.secret is not None:
             room.secret, room._secret_stored = stored.secret, True
@@ -1195,13 +1448,17 @@ class RoomManager:
                 room.start_grace(s.index)
         room.post(_noop_schedule(room))
 
-    async def create(self, body: CreateRoomBody) -> tuple[Room, int, str]:
+    async def create(
+        self, body: CreateRoomBody, player: str | None = None
+    ) -> tuple[Room, int, str]:
+        """A new room with its creator at seat 0 (``player``: the creator's rated identity)."""
         room_id = secrets.token_urlsafe(9)
         room = Room(room_id, self.settings, self.store)
+        room.ratings = self.ratings
         room.start()
         self.rooms[room_id] = room
         try:
-            seat, token = await room.submit(lambda: room.create(body))
+            seat, token = await room.submit(lambda: room.create(body, player))
         except Exception:
             self.rooms.pop(room_id, None)
             await room.stop()

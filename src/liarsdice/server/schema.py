@@ -7,7 +7,17 @@ table holds.
 
 from __future__ import annotations
 
-from sqlalchemy import Column, DateTime, Integer, MetaData, String, Table, Text, UniqueConstraint
+from sqlalchemy import (
+    Column,
+    DateTime,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 metadata = MetaData()
 
@@ -74,4 +84,40 @@ room_secrets_table = Table(
     metadata,
     Column("room_id", String(32), primary_key=True),
     Column("bot_secret", String(64), nullable=False),
+)
+
+# Players (migration 0003): guest identities (a browser's secret token, only its SHA-256 kept)
+# and one row per bot level ("bot-prob", ...), each with its OpenSkill rating (mu, sigma; score
+# is mu - 3 sigma, the conservative estimate the leaderboard sorts by) and counts over rated
+# games. player_games: one row per rated player and finished game.
+players_table = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=True, unique=True),
+    Column("name", String(64), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("score", Float, nullable=False, index=True),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("calls_made", Integer, nullable=False),
+    Column("calls_won", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+player_games_table = Table(
+    "player_games",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("room_id", String(32), primary_key=True),
+    Column("game_no", Integer, primary_key=True),
+    Column("place", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("calls_made", Integer, nullable=False),
+    Column("calls_won", Integer, nullable=False),
+    Column("rating", Integer, nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=False, index=True),
 )

@@ -28,7 +28,9 @@ from sqlalchemy import (
     Table,
     bindparam,
     create_engine,
+    delete,
     event,
+    func,
     insert,
     select,
     update,
@@ -37,12 +39,16 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
 
+from liarsdice.server import ratings
 from liarsdice.server.migrations import upgrade_head
+from liarsdice.server.ratings import Standing
 from liarsdice.server.schema import (
     events_table,
     fair_seeds_table,
     games_table,
     metadata,
+    player_games_table,
+    players_table,
     room_secrets_table,
     rooms_table,
     seats_table,
@@ -68,9 +74,23 @@ class Batch:
     seeds: list[tuple[int, str, str]] = field(default_factory=list)
     secret: str | None = None  # the room's bot secret, written once (``room_secrets``)
     touch: bool = False  # a write with no event (a probe of a paused room): ``updated_at``
+    reseat: bool = False  # seats were removed: ``seats`` is the room's whole seat list
+    players: list[dict[str, Any]] = field(default_factory=list)  # new guest identities
+    renames: list[tuple[str, str]] = field(default_factory=list)  # (player id, new name)
+    # a finished game's rated seats: ``(game_no, standings)``; the writer fills ``rated``
+    standings: tuple[int, list[Standing]] | None = None
+    rated: dict[str, int] = field(default_factory=dict)  # player -> display rating after
 
     def __bool__(self) -> bool:
-        return bool(self.events or self.new_room or self.seeds or self.secret or self.touch)
+        return bool(
+            self.events
+            or self.new_room
+            or self.seeds
+            or self.secret
+            or self.touch
+            or self.players
+            or self.renames
+        )
 
 
 @dataclass
@@ -149,8 +169,21 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
     _insert_many(conn, fair_seeds_table, seeds)
     _insert_many(conn, room_secrets_table, secrets)
     _insert_many(conn, events_table, events)
+    for b in batches:
+        if b.reseat:
+            conn.execute(delete(seats_table).where(seats_table.c.room_id == b.room_id))
     _insert_many(conn, seats_table, seats)
     _insert_many(conn, games_table, games)
+    _insert_many(conn, players_table, [p for b in batches for p in b.players])
+    for b in batches:
+        for player_id, name in b.renames:
+            conn.execute(
+                update(players_table)
+                .where(players_table.c.id == player_id)
+                .values(name=name, updated_at=now)
+            )
+        if b.standings is not None:
+            b.rated = _rate_game(conn, b.room_id, *b.standings, now)
     for b in batches:
         for game_no, values in b.game_updates:
             conn.execute(
@@ -170,6 +203,97 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
             .values(updated_at=bindparam("b_now"), **{k: bindparam(f"b_{k}") for k in keys})
         )
         conn.execute(stmt, params_list)
+
+
+def new_player_row(
+    player_id: str, name: str, kind: str, token_hash: str | None, now: datetime
+) -> dict[str, Any]:
+    """A ``players`` row for a new identity (the model's initial rating, no games)."""
+    mu, sigma = ratings.INITIAL
+    return {
+        "id": player_id,
+        "token_hash": token_hash,
+        "name": name,
+        "kind": kind,
+        "mu": mu,
+        "sigma": sigma,
+        "score": ratings.score(mu, sigma),
+        "games": 0,
+        "wins": 0,
+        "calls_made": 0,
+        "calls_won": 0,
+        "created_at": now,
+        "updated_at": now,
+    }
+
+
+def _rate_game(
+    conn: Connection, room_id: str, game_no: int, standings: list[Standing], now: datetime
+) -> dict[str, int]:
+    """Rate a finished game inside the writer's transaction (so that two rooms finishing at
+    once both count): read the players' ratings, apply the model, write ratings, counts and
+    one ``player_games`` row each. Bot levels get their row on first use."""
+    field_ = ratings.best_places(standings)
+    ids = [s.player for s in field_]
+    rows = {r.id: r for r in conn.execute(select(players_table).where(players_table.c.id.in_(ids)))}
+    missing = [i for i in ids if i not in rows]
+    bots = [i for i in missing if i.startswith(BOT_PLAYER_PREFIX)]
+    if bots:
+        _insert_many(
+            conn,
+            players_table,
+            [new_player_row(i, _bot_name(i), "bot", None, now) for i in bots],
+        )
+    field_ = [s for s in field_ if s.player in rows or s.player in bots]
+    current = {i: (r.mu, r.sigma) for i, r in rows.items()}
+    new = ratings.rate(current, field_)
+    out: dict[str, int] = {}
+    for s in field_:
+        if s.player not in new:
+            continue
+        mu, sigma = new[s.player]
+        shown = ratings.display(mu, sigma)
+        out[s.player] = shown
+        conn.execute(
+            update(players_table)
+            .where(players_table.c.id == s.player)
+            .values(
+                mu=mu,
+                sigma=sigma,
+                score=ratings.score(mu, sigma),
+                games=players_table.c.games + 1,
+                wins=players_table.c.wins + (1 if s.place == 1 else 0),
+                calls_made=players_table.c.calls_made + s.calls_made,
+                calls_won=players_table.c.calls_won + s.calls_won,
+                updated_at=now,
+            )
+        )
+        conn.execute(
+            insert(player_games_table).values(
+                player_id=s.player,
+                room_id=room_id,
+                game_no=game_no,
+                place=s.place,
+                players=len(standings),
+                calls_made=s.calls_made,
+                calls_won=s.calls_won,
+                rating=shown,
+                finished_at=now,
+            )
+        )
+    return out
+
+
+BOT_PLAYER_PREFIX = "bot-"
+
+
+def bot_player(level: str) -> str:
+    """The rated identity of a bot level (every bot of a level is one player)."""
+    return f"{BOT_PLAYER_PREFIX}{level}"
+
+
+def _bot_name(player_id: str) -> str:
+    return f"{player_id.removeprefix(BOT_PLAYER_PREFIX)} bot"
 
 
 class Store:
@@ -403,6 +527,95 @@ class Store:
             return None
         record: dict[str, Any] = json.loads(row[0])
         return record
+
+    # ------------------------------------------------------------------------ players
+    async def player_by_token(self, token_hash: str) -> dict[str, Any] | None:
+        """The guest identity with this token hash: ``{"player", "name", "rating"}``."""
+        async with self._engine().connect() as conn:
+            row = (
+                await conn.execute(
+                    select(players_table).where(players_table.c.token_hash == token_hash)
+                )
+            ).first()
+        if row is None:
+            return None
+        return {"player": row.id, "name": row.name, "rating": ratings.display(row.mu, row.sigma)}
+
+    async def ratings_of(self, ids: list[str]) -> dict[str, int]:
+        """The display ratings of these players (those that have a row)."""
+        if not ids:
+            return {}
+        async with self._engine().connect() as conn:
+            rows = await conn.execute(
+                select(players_table.c.id, players_table.c.mu, players_table.c.sigma).where(
+                    players_table.c.id.in_(ids)
+                )
+            )
+            return {i: ratings.display(mu, sigma) for i, mu, sigma in rows}
+
+    async def player(self, player_id: str, recent: int = 20) -> dict[str, Any] | None:
+        """A player's page: rating, counts and the last ``recent`` rated games."""
+        async with self._engine().connect() as conn:
+            row = (
+                await conn.execute(select(players_table).where(players_table.c.id == player_id))
+            ).first()
+            if row is None:
+                return None
+            games = await conn.execute(
+                select(player_games_table)
+                .where(player_games_table.c.player_id == player_id)
+                .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
+                .limit(recent)
+            )
+            return {
+                "player": row.id,
+                "name": row.name,
+                "kind": row.kind,
+                "rating": ratings.display(row.mu, row.sigma),
+                "games": row.games,
+                "wins": row.wins,
+                "calls_made": row.calls_made,
+                "calls_won": row.calls_won,
+                "recent": [
+                    {
+                        "room": g.room_id,
+                        "game_no": g.game_no,
+                        "place": g.place,
+                        "players": g.players,
+                        "calls_made": g.calls_made,
+                        "calls_won": g.calls_won,
+                        "rating": g.rating,
+                        "at": g.finished_at.isoformat(),
+                    }
+                    for g in games
+                ],
+            }
+
+    async def leaderboard(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
+        """Players with at least one rated game, best first; and how many there are."""
+        async with self._engine().connect() as conn:
+            rated = players_table.c.games > 0
+            total = (
+                await conn.execute(select(func.count()).select_from(players_table).where(rated))
+            ).scalar_one()
+            rows = await conn.execute(
+                select(players_table)
+                .where(rated)
+                .order_by(players_table.c.score.desc(), players_table.c.id)
+                .offset(offset)
+                .limit(limit)
+            )
+            return [
+                {
+                    "player": r.id,
+                    "name": r.name,
+                    "kind": r.kind,
+                    "rating": ratings.display(r.mu, r.sigma),
+                    "games": r.games,
+                    "wins": r.wins,
+                }
+                for r in rows
+            ], int(total)
 
     async def events(self, room_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """One room's event log, in order (for tests and audits)."""

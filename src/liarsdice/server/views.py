@@ -111,7 +111,13 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "client_seed": (("seat", "seat"),),
     "settings": (("turn_timer", "turn_timer?"),),
     "game_started": (("game_no", "game_no"), ("players", "players"), ("opener", "opener?")),
-    "action": (("seat", "seat"), ("action", "action"), ("text", "text?"), ("auto", "auto?")),
+    "action": (
+        ("seat", "seat"),
+        ("action", "action"),
+        ("text", "text?"),
+        ("auto", "auto?"),
+        ("timeout", "timeout?"),
+    ),
     "chance": (),  # a die was rolled: its face is in the views of those who may see it
     "fair_round": tuple(
         (k, k) for k in ("game_no", "round", "commitment", "client_seeds", "next_commitment")
@@ -119,6 +125,9 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "fair_reveal": tuple((k, k) for k in ("game_no", "round", "commitment", "server_seed")),
     "game_over": (("game_no", "game_no"), ("winner", "winner?")),
     "chat": (("seat", "seat"), ("name", "name"), ("text", "text")),
+    "seat_removed": (("seat", "seat"), ("name", "name"), ("by", "by")),
+    "seat_left": (("seat", "seat"), ("by", "by")),
+    "host_changed": (("seat", "seat"),),
 }
 
 
@@ -139,8 +148,10 @@ def _room(room: Room) -> dict[str, Any]:
         "status": room.status,
         "game_no": room.game_no,
         "seq": room.seq,
-        "host": 0,
+        "host": room.host,
+        "private": room.private,
         "turn_timer": room.turn_timer,
+        "timer": _timer(room),
         "rules": _rules_public(room),
         "seats": [
             {
@@ -150,13 +161,27 @@ def _room(room: Room) -> dict[str, Any]:
                 "level": s.level,
                 "connected": s.connections > 0,
                 "away": s.away,
+                "left": s.left,
+                "player": s.player,
+                "rating": None if s.player is None else room.ratings.get(s.player),
             }
             for s in room.seats
         ],
+        "wins": [room.wins.get(s.name, 0) for s in room.seats],
+        "ranking": room.ranking,
         "spectators": room.spectators,
         "next_commitment": room.next_commitment,
         "games": sorted(room.records),
     }
+
+
+def _timer(room: Room) -> dict[str, Any] | None:
+    """The running turn timer: whose it is and when it runs out (the server's wall clock;
+    frames carry ``now`` to count down from)."""
+    if room.deadline is None:
+        return None
+    seat, deadline = room.deadline
+    return {"seat": seat, "deadline": round(deadline, 3), "seconds": room.turn_timer}
 
 
 def _fair_public(room: Room) -> dict[str, Any]:
@@ -206,7 +231,7 @@ def _frame_data(
             "room": room.id,
             "seat": None if viewer == SPECTATOR else viewer,
             "role": "spectator" if viewer == SPECTATOR else "player",
-            "host": viewer == 0,
+            "host": viewer == room.host,
             "seq": room.seq,
         }
         if frame.token is not None and viewer != SPECTATOR:
@@ -215,6 +240,7 @@ def _frame_data(
     if isinstance(frame, Snapshot):
         return "snapshot", {
             "seq": room.seq,
+            "seat": None if viewer == SPECTATOR else viewer,
             "room": _room(room),
             "view": _view_dict(room, viewer),
             "fair": _fair_public(room),
@@ -223,6 +249,7 @@ def _frame_data(
     return "update", {
         "from_seq": frame.from_seq,
         "seq": room.seq,
+        "seat": None if viewer == SPECTATOR else viewer,
         "events": [_event(room, ev, viewer) for ev in frame.events] + list(frame.ephemeral),
         "room": _room(room),
         "view": _view_dict(room, viewer),
