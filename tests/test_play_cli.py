@@ -59,7 +59,7 @@ def test_bad_input_gets_a_clear_message_and_a_new_prompt() -> None:
     said = [
         "there is no bid to call yet: make the opening bid",
         "can't read 'blah' as a bid",
-        "99x3 is not a bid in this game",
+        "Not allowed: 99x3 needs more dice than the 10 in play.",
         "face 9 in '3x9' is out of range",
         "Show-and-reroll is not part of these rules",
         "buying dice is not part of these rules",

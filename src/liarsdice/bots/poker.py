@@ -1,8 +1,9 @@
 """Bots for the poker-dice family: a uniform random bot and an exact-odds bot.
 
 A poker bot sees only its own :class:`~liarsdice.core.poker.PokerView` (the dice under the cup
-while it holds the cup, the outside dice, the bids, lives, direction) plus the public
-:class:`~liarsdice.core.poker.PokerGame`.
+while it holds the cup, the dice it still knows are under it after passing it on, the outside
+dice, the bids, lives, direction) plus the public :class:`~liarsdice.core.poker.PokerGame`.
+Its odds count every die it knows of (:func:`known_dice`); only the others are fresh dice.
 
 The odds are exact: every re-roll is enumerated over the sorted multisets of the re-rolled dice
 (with their multinomial weights), and the tables are cached per kept multiset (462 of them), so
@@ -55,6 +56,9 @@ __all__ = [
     "bid_true_probability",
     "five_chance",
     "five_keep",
+    "known_dice",
+    "next_knows_cup",
+    "next_sees",
     "plausibility",
     "reach",
     "reach_table",
@@ -203,12 +207,70 @@ def plausibility(p: float, rho: float) -> float:
     return p / (p + rho * (1.0 - p))
 
 
+def known_dice(view: PokerView) -> Dice:
+    """The dice ``view``'s player knows of (sorted): the outside dice and the dice it knows are
+    under the cup (:attr:`~liarsdice.core.poker.PokerView.known_cup`); the other dice under
+    the cup are unknown to it.
+
+    >>> from liarsdice.core.poker import PokerGame
+    >>> g = PokerGame(players=2)
+    >>> s = g.replay([(-1, f) for f in (2, 3, 3, 3, 5)])            # 10 J J J K
+    >>> for move in ("three J", "accept", "out 10 K", "reroll 10 K"):
+    ...     s = s.apply_action(g.string_to_action(move))
+    >>> s = s.apply_action(3).apply_action(1)                        # J and 9, in view
+    >>> s = s.apply_action(g.string_to_action("four J 9"))
+    >>> known_dice(s.view(0)), bid_true_probability(s.view(0))     # J J J never left
+    ((1, 3, 3, 3, 3), 1.0)
+    """
+    return tuple(sorted(view.outside + view.known_cup))
+
+
+def _next_seat(view: PokerView) -> int:
+    """The seat the viewer passes the cup to (in the round's direction; left before it is set)."""
+    n = len(view.lives)
+    step = view.direction or 1
+    seat = (view.player + step) % n
+    while view.lives[seat] == 0 and seat != view.player:
+        seat = (seat + step) % n
+    return seat
+
+
+def next_knows_cup(view: PokerView) -> bool:
+    """Whether the next player to get the cup from ``view``'s player (the holder) knows every
+    die under it now, and so will still know them if it is not shaken (every die moved before
+    it is passed on is moved in view): public, :attr:`~liarsdice.core.poker.PokerView.cup_known_by`.
+    With two players left it is always the player who passed the cup."""
+    seat = _next_seat(view)
+    return seat != view.player and seat in view.cup_known_by
+
+
+def after_moves(known: Dice, before: Dice, after: Dice) -> Dice:
+    """What is still known under the cup (``known``) once the dice outside it change from
+    ``before`` to ``after``, all in view, without a shake (the engine's own rule).
+
+    >>> after_moves((3, 3), (6, 6), (3, 6))       # J J known; an A goes in, a J may come out
+    (3, 6)
+    """
+    have = Counter(known)
+    have.update(before)
+    have.subtract(after)
+    return tuple(sorted(have.elements()))
+
+
+def next_sees(view: PokerView) -> Dice:
+    """The dice the next player will know of when the holder passes the cup as it is now:
+    the outside dice and, under the cup, every die if it knows them all
+    (:func:`next_knows_cup`), else those everyone saw put there (``public_cup``)."""
+    under = view.cup if next_knows_cup(view) else view.public_cup
+    return _merge(tuple(view.outside), tuple(under))
+
+
 def bid_true_probability(view: PokerView, rho: float = 0.2) -> float:
-    """P(the current bid is true), from the outside dice and the bidder model of
-    :func:`plausibility` (the dice under the cup otherwise uniform)."""
+    """P(the current bid is true), from the dice the player knows of (:func:`known_dice`) and
+    the bidder model of :func:`plausibility` (the other dice under the cup uniform)."""
     if view.current_bid is None:
         return 1.0
-    return plausibility(reach(view.outside, view.current_bid), rho)
+    return plausibility(reach(known_dice(view), view.current_bid), rho)
 
 
 def accept_odds(
@@ -219,18 +281,19 @@ def accept_odds(
     Accepting an ordinary bid loses when the accepter cannot make a higher hand in one
     re-roll and the next player (with probability ``call_rate``) calls the bluff; accepting a
     five-of-a-kind bid under the five-of-a-kind rule loses when three rolls fail. Both are
-    averaged over the hidden dice, weighted by whether the bid is true.
+    averaged over the dice the player does not know of (:func:`known_dice`), weighted by
+    whether the bid is true.
     """
     bid = view.current_bid
     if bid is None:
         return 1.0, 0.0
     b = bid_id(bid)
-    outside = tuple(sorted(view.outside))
-    p_u = reach_table(outside)[b]
+    known = known_dice(view)
+    p_u = reach_table(known)[b]
     p_true = plausibility(p_u, rho)
     five = bid.category is Category.FIVE and five_rule
     e_true = e_false = 0.0
-    for hand, rid, _, p in _outcomes(outside):
+    for hand, rid, _, p in _outcomes(known):
         if five:
             loss = 1.0 - five_chance(hand)
         elif b + 1 < NUM_BIDS:
@@ -272,8 +335,9 @@ class PokerRandomBot(PokerBot):
 class PokerProbBot(PokerBot):
     """Exact re-roll odds and a simple model of the bidder.
 
-    * **Respond** (liar or accept): ``P(true)`` is the chance that fresh hidden dice plus the
-      outside dice satisfy the bid, weighted by a bidder who bluffs ``rho`` times as readily as
+    * **Respond** (liar or accept): ``P(true)`` is the chance that the dice it knows of (the
+      outside dice, and any it knows are still under the cup) plus fresh dice for the rest
+      satisfy the bid, weighted by a bidder who bluffs ``rho`` times as readily as
       they bid a true hand (:func:`plausibility`). Accepting is costed by :func:`accept_odds`:
       averaged over the hidden dice, the chance of failing to make a higher hand with the best
       single re-roll times the chance (``call_rate``) the next player calls the bluff, or, for
@@ -285,7 +349,9 @@ class PokerProbBot(PokerBot):
       Each plan is scored by enumerating the re-roll: when the hand beats the bid it will bid
       the hand (true; a small bonus, ``spite``, for the next player's chance of wrongly calling
       it), otherwise the least raise (a bluff, costed by the next player's chance of calling it,
-      judged from what they will see).
+      judged from what they will know: the dice in view and, unless the cup is shaken, every
+      die under it when they know them all now (:func:`next_knows_cup`), else the dice
+      everyone saw put under it).
     * **Bid**: the full reading of its hand when that beats the bid (a true bid the next
       player must beat); otherwise the least raise, the likeliest bluff. Now and then
       (``bluff``) a modest bluff a little above a true hand that still looks plausible.
@@ -373,7 +439,7 @@ class PokerProbBot(PokerBot):
         if rid <= cur:
             return game.bid_action(ALL_BIDS[cur + 1])  # the least raise: the likeliest bluff
         if self.bluff > 0 and self.rng.random() < self.bluff:
-            table = reach_table(tuple(sorted(view.outside)))
+            table = reach_table(next_sees(view))
             modest = [
                 b
                 for b in range(rid + 1, min(rid + 12, NUM_BIDS))
@@ -387,13 +453,16 @@ class PokerProbBot(PokerBot):
         """The next player's chance of calling bid id ``b`` when seeing ``visible``."""
         return 1.0 - plausibility(reach_table(visible)[b], self.rho)
 
-    def _score(self, visible: Dice, hidden: Dice, in_view: bool, cur: int) -> float:
+    def _score(
+        self, visible: Dice, hidden: Dice, in_view: bool, cur: int, known: Dice = ()
+    ) -> float:
         """Expected cost of keeping ``visible`` (outside) and ``hidden`` (under the cup) and
-        re-rolling the rest, in view (``in_view``) or under the shaken cup, then bidding."""
+        re-rolling the rest, in view (``in_view``: the cup is not shaken) or under the shaken
+        cup, then bidding. ``known``: the dice of an unshaken cup the next player knows of."""
         kept = _merge(visible, hidden)
         total = 0.0
         for _, rid, rolled, p in _outcomes(kept):
-            seen = _merge(visible, rolled) if in_view else visible
+            seen = _seen(visible, rolled, in_view, known)
             if rid > cur:
                 total -= p * self.spite * self._call(seen, rid)
             else:
@@ -405,38 +474,56 @@ class PokerProbBot(PokerBot):
         holder's, before arranging)."""
         hand = tuple(sorted(view.cup + view.outside))
         cur = bid_id(view.current_bid) if view.current_bid is not None else -1
+        informed = next_knows_cup(view)
+        before = tuple(sorted(view.outside))
         plans: list[tuple[float, int, int]] = []
         for part in submultisets(hand, 4):
             rest = _remove(hand, part)
             out = game.arrange_action(part)
+            # what the next player will know under the cup unless it is shaken
+            known = rest if informed else after_moves(view.public_cup, before, part)
             # the part stays outside, nothing re-rolled
-            plans.append((self._static(part, hand, cur), out, game.roll_action(False, ())))
+            static = self._static(part, hand, cur, known)
+            plans.append((static, out, game.roll_action(False, ())))
             # the part stays outside in view, the cup (the rest) is shaken
             plans.append((self._score(part, (), False, cur), out, game.roll_action(True, ())))
             # the part is rolled in view, the rest kept hidden under the cup
             if part:
-                plans.append((self._score((), rest, True, cur), out, game.roll_action(False, part)))
+                score = self._score((), rest, True, cur, known)
+                plans.append((score, out, game.roll_action(False, part)))
         best = min(plans, key=lambda t: t[0])
         return best[1], best[2]
 
-    def _static(self, shown: Dice, hand: Dice, cur: int) -> float:
+    def _static(self, shown: Dice, hand: Dice, cur: int, known: Dice = ()) -> float:
+        seen = _merge(shown, known)
         rid = _reading_id(hand)
         if rid > cur:
-            return -self.spite * self._call(shown, rid)
-        return self._call(shown, cur + 1)
+            return -self.spite * self._call(seen, rid)
+        return self._call(seen, cur + 1)
 
     def _shake(self, game: PokerGame, view: PokerView) -> int:
         cup = tuple(sorted(view.cup))
         outside = tuple(sorted(view.outside))
         hand = _merge(cup, outside)
         cur = bid_id(view.current_bid) if view.current_bid is not None else -1
+        known = cup if next_knows_cup(view) else tuple(sorted(view.public_cup))
         options = [
-            (self._static(outside, hand, cur), game.roll_action(False, ())),
+            (self._static(outside, hand, cur, known), game.roll_action(False, ())),
             (self._score(outside, (), False, cur), game.roll_action(True, ())),
         ]
         if outside:
-            options.append((self._score((), cup, True, cur), game.roll_action(False, outside)))
+            score = self._score((), cup, True, cur, known)
+            options.append((score, game.roll_action(False, outside)))
         return min(options, key=lambda t: t[0])[1]
+
+
+def _seen(visible: Dice, rolled: Dice, in_view: bool, known: Dice) -> Dice:
+    """What the next player will know of the five dice after a re-roll: the dice outside
+    (``visible``, and ``rolled`` when rolled in view) and, when the cup is not shaken, the dice
+    under it it knows of (``known``)."""
+    if not in_view:
+        return visible
+    return _merge(_merge(visible, rolled), known)
 
 
 def _remove(dice: Dice, part: Dice) -> Dice:

@@ -2,9 +2,10 @@
 
 **PokerBayesBot** keeps the prob bot's exact re-roll odds (:mod:`liarsdice.bots.poker`) and
 replaces its model of the bidder by a posterior over the dice under the cup. Every way the
-hidden dice can lie (the sorted outcomes of ``cup_count`` fair dice, joined to the outside
-dice) is weighted by the likelihood of the bid just made (:func:`bid_likelihood`): a
-probability-driven bidder names its hand's full reading when that beats the previous bid and
+hidden dice can lie (the sorted outcomes of the cup dice it does not know, joined to the dice
+it knows of: outside, and any it still knows are under the cup) is weighted by the likelihood
+of the bid just made (:func:`bid_likelihood`): a probability-driven bidder names its hand's
+full reading when that beats the previous bid and
 otherwise makes the least raise, so a bid exactly equal to a hand's reading is likely, a
 least raise over the previous bid is the typical bluff, and other bids are rare; the model is
 mixed with the prob bot's "true bids ``1/rho`` times likelier than bluffs" for robustness. It
@@ -42,7 +43,10 @@ from liarsdice.bots.poker import (
     _best_reach,
     _merge,
     _reading_id,
+    _seen,
     five_chance,
+    known_dice,
+    next_sees,
     plausibility,
     reach_table,
     roll_distribution,
@@ -124,7 +128,8 @@ class PokerBayesBot(PokerProbBot):
             return 1.0, 0.0
         b = bid_id(bid)
         prev = bid_id(view.bids[-2][1]) if len(view.bids) >= 2 else -1
-        post = cup_posterior(tuple(sorted(view.outside)), view.cup_count, b, prev)
+        unknown = view.cup_count - len(view.known_cup)  # the dice under the cup it never saw
+        post = cup_posterior(known_dice(view), unknown, b, prev)
         five = bid.category is Category.FIVE and game.rules.five_of_a_kind_rule
         p_true = loss = 0.0
         for hand, w in post:
@@ -170,7 +175,7 @@ class PokerExpertBot(PokerBayesBot):
     def _bid(self, game: PokerGame, view: PokerView) -> int:
         hand = tuple(sorted(view.cup + view.outside))
         cur = -1 if view.current_bid is None else bid_id(view.current_bid)
-        visible = tuple(sorted(view.outside))
+        visible = next_sees(view)
         if len(hand) != 5:
             return game.bid_action(ALL_BIDS[cur + 1])
         rid = _reading_id(hand)
@@ -180,24 +185,27 @@ class PokerExpertBot(PokerBayesBot):
         best = min(range(cur + 1, top), key=lambda b: (self._call(visible, b), b))
         return game.bid_action(ALL_BIDS[best])
 
-    def _score(self, visible: Dice, hidden: Dice, in_view: bool, cur: int) -> float:
+    def _score(
+        self, visible: Dice, hidden: Dice, in_view: bool, cur: int, known: Dice = ()
+    ) -> float:
         kept = _merge(visible, hidden)
         total = 0.0
         for rolled, p in roll_distribution(5 - len(kept)):
             hand = _merge(kept, rolled)
             rid = _reading_id(hand)
-            seen = _merge(visible, rolled) if in_view else visible
+            seen = _seen(visible, rolled, in_view, known)
             if rid > cur:
                 total -= p * self.spite * self._call(seen, rid)
             else:
                 total += p * _least_call(seen, cur, self.rho, self.call_rate, self.temperature)
         return total
 
-    def _static(self, shown: Dice, hand: Dice, cur: int) -> float:
+    def _static(self, shown: Dice, hand: Dice, cur: int, known: Dice = ()) -> float:
+        seen = _merge(shown, known)
         rid = _reading_id(hand)
         if rid > cur:
-            return -self.spite * self._call(shown, rid)
-        return _least_call(shown, cur, self.rho, self.call_rate, self.temperature)
+            return -self.spite * self._call(seen, rid)
+        return _least_call(seen, cur, self.rho, self.call_rate, self.temperature)
 
 
 @lru_cache(maxsize=400_000)

@@ -27,7 +27,9 @@ from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
 from liarsdice.families import family_of, preset_names
 
-__all__ = ["play", "seat_plan"]
+__all__ = ["WATCH_DELAY", "play", "seat_plan"]
+
+WATCH_DELAY = 1.0  # seconds between bot moves when watching on a terminal (--delay)
 
 
 def seat_plan(
@@ -121,6 +123,13 @@ def seat_plan(
     type=click.FloatRange(0.001, 60),
     help="Seconds per move for the expert bots (default: theirs).",
 )
+@click.option(
+    "--delay",
+    type=click.FloatRange(0, 60),
+    metavar="SECONDS",
+    help=f"Pause after each bot move; 0 for none (default: {WATCH_DELAY:g} with --watch on a "
+    "terminal, else 0).",
+)
 def play(
     rules_name: str,
     players: int | None,
@@ -135,11 +144,13 @@ def play(
     hints: bool,
     watch: bool,
     think: float | None,
+    delay: float | None,
 ) -> None:
     """Play Liar's Dice against bots, or hot-seat with friends, one line at a time.
 
     Type bids as 3x5, '3 5' or 'three fives'; 'liar' to challenge; 'help' for the rest.
-    With --rules poker-dice, bid poker hands ('pair K', 'a pair of kings').
+    With --rules poker-dice, bid poker hands ('pair K', 'a pair of kings'). With --watch the
+    bots play each other, one move a second on a terminal (--delay to change it).
     """
     family = family_of(rules_name)
     if names:
@@ -161,8 +172,12 @@ def play(
     except LiarsDiceError as e:
         raise click.UsageError(str(e)) from None
     console = Console(highlight=False, soft_wrap=True, emoji=False)
-    session = Session(family, game, seats, random.Random(seed), console, hints=hints, save=save)
-    session.say_all(session.text.banner(seed))
+    if delay is None:  # watching on a screen: a pace people can follow; piped: no waiting
+        delay = WATCH_DELAY if watch and console.is_terminal else 0.0
+    session = Session(
+        family, game, seats, random.Random(seed), console, hints=hints, save=save, delay=delay
+    )
+    session.say_all(session.text.banner(seed, prompts=any(s.human for s in seats)))
     code = session.run()
     if code:
         raise SystemExit(code)

@@ -9,6 +9,7 @@ over and ``--save``. Every line it prints is built by the family's terminal part
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -52,6 +53,7 @@ class Session(Terminal):
     console: Console
     hints: bool = False
     save: Path | None = None
+    delay: float = 0.0  # seconds to pause after each bot move (pacing; 0: none)
 
     def __post_init__(self) -> None:
         Terminal.__init__(self, self.seats, self.console)
@@ -78,6 +80,8 @@ class Session(Terminal):
                 state = next_state
             else:
                 state = self.act(state, seat, bot.choose(self.game, state.view(seat)))
+                if not state.is_terminal():
+                    self.pause()
         if quit_early:
             self.say("Game abandoned.")
         else:
@@ -85,6 +89,11 @@ class Session(Terminal):
         if self.save is not None:
             self.write_record(state)
         return 0
+
+    def pause(self) -> None:
+        """Wait ``delay`` seconds after a bot's move, so that people can follow the game."""
+        if self.delay > 0:
+            time.sleep(self.delay)
 
     def act(self, state: Any, seat: int, action: int) -> Any:
         """Apply a move and the rolls that belong to it; narrate it and any reveal."""

@@ -42,11 +42,13 @@ class Terminal:
         self.screen = None
 
     def read(self, prompt: str) -> str | None:
-        """One line of input; None at end of input or on Ctrl-C/Ctrl-D."""
+        """One line of input; None at end of input or on Ctrl-C/Ctrl-D (after ending the
+        prompt's line, so that what is printed next starts a line of its own)."""
         try:
             answer: str = click.prompt(
                 prompt, default="", show_default=False, prompt_suffix=" ", err=False
             )
         except (click.exceptions.Abort, EOFError, KeyboardInterrupt):
+            click.echo()
             return None
         return answer

@@ -5,19 +5,43 @@ object per round: the commitment, the revealed server seed and the client seeds.
 round this checks ``sha256(server_seed) == commitment`` and that the HMAC-SHA256 stream
 (:mod:`liarsdice.server.fair`) yields exactly the chance outcomes the record's replay applies:
 the first opener (when drawn), then every die in engine order.
+
+RECORD may be in either record format; only the JSON record carries the ``fair`` seeds (the
+text record leaves them out, ``docs/RECORD.md``), so a text record is read, checked, and then
+refused with a message that says to verify the JSON record instead.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import click
 
 from liarsdice.core.errors import LiarsDiceError, RecordError
 from liarsdice.core.game import CHANCE
-from liarsdice.families import load_record, replay_record
+from liarsdice.families import load_record, read_record_text, replay_record
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
+
+TEXT_RECORD = (
+    "{path} is a text record, which does not carry the provably fair seeds; verify the game's "
+    "JSON record instead (GET /api/rooms/ROOM/games/N/record?format=json)"
+)
+
+
+def read_record(path: str) -> dict[str, Any]:
+    """The JSON record in the file ``path``, checked; a :class:`RecordError` for a text record
+    (it has no seeds to verify) or a file that is neither format."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    if text.lstrip().startswith("{"):
+        return load_record(text)
+    try:
+        read_record_text(text)
+    except RecordError as err:
+        raise RecordError(
+            f"{path} is neither a JSON record nor a text record of a game: {err}"
+        ) from None
+    raise RecordError(TEXT_RECORD.format(path=path))
 
 
 def verify_record(record: dict[str, Any]) -> list[str]:
@@ -79,13 +103,20 @@ def verify_record(record: dict[str, Any]) -> list[str]:
 @click.command("verify")
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 def verify(record_file: str) -> None:
-    """Check a server game record's provably fair dice (docs/SERVER.md)."""
+    """Check a server game record's provably fair dice (docs/SERVER.md).
+
+    RECORD is the game's JSON record; a text record is recognised and refused, as it does not
+    carry the seeds.
+    """
     try:
-        with open(record_file, encoding="utf-8") as handle:
-            data = json.load(handle)
+        data = read_record(record_file)
         problems = verify_record(data)
-    except (OSError, ValueError, LiarsDiceError) as err:
-        click.echo(f"liarsdice verify: {err}", err=True)
+    except (OSError, UnicodeDecodeError, LiarsDiceError) as err:
+        reason = str(err)
+        if isinstance(err, (OSError, UnicodeDecodeError)):
+            why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            reason = f"can't read {record_file}: {why}"
+        click.echo(f"liarsdice verify: {reason}", err=True)
         raise SystemExit(1) from None
     rounds = len(data["rounds"])
     if problems:

@@ -506,6 +506,42 @@ class State(StateBase):
             )
         if bid is None:
             return f"unknown action {action}"
+        return self._bid_reason(bid)
+
+    def explain_bid(self, bid: Bid) -> str:
+        """Why ``bid`` may not be made now (empty string when it may), for any bid, even one
+        with more dice than the game will ever hold (which has no action), in the words
+        :meth:`explain_illegal` uses for a bid.
+
+        >>> from liarsdice.core.game import Game
+        >>> from liarsdice.core.rules import preset
+        >>> s = Game(preset("classic", players=2), opener=0).new_initial_state()
+        >>> while s.current_player == CHANCE:
+        ...     s = s.apply_action(1)
+        >>> print(s.explain_bid(Bid(11, 6)))
+        11x6 needs more dice than the 10 in play
+        >>> print(s.explain_bid(Bid(99, 6)))
+        99x6 needs more dice than the 10 in play
+        >>> s.explain_bid(Bid(3, 6))
+        ''
+        """
+        game = self.game
+        if bid in game.space.ids:
+            return self.explain_illegal(game.bid_action(bid))
+        if self.phase is Phase.OVER:
+            return "the game is over"
+        if self.player == CHANCE:
+            return f"a chance outcome is due here: one of {list(self.legal_actions())}"
+        if self.phase is Phase.SHOW:
+            return "after raising you may only show dice or decline (no-show)"
+        if not 1 <= bid.face <= game.rules.faces or bid.quantity < 1:
+            return f"{bid} is not a bid in this game (faces 1..{game.rules.faces})"
+        return self._bid_reason(bid)
+
+    def _bid_reason(self, bid: Bid) -> str:
+        """Why ``bid`` does not beat the current bid (the bidding step)."""
+        game = self.game
+        cur = self.current_bid
         legal = self.legal_bids()
         least = ", ".join(game.action_to_string(a) for a in legal[:4])
         if bid.quantity > self.table.cap:

@@ -7,6 +7,9 @@ input, so a family's :meth:`~liarsdice.families.base.Family.terminal` returns a
 from public facts and the player's own view, and reads a line of input into a move or a
 command. Nothing here prints or reads.
 
+Every sentence about a player or a count is built with :mod:`liarsdice.notation.grammar`
+(``you`` in the second person, singular and plural), for both families.
+
 >>> plural(1, "die"), plural(3, "die"), plural(2, "life"), plural(2, "roll")
 ('1 die', '3 dice', '2 lives', '2 rolls')
 >>> dice_text([3, 5]), dice_text([])
@@ -24,9 +27,12 @@ from typing import Any
 
 from rich.markup import escape
 
+from liarsdice.notation.grammar import conjugate, counted, is_you, plural, possessive
+
 __all__ = [
     "Answer",
     "GameTerminal",
+    "counted",
     "dice_text",
     "meta_command",
     "pct",
@@ -39,7 +45,6 @@ _META = {
     "hint": {"hint", "hints", "odds"},
     "status": {"status", "look", "dice", "board", "s"},
 }
-_PLURALS = {"die": "dice", "life": "lives"}
 
 
 # ------------------------------------------------------------------------------ shared text
@@ -63,11 +68,6 @@ def pct(p: float) -> str:
     if 0.995 <= p < 1:
         return ">99%"
     return f"{p:.0%}"
-
-
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, in the plural unless ``n`` is 1."""
-    return f"{n} {word if n == 1 else _PLURALS.get(word, word + 's')}"
 
 
 def dice_text(values: Sequence[int], face: Callable[[int], str] = str) -> str:
@@ -112,15 +112,19 @@ class GameTerminal(ABC):
 
     def you(self, seat: int) -> bool:
         """Whether the seat is the human called ``you`` (narrated in the second person)."""
-        return self.names[seat].lower() == "you"
+        return is_you(self.names[seat])
 
-    def verb(self, seat: int, third: str, second: str) -> str:
-        """``"prob-1 bids"`` or ``"you bid"``."""
-        return f"{self.name(seat)} {second if self.you(seat) else third}"
+    def says(self, seat: int, verb: str) -> str:
+        """``verb`` (base form) as the seat's player takes it: ``"bids"`` or ``"bid"``."""
+        return conjugate(self.names[seat], verb)
+
+    def verb(self, seat: int, verb: str) -> str:
+        """The seat's name and ``verb`` (base form): ``"prob-1 bids"`` or ``"you bid"``."""
+        return f"{self.name(seat)} {self.says(seat, verb)}"
 
     def whose(self, seat: int) -> str:
         """``"prob-1's"`` or ``"your"``."""
-        return "your" if self.you(seat) else f"{self.name(seat)}'s"
+        return escape(possessive(self.names[seat]))
 
     def by_name(self, values: Iterable[object]) -> str:
         """One value per seat: ``"ann 3, bob 5"``."""
@@ -130,11 +134,13 @@ class GameTerminal(ABC):
         return f"[red]Not allowed:[/red] {escape(reason)}."
 
     # ------------------------------------------------------------------- the whole game
-    def banner(self, seed: int) -> list[str]:
-        """The opening lines: the rules, the table, the seed."""
+    def banner(self, seed: int, *, prompts: bool = True) -> list[str]:
+        """The opening lines: the rules, the table, the seed (and, when someone will be asked
+        for moves, ``prompts``, how to get help)."""
+        tip = " Type 'help' at any prompt." if prompts else ""
         return [
             f"Liar's Dice: {escape(self.rules.name)} rules, {len(self.names)} players, "
-            f"{self.banner_facts()}seed {seed}. Type 'help' at any prompt.",
+            f"{self.banner_facts()}seed {seed}.{tip}",
             *self.banner_notes(),
         ]
 
@@ -168,8 +174,7 @@ class GameTerminal(ABC):
         if winner is None:
             lines.append("The game is over without a winner.")
         else:
-            won = "win" if self.you(winner) else "wins"
-            lines.append(f"[bold green]{self.name(winner)} {won} the game![/bold green]")
+            lines.append(f"[bold green]{self.verb(winner, 'win')} the game![/bold green]")
         places = state.placements()
         order = ", ".join(f"{i + 1}. {self.name(p)}" for i, p in enumerate(places))
         lines.append(f"Final order: {order}")

@@ -35,6 +35,9 @@ _MAX_DIGITS = 9
 _DIGIT_PAIR = re.compile(r"([0-9]+)\s*(?:x|\s)\s*([0-9]+)")
 _DIGIT_FACE = re.compile(r"([0-9]+)(?:'?s)?")
 _DIGITS = re.compile(r"[0-9]+")
+# A minus sign: "-" before a digit, at the start or after a space, "x" or a comma ("3-5" and
+# "twenty-one" are not negative numbers).
+_MINUS = re.compile(r"(?:^|(?<=[\sx,]))-\s*[0-9]")
 
 _UNITS: dict[str, int] = {
     "zero": 0,
@@ -192,8 +195,24 @@ def parse_human_bid(text: str, *, faces: int = 6) -> Bid:
     Traceback (most recent call last):
     ...
     liarsdice.core.errors.NotationError: face 7 in 'two sevens' is out of range; faces run 1..6
+
+    A minus sign is refused, not dropped (a hyphen joins number words only):
+
+    >>> parse_human_bid("-3x2")
+    Traceback (most recent call last):
+    ...
+    liarsdice.core.errors.NotationError: quantity in '-3x2' must be at least 1, without a minus sign
     """
     cleaned = text.strip().lower().rstrip("!.").strip()
+    minus = _MINUS.search(cleaned)
+    if minus is not None:  # the first number is the quantity, a later one the face
+        if minus.start() == 0:
+            raise NotationError(
+                f"quantity in {text.strip()!r} must be at least 1, without a minus sign"
+            )
+        raise NotationError(
+            f"face in {text.strip()!r} must not have a minus sign; faces run 1..{faces}"
+        )
     cleaned = " ".join(cleaned.replace(",", " ").replace("-", " ").split())
 
     match = _DIGIT_PAIR.fullmatch(cleaned)

@@ -47,6 +47,7 @@ from liarsdice.core.poker.rules import MAX_PLAYERS, MIN_PLAYERS, POKER_PRESETS, 
 from liarsdice.core.poker.state import FIVE_ROLLS, Phase, PokerRoundResult, PokerState
 from liarsdice.notation import common
 from liarsdice.notation.common import Fail, Record, Replayer, Source
+from liarsdice.notation.grammar import clause
 
 __all__ = [
     "POKER_RULES",
@@ -580,7 +581,7 @@ def describe_poker_result(summary: Mapping[str, Any]) -> str:
     """
     parts: list[str] = []
     hand = " ".join(summary["hand"])
-    losers = ", ".join(f"{name} loses a life" for name in summary["losses"])
+    losers = ", ".join(f"{clause(name, 'lose')} a life" for name in summary["losses"])
     if summary["call"] == "liar":
         verdict = "the bid stands" if summary["stood"] else "the bid was a lie"
         parts.append(f"hand {hand}, {verdict}: {losers}")
@@ -591,7 +592,7 @@ def describe_poker_result(summary: Mapping[str, Any]) -> str:
         parts.append(f"{head}: {made}" + (f", {losers}" if losers else ", no life lost"))
     parts.append("lives " + ", ".join(f"{name} {k}" for name, k in summary["lives"].items()))
     opener = summary["next_opener"]
-    parts.append("game over" if opener is None else f"{opener} opens next")
+    parts.append("game over" if opener is None else f"{clause(opener, 'open')} next")
     return " | ".join(parts)
 
 

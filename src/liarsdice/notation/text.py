@@ -61,6 +61,7 @@ from typing import Any
 from liarsdice.core.rules import Rules, ShowReroll
 from liarsdice.core.state import RoundResult
 from liarsdice.notation.common import Record, Source
+from liarsdice.notation.grammar import clause
 from liarsdice.notation.record import load_record, record_rules, replay_partial, summarize_result
 from liarsdice.notation.text_common import (
     KEYWORDS,
@@ -113,9 +114,13 @@ def describe_result(summary: Mapping[str, Any]) -> str:
     ...     "bidder": "bob", "losses": {"cy": 2}, "dice": {"ann": 5, "bob": 5, "cy": 3},
     ...     "next_opener": "bob"})
     'count 7: cy loses 2 | dice ann 5, bob 5, cy 3 | bob opens next'
+    >>> describe_result({"bid": "5x6", "count": 7, "call": "liar", "caller": "you",
+    ...     "bidder": "bob", "losses": {"you": 2}, "dice": {"you": 3, "bob": 5},
+    ...     "next_opener": "you"})
+    'count 7: you lose 2 | dice you 3, bob 5 | you open next'
     """
-    effects = [f"{name} loses {k}" for name, k in summary["losses"].items()]
-    effects += [f"{name} gains {k}" for name, k in summary.get("gains", {}).items()]
+    effects = [f"{clause(name, 'lose')} {k}" for name, k in summary["losses"].items()]
+    effects += [f"{clause(name, 'gain')} {k}" for name, k in summary.get("gains", {}).items()]
     parts = [f"count {summary['count']}: {', '.join(effects) or 'no dice change hands'}"]
     parts.append(f"dice {_counts(summary['dice'])}")
     if "chips" in summary:
@@ -125,7 +130,7 @@ def describe_result(summary: Mapping[str, Any]) -> str:
     if "scores" in summary:
         parts.append(f"scores {_counts(summary['scores'])}")
     opener = summary["next_opener"]
-    parts.append("game over" if opener is None else f"{opener} opens next")
+    parts.append("game over" if opener is None else f"{clause(opener, 'open')} next")
     return " | ".join(parts)
 
 

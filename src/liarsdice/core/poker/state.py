@@ -147,6 +147,27 @@ def _contains(dice: tuple[int, ...], part: tuple[int, ...]) -> bool:
     return all(have[f] >= k for f, k in Counter(part).items())
 
 
+def _still_known(
+    known: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...]
+) -> tuple[int, ...]:
+    """What a player who knew ``known`` under the cup still knows after the holder changed the
+    dice outside it (all in view) from ``before`` to ``after``, without shaking.
+
+    The cup becomes ``cup + before - after`` (as multisets), so it still holds at least
+    ``known + before - after`` of each face: the dice brought in from outside join what was
+    known, and a face taken out may have been one of the known dice.
+
+    >>> _still_known((2, 3, 3, 3, 5), (), (2, 5))     # 10 J J J K under; 10 K taken out
+    (3, 3, 3)
+    >>> _still_known((), (2, 6), (6,))                # nothing known; the 10 was put under
+    (2,)
+    """
+    have = Counter(known)
+    have.update(before)
+    have.subtract(after)
+    return tuple(sorted(have.elements()))
+
+
 def _faces(dice: tuple[int, ...]) -> str:
     return " ".join(format_face(d) for d in dice) if dice else "none"
 
@@ -186,6 +207,14 @@ class PokerState(StateBase):
 
     ``cup`` and ``outside`` are the dice under and outside the cup (sorted); ``cup`` is hidden
     information: players get :meth:`view` instead.
+
+    ``known`` is each seat's legitimate knowledge of the cup: the dice it knows are under it
+    (a sub-multiset of ``cup``), because it saw them there (as Player One or an accepter) or
+    saw them put there from outside, and the cup has not been shaken since. Dice moved out of
+    the cup in view leave it (:func:`_still_known`); a shake empties everyone's knowledge until
+    the holder looks again. One more entry, the last, is what everyone knows (the dice put
+    under the cup in view since it was last shaken). It is derived from the event log like
+    every other field, so a replay rebuilds it.
     """
 
     _OVER: ClassVar[Phase] = Phase.OVER
@@ -204,6 +233,7 @@ class PokerState(StateBase):
     bidder: int
     bids: tuple[tuple[int, int], ...]  # (seat, bid id) this round, in order
     passed: tuple[tuple[int, ...] | None, ...]  # per seat: the cup as it last passed it on
+    known: tuple[tuple[int, ...], ...]  # per seat, then everyone: dice known under the cup
     pending: tuple[Any, ...]  # chance phases: what is being rolled
     attempts: tuple[tuple[int, ...], ...]  # five-of-a-kind challenge: dice after each roll
     lifted: tuple[int, ...]  # five-of-a-kind challenge: the dice when the cup was lifted
@@ -400,17 +430,27 @@ class PokerState(StateBase):
                 return self._call_liar(action)
             if ALL_BIDS[self.bid].category is Category.FIVE and self.game.rules.five_of_a_kind_rule:
                 return self._lift_for_five(action)
-            return self._next(action, phase=Phase.ARRANGE, holder=player)
+            known = self._knowing(player, self.cup)  # the accepter looks under the cup
+            return self._next(action, phase=Phase.ARRANGE, holder=player, known=known)
         if phase is Phase.ARRANGE:
             out = self.game.action_arranged(action) or ()
             cup = _minus(self.dice, out)
-            return self._next(action, phase=Phase.SHAKE, cup=cup, outside=out)
+            known = tuple(
+                cup if p == player else _still_known(k, self.outside, out)
+                for p, k in enumerate(self.known)
+            )
+            return self._next(action, phase=Phase.SHAKE, cup=cup, outside=out, known=known)
         if phase is Phase.SHAKE:
             shake, rolled_out = self.game.action_roll(action) or (False, ())
             if not shake and not rolled_out:
                 return self._next(action, phase=Phase.BID)
+            known = ((),) * len(self.known) if shake else self.known  # nobody knows a shaken cup
             return self._next(
-                action, phase=Phase.REROLL, player=CHANCE, pending=(shake, rolled_out, ())
+                action,
+                phase=Phase.REROLL,
+                player=CHANCE,
+                pending=(shake, rolled_out, ()),
+                known=known,
             )
         # Phase.KEEP
         kept = self.game.action_kept(action) or ()
@@ -428,6 +468,10 @@ class PokerState(StateBase):
     def child(self, action: int) -> PokerState:
         """Alias of :meth:`apply_action` (states are immutable)."""
         return self.apply_action(action)
+
+    def _knowing(self, seat: int, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+        """``known`` with ``seat`` knowing ``dice`` under the cup (it looked)."""
+        return tuple(dice if p == seat else k for p, k in enumerate(self.known))
 
     def _pass_cup(self, action: int, direction: int, **changes: Any) -> PokerState:
         holder = self.holder
@@ -452,8 +496,14 @@ class PokerState(StateBase):
             rolled = (*self.pending, action)
             if len(rolled) < 5:
                 return self._next(action, pending=rolled)
+            cup = tuple(sorted(rolled))
             return self._next(
-                action, phase=Phase.BID, player=self.opener, cup=tuple(sorted(rolled)), pending=()
+                action,
+                phase=Phase.BID,
+                player=self.opener,
+                cup=cup,
+                pending=(),
+                known=self._knowing(self.opener, cup),  # Player One looks under the cup
             )
         if phase is Phase.REROLL:
             shake, rolled_out, rolled = self.pending
@@ -464,7 +514,13 @@ class PokerState(StateBase):
             cup = tuple(sorted(rolled[:k])) if shake else self.cup
             outside = tuple(sorted(_minus(self.outside, rolled_out) + rolled[k:]))
             return self._next(
-                action, phase=Phase.BID, player=self.holder, cup=cup, outside=outside, pending=()
+                action,
+                phase=Phase.BID,
+                player=self.holder,
+                cup=cup,
+                outside=outside,
+                pending=(),
+                known=self._knowing(self.holder, cup),  # the holder looks again before bidding
             )
         # Phase.FIVE_ROLL
         kept, rolled = self.pending
@@ -518,6 +574,7 @@ class PokerState(StateBase):
             outside=dice,
             lifted=dice,
             attempts=(),
+            known=((),) * len(self.known),  # the cup is lifted: every die is in view
         )
 
     def _end_round(
@@ -564,6 +621,7 @@ class PokerState(StateBase):
                 outside=self.dice if outside is None else outside,
                 pending=(),
                 attempts=attempts,
+                known=((),) * len(self.known),
             )
         return self._next(
             action,
@@ -634,6 +692,7 @@ def _new_round(opener: int, n: int) -> dict[str, Any]:
         "bidder": -1,
         "bids": (),
         "passed": (None,) * n,
+        "known": ((),) * (n + 1),  # every seat, then everyone
         "pending": (),
         "attempts": (),
         "lifted": (),

@@ -3,12 +3,33 @@
 The dice under the cup are shown only to the player looking under it: Player One after the
 roll until the cup is passed, and an accepter from accepting until passing it on. Everything
 else in a view is public (outside dice, bids, direction, lives, finished rounds' reveals) or
-the viewer's own memory (``passed_cup``: the cup as the viewer last passed it this round).
+the viewer's own memory: ``passed_cup``, the cup as the viewer last passed it this round, and
+``known_cup``, the dice the viewer knows are under the cup now (seen there, or seen put there
+from outside, and not shaken since; see :class:`~liarsdice.core.poker.state.PokerState`).
+Two public facts of that kind go with it: ``public_cup``, the dice everyone saw put under the
+cup since it was last shaken, and ``cup_known_by``, the seats that know every die under it.
 
 >>> from liarsdice.core.poker.game import PokerGame
->>> s = PokerGame(players=3).replay([(-1, f) for f in (6, 6, 5, 3, 1)])
+>>> g = PokerGame(players=2)
+>>> s = g.replay([(-1, f) for f in (6, 6, 5, 3, 1)])
 >>> s.view(0).cup, s.view(1).cup, s.view(-1).cup, s.view(1).cup_count
 ((1, 3, 5, 6, 6), (), (), 5)
+
+Seat 0 passes 9 J K A A on; seat 1 takes the 9 and the J out and rolls them in view without
+shaking the cup, so seat 0 still knows K A A are under it:
+
+>>> for move in ("pair A", "accept", "out 9 J", "reroll 9 J"):
+...     s = s.apply_action(g.string_to_action(move))
+>>> for face in (2, 2):                         # the 9 and the J come up 10 10, in view
+...     s = s.apply_action(face)
+>>> s = s.apply_action(g.string_to_action("full house A 10"))
+>>> s.view(0).cup, s.view(0).known_cup, s.view(0).outside, s.view(-1).known_cup
+((), (5, 6, 6), (2, 2), ())
+
+That seat 0 (and seat 1, who looked) know every die under the cup is public:
+
+>>> s.view(-1).cup_known_by
+(0, 1)
 """
 
 from __future__ import annotations
@@ -38,6 +59,12 @@ class PokerView(ViewBase):
     cup_count: int  # how many dice are under the cup (public)
     outside: tuple[int, ...]  # the dice outside the cup (public)
     passed_cup: tuple[int, ...] | None  # the cup as the viewer last passed it on this round
+    known_cup: tuple[int, ...]  # the dice the viewer knows are under the cup now (not shaken
+    # since it saw them there or saw them put there); all of ``cup`` while it looks under it
+    public_cup: tuple[int, ...]  # the dice everyone knows are under the cup (put there in
+    # view since it was last shaken)
+    cup_known_by: tuple[int, ...]  # the seats that know every die under the cup (public: they
+    # held the cup since it was last shaken, or every die left there was put there in view)
     bids: tuple[tuple[int, PokerBid], ...]  # (seat, bid) this round, in order
     current_bid: PokerBid | None
     bidder: int
@@ -47,7 +74,10 @@ class PokerView(ViewBase):
     winner: int | None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form (faces and bids in notation)."""
+        """JSON-friendly form (faces and bids in notation). The server sends it as the view of
+        a frame, whose keys are a fixed contract (``docs/PROTOCOL.md``): ``known_cup``,
+        ``public_cup`` and ``cup_known_by`` are for the bots and the terminal and are not part
+        of it."""
         return {
             **self._head(),
             "lives": list(self.lives),
@@ -80,6 +110,11 @@ def make_view(state: PokerState, player: int) -> PokerView:
         cup_count=len(state.cup),
         outside=state.outside,
         passed_cup=state.passed[player] if seat else None,
+        known_cup=state.known[player if seat else -1],
+        public_cup=state.known[-1],
+        cup_known_by=tuple(
+            p for p, k in enumerate(state.known[:-1]) if state.cup and len(k) == len(state.cup)
+        ),
         bids=tuple((p, ALL_BIDS[b]) for p, b in state.bids),
         current_bid=state.current_bid,
         bidder=state.bidder,

@@ -16,6 +16,7 @@ from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.notation import record as record_module
 from liarsdice.notation import text as text_module
+from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.text_common import option_text
 
 
@@ -103,8 +104,9 @@ class BiddingFamily(Family):
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         return (
-            f"Round {number}: {summary['caller']} calls {summary['call']} on "
-            f"{summary['bidder']}'s {summary['bid']}; {text_module.describe_result(summary)}"
+            f"Round {number}: {clause(summary['caller'], 'call')} {summary['call']} on "
+            f"{possessive(summary['bidder'])} {summary['bid']}; "
+            f"{text_module.describe_result(summary)}"
         )
 
     # -------------------------------------------------------------------------- the server

@@ -32,7 +32,6 @@ from liarsdice.core import (
     Bid,
     Economy,
     Game,
-    IllegalActionError,
     LiarsDiceError,
     NotationError,
     Phase,
@@ -45,7 +44,15 @@ from liarsdice.core import (
     ShowReroll,
     State,
 )
-from liarsdice.families.terminal import Answer, GameTerminal, dice_text, meta_command, pct, plural
+from liarsdice.families.terminal import (
+    Answer,
+    GameTerminal,
+    counted,
+    dice_text,
+    meta_command,
+    pct,
+    plural,
+)
 from liarsdice.notation.bids import Call, bid_to_words, parse_call, parse_human_bid
 from liarsdice.odds import bid_odds
 
@@ -118,6 +125,15 @@ def parse_command(text: str, *, faces: int, wild: int | None = 1) -> tuple[str, 
         return ("error", f"{e} (type 'help' for every command)")
 
 
+def _show_example(view: PlayerView) -> str:
+    """A legal show: the dice of the face the player holds most of, keeping one die hidden."""
+    hand = list(view.my_dice)
+    if len(hand) < 2:
+        return "show 6 6"  # nothing can be shown; the form only
+    face = max(set(hand), key=lambda f: (hand.count(f), f))
+    return "show " + " ".join([str(face)] * min(hand.count(face), len(hand) - 1))
+
+
 def _bid(bid: Bid) -> str:
     return f"{bid} ({bid_to_words(bid)})"
 
@@ -155,7 +171,7 @@ class BiddingTerminal(GameTerminal):
                 "Palifico round: wilds count only as themselves, and every raise keeps the "
                 "opening face."
             )
-        lines.append(f"{self.name(view.to_move)} {'open' if self.you(view.to_move) else 'opens'}.")
+        lines.append(f"{self.verb(view.to_move, 'open')}.")
         return lines
 
     def final_tallies(self, state: State) -> list[str]:
@@ -179,10 +195,10 @@ class BiddingTerminal(GameTerminal):
         shown = game.action_shown(action)
         cur = before.current_bid
         if bid is not None:
-            return [f"{self.verb(seat, 'bids', 'bid')} {_bid(bid)}."]
+            return [f"{self.verb(seat, 'bid')} {_bid(bid)}."]
         if action in (LIAR, EXACT) and cur is not None:
             what = "liar" if action == LIAR else "exact"
-            line = f"{self.verb(seat, 'calls', 'call')} {what} on {self.whose(before.bidder)} {cur}"
+            line = f"{self.verb(seat, 'call')} {what} on {self.whose(before.bidder)} {cur}"
             if action == LIAR and self.rules.resolution is Resolution.ALL_CALL:
                 others = sum(
                     1 for p, d in enumerate(before.dice_counts) if d and p != before.bidder
@@ -190,19 +206,18 @@ class BiddingTerminal(GameTerminal):
                 line += f" ({len(before.callers) + 1} of {others} callers)"
             return [line + "!"]
         if action == NO_SHOW:
-            return [f"{self.verb(seat, 'does', 'do')} not show any dice."]
+            return [f"{self.verb(seat, 'do')} not show any dice."]
         if shown is not None:
             public = before.view(-1)
             rerolled = public.dice_counts[seat] - len(public.shown[seat]) - len(shown)
             return [
-                f"{self.verb(seat, 'shows', 'show')} {dice_text(shown)} and "
-                f"{'re-rolls' if not self.you(seat) else 're-roll'} {plural(rerolled, 'die')}."
+                f"{self.verb(seat, 'show')} {dice_text(shown)} and "
+                f"{self.says(seat, 're-roll')} {plural(rerolled, 'die')}."
             ]
         if action == BUY:
             pot = before.view(-1).game_pot
             return [
-                f"{self.verb(seat, 'buys', 'buy')} a die for {pot} chips; "
-                f"the pot doubles to {2 * pot}."
+                f"{self.verb(seat, 'buy')} a die for {pot} chips; the pot doubles to {2 * pot}."
             ]
         return []
 
@@ -224,25 +239,25 @@ class BiddingTerminal(GameTerminal):
             verdict = "the bid was true" + (" (exactly)" if r.count == q else "")
         else:
             verdict = "the bid was false"
-        lines.append(f"{plural(r.count, 'die')} show {what} against {_bid(r.bid)}: {verdict}.")
+        lines.append(f"{counted(r.count, 'die', 'show')} {what} against {_bid(r.bid)}: {verdict}.")
         for p, k in sorted(r.losses.items()):
-            line = f"{self.verb(p, 'loses', 'lose')} {plural(k, 'die')}"
+            line = f"{self.verb(p, 'lose')} {plural(k, 'die')}"
             asked = min(k, self.questions.get(p, 0))
             note = f"{asked} for asking questions" if asked else ""
             if r.dice[p] == 0:
                 line += f" ({note})" if note else ""
-                line += " and are out" if self.you(p) else " and is out"
+                line += f" and {self.says(p, 'be')} out"
             else:
                 line += f" ({note}; {r.dice[p]} left)" if note else f" ({r.dice[p]} left)"
             if self.rules.drinking:
                 line += f"; drink {k}"
             lines.append(line + ".")
         for p, k in sorted(r.gains.items()):
-            lines.append(f"{self.verb(p, 'gains', 'gain')} {plural(k, 'die')} ({r.dice[p]} now).")
+            lines.append(f"{self.verb(p, 'gain')} {plural(k, 'die')} ({r.dice[p]} now).")
         self.questions = {}
         if not r.losses and not r.gains:
             lines.append("Nobody loses a die.")
-        won = f"{self.verb(r.winner, 'wins', 'win')} the challenge"
+        won = f"{self.verb(r.winner, 'win')} the challenge"
         if r.round_pot_won:
             won += f" and the round pot of {r.round_pot_won} chips"
         lines.append(won + ".")
@@ -270,7 +285,7 @@ class BiddingTerminal(GameTerminal):
             if view.shown[p]:
                 text += f" (showing {dice_text(view.shown[p])})"
             parts.append(text)
-        lines = [f"Players: {'; '.join(parts)}. {view.dice_in_play} dice in play."]
+        lines = [f"Players: {'; '.join(parts)}. {plural(view.dice_in_play, 'die')} in play."]
         if view.stash is not None:
             lines.append(f"Open stash: {dice_text(view.stash)}.")
         elif view.stash_size:
@@ -315,19 +330,19 @@ class BiddingTerminal(GameTerminal):
         lines.append(f"[bold]Your dice{who}: {dice_text(view.my_dice)}[/bold]")
         if view.phase == "show":
             lines.append(
-                "You may show some of your dice and re-roll the rest (e.g. 'show 6 6'), "
-                "or say 'no'."
+                f"You may show some of your dice and re-roll the rest (e.g. "
+                f"'{_show_example(view)}'), or say 'no'."
             )
             return lines
         higher = "a higher bid" if view.current_bid is not None else "an opening bid"
-        options = [f"{higher} (e.g. 4x3 or 'four threes')"]
+        options = [f"{higher} (e.g. {self.bid_example(view)})"]
         legal = view.legal_actions
         if LIAR in legal:
             options.append("'liar'")
         if EXACT in legal:
             options.append("'exact'")
         if any(self.game.action_shown(a) is not None for a in legal):
-            options.append("'show 6 6' (show and re-roll, then raise)")
+            options.append(f"'{_show_example(view)}' (show and re-roll, then raise)")
         if BUY in legal:
             options.append(f"'buy' (a die for {view.game_pot} chips)")
         if not any(self.game.action_bid(a) is not None for a in legal):
@@ -384,18 +399,41 @@ class BiddingTerminal(GameTerminal):
             "  quit                          leave the game",
         ]
         if rules.wild is not None:
+            palifico = " (not in palifico rounds)" if rules.palifico else ""
+            lines.append(f"Wilds: {rules.wild}s count toward every other face{palifico}.")
+        if rules.palifico:
             lines.append(
-                f"Wilds: {rules.wild}s count toward every other face (not in palifico rounds)."
+                "Palifico: a player left with one die opens a palifico round, where every "
+                "raise keeps the opening face."
             )
         return [escape(line) for line in lines]
 
     def prompt(self, state: State, seat: int) -> str:
-        if state.view(seat).phase == "show":
-            return "show dice (e.g. 'show 6 6') or 'no'?"
+        view = state.view(seat)
+        if view.phase == "show":
+            return f"show dice (e.g. '{_show_example(view)}') or 'no'?"
         return "your move?"
 
     def empty_reply(self, state: State) -> str:
-        return "Type a bid like 4x3 or 'four threes', 'liar', or 'help'."
+        view = state.view(state.current_player)
+        if view.phase == "show":
+            return f"Type '{_show_example(view)}' to show dice, 'no' to show none, or 'help'."
+        legal = view.legal_actions
+        words = [f"'{c}'" for c, a in (("liar", LIAR), ("exact", EXACT)) if a in legal]
+        if any(self.game.action_bid(a) is not None for a in legal):
+            words.insert(0, f"a bid like {self.bid_example(view)}")
+        return "Type " + ", ".join([*words, "or 'help'."])
+
+    def bid_example(self, view: PlayerView) -> str:
+        """A bid the player may make now, as typed: the least legal raise (or opening bid) on
+        the face they hold most of, in digits and in words: ``6x4 or 'six fours'``."""
+        bids = [b for a in view.legal_actions if (b := self.game.action_bid(a)) is not None]
+        if not bids:
+            return "no bid (none is left)"
+        held = [view.my_dice.count(b.face) for b in bids]
+        best = max(range(len(bids)), key=lambda i: (held[i], -i))  # legal order: least first
+        bid = bids[best]
+        return f"{bid} or '{bid_to_words(bid)}'"
 
     def parse(self, line: str) -> tuple[str, Any]:
         return parse_command(line, faces=self.rules.faces, wild=self.rules.wild)
@@ -412,10 +450,10 @@ class BiddingTerminal(GameTerminal):
         if kind == "show":
             return self.check_show(state, seat, tuple(arg))
         if kind == "bid":
-            try:
-                return Answer(action=self.game.bid_action(arg))
-            except IllegalActionError as e:
-                return Answer(lines=(escape(str(e)) + ".",))
+            reason = state.explain_bid(arg)  # one message for every bid, however large
+            if reason:
+                return Answer(lines=(self.not_allowed(reason),))
+            return Answer(action=self.game.bid_action(arg))
         return Answer(action={"liar": LIAR, "exact": EXACT, "buy": BUY}[kind])
 
     def check_show(self, state: State, seat: int, faces: tuple[int, ...]) -> Answer:
@@ -437,7 +475,7 @@ class BiddingTerminal(GameTerminal):
         answer = (
             "It is your turn."
             if question == Question.TURN
-            else f"{view.dice_in_play} dice are in play."
+            else f"{counted(view.dice_in_play, 'die', 'be')} in play."
         )
         try:
             state = state.ask(seat, question)

@@ -16,6 +16,7 @@ from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.notation import poker_record as record_module
 from liarsdice.notation import poker_text as text_module
+from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.text_common import option_text
 
 DESCRIPTION = (
@@ -126,12 +127,12 @@ class PokerFamily(Family):
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         who = (
-            f"{summary['caller']} calls liar on"
+            f"{clause(summary['caller'], 'call')} liar on"
             if summary["call"] == "liar"
-            else f"{summary['accepter']} accepts"
+            else clause(summary["accepter"], "accept")
         )
         return (
-            f"Round {number}: {who} {summary['bidder']}'s {summary['bid']}; "
+            f"Round {number}: {who} {possessive(summary['bidder'])} {summary['bid']}; "
             f"{record_module.describe_poker_result(summary)}"
         )
 

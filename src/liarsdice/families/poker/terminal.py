@@ -17,6 +17,8 @@ dice, bids, lives, the direction and every reveal.
 (('move', 'keep Q Q'), ('move', 'liar'))
 >>> parse_poker_command("pair Z")[0]
 'error'
+>>> parse_poker_command("out K K K, then shake")
+('error', "one move at a time: type 'out K K K' now, then 'shake'")
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from rich.markup import escape
 
 from liarsdice.bots import PokerProbBot
 from liarsdice.bots.poker import accept_odds, best_reroll, five_keep
-from liarsdice.core.errors import IllegalActionError, NotationError
+from liarsdice.core.errors import IllegalActionError, LiarsDiceError, NotationError
 from liarsdice.core.poker import (
     ACCEPT,
     ALL_BIDS,
@@ -54,6 +56,7 @@ from liarsdice.core.poker import (
 )
 from liarsdice.core.poker.state import FIVE_ROLLS
 from liarsdice.families.terminal import Answer, GameTerminal, dice_text, meta_command, pct, plural
+from liarsdice.notation.grammar import agree
 
 __all__ = ["PokerTerminal", "parse_poker_command"]
 
@@ -88,6 +91,11 @@ def parse_poker_command(text: str) -> tuple[str, str]:
     command = meta_command(low)
     if command is not None:
         return (command, "")
+    first, then, rest = low.partition(" then ")
+    if then:  # two moves on one line: say which to type now
+        now, later = parse_poker_command(first), parse_poker_command(rest)
+        if now[0] == "move" and later[0] == "move":
+            return ("error", f"one move at a time: type '{now[1]}' now, then '{later[1]}'")
     if low in _LIAR:
         return ("move", "liar")
     if low in _ACCEPT:
@@ -115,6 +123,70 @@ def parse_poker_command(text: str) -> tuple[str, str]:
         return ("error", f"{e} (type 'help' for every command)")
 
 
+def _typed(game: PokerGame, action: int) -> str:
+    """A move as a player types it (the engine's notation, which the prompt reads back)."""
+    return game.action_to_string(action)
+
+
+def _out_example(view: PokerView) -> str:
+    """A legal 'out' move for the holder: its highest die outside the cup."""
+    hand = sorted(view.cup + view.outside)
+    return f"out {format_face(hand[-1])}" if hand else "out none"
+
+
+def _keep_example(dice: Sequence[int]) -> str:
+    """A legal 'keep' move: the dice of the commonest face (at most four of them)."""
+    if not dice:
+        return "keep none"
+    face = max(set(dice), key=lambda f: (dice.count(f), f))
+    return "keep " + " ".join([format_face(face)] * min(dice.count(face), 4))
+
+
+def _cup_line(view: PokerView) -> str:
+    """The dice under the cup as a player who is not looking under it knows them."""
+    n, known = view.cup_count, view.known_cup
+    if not known:
+        return f"Under the cup: {plural(n, 'die')} you cannot see."
+    them = "it" if len(known) == 1 else "them"
+    since = f"you saw {them} there or put there, and the cup has not been shaken since"
+    if len(known) == n:
+        return f"Under the cup: {_dice(known)} (you know {them}: {since})."
+    return (
+        f"Under the cup: {plural(n, 'die')}: {_dice(known)}, which you know of ({since}), and "
+        f"{plural(n - len(known), 'die')} you cannot see."
+    )
+
+
+def _odds_basis(view: PokerView) -> str:
+    """What the odds of a bid are worked out from, for the player asked to respond."""
+    known, unknown = view.known_cup, view.cup_count - len(view.known_cup)
+    parts = ["the outside dice"]
+    if known:
+        parts.append(f"the {_dice(known)} you know {agree(len(known), 'be')} under the cup")
+    if unknown:
+        rolls = "a fresh roll" if unknown == 1 else "fresh rolls"
+        dice = plural(unknown, "die")
+        where = f"the other {dice} under it" if known else f"the {dice} under the cup"
+        parts.append(f"{where} as {rolls}")
+        parts.append("a bidder who bluffs now and then")
+    if len(parts) == 2:
+        return " and ".join(parts)
+    return ", ".join(parts[:-1]) + ", and " + parts[-1]
+
+
+def _how_true(p: float) -> str:
+    """How likely a bid is true, in words: ``is certainly true``, ``is true about 40%``."""
+    if p >= 1.0:
+        return "is certainly true"
+    if p <= 0.0:
+        return "is certainly false"
+    return f"is true about {pct(p)}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def _dice(values: Sequence[int]) -> str:
     return dice_text(values, format_face)
 
@@ -130,13 +202,6 @@ _PROMPTS = {
     "arrange": "which dice stay outside the cup?",
     "shake": "shake, roll, or neither?",
     "keep": "which dice do you keep?",
-}
-_EXAMPLES = {
-    Phase.BID: "a bid such as 'pair K' or 'a pair of kings'",
-    Phase.PASS: "'left' or 'right'",
-    Phase.RESPOND: "'liar' or 'accept'",
-    Phase.ARRANGE: "'out K K' or 'out none'",
-    Phase.SHAKE: "'shake', 'no shake', 'roll 9' or 'shake roll 9'",
 }
 
 
@@ -163,10 +228,13 @@ class PokerTerminal(GameTerminal):
         ]
 
     def round_header(self, state: PokerState) -> list[str]:
-        if self.you(state.opener):
-            opens = "You are Player One: you roll under the cup and open."
-        else:
-            opens = f"{self.name(state.opener)} is Player One: rolls under the cup and opens."
+        opener = state.opener
+        opens = (
+            f"{self.verb(opener, 'be')} Player One: {'you ' if self.you(opener) else ''}"
+            f"{self.says(opener, 'roll')} under the cup and {self.says(opener, 'open')}."
+        )
+        if self.you(opener):
+            opens = _capital(opens)  # a name stays as it is spelled
         return [self.lives_line(state.lives) + ".", opens]
 
     def lives_line(self, lives: Sequence[int]) -> str:
@@ -198,36 +266,36 @@ class PokerTerminal(GameTerminal):
         bid = game.action_bid(action)
         cur = before.current_bid
         if bid is not None:
-            lines = [f"{self.verb(seat, 'bids', 'bid')} {_bid(bid)}."]
+            lines = [f"{self.verb(seat, 'bid')} {_bid(bid)}."]
             if after.phase is Phase.RESPOND:
                 lines.append(f"The cup passes to {self.name(after.current_player)}.")
             return lines
         if action in (LEFT, RIGHT):
             side = "left" if action == LEFT else "right"
             return [
-                f"{self.verb(seat, 'passes', 'pass')} the cup {side} to "
+                f"{self.verb(seat, 'pass')} the cup {side} to "
                 f"{self.name(after.current_player)} (play goes {self._direction(after, seat)})."
             ]
         if action == LIAR and cur is not None:
             return [
-                f"{self.verb(seat, 'calls', 'call')} liar on {self.whose(before.bidder)} "
+                f"{self.verb(seat, 'call')} liar on {self.whose(before.bidder)} "
                 f"{format_poker_bid(cur)}!"
             ]
         if action == ACCEPT and cur is not None:
-            accepts = f"{self.verb(seat, 'accepts', 'accept')} {format_poker_bid(cur)}"
+            accepts = f"{self.verb(seat, 'accept')} {format_poker_bid(cur)}"
             if after.phase is Phase.KEEP:
                 return [
                     f"{accepts}: the cup is lifted on {_dice(after.outside)}.",
                     f"Five of a kind in {FIVE_ROLLS} rolls, or lose a life.",
                 ]
             if after.phase is Phase.ARRANGE:
-                return [f"{accepts} and {'take' if self.you(seat) else 'takes'} the cup."]
+                return [f"{accepts} and {self.says(seat, 'take')} the cup."]
             return [f"{accepts}: the cup is lifted."]
         if (out := game.action_arranged(action)) is not None:
             if not out:
-                return [f"{self.verb(seat, 'puts', 'put')} all five dice under the cup."]
+                return [f"{self.verb(seat, 'put')} all five dice under the cup."]
             return [
-                f"{self.verb(seat, 'leaves', 'leave')} {_dice(out)} outside the cup and "
+                f"{self.verb(seat, 'leave')} {_dice(out)} outside the cup and "
                 f"{plural(5 - len(out), 'die')} under it."
             ]
         if (roll := game.action_roll(action)) is not None:
@@ -238,8 +306,8 @@ class PokerTerminal(GameTerminal):
                 attempts = after.results[-1].attempts
             shown = _dice(attempts[-1]) if attempts else "?"
             return [
-                f"{self.verb(seat, 'keeps', 'keep')} {_dice(kept)} and "
-                f"{'rolls' if not self.you(seat) else 'roll'} {plural(5 - len(kept), 'die')}:"
+                f"{self.verb(seat, 'keep')} {_dice(kept)} and "
+                f"{self.says(seat, 'roll')} {plural(5 - len(kept), 'die')}:"
                 f" {shown} (roll {len(attempts)} of {FIVE_ROLLS})."
             ]
         return []
@@ -250,16 +318,13 @@ class PokerTerminal(GameTerminal):
         shake, rolled = roll
         parts = []
         if shake:
-            parts.append(f"shakes the cup ({plural(len(before.cup), 'die')} re-rolled unseen)")
+            cup = plural(len(before.cup), "die")
+            parts.append(f"{self.says(seat, 'shake')} the cup ({cup} re-rolled unseen)")
         if rolled:
-            parts.append(f"rolls {_dice(rolled)} in view")
+            parts.append(f"{self.says(seat, 'roll')} {_dice(rolled)} in view")
         if not parts:
-            lines = [f"{self.verb(seat, 'neither shakes nor rolls', 'neither shake nor roll')}."]
-        else:
-            text = " and ".join(parts)
-            if self.you(seat):
-                text = text.replace("shakes", "shake").replace("rolls", "roll")
-            lines = [f"{self.name(seat)} {text}."]
+            parts.append(f"neither {self.says(seat, 'shake')} nor {self.says(seat, 'roll')}")
+        lines = [f"{self.name(seat)} {' and '.join(parts)}."]
         if rolled:
             lines.append(f"Outside the cup now: {_dice(after.outside)}.")
         return lines
@@ -275,20 +340,14 @@ class PokerTerminal(GameTerminal):
         elif r.success:
             tries = len(r.attempts)
             how = "already there" if not tries else f"in {plural(tries, 'roll')}"
-            lines = [
-                f"{self.verb(r.caller, 'makes', 'make')} five of a kind ({how}): "
-                "nobody loses a life."
-            ]
+            lines = [f"{self.verb(r.caller, 'make')} five of a kind ({how}): nobody loses a life."]
         else:
-            lines = [
-                f"{self.verb(r.caller, 'fails', 'fail')} to make five of a kind in "
-                f"{FIVE_ROLLS} rolls."
-            ]
+            lines = [f"{self.verb(r.caller, 'fail')} to make five of a kind in {FIVE_ROLLS} rolls."]
         if r.loser is not None:
             left = r.lives[r.loser]
-            tail = (" and are out" if self.you(r.loser) else " and is out") if not left else ""
+            tail = f" and {self.says(r.loser, 'be')} out" if not left else ""
             lines.append(
-                f"{self.verb(r.loser, 'loses', 'lose')} a life ({plural(left, 'life')} left){tail}."
+                f"{self.verb(r.loser, 'lose')} a life ({plural(left, 'life')} left){tail}."
             )
         lines.append(self.lives_line(r.lives) + ".")
         return lines
@@ -331,7 +390,10 @@ class PokerTerminal(GameTerminal):
                 f"[bold]Five-of-a-kind challenge{who}: the dice {_dice(view.outside)}; roll "
                 f"{tries + 1} of {FIVE_ROLLS} next.[/bold]"
             )
-            lines.append("Keep some dice ('keep Q Q', 'keep none') and re-roll the rest.")
+            lines.append(
+                f"Keep some dice ('{_keep_example(view.outside)}', 'keep none') and re-roll the "
+                "rest."
+            )
             return lines
         lines.append(f"Outside the cup (everyone sees): {_dice(view.outside)}.")
         if view.cup:
@@ -339,11 +401,11 @@ class PokerTerminal(GameTerminal):
             lines.append(f"[bold]Under the cup{who} (only you see): {_dice(view.cup)}[/bold]")
             lines.append(f"[bold]Your hand: {_dice(hand)} = {_bid(hand_bid(hand))}.[/bold]")
         else:
-            lines.append(f"Under the cup: {plural(view.cup_count, 'die')} you cannot see.")
-            if view.passed_cup is not None:
+            lines.append(_cup_line(view))
+            if view.passed_cup is not None and len(view.known_cup) < view.cup_count:
                 lines.append(
                     f"(You passed the cup on with {_dice(view.passed_cup)} under it; "
-                    "it may have changed since.)"
+                    "it has been shaken since.)"
                 )
         lines.append(self.options(view))
         return lines
@@ -360,15 +422,7 @@ class PokerTerminal(GameTerminal):
                 )
             return f"{what}; 'hint', 'help' or 'quit'."
         if phase == "pass":
-            n = len(view.lives)
-            left = self._neighbour(view, 1)
-            right = self._neighbour(view, -1)
-            if n and left == right:
-                return f"Pass the cup 'left' or 'right' (both go to {self.name(left)})."
-            return (
-                f"Pass the cup 'left' (to {self.name(left)}) or 'right' "
-                f"(to {self.name(right)}); this sets the round's direction."
-            )
+            return self._pass_options(view) + "."
         if phase == "respond":
             bid = view.current_bid
             assert bid is not None
@@ -385,15 +439,50 @@ class PokerTerminal(GameTerminal):
             )
         if phase == "arrange":
             return (
-                "Choose the dice that stay outside the cup, seen by all: 'out K K' or "
-                "'out none' (at least one die stays under the cup)."
+                "Choose the dice that stay outside the cup, seen by all: "
+                f"'{_out_example(view)}' or 'out none' (at least one die stays under the cup)."
             )
         if phase == "shake":
+            cup = f"'shake' re-rolls the {plural(view.cup_count, 'die')} under the cup unseen"
+            if not view.outside:
+                return f"{cup}; 'no shake' leaves them as they are."
+            face = format_face(max(view.outside))
             return (
-                f"'shake' re-rolls the {view.cup_count} under the cup unseen; 'roll 9' re-rolls "
-                "outside dice in view; 'shake roll 9' does both; 'no shake' does neither."
+                f"{cup}; 'roll {face}' re-rolls outside dice in view; 'shake roll {face}' does "
+                "both; 'no shake' does neither."
             )
         return ""
+
+    def _pass_options(self, view: PokerView) -> str:
+        """Where 'left' and 'right' pass the cup (Player One, before passing it)."""
+        left = self._neighbour(view, 1)
+        right = self._neighbour(view, -1)
+        if left == right:
+            return f"Pass the cup 'left' or 'right' (both go to {self.name(left)})"
+        return (
+            f"Pass the cup 'left' (to {self.name(left)}) or 'right' "
+            f"(to {self.name(right)}); this sets the round's direction"
+        )
+
+    def examples(self, view: PokerView) -> str:
+        """Moves of the player to move that are legal now, written as they may be typed."""
+        phase = view.phase
+        if phase == "bid":
+            least = self.game.action_bid(view.legal_actions[0]) if view.legal_actions else None
+            if view.current_bid is None or least is None:
+                return "a bid such as 'pair K' or 'a pair of kings'"
+            return f"a bid of at least '{format_poker_bid(least)}'"
+        if phase == "pass":
+            return "'left' or 'right'"
+        if phase == "respond":
+            return "'liar' or 'accept'" if ACCEPT in view.legal_actions else "'liar'"
+        if phase == "arrange":
+            return f"'{_out_example(view)}' or 'out none'"
+        if phase == "shake":
+            if view.outside:
+                return f"'shake', 'no shake', 'roll {format_face(max(view.outside))}'"
+            return "'shake' or 'no shake'"
+        return f"'{_keep_example(view.outside)}' or 'keep none'"
 
     def _neighbour(self, view: PokerView, step: int) -> int:
         n = len(view.lives)
@@ -416,20 +505,19 @@ class PokerTerminal(GameTerminal):
                 call_rate=bot.call_rate,
             )
             lines.append(
-                f"Odds: {format_poker_bid(cur)} is true about {pct(p_true)} (the outside "
-                f"dice, fresh dice under the cup, a bidder who bluffs now and then); accepting "
-                f"costs you a life about {pct(loss)}."
+                f"Odds: {format_poker_bid(cur)} {_how_true(p_true)} ({_odds_basis(view)}); "
+                f"accepting costs you a life about {pct(loss)}."
             )
         elif view.phase in ("arrange", "shake", "bid") and view.cup:
             lines += self._hand_hint(view)
         elif view.phase == "keep":
             kept, p = five_keep(view.outside, FIVE_ROLLS - len(view.five_attempts))
             lines.append(f"Odds: keeping {_dice(kept)} makes five of a kind {pct(p)} from here.")
-        text = game.action_to_string(bot.choose(game, view))
+        # one move per line, each written as it may be typed at the prompt
+        lines.append(f"The prob bot would play: {escape(_typed(game, bot.choose(game, view)))}.")
         if view.phase == "arrange":
             _, roll = bot.plan(game, view)
-            text += f", then {game.action_to_string(roll)}"
-        lines.append(f"The prob bot would play: {escape(text)}.")
+            lines.append(f"Then it would play: {escape(_typed(game, roll))}.")
         return lines
 
     def _hand_hint(self, view: PokerView) -> list[str]:
@@ -466,8 +554,13 @@ class PokerTerminal(GameTerminal):
             "  out K K / out none     the dice that stay outside the cup, in view",
             "  shake / no shake       re-roll every die under the cup unseen, or not",
             "  roll 9 / shake roll 9  re-roll outside dice in view (with or without shaking)",
-            "  keep Q Q               five-of-a-kind challenge: keep these, re-roll the rest",
-            "  hint                   odds from what you can see, and the prob bot's move",
+        ]
+        if self.rules.five_of_a_kind_rule:
+            lines.append(
+                "  keep Q Q               five-of-a-kind challenge: keep these, re-roll the rest"
+            )
+        lines += [
+            "  hint                   odds from what you know, and the prob bot's move",
             "  status                 show the table again",
             "  quit                   leave the game",
         ]
@@ -482,11 +575,36 @@ class PokerTerminal(GameTerminal):
         return _PROMPTS.get(view.phase, "your move?")
 
     def empty_reply(self, state: PokerState) -> str:
-        example = _EXAMPLES.get(state.phase, "'keep Q Q'")
-        return f"Type {example}, 'help' or 'quit'."
+        return f"Type {self.examples(state.view(state.current_player))}, 'help' or 'quit'."
 
     def parse(self, line: str) -> tuple[str, Any]:
         return parse_poker_command(line)
+
+    def answer(self, state: PokerState, seat: int, line: str) -> Answer:
+        """As :meth:`GameTerminal.answer`; what cannot be read is explained for the step the
+        player is at (a direction to pass the cup, a call, dice), not only as a bid."""
+        answer = super().answer(state, seat, line)
+        kind, _ = self.parse(line)
+        phase = state.phase
+        if kind != "error" or phase is Phase.BID or self._one_move_now(state, line):
+            return answer
+        view = state.view(seat)
+        said = escape(repr(" ".join(line.split())))
+        if phase is Phase.PASS:
+            return Answer(lines=(f"{said} is not a direction. {self._pass_options(view)}.",))
+        return Answer(lines=(f"Can't read {said} now: type {self.examples(view)}, or 'help'.",))
+
+    def _one_move_now(self, state: PokerState, line: str) -> bool:
+        """Whether ``line`` is two moves ('out K K, then shake') whose first is legal now (the
+        reader's "one move at a time" says what to type)."""
+        first, then, _ = _clean(line).partition(" then ")
+        kind, move = parse_poker_command(first)
+        if not then or kind != "move":
+            return False
+        try:
+            return self.game.string_to_action(move) in state.legal_actions()
+        except LiarsDiceError:
+            return False
 
     def move(self, state: PokerState, seat: int, kind: str, arg: Any) -> Answer:
         try:
