@@ -129,6 +129,7 @@ async def _leave_mid_game(tmp: Path) -> None:
             else:
                 await asyncio.sleep(0.005)
         assert room.status == "finished"
+        await _until_frame(ann, lambda f: f["data"].get("room", {}).get("status") == "finished")
         ranking = ann.frames[-1]["data"]["room"]["ranking"]
         assert sorted(ranking) == [0, 1, 2]
         wins = ann.frames[-1]["data"]["room"]["wins"]
@@ -142,6 +143,16 @@ async def _leave_mid_game(tmp: Path) -> None:
         assert [s.name for s in room.seats] == ["ann", "random-bot-1"]
         assert room.status in ("playing", "finished") and room.game_no == 2
         await _replays(store, settings, room)
+
+
+async def _until_frame(sink: Sink, cond: Any) -> None:
+    """Wait until the sink's last frame meets ``cond`` (the room can be over in memory while
+    its last events are still being written, before any frame is sent)."""
+    for _ in range(1000):
+        if sink.frames and cond(sink.frames[-1]):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no such frame")
 
 
 def _least(room: Room) -> Any:

@@ -32,7 +32,8 @@ BIDDING_KEYS = {
 }  # fmt: skip
 POKER_KEYS = {
     "player", "names", "rules", "round", "phase", "to_move", "opener", "lives", "direction",
-    "holder", "cup", "cup_count", "outside", "passed_cup", "bids", "current_bid", "bidder",
+    "holder", "cup", "cup_count", "outside", "passed_cup", "known_cup", "public_cup",
+    "cup_known_by", "bids", "current_bid", "bidder",
     "five_attempts", "legal_actions", "results", "winner", "legal", "game_no",
 }  # fmt: skip
 EVENT_KEYS = {
@@ -87,6 +88,15 @@ def check_frame(seat: int, frame: dict[str, Any], state: Any) -> None:
             assert view["cup"] == []
         if seat < 0:
             assert view["passed_cup"] is None and view["legal_actions"] == []
+        # known dice: exactly the core's own view of this seat (its knowledge, or the public)
+        core = state.view(seat).to_dict()
+        assert view["known_cup"] == core["known_cup"]
+        assert (
+            view["public_cup"] == core["public_cup"]
+            and view["cup_known_by"] == core["cup_known_by"]
+        )
+        if seat < 0:
+            assert view["known_cup"] == view["public_cup"] or view["known_cup"] == []
 
 
 GAMES = [

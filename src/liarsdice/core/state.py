@@ -94,6 +94,7 @@ class RoundResult:
     game_pot: int = 0
     pile: int = 0
     scores: tuple[int, ...] | None = None
+    palifico: bool = False  # a palifico round (wilds off, the face fixed)
 
 
 class Table:
@@ -911,6 +912,7 @@ class State(StateBase):
             game_pot=game_pot,
             pile=pile,
             scores=tuple(scores) if rules.scoring is Scoring.ROOM else None,
+            palifico=t.palifico,
         )
         table = t.copy(
             dice=tuple(dice),

@@ -105,6 +105,10 @@ class Family(ABC):
         (the server draws it from the fair dice stream)."""
         return False
 
+    @abstractmethod
+    def plain_rules(self, rules: Any) -> list[str]:
+        """The rules that are on, one plain sentence each, for players (no option names)."""
+
     def preset_description(self, rules: Any) -> str:
         """The description the server lists for a preset (``GET /api/presets``)."""
         return self.description(rules)

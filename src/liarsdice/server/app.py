@@ -262,7 +262,12 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     @app.get("/api/presets")
     async def presets() -> dict[str, Any]:
         out = [
-            {"name": n, "family": f.name, "description": f.preset_description(r)}
+            {
+                "name": n,
+                "family": f.name,
+                "description": f.preset_description(r),
+                "rules": f.plain_rules(r),
+            }
             for f in FAMILIES
             for n, r in f.presets.items()
         ]

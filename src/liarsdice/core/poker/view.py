@@ -75,9 +75,8 @@ class PokerView(ViewBase):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly form (faces and bids in notation). The server sends it as the view of
-        a frame, whose keys are a fixed contract (``docs/PROTOCOL.md``): ``known_cup``,
-        ``public_cup`` and ``cup_known_by`` are for the bots and the terminal and are not part
-        of it."""
+        a frame (``docs/PROTOCOL.md``): ``known_cup`` is the viewer's own knowledge, the other
+        two are public."""
         return {
             **self._head(),
             "lives": list(self.lives),
@@ -87,6 +86,9 @@ class PokerView(ViewBase):
             "cup_count": self.cup_count,
             "outside": _faces(self.outside),
             "passed_cup": None if self.passed_cup is None else _faces(self.passed_cup),
+            "known_cup": _faces(self.known_cup),
+            "public_cup": _faces(self.public_cup),
+            "cup_known_by": list(self.cup_known_by),
             "bids": [[p, format_poker_bid(b)] for p, b in self.bids],
             "current_bid": None if self.current_bid is None else format_poker_bid(self.current_bid),
             "bidder": self.bidder,

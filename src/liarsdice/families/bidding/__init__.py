@@ -84,6 +84,11 @@ class BiddingFamily(Family):
                 lines.append("  (the default options)")
         return lines
 
+    def plain_rules(self, rules: Rules) -> list[str]:
+        from liarsdice.families.bidding.plain import plain_rules
+
+        return plain_rules(rules)
+
     def description(self, rules: Rules) -> str:
         return rules.description
 
@@ -125,6 +130,7 @@ class BiddingFamily(Family):
         game = state.game
         out = record_module.summarize_result(game, result)
         out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
+        out["palifico"] = result.palifico
         if result.stash:
             out["stash"] = list(result.stash)
         return out

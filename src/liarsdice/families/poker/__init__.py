@@ -106,6 +106,11 @@ class PokerFamily(Family):
             )
         return lines
 
+    def plain_rules(self, rules: PokerRules) -> list[str]:
+        from liarsdice.families.poker.plain import plain_rules
+
+        return plain_rules(rules)
+
     def description(self, rules: PokerRules) -> str:
         return DESCRIPTION
 
