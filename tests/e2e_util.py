@@ -80,9 +80,10 @@ def live_server(
     db: bool = True,
     env: dict[str, str] | None = None,
     cwd: Path | None = None,
+    args: tuple[str, ...] = (),
 ) -> Iterator[str]:
     """Run ``liarsdice serve`` on a free port with its own database (``db=False``: the
-    default one); yields the base URL."""
+    default one) and any further ``args``; yields the base URL."""
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log_path = tmp / "server.log"
@@ -96,6 +97,7 @@ def live_server(
         *(["--db", f"sqlite+aiosqlite:///{tmp / 'e2e.db'}"] if db else []),
         "--bot-delay",
         str(bot_delay),
+        *args,
     ]
     full_env = None if env is None else {**os.environ, **env}
     with open(log_path, "w") as log:
@@ -133,20 +135,31 @@ def tab_to(page: Page, selector: str, limit: int = 80) -> None:
 
 
 def horizontal_overflow(page: Page) -> int:
-    """How many CSS pixels the page is wider than the viewport (0: no horizontal scroll)."""
+    """How many CSS pixels the page is wider than the viewport (0: no horizontal scroll),
+    once the finite animations running now (a roll, a shake) have ended."""
+    page.wait_for_function(
+        "() => document.getAnimations().every(a => a.playState !== 'running'"
+        " || a.effect.getTiming().iterations === Infinity)",
+        timeout=10_000,
+    )
     width: int = page.evaluate(
         "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
     return width
 
 
-# Every die drawn on the page outside the player's own dice and the public reveals/replay:
-# in games without shown dice or an open stash this must be empty.
+# Every die with a face drawn on the page that this page's view does not hold as its own:
+# held dice ("svg.die" without "glyph": pictures of a face in a bid or on a button don't
+# count) outside the player's own dice ("data-src=mine"), the public reveal, shown dice and
+# the replay. In games without shown dice or an open stash this must be empty.
 FOREIGN_DICE_JS = """() => {
-  const dice = [...document.querySelectorAll("svg.die")];
-  const foreign = dice.filter((d) => !d.closest("#my-dice, #reveal, #history, #replay"));
+  const dice = [...document.querySelectorAll("svg.die:not(.glyph)")];
+  const pub = new Set(["mine", "reveal", "shown", "outside", "stash", "replay", "cup"]);
+  const foreign = dice.filter((d) => !pub.has(d.dataset.src) && !d.closest("#replay"));
+  const hidden = dice.filter((d) => d.dataset.src === "mine" || d.dataset.src === "cup")
+    .filter((d) => !d.closest("#my-dice"));
   const rows = [...document.querySelectorAll("#my-dice [data-seat]")];
-  return {foreign: foreign.length, seats: rows.map((r) => Number(r.dataset.seat))};
+  return {foreign: foreign.length + hidden.length, seats: rows.map((r) => Number(r.dataset.seat))};
 }"""
 
 # The dice this page shows as its own: {seat, game, round, faces} or null.
@@ -157,3 +170,141 @@ MY_DICE_JS = """() => {
           round: Number(row.dataset.round),
           faces: [...row.querySelectorAll("svg.die")].map((d) => Number(d.dataset.face))};
 }"""
+
+
+# ---------------------------------------------------------------- shared browser set-up
+# Each browser test module wraps these in its own module-scoped fixtures.
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+
+
+def launch_browser() -> Iterator[Any]:
+    """Debian's chromium, headless, through Playwright (for a module-scoped fixture)."""
+    chromium = ensure_chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is missing: pip install 'playwright>=1.40' (dev extras)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def serve(tmp_path_factory: pytest.TempPathFactory, name: str = "e2e-server") -> Iterator[str]:
+    """A ``liarsdice serve`` with its own database and quick bots (for a fixture)."""
+    ensure_chromium()  # skip (LIARSDICE_SKIP_BROWSER=1) before starting a server
+    # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1.
+    args = ("--rooms-per-ip", "1000")
+    with live_server(tmp_path_factory.mktemp(name), bot_delay=0.05, args=args) as base:
+        yield base
+
+
+# Uncaught JavaScript errors, per page: tests end by checking there were none.
+PAGE_ERRORS: dict[Any, list[str]] = {}
+
+
+def new_page(browser: Any, **context: Any) -> Page:
+    """A page in a fresh context (its own localStorage), recording uncaught errors."""
+    page: Page = browser.new_context(**context).new_page()
+    page.set_default_timeout(10_000)
+    errors = PAGE_ERRORS.setdefault(page, [])
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    return page
+
+
+def no_page_errors(page: Page) -> None:
+    assert not PAGE_ERRORS.get(page), PAGE_ERRORS.get(page)
+
+
+def create_room(
+    page: Page,
+    base: str,
+    name: str,
+    options: str = "dice=2",
+    preset: str = "classic",
+    private: bool = False,
+) -> str:
+    """Create a room through the lobby form; returns the room id."""
+    page.goto(base + "/")
+    page.wait_for_selector("#create-preset option", state="attached")
+    page.fill("#my-name", name)
+    page.select_option("#create-preset", preset)
+    if options:
+        page.click(".more-options summary")
+        page.fill("#create-options", options)
+    if private:
+        page.check("#create-private")
+    page.click("#create-button")
+    page.wait_for_url("**/r/**")
+    page.wait_for_selector("#host-controls:not([hidden])")
+    return page.url.rsplit("/r/", 1)[1].split("#")[0]
+
+
+def seat_count(page: Page) -> int:
+    return page.locator("#seats > li").count()
+
+
+def wait_seats(page: Page, n: int) -> None:
+    page.wait_for_function("(n) => document.querySelectorAll('#seats > li').length === n", arg=n)
+
+
+def add_bot(page: Page, level: str) -> None:
+    n = seat_count(page)
+    page.select_option("#bot-level", level)
+    page.click("#add-bot")
+    wait_seats(page, n + 1)
+
+
+def my_turn(page: Page) -> bool:
+    result: bool = page.evaluate(
+        "() => !document.getElementById('moves').hidden"
+        " && !document.getElementById('moves-fieldset').disabled"
+    )
+    return result
+
+
+def wait_my_turn(page: Page, timeout: float = 10_000) -> None:
+    page.wait_for_function(
+        "() => !document.getElementById('moves').hidden"
+        " && !document.getElementById('moves-fieldset').disabled",
+        timeout=timeout,
+    )
+
+
+def least_bid(page: Page) -> str:
+    """Click the first enabled face at the selected quantity; returns the move's notation."""
+    button = page.locator("#moves .face-row button:not(:disabled)").first
+    text: str = button.get_attribute("data-move") or ""
+    button.click()
+    return text
+
+
+def state(page: Page) -> Any:
+    """What the page knows (window.liarsdice.state: only what the server sent it)."""
+    return page.evaluate(
+        "() => JSON.parse(JSON.stringify({seat: window.liarsdice.state.seat,"
+        " room: window.liarsdice.state.room, view: window.liarsdice.state.view}))"
+    )
+
+
+def axe_serious(page: Page) -> list[str]:
+    """axe-core's serious and critical violations on the page, as readable lines."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    out = []
+    for v in results.response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            targets = [n["target"] for n in v["nodes"]][:5]
+            out.append(f"{v['id']} ({v['impact']}): {v['help']} {targets}")
+    return out
+
+
+def screenshot(page: Page, name: str, full_page: bool = True) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

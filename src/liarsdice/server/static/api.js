@@ -40,14 +40,134 @@ export function newClientSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-export async function postJSON(url, body) {
-  return parse(
-    await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify(body),
-    }),
-  );
+export async function postJSON(url, body, { token = null } = {}) {
+  const headers = { "Content-Type": "application/json", Accept: "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return parse(await fetch(url, { method: "POST", headers, body: JSON.stringify(body) }));
+}
+
+/**
+ * POST `body`; when the server refuses a field it doesn't know yet (a 422 `invalid` naming
+ * one of `optional`), post again without those fields. New optional fields (`private`,
+ * `player_token`) thus never break an older server.
+ */
+export async function postWithOptional(url, body, optional) {
+  try {
+    return await postJSON(url, body);
+  } catch (err) {
+    const named = optional.filter((k) => k in body && err instanceof ApiError && err.code === "invalid" && err.message.includes(k));
+    if (!named.length) throw err;
+    const rest = { ...body };
+    for (const k of optional) delete rest[k];
+    return postJSON(url, rest);
+  }
+}
+
+// ---------------------------------------------------------------- errors as sentences
+
+// What to tell a person for each error code (the server's message is kept where it says
+// something only it knows, such as why a move is illegal).
+const ERROR_SENTENCES = {
+  no_room: "There is no such room.",
+  room_full: "The room is full (12 seats).",
+  name_taken: "Someone in the room already has that name (or one that looks like it): pick another.",
+  name_reserved: "That name is kept for computer players: pick another.",
+  not_your_turn: "It's not your turn.",
+  not_seated: "Only players seated at the table can do that.",
+  not_host: "Only the host can do that.",
+  eliminated: "You are out of this game.",
+  stale: "The table moved on before your move arrived: have another look.",
+  rate_limited: "Slow down a little: too many messages at once.",
+  too_many_rooms: "You have created many rooms in the last hour: wait a little or join one.",
+  too_many_connections: "Too many open tabs from this address.",
+  store_unavailable: "The server can't save right now; it will retry by itself. Try your move again in a moment.",
+  bad_token: "This browser's seat in the room is no longer valid.",
+  removed: "The host removed you from the room.",
+  bad_origin: "This page isn't allowed to talk to the server.",
+};
+
+/** An error as one readable sentence (no codes). */
+export function errorSentence(err) {
+  const code = err && err.code;
+  if (code && ERROR_SENTENCES[code]) return ERROR_SENTENCES[code];
+  return sentence(err && err.message ? err.message : String(err || "Something went wrong"));
+}
+
+/** "4x5 does not beat 5x6" -> "4x5 does not beat 5x6." (a capital and a full stop). */
+export function sentence(text) {
+  let t = String(text || "").trim();
+  if (!t) return "Something went wrong.";
+  t = t[0].toUpperCase() + t.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+// ---------------------------------------------------------------- the guest identity
+// One persistent identity per browser: {player, token, name}. The token is a secret: it is
+// sent only in the Authorization header of /api/players/me and as player_token when joining.
+
+const PLAYER_KEY = "liarsdice:player";
+
+export function loadPlayer() {
+  try {
+    const p = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
+    return p && typeof p === "object" ? p : null;
+  } catch {
+    return null;
+  }
+}
+
+export function savePlayer(p) {
+  try {
+    localStorage.setItem(PLAYER_KEY, JSON.stringify(p));
+  } catch {
+    // not remembered
+  }
+}
+
+/**
+ * This browser's identity, created on the server the first time (`POST /api/players`).
+ * With a server that has no players yet, a local one: {player: null, token: null, name}.
+ */
+export async function ensurePlayer(name) {
+  const have = loadPlayer();
+  if (have && have.token) {
+    if (name && name !== have.name) {
+      try {
+        const res = await postJSON("/api/players/me", { name }, { token: have.token });
+        have.name = res.name || name;
+      } catch (err) {
+        if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+          savePlayer({ player: null, token: null, name });
+          return ensurePlayer(name);
+        }
+        if (!(err instanceof ApiError) || err.status !== 404) throw err;
+        have.name = name;
+      }
+      savePlayer(have);
+    }
+    return have;
+  }
+  const nm = name || (have && have.name) || "";
+  try {
+    const res = await postJSON("/api/players", { name: nm || guestName() });
+    const p = { player: res.player, token: res.token, name: res.name || nm };
+    savePlayer(p);
+    return p;
+  } catch (err) {
+    if (err instanceof ApiError && [404, 405].includes(err.status)) {
+      const p = { player: null, token: null, name: nm };
+      savePlayer(p);
+      return p;
+    }
+    throw err;
+  }
+}
+
+/** "Guest 4821": a name for someone who hasn't picked one. */
+export function guestName() {
+  const n = new Uint16Array(1);
+  crypto.getRandomValues(n);
+  return `Guest ${1000 + (n[0] % 9000)}`;
 }
 
 // ---------------------------------------------------------------- seats in localStorage
@@ -106,6 +226,7 @@ const CLOSE_BAD_TOKEN = 4401;
 const CLOSE_ORIGIN = 4403;
 const CLOSE_NO_ROOM = 4404;
 const CLOSE_BAD_HELLO = 4400;
+const CLOSE_REMOVED = 4410;
 
 /**
  * One room connection that survives network trouble. It remembers the highest `seq` seen
@@ -188,7 +309,7 @@ export class Connection {
     ws.addEventListener("close", (ev) => {
       if (gen !== this.generation) return;
       this.ws = null;
-      if ([CLOSE_BAD_TOKEN, CLOSE_NO_ROOM, CLOSE_ORIGIN, CLOSE_BAD_HELLO].includes(ev.code)) {
+      if ([CLOSE_BAD_TOKEN, CLOSE_NO_ROOM, CLOSE_ORIGIN, CLOSE_BAD_HELLO, CLOSE_REMOVED].includes(ev.code)) {
         this.onStatus("disconnected", "closed");
         this.onFatal(ev.code);
         return;

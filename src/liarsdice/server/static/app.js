@@ -1,37 +1,52 @@
 // The browser client's entry point: "/" is the lobby, "/r/{room}" a room (a seat when this
-// browser holds the room's seat token, else a spectator who may join). No build step: plain
-// ES modules served by the game server. Protocol: docs/PROTOCOL.md.
+// browser holds the room's seat token, else a spectator who may join), "/leaderboard" and
+// "/p/{player}" the ratings. No build step: plain ES modules served by the game server.
+// Protocol: docs/PROTOCOL.md.
 
 import {
   ApiError,
   Connection,
+  ensurePlayer,
+  errorSentence,
   forgetSeat,
   getJSON,
+  guestName,
+  loadPlayer,
   loadPref,
   loadSeat,
   newClientSeed,
-  postJSON,
+  postWithOptional,
+  savePlayer,
   savePref,
   saveSeat,
+  sentence,
 } from "./api.js";
 import { $, fill, h, unescapeHtml } from "./dom.js";
+import { GameLog } from "./log.js";
+import { MovePicker } from "./moves.js";
+import { startLeaderboard, startPlayer } from "./pages.js";
 import { ReplayViewer } from "./replay.js";
+import { RevealController } from "./reveal.js";
+import { BASICS, optionSentences, presetRules, presetSummary, presetTitle } from "./rules.js";
+import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
 import {
-  MovePicker,
-  bidLabel,
-  describeMove,
   describeResult,
+  hostSeat,
+  isPalifico,
+  isPoker,
+  myTurn,
   nameOf,
-  renderBids,
-  renderCurrentBid,
+  renderCentre,
   renderGameOver,
-  renderHistory,
-  renderMine,
-  renderPublic,
-  renderReveal,
+  renderRevealText,
   renderSeats,
-  turnText,
+  renderTray,
+  rollTray,
+  tickClock,
 } from "./table.js";
+import { speakerOff, speakerOn } from "./icons.js";
+import { Tips } from "./tips.js";
+import { bidLabel, describeMove, pokerCategory } from "./words.js";
 
 // ---------------------------------------------------------------- shared bits
 
@@ -44,8 +59,10 @@ export function announce(text) {
 }
 
 let errorTimer = null;
-function showError(message) {
-  $("error-text").textContent = message;
+/** Show a message at the top of the page: an ApiError, an Error or a sentence. */
+function showError(err) {
+  const text = typeof err === "string" ? err : err instanceof ApiError || (err && err.code) ? errorSentence(err) : sentence(err && err.message ? err.message : String(err));
+  $("error-text").textContent = text;
   $("error").hidden = false;
   clearTimeout(errorTimer);
   errorTimer = setTimeout(hideError, 15000);
@@ -54,8 +71,6 @@ function hideError() {
   $("error").hidden = true;
 }
 $("error-close").addEventListener("click", hideError);
-
-const errorText = (err) => (err instanceof ApiError ? `${err.message} (${err.code})` : String(err.message || err));
 
 const roomPath = (id) => `/r/${encodeURIComponent(id)}`;
 
@@ -76,53 +91,188 @@ export function parseOptions(text) {
       const line = raw.trim();
       if (!line || line.startsWith("#")) return;
       const eq = line.indexOf("=");
-      if (eq <= 0) throw new Error(`options, line ${i + 1}: write NAME=VALUE, e.g. dice=3`);
+      if (eq <= 0) throw new Error(`Rule changes, line ${i + 1}: write a name, "=" and a value, for example dice=3.`);
       options[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
     });
   return options;
 }
 
-/** The turn timer field: "" -> null, else a number of seconds (the server checks 5..3600). */
+/** A seconds field: "" -> null, else a number (the server checks 5..3600). */
 function timerValue(input) {
-  const t = input.value.trim();
+  const t = String(input.value).trim();
   if (!t) return null;
   const n = Number(t);
-  if (!Number.isFinite(n)) throw new Error("the turn timer is a number of seconds");
+  if (!Number.isFinite(n)) throw new Error("The time per move is a number of seconds.");
   return n;
 }
 
 let presetsPromise = null;
 const presets = () => (presetsPromise ??= getJSON("/api/presets"));
 
+/** My name: the identity's, else the one typed before, else a guest name. */
+function myName() {
+  const p = loadPlayer();
+  return (p && p.name) || loadPref("name", "") || "";
+}
+
+/** Create or join with this browser's identity; returns {name, player_token}. */
+async function identity(name) {
+  const nm = String(name || "").trim() || myName() || guestName();
+  savePref("name", nm);
+  try {
+    const p = await ensurePlayer(nm);
+    showMe();
+    return { name: nm, player_token: p.token || undefined };
+  } catch {
+    return { name: nm, player_token: undefined };
+  }
+}
+
+/**
+ * POST a create or join body with this browser's identity; a player token the server no
+ * longer knows (`bad_player`) is dropped and the request made once more without it.
+ */
+async function postSeat(url, body) {
+  try {
+    return await postWithOptional(url, body, ["private", "player_token"]);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === "bad_player" && body.player_token)) throw err;
+    savePlayer({ player: null, token: null, name: body.name });
+    const again = { ...body };
+    delete again.player_token;
+    try {
+      const p = await ensurePlayer(body.name);
+      if (p.token) again.player_token = p.token;
+    } catch {
+      // play unrated
+    }
+    return postWithOptional(url, again, ["private", "player_token"]);
+  }
+}
+
+function showMe() {
+  const p = loadPlayer();
+  const link = $("me-link");
+  if (p && p.player) {
+    link.hidden = false;
+    link.href = `/p/${encodeURIComponent(p.player)}`;
+    link.textContent = p.name ? `You: ${p.name}` : "You";
+  } else {
+    link.hidden = true;
+  }
+}
+
+// ---------------------------------------------------------------- sound toggle
+
+function wireSound() {
+  const b = $("sound-toggle");
+  const paint = () => {
+    b.setAttribute("aria-pressed", isMuted() ? "false" : "true");
+    b.replaceChildren(isMuted() ? speakerOff() : speakerOn(), isMuted() ? "Sound off" : "Sound on");
+  };
+  b.addEventListener("click", () => {
+    setMuted(!isMuted());
+    if (!isMuted()) play("bid");
+  });
+  onMuteChange(paint);
+  paint();
+}
+
+// ---------------------------------------------------------------- rules dialog
+
+function openRules(preset, options) {
+  const dialog = $("rules-dialog");
+  const rules = presetRules(preset);
+  fill(
+    $("rules-body"),
+    h("h3", { text: "The idea" }),
+    h("ul", {}, BASICS.map((s) => h("li", { text: s }))),
+    h("h3", { text: `${presetTitle(preset.name)}: the rules in play` }),
+    h("ul", { id: "rules-list" }, [...rules, ...optionSentences(options)].map((s) => h("li", { text: s }))),
+    h("h3", { text: "Playing here" }),
+    h(
+      "ul",
+      {},
+      h("li", { text: "To bid, pick how many, then click a face. Only bids that beat the current one can be clicked." }),
+      h("li", { text: "Call “Liar!” when you think the bid to beat is too high." }),
+      h("li", { text: "Everything works with the keyboard: Tab moves between controls, Enter or Space presses them, the arrow keys pick a number." }),
+    ),
+  );
+  if (typeof dialog.showModal === "function") dialog.showModal();
+  else dialog.setAttribute("open", "");
+  $("rules-close").focus();
+}
+
+function wireRulesDialog() {
+  const dialog = $("rules-dialog");
+  $("rules-close").addEventListener("click", () => (dialog.close ? dialog.close() : dialog.removeAttribute("open")));
+  dialog.addEventListener("click", (ev) => {
+    if (ev.target === dialog && dialog.close) dialog.close();
+  });
+}
+
 // ---------------------------------------------------------------- the lobby
 
 async function startLobby() {
   $("lobby").hidden = false;
   document.title = "Liar's Dice";
-  const name = loadPref("name", "");
-  $("create-name").value = name;
-  $("join-name").value = name;
+  const nameInput = $("my-name");
+  nameInput.value = myName();
+  const player = loadPlayer();
+  if (player && player.player) {
+    $("my-page").hidden = false;
+    $("my-page").href = `/p/${encodeURIComponent(player.player)}`;
+  }
+
+  $("identity-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const nm = nameInput.value.trim();
+    if (!nm) {
+      showError("Please type a name.");
+      return;
+    }
+    try {
+      const p = await ensurePlayer(nm);
+      savePref("name", nm);
+      showMe();
+      if (p.player) {
+        $("my-page").hidden = false;
+        $("my-page").href = `/p/${encodeURIComponent(p.player)}`;
+      }
+      announce(`Your name is now ${nm}.`);
+      $("save-name").textContent = "Saved";
+      setTimeout(() => ($("save-name").textContent = "Save name"), 2000);
+    } catch (err) {
+      showError(err);
+    }
+  });
 
   const select = $("create-preset");
   const data = await presets().catch((err) => {
-    showError(`Couldn't load the rules list: ${errorText(err)}`);
+    showError(`Couldn't load the list of games. ${errorSentence(err)}`);
     return { presets: [], bot_levels: [] };
   });
-  const families = { bidding: "Bid on all the dice", poker: "Poker dice" };
-  for (const [family, label] of Object.entries(families)) {
+  const groups = [
+    ["Bid on all the dice", (p) => p.family === "bidding" && !["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
+    ["Poker dice", (p) => p.family === "poker"],
+    ["Two-player duels", (p) => ["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
+  ];
+  const placed = new Set();
+  for (const [label, test] of groups) {
     const group = h("optgroup", { label });
-    for (const p of data.presets.filter((x) => x.family === family)) {
-      group.append(h("option", { value: p.name, text: p.name, "data-family": p.family }));
+    for (const p of data.presets.filter((x) => test(x) && !placed.has(x.name))) {
+      placed.add(p.name);
+      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "perudo" }));
     }
     if (group.childElementCount) select.append(group);
   }
+  for (const p of data.presets.filter((x) => !placed.has(x.name))) select.append(h("option", { value: p.name, text: presetTitle(p.name) }));
   const describe = () => {
     const p = data.presets.find((x) => x.name === select.value);
-    $("preset-desc").textContent = p ? p.description : "";
+    $("preset-desc").textContent = p ? presetSummary(p) : "";
+    fill($("preset-rules-list"), (p ? presetRules(p) : []).map((s) => h("li", { text: s })));
     $("options-hint").textContent =
-      p && p.family === "poker"
-        ? "Poker dice options: lives, five_of_a_kind_rule."
-        : "Any rule option of docs/RULES.md, e.g. dice=3, loss=one, wild=none.";
+      p && p.family === "poker" ? "For example lives=2." : "For example dice=3 (fewer dice, shorter games), wild=none, loss=one.";
   };
   select.addEventListener("change", describe);
   describe();
@@ -131,74 +281,96 @@ async function startLobby() {
     ev.preventDefault();
     const button = $("create-button");
     try {
-      const nm = $("create-name").value.trim();
-      if (!nm) throw new Error("please give your name");
+      const options = parseOptions($("create-options").value);
+      button.disabled = true;
+      const who = await identity(nameInput.value);
       const body = {
         preset: select.value,
-        options: parseOptions($("create-options").value),
-        name: nm,
+        options,
+        name: who.name,
         turn_timer: timerValue($("create-timer")),
         client_seed: newClientSeed(),
       };
-      button.disabled = true;
-      const res = await postJSON("/api/rooms", body);
-      savePref("name", nm);
-      saveSeat(res.room, { token: res.token, seat: res.seat, name: nm });
+      if ($("create-private").checked) body.private = true;
+      if (who.player_token) body.player_token = who.player_token;
+      const res = await postSeat("/api/rooms", body);
+      saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
       location.assign(roomPath(res.room));
     } catch (err) {
       button.disabled = false;
-      showError(`Couldn't create the room: ${errorText(err)}`);
+      showError(`Couldn't create the room. ${err instanceof ApiError ? errorSentence(err) : sentence(err.message)}`);
     }
   });
 
-  $("join-form").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
+  $("first-game").addEventListener("click", async (ev) => {
+    const button = ev.currentTarget;
+    button.disabled = true;
+    try {
+      const who = await identity(nameInput.value);
+      const body = { preset: "classic", options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true };
+      if (who.player_token) body.player_token = who.player_token;
+      const res = await postSeat("/api/rooms", body);
+      saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
+      savePref(`tutorial:${res.room}`, true);
+      savePref("tips-off", false);
+      savePref("tips-done", []);
+      location.assign(roomPath(res.room));
+    } catch (err) {
+      button.disabled = false;
+      showError(`Couldn't start a game. ${err instanceof ApiError ? errorSentence(err) : sentence(err.message)}`);
+    }
+  });
+
+  const joinWith = async (watch) => {
     const room = roomFromInput($("join-room").value);
     if (!room) {
-      showError("Paste a room link (…/r/ID) or a room id.");
+      showError("Paste a room link (it ends with /r/ and the room's name).");
       return;
     }
-    const nm = $("join-name").value.trim();
-    if (!nm || loadSeat(room)) {
+    if (watch || loadSeat(room)) {
       location.assign(roomPath(room)); // watch, or resume the seat this browser already has
       return;
     }
     try {
-      const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, {
-        name: nm,
-        client_seed: newClientSeed(),
-      });
-      savePref("name", nm);
-      saveSeat(res.room, { token: res.token, seat: res.seat, name: nm });
+      const who = await identity(nameInput.value);
+      const body = { name: who.name, client_seed: newClientSeed() };
+      if (who.player_token) body.player_token = who.player_token;
+      const res = await postSeat(`/api/rooms/${encodeURIComponent(room)}/join`, body);
+      saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
       location.assign(roomPath(res.room));
     } catch (err) {
-      showError(`Couldn't join: ${errorText(err)}`);
+      showError(`Couldn't join. ${errorSentence(err)}`);
     }
+  };
+  $("join-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    joinWith(false);
   });
+  $("watch-button").addEventListener("click", () => joinWith(true));
 
   const refresh = async () => {
     try {
       const { rooms } = await getJSON("/api/rooms");
       const list = $("room-list");
       if (!rooms.length) {
-        fill(list, h("li", { class: "hint", text: "No rooms yet: create one." }));
+        fill(list, h("li", { class: "hint", text: "No open rooms right now: create one, or play your first game." }));
         return;
       }
       fill(
         list,
-        rooms.map((r) =>
-          h(
+        rooms.map((r) => {
+          const status = r.status === "playing" ? `playing game ${r.game_no}` : r.status === "finished" ? "between games" : "waiting to start";
+          const open = r.status !== "playing" && r.players < 12;
+          return h(
             "li",
-            { "data-room": r.id },
-            h("a", { href: roomPath(r.id) }, h("code", { text: r.id })),
-            ` ${r.preset} · ${r.status}${r.status === "playing" ? ` (game ${r.game_no})` : ""} · `,
-            `${r.players} seated${r.seats.length ? `: ${r.seats.join(", ")}` : ""}`,
-            r.spectators ? ` · ${r.spectators} watching` : "",
-          ),
-        ),
+            { "data-room": r.id, class: "room-item" },
+            h("div", { class: "room-item-text" }, h("strong", { text: presetTitle(r.preset) }), h("span", { class: "meta", text: ` · ${status}` }), h("br"), h("span", { class: "meta", text: `${r.players} seated${r.seats.length ? `: ${r.seats.join(", ")}` : ""}${r.spectators ? ` · ${r.spectators} watching` : ""}` })),
+            h("a", { href: roomPath(r.id), class: "button small", "aria-label": `${open ? "Open" : "Watch"} the ${presetTitle(r.preset)} room with ${r.seats.join(", ") || "nobody yet"}`, text: open ? "Open" : "Watch" }),
+          );
+        }),
       );
     } catch (err) {
-      showError(`Couldn't load the rooms: ${errorText(err)}`);
+      showError(`Couldn't load the rooms. ${errorSentence(err)}`);
     }
   };
   $("refresh-rooms").addEventListener("click", refresh);
@@ -223,21 +395,54 @@ const S = {
   oddsOn: loadPref("odds", false),
   pending: null, // the id of a move in flight (the picker is disabled until it's answered)
   turnKey: "", // which turn we last announced
-  resultCount: -1, // how many results we have announced
+  resultKey: "", // game/results count we have announced
+  roundKey: "", // game/round whose roll we animated
+  timerLocal: null, // {seat, at (local ms), seconds}
+  palificoSeen: new Set(),
+  lastTick: null,
+  leaving: false,
 };
 
 let conn = null;
 let picker = null;
 let replay = null;
 let replayOpener = null;
+let reveal = null;
+let gameLog = null;
+let tips = null;
+let rollPending = false;
+let presetInfo = null;
+
+const baseTitle = () => `${S.room ? presetTitle(S.room.preset) : "Room"} · Liar's Dice`;
 
 async function startRoom(id) {
   S.id = id;
   $("room").hidden = false;
-  $("room-id").textContent = id;
+  document.title = "Liar's Dice";
+
+  // The room must exist; its public snapshot gives a first picture while the socket opens.
+  try {
+    const snap = await getJSON(`/api/rooms/${encodeURIComponent(id)}`);
+    S.room = snap.data.room;
+    S.view = null;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) {
+      $("no-room").hidden = false;
+      document.title = "No such room · Liar's Dice";
+      $("back-to-lobby").focus();
+    } else {
+      $("no-room").hidden = false;
+      $("no-room-h").textContent = "Couldn't open this room.";
+      showError(err);
+    }
+    return;
+  }
+  $("room-body").hidden = false;
   $("share-url").value = `${location.origin}${roomPath(id)}`;
-  document.title = `Liar's Dice: room ${id}`;
-  picker = new MovePicker($("moves"), $("moves-fieldset"), sendMove);
+  gameLog = new GameLog(id);
+  reveal = new RevealController({ onChange: (info) => onRevealChange(info) });
+  tips = new Tips($("tips"), Boolean(loadPref(`tutorial:${id}`, false)));
+  picker = new MovePicker($("moves"), $("moves-fieldset"), { onMove: sendMove, onSelection: () => S.room && renderTray($("my-area"), $("my-dice"), S, picker.selection()) });
   replay = new ReplayViewer($("replay"), {
     announce,
     onClose: () => {
@@ -246,17 +451,11 @@ async function startRoom(id) {
     },
   });
   wireRoomControls();
-
-  // The room must exist; its public snapshot gives a first picture while the socket opens.
-  try {
-    const snap = await getJSON(`/api/rooms/${encodeURIComponent(id)}`);
-    S.room = snap.data.room;
-    S.view = null;
-  } catch (err) {
-    $("room-meta").textContent = err instanceof ApiError && err.code === "no_room" ? "There is no such room." : errorText(err);
-    fill($("table"), h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
-    return;
-  }
+  presets()
+    .then((data) => {
+      presetInfo = data.presets.find((p) => p.name === S.room.preset) || { name: S.room.preset };
+    })
+    .catch(() => {});
   render();
 
   const seat = loadSeat(id);
@@ -271,17 +470,27 @@ async function startRoom(id) {
         forgetSeat(id);
         showError("This browser's seat in the room is no longer valid: you are watching.");
         conn.reconnectAs(null);
+      } else if (code === 4410 && S.leaving) {
+        goLobbyAfterLeave();
+      } else if (code === 4410) {
+        forgetSeat(id);
+        S.seat = null;
+        showError("The host removed you from the room: you are watching.");
+        conn.reconnectAs(null);
       } else if (code === 4404) {
-        showError("There is no such room.");
+        $("room-body").hidden = true;
+        $("no-room").hidden = false;
       } else {
-        showError(`The server closed the connection (${code}).`);
+        showError("The server closed the connection. Reload the page to try again.");
       }
     },
   });
   conn.open();
   // A handle for debugging from the console (and for the end-to-end tests): the state holds
   // nothing but what the server sent this browser.
-  window.liarsdice = { state: S, conn };
+  window.liarsdice = { state: S, conn, reveal };
+
+  setInterval(() => tickClock(S, baseTitle()), 250);
 
   const m = /^#replay-(\d+)$/.exec(location.hash);
   if (m) openReplay(Number(m[1]), null);
@@ -294,37 +503,38 @@ function wireRoomControls() {
       await navigator.clipboard.writeText(input.value);
     } catch {
       input.select(); // no clipboard permission: select it so the player can copy it
-      document.execCommand && document.execCommand("copy");
+      if (document.execCommand) document.execCommand("copy");
     }
     announce("Link copied.");
-    $("copy-link").textContent = "Copied";
-    setTimeout(() => ($("copy-link").textContent = "Copy link"), 2000);
+    $("copy-link").textContent = "Copied!";
+    setTimeout(() => ($("copy-link").textContent = "Copy invite link"), 2000);
   });
+
+  $("rules-button").addEventListener("click", () => openRules(presetInfo || { name: S.room.preset }, S.room.options));
 
   $("seat-join").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const nm = $("seat-name").value.trim();
     if (!nm) {
-      showError("Please give your name.");
+      showError("Please type your name.");
       return;
     }
     try {
-      const res = await postJSON(`/api/rooms/${encodeURIComponent(S.id)}/join`, {
-        name: nm,
-        client_seed: newClientSeed(),
-      });
-      savePref("name", nm);
-      saveSeat(res.room, { token: res.token, seat: res.seat, name: nm });
+      const who = await identity(nm);
+      const body = { name: who.name, client_seed: newClientSeed() };
+      if (who.player_token) body.player_token = who.player_token;
+      const res = await postSeat(`/api/rooms/${encodeURIComponent(S.id)}/join`, body);
+      saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
       hideError();
       conn.reconnectAs(res.token);
     } catch (err) {
-      showError(`Couldn't join: ${errorText(err)}`);
+      showError(`Couldn't join. ${errorSentence(err)}`);
     }
   });
-  $("seat-name").value = loadPref("name", "");
+  $("seat-name").value = myName();
 
   presets()
-    .then((data) => fill($("bot-level"), data.bot_levels.map((lv) => h("option", { value: lv, text: lv, selected: lv === "prob" }))))
+    .then((data) => fill($("bot-level"), data.bot_levels.map((lv) => h("option", { value: lv, text: botLevelName(lv), selected: lv === "prob" }))))
     .catch(() => {});
   $("add-bot").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
   $("start").addEventListener("click", () => send("start"));
@@ -333,7 +543,7 @@ function wireRoomControls() {
     try {
       send("settings", { turn_timer: timerValue($("timer")) });
     } catch (err) {
-      showError(err.message);
+      showError(err);
     }
   });
 
@@ -344,6 +554,24 @@ function wireRoomControls() {
     render();
   });
 
+  $("back-button").addEventListener("click", () => {
+    send("back");
+    announce("Welcome back: it's you playing again.");
+  });
+  // Any input counts as being back.
+  let lastBack = 0;
+  for (const type of ["keydown", "pointerdown"]) {
+    window.addEventListener(type, () => {
+      const me = S.room && S.seat !== null ? S.room.seats[S.seat] : null;
+      if (me && me.away && Date.now() - lastBack > 2000 && conn) {
+        lastBack = Date.now();
+        conn.send("back");
+      }
+    });
+  }
+
+  $("leave-button").addEventListener("click", leave);
+
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
     const input = $("chat-input");
@@ -351,6 +579,33 @@ function wireRoomControls() {
     if (!text) return;
     if (send("chat", { text })) input.value = "";
   });
+}
+
+const BOT_LEVELS = { random: "Beginner (plays at random)", prob: "Casual (counts the odds)", bayes: "Sharp (reads your bids)", expert: "Expert (thinks ahead)" };
+function botLevelName(level) {
+  return BOT_LEVELS[level] || level;
+}
+
+let leaveArmed = 0;
+function leave() {
+  const b = $("leave-button");
+  const inGame = S.room.status === "playing" && S.view && (S.view.dice_counts || S.view.lives || [])[S.seat] > 0;
+  if (inGame && Date.now() - leaveArmed > 5000) {
+    leaveArmed = Date.now();
+    b.textContent = "Leave? A computer finishes your game: click again";
+    announce("Click Leave again to leave: a computer will finish the game for you.");
+    setTimeout(() => (b.textContent = "Leave"), 5000);
+    return;
+  }
+  S.leaving = true;
+  const id = send("leave", {});
+  if (!id) return;
+  setTimeout(() => goLobbyAfterLeave(), 1500);
+}
+
+function goLobbyAfterLeave() {
+  forgetSeat(S.id);
+  location.assign("/");
 }
 
 /** Send a message; complain when offline. Returns the message id or null. */
@@ -368,7 +623,41 @@ function sendMove(move) {
   picker.update(S);
 }
 
+let kickArmed = { seat: -1, at: 0 };
+function hostAction(kind, seat, button) {
+  if (kind === "remove" && S.room.status === "playing" && seat.kind === "human") {
+    // During a game, kicking asks for a second click.
+    if (kickArmed.seat !== seat.seat || Date.now() - kickArmed.at > 5000) {
+      kickArmed = { seat: seat.seat, at: Date.now() };
+      if (button) {
+        button.textContent = "Sure? Click again";
+        setTimeout(() => (button.textContent = "Kick"), 5000);
+      }
+      announce(`Click Kick again to remove ${seat.name}: a computer will finish their game.`);
+      return;
+    }
+    kickArmed = { seat: -1, at: 0 };
+  }
+  if (kind === "remove") send("remove_seat", { seat: seat.seat });
+  else if (kind === "host") send("make_host", { seat: seat.seat });
+}
+
 // ---------------------------------------------------------------- frames
+
+function takeFrame(d) {
+  if (d.room) S.room = d.room;
+  if ("view" in d) S.view = d.view;
+  if ("seat" in d && (d.seat === null || typeof d.seat === "number")) S.seat = d.seat;
+  const t = S.room && S.room.timer;
+  if (t && typeof t.deadline === "number") {
+    const now = typeof d.now === "number" ? d.now : Date.now() / 1000;
+    const left = t.deadline - now;
+    S.timerLocal = { seat: t.seat, at: Date.now() + left * 1000, seconds: t.seconds || S.room.turn_timer || left };
+  } else {
+    S.timerLocal = null;
+  }
+  if (S.view && S.view.palifico === true) S.palificoSeen.add(`${S.view.game_no}/${S.view.round}`);
+}
 
 function onFrame(frame) {
   const d = frame.data || {};
@@ -376,33 +665,37 @@ function onFrame(frame) {
     case "welcome":
       S.seat = d.seat;
       S.role = d.role;
-      S.host = Boolean(d.host);
       S.welcomed = true;
       S.pending = null; // a new connection: a move in flight was either applied or lost
       render();
       break;
     case "snapshot":
-      S.room = d.room;
-      S.view = d.view;
+      takeFrame(d);
       S.chat = new Map((d.chat || []).map((e) => [e.seq, e]));
       S.pending = null;
-      render();
-      announceState(false);
+      afterFrame(false, null);
       break;
     case "update": {
       const before = S.view;
-      S.room = d.room;
-      S.view = d.view;
+      takeFrame(d);
+      gameLog.addEvents(d.events || [], before);
       for (const ev of d.events || []) onEvent(ev, before);
       if (d.reply_to && d.reply_to === S.pending) S.pending = null;
       if ((d.events || []).some((e) => e.kind === "action" || e.kind === "game_started")) S.pending = null;
-      render();
-      announceState(true);
+      if (S.leaving && d.reply_to) goLobbyAfterLeave();
+      afterFrame(true, before);
       break;
     }
     case "error":
       if (d.reply_to && d.reply_to === S.pending) S.pending = null;
-      showError(d.message || d.code);
+      if (d.code === "removed" && S.leaving) {
+        goLobbyAfterLeave();
+      } else if (d.code === "removed") {
+        forgetSeat(S.id);
+        showError("The host removed you from the room: you are watching.");
+      } else {
+        showError(d);
+      }
       render();
       break;
     default:
@@ -411,73 +704,137 @@ function onFrame(frame) {
 }
 
 function onEvent(ev, before) {
+  const namesView = { ...S, view: before || S.view };
   switch (ev.kind) {
     case "chat":
       S.chat.set(ev.seq, ev);
       if (ev.seat !== S.seat) announce(`${ev.name} says: ${unescapeHtml(ev.text)}`);
       break;
     case "action": {
-      // Name the mover from the view the action was made in (seats never change mid-game).
-      const auto = ev.auto ? " (played by a bot)" : "";
-      if (ev.seat === S.seat) announce(`Your move: ${bidLabel(ev.text)}${auto}.`);
-      else announce(`${nameOf({ ...S, view: before || S.view }, ev.seat)} ${describeMove(ev.text)}${auto}.`);
+      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto ? " (played by the computer)" : "";
+      if (ev.seat === S.seat) announce(`${ev.timeout ? "Time ran out. " : ""}Your move: ${bidLabel(ev.text)}${ev.timeout ? " (played for you)" : ""}.`);
+      else announce(`${nameOf(namesView, ev.seat)} ${describeMove(ev.text)}${auto}.`);
+      if (/^\d+x\d+$/.test(String(ev.text)) || pokerCategory(ev.text)) play("bid");
       break;
     }
     case "game_started":
-      S.resultCount = 0;
       announce(`Game ${ev.game_no} starts.`);
       break;
     case "game_over":
-      announce(ev.winner === null || ev.winner === undefined ? "Game over." : ev.winner === S.seat ? "Game over: you win!" : `Game over: ${nameOf(S, ev.winner)} wins.`);
+      announce(ev.winner === null || ev.winner === undefined ? "Game over." : ev.winner === S.seat ? "Game over: you win!" : `Game over: ${nameOf(namesView, ev.winner)} wins.`);
+      if (ev.winner === S.seat) setTimeout(() => play("win"), 1200);
       break;
     case "seat_joined":
       announce(`${ev.name} joins the room.`);
+      break;
+    case "seat_removed":
+      announce(`${ev.name} left the room.`);
+      break;
+    case "seat_left":
+      announce(`${nameOf(namesView, ev.seat)} left the game: a computer plays for them.`);
+      break;
+    case "host_changed":
+      announce(ev.seat === S.seat ? "You are now the host." : `${nameOf(S, ev.seat)} is now the host.`);
+      break;
+    case "presence":
+      if (ev.seat === S.seat && ev.away) announce("A computer is playing for you. Press “I'm back” to play again.");
       break;
     default:
       break;
   }
 }
 
-/** Announce a new round result and "Your turn" once each. */
-function announceState(live) {
+/** After a snapshot or update: reveals, rolls, announcements, then draw. */
+function afterFrame(live, before) {
   const v = S.view;
-  if (!v) return;
-  const results = v.results || [];
-  if (S.resultCount < 0 || !live) S.resultCount = results.length; // don't replay history
-  if (results.length > S.resultCount) {
-    const i = results.length - 1;
-    announce(describeResult(S, results[i], i).sentences.join(" "));
-    S.resultCount = results.length;
+  if (v) {
+    const results = v.results || [];
+    const rkey = `${v.game_no}/${results.length}`;
+    if (live && S.resultKey && rkey !== S.resultKey && results.length > 0 && before && before.game_no === v.game_no && results.length > (before.results || []).length) {
+      const i = results.length - 1;
+      announce(describeResult(S, results[i], i).sentences.join(" "));
+      reveal.start(S, results[i], i);
+    }
+    S.resultKey = rkey;
+    const roundKey = `${v.game_no}/${v.round}`;
+    if (roundKey !== S.roundKey) {
+      const first = S.roundKey === "";
+      S.roundKey = roundKey;
+      if (!first && S.room.status === "playing") {
+        if (reveal.active()) rollPending = true;
+        else doRoll();
+      }
+    }
+    const mine = myTurn(S);
+    const key = `${v.game_no}/${v.round}/${(v.bids || []).length}/${v.phase}`;
+    if (mine && key !== S.turnKey) {
+      S.turnKey = key;
+      announce(v.current_bid ? `Your turn. The bid to beat is ${bidLabel(v.current_bid)}.` : "Your turn: you open the bidding.");
+      if (live) play("turn");
+    }
   }
-  const mine = S.seat !== null && v.to_move === S.seat && v.legal.length > 0;
-  const key = `${v.game_no}/${v.round}/${v.bids.length}/${v.phase}`;
-  if (mine && key !== S.turnKey) {
-    S.turnKey = key;
-    announce(v.current_bid ? `Your turn. The bid is ${bidLabel(v.current_bid)}.` : "Your turn.");
+  maybeSetUpFirstGame();
+  render();
+}
+
+function doRoll() {
+  rollPending = false;
+  render();
+  if (S.seat !== null) rollTray($("my-dice"));
+  for (const c of document.querySelectorAll("#seats .cup")) {
+    c.classList.remove("shake");
+    void c.getBoundingClientRect();
+    c.classList.add("shake");
   }
-  document.title = `${mine ? "(Your turn) " : ""}Liar's Dice: room ${S.id}`;
+  play("roll");
+}
+
+function onRevealChange(info) {
+  render();
+  if (info && info.ended && rollPending && S.room.status === "playing") doRoll();
+}
+
+/** "Play your first game": add two computer players and start, once. */
+let setUpSent = false;
+function maybeSetUpFirstGame() {
+  if (setUpSent || !loadPref(`tutorial:${S.id}`, false)) return;
+  if (S.seat === null || !S.welcomed || S.room.status !== "lobby" || S.seat !== hostSeat(S.room)) return;
+  if (S.room.seats.length !== 1) return;
+  setUpSent = true;
+  send("add_bot", { level: "prob" });
+  send("add_bot", { level: "prob" });
+  send("start");
 }
 
 // ---------------------------------------------------------------- rendering
 
 function render() {
-  if (!S.room) return;
+  if (!S.room || !reveal) return;
   const room = S.room;
-  const seated = S.seat !== null;
-  $("room-meta").textContent = [
-    `${room.preset}${Object.keys(room.options || {}).length ? ` (${Object.entries(room.options).map(([k, v]) => `${k}=${v}`).join(", ")})` : ""}`,
-    room.status === "playing" ? `game ${room.game_no} in progress` : room.status === "finished" ? `game ${room.game_no} over` : "waiting to start",
-    room.turn_timer ? `turn timer ${room.turn_timer} s` : "no turn timer",
-    `${room.spectators} watching`,
-    seated ? `you are ${room.seats[S.seat] ? room.seats[S.seat].name : "seated"}` : "you are watching",
-  ].join(" · ");
+  const seated = S.seat !== null && S.seat < room.seats.length;
+  if (!seated) S.seat = null;
+  S.host = seated && S.seat === hostSeat(room);
+  const me = seated ? room.seats[S.seat] : null;
+
+  $("room-title").textContent = presetTitle(room.preset);
+  const status = room.status === "playing" ? `Game ${room.game_no} in progress` : room.status === "finished" ? `Game ${room.game_no} over` : "Waiting to start";
+  const meta = [
+    status,
+    room.turn_timer ? `${room.turn_timer} s per move` : "no time limit",
+    room.private ? "private room" : null,
+    room.spectators ? `${room.spectators} watching` : null,
+    seated ? `you are ${me.name}` : "you are watching",
+  ].filter(Boolean);
+  $("room-meta").textContent = meta.join(" · ");
 
   // Joining: only for spectators, between games, while seats are free.
   const canJoin = !seated && room.status !== "playing" && room.seats.length < 12;
   $("seat-join").hidden = seated || !S.welcomed; // wait for the welcome: it may seat us
   $("seat-name").hidden = $("seat-join-button").hidden = !canJoin;
   document.querySelector("label[for=seat-name]").hidden = !canJoin;
-  $("watching").textContent = canJoin ? "You are watching. Join the game:" : "You are watching (players can join between games).";
+  $("watching").textContent = canJoin ? "You are watching. Take a seat to play in the next game:" : "You are watching (players can join between games).";
+  $("leave-button").hidden = !seated;
+  $("away-banner").hidden = !(me && me.away && !me.left);
 
   // Host controls, between games only.
   const hostNow = S.host && room.status !== "playing";
@@ -489,43 +846,74 @@ function render() {
     if (document.activeElement !== $("timer")) $("timer").value = room.turn_timer ?? "";
   }
 
-  renderSeats($("seats"), S);
-  renderGameOver($("game-over"), S);
-  $("turn").textContent = turnText(S);
-  renderMine($("my-area"), $("my-dice"), S);
-  renderPublic($("public"), S);
-  renderCurrentBid($("current-bid"), S);
-  $("odds-area").hidden = !(room.rules && seated && S.view && room.status === "playing");
+  renderSeats($("seats"), S, { reveal, canManage: S.host, hostAction });
+  renderCentre($("centre"), S, reveal);
+  reveal.renderStage($("reveal-stage"));
   picker.update(S);
-  $("bids-area").hidden = room.status !== "playing";
-  renderBids($("bids"), S);
-  renderReveal($("reveal"), S);
-  renderHistory($("history"), $("results"), S);
+  renderTray($("my-area"), $("my-dice"), S, picker.selection());
+  $("odds-area").hidden = !(room.rules && seated && S.view && room.status === "playing" && !isPoker(S));
+  $("turn").textContent = turnText();
+  renderGameOver($("game-over"), S, { gameLinks });
+  renderRevealText($("reveal"), S);
+  gameLog.render($("log-body"), S);
+  tips.render(S);
   renderChat();
   renderGames();
+  tickClock(S, baseTitle());
+}
+
+function turnText() {
+  const v = S.view;
+  const st = S.room.status;
+  if (st === "lobby") return S.room.seats.length < 2 ? "Waiting for players: share the invite link or add a computer player." : S.host ? "" : "Waiting for the host to start.";
+  if (!v || st === "finished" || v.to_move === -4) return "";
+  if (v.to_move < 0) return "Rolling…";
+  if (myTurn(S)) return "";
+  const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round) ? " Palifico round." : "";
+  return `Waiting for ${nameOf(S, v.to_move)}.${pal}`;
 }
 
 function renderChat() {
   const list = $("chat-list");
   const items = [...S.chat.values()].sort((a, b) => a.seq - b.seq);
-  const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  fill(
-    list,
-    items.length
-      ? items.map((e) => h("li", {}, h("span", { class: "seat-name", text: e.name }), ": ", h("span", { text: unescapeHtml(e.text) })))
-      : h("li", { class: "hint", text: "No messages yet." }),
-  );
-  if (atBottom) list.scrollTop = list.scrollHeight;
+  const sig = JSON.stringify([items.map((e) => e.seq), S.seat]);
+  if (list.__sig !== sig) {
+    list.__sig = sig;
+    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+    fill(
+      list,
+      items.length
+        ? items.map((e) => h("li", {}, h("span", { class: "seat-name", text: e.name }), ": ", h("span", { text: unescapeHtml(e.text) })))
+        : h("li", { class: "hint", text: "No messages yet." }),
+    );
+    if (atBottom) list.scrollTop = list.scrollHeight;
+  }
   const seated = S.seat !== null;
   $("chat-input").disabled = $("chat-send").disabled = !seated;
   $("chat-input").placeholder = seated ? "Say something" : "Only players can chat";
 }
 
+const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
+
+function gameLinks(g) {
+  if (!(S.room.games || []).includes(g)) return null;
+  return h(
+    "p",
+    { class: "game-links" },
+    h("button", { type: "button", class: "small", id: `replay-over-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Watch the replay"),
+    " ",
+    h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "Download the record"),
+  );
+}
+
 function renderGames() {
   const games = S.room.games || [];
-  const q = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
+  const list = $("games-list");
+  const sig = games.join(",");
+  if (list.__sig === sig) return;
+  list.__sig = sig;
   fill(
-    $("games-list"),
+    list,
     games.length
       ? games.map((g) =>
           h(
@@ -534,9 +922,9 @@ function renderGames() {
             `Game ${g}: `,
             h("button", { type: "button", class: "link", id: `replay-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Replay"),
             " · ",
-            h("a", { href: q(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "JSON"),
+            h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "JSON"),
             " · ",
-            h("a", { href: q(g, "text"), download: `liarsdice-${S.id}-game${g}.txt` }, "text"),
+            h("a", { href: recordUrl(g, "text"), download: `liarsdice-${S.id}-game${g}.txt` }, "text"),
           ),
         )
       : h("li", { class: "hint", text: "None yet." }),
@@ -548,14 +936,21 @@ async function openReplay(game, opener) {
   history.replaceState(null, "", `${location.pathname}#replay-${game}`);
   try {
     await replay.open(S.id, game);
+    $("replay").scrollIntoView({ block: "start" });
   } catch (err) {
     $("replay").hidden = true;
-    showError(`Couldn't load game ${game}: ${errorText(err)}`);
+    showError(`Couldn't load game ${game}. ${errorSentence(err)}`);
   }
 }
 
 // ---------------------------------------------------------------- start
 
-const m = /^\/r\/([^/]+)\/?$/.exec(location.pathname);
-if (m) startRoom(decodeURIComponent(m[1]));
+wireSound();
+wireRulesDialog();
+showMe();
+const path = location.pathname;
+let route;
+if ((route = /^\/r\/([^/]+)\/?$/.exec(path))) startRoom(decodeURIComponent(route[1]));
+else if (/^\/leaderboard\/?$/.test(path)) startLeaderboard($("leaderboard"), showError);
+else if ((route = /^\/p\/([^/]+)\/?$/.exec(path))) startPlayer($("player"), decodeURIComponent(route[1]), showError);
 else startLobby();

@@ -44,31 +44,60 @@ function svg(tag, attrs) {
 
 /**
  * One die. `face` is an int (bidding family) or a poker face string.
- * Options: `match` (highlight: it counts for the bid), `small` (a smaller die).
+ * Options: `match` (highlight: it counts for the bid), `small` (a smaller die), `glyph` (a
+ * picture of a face, e.g. in a bid or on a button: not a die anyone holds; hidden from
+ * screen readers unless `label` is given), `src` (where a held die comes from: "mine",
+ * "shown", "reveal", "outside", "cup", "stash", "replay"; kept as data-src for tests).
  */
-export function die(face, { match = false, small = false } = {}) {
-  const box = svg("svg", {
+export function die(face, { match = false, small = false, glyph = false, src = null, label = null } = {}) {
+  const classes = ["die"];
+  if (match) classes.push("match");
+  if (small) classes.push("small");
+  if (glyph) classes.push("glyph");
+  if (typeof face === "string") classes.push("poker");
+  const attrs = {
     viewBox: "0 0 100 100",
-    role: "img",
-    "aria-label": faceName(face),
-    class: `die${match ? " match" : ""}${small ? " small" : ""}${typeof face === "string" ? " poker" : ""}`,
+    class: classes.join(" "),
     "data-face": face,
     focusable: "false",
-  });
-  const title = svg("title", {});
-  title.textContent = faceName(face);
-  box.append(title);
+  };
+  if (glyph && !label) {
+    attrs["aria-hidden"] = "true";
+  } else {
+    attrs.role = "img";
+    attrs["aria-label"] = label || faceName(face);
+  }
+  if (src) attrs["data-src"] = src;
+  const box = svg("svg", attrs);
   box.append(svg("rect", { x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" }));
   const pips = typeof face === "number" ? PIPS[face] : undefined;
   if (pips) {
     for (const [cx, cy] of pips) box.append(svg("circle", { cx, cy, r: 9, class: "pip" }));
   } else {
-    const label = svg("text", {
-      x: 50, y: 52, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-label",
+    const text = svg("text", {
+      x: 50, y: 53, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-label",
     });
-    label.textContent = String(face);
-    box.append(label);
+    text.textContent = String(face);
+    box.append(text);
   }
+  return box;
+}
+
+/** A die seen from outside the cup: no face (the viewer doesn't know it). Decorative. */
+export function dieBack({ small = true } = {}) {
+  const box = svg("svg", { viewBox: "0 0 100 100", class: `die-back${small ? " small" : ""}`, "aria-hidden": "true", focusable: "false" });
+  box.append(svg("rect", { x: 6, y: 6, width: 88, height: 88, rx: 18, class: "die-back-body" }));
+  box.append(svg("text", { x: 50, y: 56, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-back-mark" }));
+  box.lastChild.textContent = "?";
+  return box;
+}
+
+/** A dice cup (decorative SVG). */
+export function cup() {
+  const box = svg("svg", { viewBox: "0 0 100 100", class: "cup", "aria-hidden": "true", focusable: "false" });
+  box.append(svg("path", { d: "M22 10 H78 L90 88 Q50 100 10 88 Z", class: "cup-body" }));
+  box.append(svg("path", { d: "M14 82 Q50 94 86 82", class: "cup-rim" }));
+  box.append(svg("path", { d: "M30 22 L26 76", class: "cup-shine" }));
   return box;
 }
 
@@ -77,13 +106,13 @@ export function die(face, { match = false, small = false } = {}) {
  * ("Your dice: two, five, five"), and each die is also named on its own.
  * `matches(face)` decides which dice to highlight.
  */
-export function diceRow(faces, { label = "", matches = () => false, small = false, attrs = {} } = {}) {
+export function diceRow(faces, { label = "", matches = () => false, small = false, attrs = {}, src = null } = {}) {
   const row = document.createElement("span");
   row.className = "dice";
   row.setAttribute("role", "group");
   const words = faces.map(faceName).join(", ");
   row.setAttribute("aria-label", label ? `${label}: ${words || "none"}` : words || "none");
   for (const [k, v] of Object.entries(attrs)) row.setAttribute(k, String(v));
-  for (const f of faces) row.append(die(f, { match: matches(f), small }));
+  for (const f of faces) row.append(die(f, { match: matches(f), small, src }));
   return row;
 }

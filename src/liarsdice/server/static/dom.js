@@ -63,3 +63,36 @@ export function unescapeHtml(text) {
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
 }
+
+/**
+ * Rebuild `el`'s children with `build()` only when `sig` (a string describing what they
+ * show) changed since the last time: focus, selection and running animations survive
+ * frames that change nothing visible here.
+ */
+export function sync(el, sig, build) {
+  if (el.__sig === sig) return false;
+  el.__sig = sig;
+  const focused = el.contains(document.activeElement) ? document.activeElement.id : null;
+  fill(el, build());
+  if (focused) {
+    const again = document.getElementById(focused);
+    if (again && el.contains(again)) again.focus({ preventScroll: true });
+  }
+  return true;
+}
+
+/** Whether the person asked for less motion (checked each time: it can change). */
+export function reducedMotion() {
+  return Boolean(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+/** Add `cls` to `el` for one run of its CSS animation (removed when that animation ends). */
+export function animateOnce(el, cls) {
+  el.classList.add(cls);
+  const done = (ev) => {
+    if (ev.target !== el) return; // a child's animation
+    el.classList.remove(cls);
+    el.removeEventListener("animationend", done);
+  };
+  el.addEventListener("animationend", done);
+}

@@ -5,7 +5,8 @@
 import { getJSON } from "./api.js";
 import { fill, h, plural } from "./dom.js";
 import { diceRow } from "./dice.js";
-import { bidLabel } from "./table.js";
+import { bidLabel } from "./words.js";
+import { presetTitle } from "./rules.js";
 
 const recordUrl = (room, game, format) =>
   `/api/rooms/${encodeURIComponent(room)}/games/${game}/record?format=${format}`;
@@ -121,7 +122,7 @@ export class ReplayViewer {
 
   build() {
     const { room, game } = this;
-    this.heading = h("h3", { id: "replay-h", tabindex: "-1", text: `Replay of game ${game}` });
+    this.heading = h("h2", { id: "replay-h", tabindex: "-1", text: `Replay of game ${game}` });
     this.prev = h("button", { type: "button", id: "replay-prev", onclick: () => this.go(this.index - 1) }, "◀ Prev");
     this.next = h("button", { type: "button", id: "replay-next", onclick: () => this.go(this.index + 1) }, "Next ▶");
     this.pos = h("span", { id: "replay-pos", class: "meta" });
@@ -133,7 +134,7 @@ export class ReplayViewer {
       h(
         "p",
         { class: "meta" },
-        `${this.record.rules}; players: ${this.record.players.join(", ")}. `,
+        `${presetTitle(this.record.rules)}; players: ${this.record.players.join(", ")}. `,
         "Keys: ← and → step, Home and End jump. ",
         h("a", { href: recordUrl(room, game, "json"), download: `liarsdice-${safe}-game${game}.json`, id: "replay-json" }, "Download JSON record"),
         " · ",
@@ -175,11 +176,11 @@ export class ReplayViewer {
     this.section.dataset.step = String(this.index);
 
     const dice = this.poker
-      ? [h("li", {}, "Player One's roll: ", diceRow(rd.roll, { label: "Roll", small: true }))]
+      ? [h("li", {}, "The opening roll: ", diceRow(rd.roll, { label: "Roll", small: true, src: "replay" }))]
       : Object.entries(rd.dice).map(([name, faces]) =>
-          h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, small: true })),
+          h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, small: true, src: "replay" })),
         );
-    if (rd.stash) dice.push(h("li", {}, "Stash ", diceRow(rd.stash, { label: "Stash", small: true })));
+    if (rd.stash) dice.push(h("li", {}, "Stash ", diceRow(rd.stash, { label: "Stash", small: true, src: "replay" })));
     const moves = rd.moves.slice(0, m + 1).map((mv, k) =>
       h("li", { "aria-current": k === m ? "step" : null, class: k === m ? "current" : "" }, h("span", { class: "seat-name", text: mv.player }), ` ${describeRecordMove(mv)}`),
     );
@@ -189,7 +190,7 @@ export class ReplayViewer {
       m < 0 ? `Round ${r + 1}: ${rd.opener || this.record.players[0]} opens; the dice are rolled.` : `${rd.moves[m].player} ${describeRecordMove(rd.moves[m])}.`;
     fill(
       this.body,
-      h("h4", { text: `Round ${r + 1} of ${this.record.rounds.length}${rd.opener ? `: ${rd.opener} opens` : ""}` }),
+      h("h3", { text: `Round ${r + 1} of ${this.record.rounds.length}${rd.opener ? `: ${rd.opener} opens` : ""}` }),
       h("ul", { class: "hands" }, dice),
       moves.length ? h("ol", { class: "replay-moves" }, moves) : h("p", { class: "meta", text: "No moves yet." }),
       result ? h("p", { class: "result", id: "replay-result", text: describeSummary(result, this.poker) }) : null,

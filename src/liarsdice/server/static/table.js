@@ -1,37 +1,24 @@
-// The table: seats, my dice, the bids of the round, the current bid (with odds), the move
-// picker built from the view's `legal` list, the reveal of the last round and the game over
-// banner. Everything shown here comes from the frames the server sent this browser: the
-// server's view of this seat (its own dice only) and public facts.
+// The table: seats around an oval felt (a compact grid on phones), each with its cup and
+// dice count drawn as dice (or lives in poker dice), the seat to move highlighted with its
+// countdown; the bid to beat large in the centre with the dice in play; the player's own
+// dice in the tray below. Everything drawn comes from the frames the server sent this
+// browser: the view of this seat (its own dice only) and public facts. Hidden dice are drawn
+// as faceless backs; faces appear only for the viewer's own dice, shown dice, the dice
+// outside the poker cup and the reveal after a call.
 
-import { fill, h, plural } from "./dom.js";
-import { diceRow, facePlural } from "./dice.js";
+import { animateOnce, fill, h, plural, sync } from "./dom.js";
+import { cup, die, dieBack, diceRow, facePlural } from "./dice.js";
 import { bidOdds, parseBid, percent } from "./odds.js";
+import { bidLabel, ordinal, pokerWords } from "./words.js";
+import { play } from "./sound.js";
+import { trophy } from "./icons.js";
 
-// ---------------------------------------------------------------- words
+// ---------------------------------------------------------------- small facts
 
-/** A bid for people: "3x5" -> "3 × fives"; poker bids ("pair K") stay as they are. */
-export function bidLabel(text) {
-  const bid = parseBid(text);
-  return bid ? `${bid.quantity} × ${facePlural(bid.face)}` : String(text);
-}
-
-/** A move in a sentence, after the player's name: "bids 3 × fives", "calls liar". */
-export function describeMove(text) {
-  const t = String(text);
-  if (t === "liar") return "calls liar";
-  if (t === "exact") return "calls exact";
-  if (t === "accept") return "accepts the cup";
-  if (t === "left" || t === "right") return `passes the cup ${t}`;
-  if (t === "buy") return "buys a die";
-  if (t === "no-show") return "shows nothing";
-  if (t.startsWith("show ")) return `shows ${t.slice(5).replaceAll(",", ", ")}`;
-  if (t.startsWith("out ")) return t === "out none" ? "puts every die under the cup" : `leaves ${t.slice(4)} outside`;
-  if (t === "no reroll") return "rolls nothing";
-  if (t.startsWith("shake")) return t === "shake" ? "shakes the cup" : `shakes the cup and rolls ${t.slice(13)}`;
-  if (t.startsWith("reroll ")) return `rolls ${t.slice(7)}`;
-  if (t.startsWith("keep ")) return t === "keep none" ? "keeps nothing and rolls" : `keeps ${t.slice(5)} and rolls`;
-  return `bids ${bidLabel(t)}`;
-}
+export const isPoker = (S) => Boolean(S.room && S.room.family === "poker");
+export const hostSeat = (room) => (room && typeof room.host === "number" ? room.host : 0);
+export const playing = (S) => Boolean(S.room && S.room.status === "playing" && S.view);
+export const myTurn = (S) => Boolean(S.view && S.seat !== null && S.view.to_move === S.seat && (S.view.legal || []).length > 0 && S.room.status === "playing");
 
 export function nameOf(S, seat) {
   if (seat === null || seat === undefined || seat < 0) return "nobody";
@@ -41,456 +28,557 @@ export function nameOf(S, seat) {
   return info ? info.name : `seat ${seat + 1}`;
 }
 
-const isPoker = (S) => S.room && S.room.family === "poker";
-const myTurn = (S) => S.view && S.seat !== null && S.view.to_move === S.seat && S.view.legal.length > 0;
+/** "you" for the viewer's own seat, else the name. */
+export function who(S, seat) {
+  return seat === S.seat ? "you" : nameOf(S, seat);
+}
+
+/** The seat of a player named in a result (bidding results name players). */
+export function seatOfName(S, name) {
+  const names = (S.view && S.view.names) || [];
+  const i = names.indexOf(name);
+  if (i >= 0) return i;
+  const seat = S.room && S.room.seats.find((s) => s.name === name);
+  return seat ? seat.seat : -1;
+}
 
 /** Dice left (bidding) or lives (poker) of a seat in the current game, or null. */
-function stock(S, seat) {
+export function stock(S, seat) {
   const v = S.view;
-  if (!v || seat >= v.names.length) return null;
+  if (!v || !v.names || seat >= v.names.length) return null;
   return isPoker(S) ? v.lives[seat] : v.dice_counts[seat];
 }
 
-// ---------------------------------------------------------------- seats
-
-export function renderSeats(el, S) {
+/** Total dice in play (bidding family), stash included. */
+export function diceInPlay(S) {
   const v = S.view;
-  const playing = S.room.status === "playing";
-  const items = S.room.seats.map((seat) => {
-    const i = seat.seat;
-    const n = stock(S, i);
-    const turn = playing && v && v.to_move === i;
-    const out = v && n === 0;
-    const marks = [];
-    if (i === S.seat) marks.push(h("span", { class: "badge me", text: "you" }));
-    if (i === S.room.host) marks.push(h("span", { class: "badge", text: "host" }));
-    if (seat.kind === "bot") marks.push(h("span", { class: "badge bot", text: `bot · ${seat.level}` }));
-    else if (seat.away) marks.push(h("span", { class: "badge away", text: "away: a bot plays" }));
-    else marks.push(h("span", { class: `badge ${seat.connected ? "online" : "offline"}`, text: seat.connected ? "online" : "offline" }));
-    let count = null;
-    if (n !== null) {
-      count = out ? "out" : isPoker(S) ? plural(n, "life", "lives") : plural(n, "die", "dice");
-    }
-    const extra = [];
-    if (v && !isPoker(S) && v.shown[i] && v.shown[i].length) {
-      extra.push(h("span", { class: "shown" }, "shown: ", diceRow(v.shown[i], { label: `${seat.name} shows`, small: true })));
-    }
-    if (v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0)) extra.push(h("span", { class: "meta", text: `${v.chips[i]} chips` }));
-    if (v && isPoker(S) && playing && v.holder === i) extra.push(h("span", { class: "meta", text: "holds the cup" }));
-    return h(
+  if (!v || isPoker(S)) return null;
+  if (typeof v.dice_in_play === "number") return v.dice_in_play;
+  return (v.dice_counts || []).reduce((a, b) => a + b, 0) + (v.stash_size || 0);
+}
+
+/** Is this round a palifico round (from the view, the result, or what this page saw)? */
+export function isPalifico(S, game, round, res = null) {
+  if (res && res.palifico === true) return true;
+  const v = S.view;
+  if (v && v.game_no === game && v.round === round && v.palifico === true) return true;
+  return Boolean(S.palificoSeen && S.palificoSeen.has(`${game}/${round}`));
+}
+
+/** Computer players' levels in a word. */
+export const LEVELS = { random: "beginner", prob: "casual", bayes: "sharp", expert: "expert" };
+
+function hue(name) {
+  let x = 0;
+  for (const ch of String(name)) x = (x * 31 + ch.codePointAt(0)) % 360;
+  return x;
+}
+
+// ---------------------------------------------------------------- the seats
+
+/**
+ * Draw the seats around the table. `hooks`: {reveal (the RevealController), hostAction(kind,
+ * seat), canManage} ; host buttons show between games.
+ */
+export function renderSeats(list, S, hooks) {
+  const seats = S.room.seats;
+  const n = seats.length;
+  const base = S.seat !== null && S.seat < n ? S.seat : 0;
+  list.dataset.count = String(n);
+  // One <li> per seat, kept across renders (so animations and focus survive).
+  while (list.children.length > n) list.lastElementChild.remove();
+  while (list.children.length < n) {
+    const li = h(
       "li",
-      {
-        class: `seat${turn ? " turn" : ""}${i === S.seat ? " mine" : ""}${out ? " out" : ""}`,
-        "data-seat": i,
-        "aria-current": turn ? "true" : null,
-      },
-      h("span", { class: "seat-name", text: seat.name }),
-      " ",
-      marks,
-      count !== null ? h("span", { class: "count", text: count }) : null,
-      extra,
-      turn ? h("span", { class: "turn-mark", text: i === S.seat ? "your turn" : "to move" }) : null,
+      { class: "seat" },
+      h("div", { class: "plate" }, h("div", { class: "avatar-wrap" }), h("div", { class: "who" }), h("div", { class: "stock" }), h("div", { class: "clock-line" }), h("div", { class: "seat-actions" })),
     );
+    list.append(li);
+  }
+  const v = S.view;
+  const isPlaying = S.room.status === "playing";
+  const reveal = hooks.reveal;
+  const timer = S.room.timer;
+  seats.forEach((seat, i) => {
+    const li = list.children[i];
+    const k = (i - base + n) % n;
+    const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
+    li.style.setProperty("--x", `${(50 + 41 * Math.cos(angle)).toFixed(2)}%`);
+    li.style.setProperty("--y", `${(50 + 39 * Math.sin(angle)).toFixed(2)}%`);
+    li.style.setProperty("--hue", String(hue(seat.name)));
+    const count = stock(S, i);
+    const revealed = reveal.diceFor(i);
+    const out = Boolean(v && count === 0 && !revealed);
+    const turn = isPlaying && v && v.to_move === i;
+    const timed = Boolean(timer && timer.seat === i && isPlaying);
+    li.dataset.seat = String(i);
+    li.className = [
+      "seat",
+      turn ? "turn" : "",
+      i === S.seat ? "mine" : "",
+      out ? "out" : "",
+      seat.away ? "away" : "",
+      seat.left ? "left" : "",
+      seat.kind === "bot" ? "bot" : "",
+      timed ? "timed" : "",
+      reveal.losesAt(i) ? "losing" : "",
+    ].filter(Boolean).join(" ");
+    if (turn) li.setAttribute("aria-current", "true");
+    else li.removeAttribute("aria-current");
+    const [avatarWrap, whoEl, stockEl, clockEl, actionsEl] = li.firstElementChild.children;
+
+    sync(avatarWrap, `${seat.name}|${timed}`, () => [
+      h("span", { class: "avatar", "aria-hidden": "true", text: [...seat.name][0].toUpperCase() }),
+      timed ? ring() : null,
+    ]);
+
+    const tags = [];
+    if (i === S.seat) tags.push(["you", "me"]);
+    if (i === hostSeat(S.room)) tags.push(["host", "host"]);
+    if (seat.kind === "bot") tags.push([`computer · ${LEVELS[seat.level] || seat.level}`, "bot"]);
+    else if (seat.left) tags.push(["left: a computer plays", "away"]);
+    else if (seat.away) tags.push(["away: a computer plays", "away"]);
+    else if (!seat.connected) tags.push(["offline", "offline"]);
+    const rating = typeof seat.rating === "number" ? seat.rating : null;
+    sync(whoEl, JSON.stringify([seat.name, tags, rating, seat.player || null]), () => [
+      seat.player
+        ? h("a", { class: "seat-name", href: `/p/${encodeURIComponent(seat.player)}`, text: seat.name })
+        : h("span", { class: "seat-name", text: seat.name }),
+      h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text }))),
+      rating !== null ? h("span", { class: "rating", text: `rating ${rating}` }) : null,
+    ]);
+
+    // The cup and the dice (backs), the lives, or during a reveal the dice it lifted.
+    const shown = v && !isPoker(S) && v.shown && v.shown[i] ? v.shown[i] : [];
+    const chips = v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0) ? v.chips[i] : null;
+    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, v && v.holder === i && isPoker(S)]);
+    sync(stockEl, stockSig, () => {
+      if (revealed) return revealed.build();
+      if (count === null) return [];
+      const parts = [];
+      if (isPoker(S)) {
+        const hearts = h("span", { class: "lives", "aria-hidden": "true" });
+        for (let j = 0; j < Math.min(count, 9); j++) hearts.append(h("span", { class: "heart", text: "♥" }));
+        parts.push(hearts, h("span", { class: "stock-text", text: out ? "out" : plural(count, "life", "lives") }));
+        if (isPlaying && v.holder === i) parts.push(h("span", { class: "holder", text: "has the cup" }));
+        return parts;
+      }
+      const backs = h("span", { class: "backs", "aria-hidden": "true" });
+      const drawn = Math.min(count - Math.min(shown.length, count), 6);
+      for (let j = 0; j < drawn; j++) backs.append(dieBack());
+      parts.push(h("span", { class: "cup-wrap", "aria-hidden": "true" }, cup()), backs);
+      parts.push(h("span", { class: "stock-text", text: out ? "out" : plural(count, "die", "dice") }));
+      if (shown.length) parts.push(h("span", { class: "shown" }, diceRow(shown, { label: `${seat.name} shows`, small: true, src: "shown" })));
+      if (chips !== null) parts.push(h("span", { class: "chips", text: `${chips} chips` }));
+      return parts;
+    });
+
+    if (!timed) clockEl.replaceChildren();
+    else if (!clockEl.firstChild) clockEl.append(h("span", { class: "clock", role: "timer", "aria-label": "Time left to move" }));
+
+    const acts = hooks.canManage ? hostButtons(S, seat, hooks) : [];
+    sync(actionsEl, acts.map((a) => a.sig).join(","), () => acts.map((a) => a.build()));
   });
-  fill(el, items);
 }
 
-// ---------------------------------------------------------------- status line, my dice
-
-export function turnText(S) {
-  const v = S.view;
-  const st = S.room.status;
-  if (st === "lobby") return S.room.seats.length < 2 ? "Waiting for players: invite someone or add a bot." : "Waiting for the host to start.";
-  if (!v) return "";
-  if (st === "finished" || v.to_move === -4) return ""; // the game-over banner says it
-  if (v.to_move < 0) return "Rolling…";
-  if (myTurn(S)) return "Your turn.";
-  return `Waiting for ${nameOf(S, v.to_move)}.`;
-}
-
-export function renderMine(area, el, S) {
-  const v = S.view;
-  if (S.seat === null || !v || S.room.status !== "playing") {
-    area.hidden = true;
-    return;
+function ring() {
+  const ns = "http://www.w3.org/2000/svg";
+  const box = document.createElementNS(ns, "svg");
+  box.setAttribute("viewBox", "0 0 44 44");
+  box.setAttribute("class", "ring");
+  box.setAttribute("aria-hidden", "true");
+  for (const cls of ["ring-track", "ring-bar"]) {
+    const c = document.createElementNS(ns, "circle");
+    c.setAttribute("cx", "22");
+    c.setAttribute("cy", "22");
+    c.setAttribute("r", "20");
+    c.setAttribute("class", cls);
+    c.setAttribute("pathLength", "100");
+    box.append(c);
   }
-  area.hidden = false;
-  area.querySelector("h4").textContent = isPoker(S) ? "Your view of the cup" : "Your dice";
-  const attrs = { "data-seat": S.seat, "data-round": v.round, "data-game": v.game_no };
-  if (isPoker(S)) {
-    const parts = [];
-    if (v.cup.length) {
-      parts.push(diceRow(v.cup, { label: "Under the cup (only you see them)", attrs: { id: "my-dice-row", ...attrs } }));
-    } else {
-      parts.push(h("p", { class: "hint", text: "You can't see under the cup now." }));
+  return box;
+}
+
+/**
+ * The host's buttons on a seat: between games remove a bot or kick a player; during a game
+ * kick a player (a computer finishes their game); hand the host role to a player.
+ */
+function hostButtons(S, seat, hooks) {
+  const out = [];
+  if (seat.seat === S.seat || seat.left) return out;
+  const inGame = S.room.status === "playing";
+  if (inGame && seat.kind === "bot") return out;
+  const label = seat.kind === "bot" ? `Remove ${seat.name}` : inGame ? `Remove ${seat.name} from the game: a computer finishes it` : `Remove ${seat.name} from the room`;
+  out.push({
+    sig: `rm${seat.seat}${seat.name}${inGame}`,
+    build: () => h("button", { type: "button", class: "small danger", "data-act": "remove", "aria-label": label, text: seat.kind === "bot" ? "Remove" : "Kick", onclick: (ev) => hooks.hostAction("remove", seat, ev.currentTarget) }),
+  });
+  if (seat.kind === "human") {
+    out.push({
+      sig: `host${seat.seat}${seat.name}`,
+      build: () => h("button", { type: "button", class: "small", "data-act": "host", "aria-label": `Make ${seat.name} the host`, text: "Make host", onclick: () => hooks.hostAction("host", seat) }),
+    });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the countdown
+
+/**
+ * Update every countdown on the page: the ring and seconds on the seat to move, the tab
+ * title, and the warning in the last 5 seconds (with a tick for the player's own turn).
+ * Called a few times a second.
+ */
+export function tickClock(S, baseTitle) {
+  const t = S.timerLocal;
+  let title = baseTitle;
+  const mine = myTurn(S);
+  if (t && S.room && S.room.status === "playing") {
+    const left = Math.max(0, (t.at - Date.now()) / 1000);
+    const secs = Math.ceil(left);
+    const warn = left <= 5;
+    const li = document.querySelector(`#seats li[data-seat="${t.seat}"]`);
+    if (li) {
+      li.classList.toggle("warn", warn);
+      const clock = li.querySelector(".clock");
+      if (clock) clock.textContent = `${secs} s`;
+      const bar = li.querySelector(".ring-bar");
+      if (bar && t.seconds) bar.style.strokeDashoffset = String(100 - Math.min(100, (left / t.seconds) * 100));
     }
-    if (v.passed_cup && v.passed_cup.length) {
-      parts.push(h("p", { class: "meta" }, "You passed: ", diceRow(v.passed_cup, { label: "You passed", small: true })));
+    const whoText = t.seat === S.seat ? "Your turn" : `${nameOf(S, t.seat)} to move`;
+    title = `(${secs} s) ${whoText} · ${baseTitle}`;
+    if (mine && t.seat === S.seat && warn && secs > 0 && secs !== S.lastTick) {
+      S.lastTick = secs;
+      play("tick");
     }
-    fill(el, parts);
-    return;
+    const mineClock = document.getElementById("my-clock");
+    if (mineClock) {
+      mineClock.hidden = !(t.seat === S.seat);
+      mineClock.textContent = `${secs} s left`;
+      mineClock.classList.toggle("warn", warn);
+    }
+  } else {
+    const mineClock = document.getElementById("my-clock");
+    if (mineClock) mineClock.hidden = true;
+    if (mine) title = `(Your turn) ${baseTitle}`;
   }
-  if (v.my_dice.length === 0) {
-    fill(el, h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? "You have no dice: you are out." : "Rolling…" }));
-    return;
-  }
-  const cur = parseBid(v.current_bid);
-  const matches = (d) => S.oddsOn && cur && S.room.rules && (d === cur.face || (!v.palifico && d === S.room.rules.wild));
-  fill(el, diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs } }));
+  if (document.title !== title) document.title = title;
 }
 
-// ---------------------------------------------------------------- the public middle
-
-export function renderPublic(el, S) {
-  const v = S.view;
-  const parts = [];
-  if (v && isPoker(S) && S.room.status === "playing") {
-    parts.push(h("p", {}, `Under the cup: ${plural(v.cup_count, "die", "dice")}.`));
-    if (v.outside.length) parts.push(h("p", {}, "Outside the cup: ", diceRow(v.outside, { label: "Outside the cup" })));
-    if (v.direction) parts.push(h("p", { class: "meta", text: `The cup goes ${v.direction > 0 ? "left" : "right"} this round.` }));
-    if (v.five_attempts.length) {
-      parts.push(h("p", {}, "Five-of-a-kind attempts: ", v.five_attempts.map((a, i) => diceRow(a, { label: `Attempt ${i + 1}`, small: true }))));
-    }
-  } else if (v && !isPoker(S) && S.room.status === "playing") {
-    if (v.stash) parts.push(h("p", {}, "Stash: ", diceRow(v.stash, { label: "Stash" })));
-    else if (v.stash_size) parts.push(h("p", { class: "meta", text: `Stash: ${plural(v.stash_size, "hidden die", "hidden dice")}.` }));
-    if (v.palifico) parts.push(h("p", { class: "meta", text: "Palifico round: ones are not wild; keep the face." }));
-  }
-  fill(el, parts);
-}
+// ---------------------------------------------------------------- the centre
 
 /** The odds of a bidding-family bid for this seat, as text (null when not applicable). */
 export function oddsText(S, text) {
   const bid = parseBid(text);
-  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null) return null;
+  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
   const o = bidOdds(S.view, S.room.rules, bid);
-  return `chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}; you see ${o.known}, ${o.unseen} unseen)`;
+  return `Chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}; you see ${o.known}, ${o.unseen} unseen)`;
 }
 
-export function renderCurrentBid(el, S) {
+export function oddsPercent(S, text) {
+  const bid = parseBid(text);
+  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
+  return percent(bidOdds(S.view, S.room.rules, bid).atLeast);
+}
+
+/** The big picture of a bid: "5 ×" and a die (bidding), the hand in words (poker). */
+export function bidPicture(text) {
+  const bid = parseBid(text);
+  if (bid) {
+    return h(
+      "span",
+      { class: "bid-picture", id: "current-bid-text", role: "img", "aria-label": bidLabel(text), "data-bid": text },
+      h("span", { class: "bid-qty", "aria-hidden": "true", text: String(bid.quantity) }),
+      h("span", { class: "bid-times", "aria-hidden": "true", text: "×" }),
+      die(bid.face, { glyph: true }),
+    );
+  }
+  return h("span", { class: "bid-picture poker-bid", id: "current-bid-text", "data-bid": text, text: pokerWords(text) || text });
+}
+
+export function renderCentre(el, S, reveal) {
   const v = S.view;
-  if (!v || S.room.status !== "playing") {
+  const room = S.room;
+  const parts = [];
+  let sig;
+  if (room.status === "lobby" || !v) {
+    const n = room.seats.length;
+    sig = `lobby|${n}|${S.host}`;
+    parts.push(
+      h("p", { class: "centre-title", text: "Waiting for players" }),
+      h("p", { class: "centre-sub", text: n < 2 ? "Add a computer player or share the link." : S.host ? `${n} seated: start when you're ready.` : `${n} seated: the host starts the game.` }),
+    );
+  } else if (room.status === "finished" || v.to_move === -4) {
+    const w = v.winner;
+    sig = `over|${v.game_no}|${w}`;
+    parts.push(
+      h("p", { class: "centre-title trophy" }, trophy()),
+      h("p", { class: "centre-big", id: "winner-centre", text: w === S.seat ? "You win!" : w !== null && w !== undefined ? `${nameOf(S, w)} wins` : "Game over" }),
+      h("p", { class: "centre-sub", text: `Game ${v.game_no} is over.` }),
+    );
+  } else {
+    const total = diceInPlay(S);
+    const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round);
+    const odds = v.current_bid ? oddsText(S, v.current_bid) : null;
+    sig = JSON.stringify([v.game_no, v.round, v.current_bid, v.bidder, total, pal, odds, v.to_move, isPoker(S) && [v.outside, v.cup_count, v.direction]]);
+    parts.push(h("p", { class: "round-line" }, `Round ${v.round + 1}`, pal ? h("span", { class: "palifico", text: "Palifico" }) : null));
+    if (v.current_bid) {
+      parts.push(
+        h("p", { class: "centre-label", text: "Bid to beat" }),
+        h("div", { class: "bid-display", "data-anim": "slam" }, bidPicture(v.current_bid)),
+        h("p", { class: "centre-sub" }, "by ", h("strong", { text: who(S, v.bidder) })),
+      );
+    } else {
+      parts.push(h("p", { class: "centre-label", text: "No bid yet" }), h("p", { class: "centre-sub", text: `${who(S, v.to_move) === "you" ? "You open" : `${nameOf(S, v.to_move)} opens`} the bidding.` }));
+    }
+    if (isPoker(S)) {
+      if (v.outside && v.outside.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: "Outside the cup" }), diceRow(v.outside, { label: "Outside the cup", small: true, src: "outside" })));
+      parts.push(h("p", { class: "centre-sub", id: "cup-count", text: `${plural(v.cup_count, "die", "dice")} under the cup${v.direction ? ` · passing ${v.direction > 0 ? "left" : "right"}` : ""}` }));
+    } else {
+      parts.push(h("p", { class: "dice-total", id: "dice-total", "data-total": total }, h("strong", { text: String(total) }), ` ${total === 1 ? "die" : "dice"} in play`));
+      if (v.stash && v.stash.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: "Stash" }), diceRow(v.stash, { label: "Stash", small: true, src: "stash" })));
+      else if (v.stash_size) parts.push(h("p", { class: "centre-sub", text: `Hidden stash: ${plural(v.stash_size, "die", "dice")}` }));
+      if (pal) parts.push(h("p", { class: "centre-sub", text: "Ones are not wild; the face can't change." }));
+    }
+    if (odds) parts.push(h("p", { class: "odds", id: "current-odds", text: odds }));
+  }
+  const body = el.querySelector(".centre-body");
+  const changed = sync(body, sig, () => parts);
+  if (changed) {
+    const slam = body.querySelector("[data-anim=slam]");
+    if (slam) animateOnce(slam, "slam");
+  }
+  el.classList.toggle("revealing", reveal.active());
+}
+
+// ---------------------------------------------------------------- the tray: my dice
+
+/**
+ * The player's own dice, big. `sel` (from the move picker) makes them clickable: {mode,
+ * dice: [{face, zone, picked, label}], toggle(i), caption}.
+ */
+export function renderTray(area, el, S, sel) {
+  const v = S.view;
+  if (S.seat === null || !v || S.room.status !== "playing") {
+    area.hidden = true;
     fill(el);
     return;
   }
-  if (!v.current_bid) {
-    fill(el, h("p", { text: "No bid yet this round." }));
+  area.hidden = false;
+  const heading = area.querySelector("h3");
+  const attrs = { "data-seat": S.seat, "data-round": v.round, "data-game": v.game_no };
+  if (sel && sel.dice.length) {
+    heading.textContent = sel.title;
+    const groups = new Map();
+    sel.dice.forEach((d, i) => {
+      if (!groups.has(d.zone)) groups.set(d.zone, []);
+      groups.get(d.zone).push([d, i]);
+    });
+    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice]);
+    sync(el, sig, () => [
+      sel.caption ? h("p", { class: "hint", text: sel.caption }) : null,
+      [...groups.entries()].map(([zone, items]) =>
+        h(
+          "div",
+          { class: `zone zone-${zone.key}` },
+          zone.label ? h("span", { class: "zone-label", text: zone.label }) : null,
+          h(
+            "span",
+            { class: "dice", ...(zone.mine ? { id: "my-dice-row", ...attrs } : {}) },
+            items.map(([d, i]) =>
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: `die-btn${d.picked ? " picked" : ""}`,
+                  id: `die-btn-${i}`,
+                  "aria-pressed": d.picked ? "true" : "false",
+                  "aria-label": d.label,
+                  "data-face": d.face,
+                  onclick: () => sel.toggle(i),
+                },
+                die(d.face, { src: d.src, glyph: false, label: d.label }),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ]);
     return;
   }
-  const odds = oddsText(S, v.current_bid);
-  fill(
-    el,
-    h("p", {}, "Bid to beat: ", h("strong", { id: "current-bid-text", text: bidLabel(v.current_bid) }), ` by ${nameOf(S, v.bidder)}`),
-    odds ? h("p", { class: "odds", id: "current-odds", text: odds }) : null,
-  );
-}
-
-export function renderBids(el, S) {
-  const v = S.view;
-  const bids = v && S.room.status === "playing" ? v.bids : [];
-  if (!bids.length) {
-    fill(el, h("li", { class: "empty", text: "none yet" }));
+  if (isPoker(S)) {
+    heading.textContent = "Your view of the cup";
+    const sig = JSON.stringify(["poker", v.game_no, v.round, v.cup, v.passed_cup]);
+    sync(el, sig, () => [
+      v.cup.length
+        ? diceRow(v.cup, { label: "Under the cup (only you see them)", attrs: { id: "my-dice-row", ...attrs }, src: "cup" })
+        : h("p", { class: "hint", text: "You can't see under the cup now." }),
+      v.passed_cup && v.passed_cup.length ? h("p", { class: "meta" }, "You passed: ", diceRow(v.passed_cup, { label: "You passed", small: true, src: "cup" })) : null,
+    ]);
     return;
   }
-  fill(el, bids.map(([seat, text]) => h("li", { "data-seat": seat }, h("span", { class: "seat-name", text: nameOf(S, seat) }), `: ${bidLabel(text)}`)));
+  heading.textContent = "Your dice";
+  const cur = parseBid(v.current_bid);
+  const wild = S.room.rules ? S.room.rules.wild : null;
+  const pal = isPalifico(S, v.game_no, v.round);
+  const matches = (d) => Boolean(S.oddsOn && cur && (d === cur.face || (!pal && wild !== null && d === wild)));
+  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid]);
+  sync(el, sig, () => {
+    if (v.my_dice.length === 0) {
+      return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? "You have no dice left: you are out. Watch the others finish." : "Rolling…" });
+    }
+    return diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" });
+  });
 }
 
-// ---------------------------------------------------------------- results
+/** Make the tray's dice tumble (a new roll). */
+export function rollTray(el) {
+  const row = el.querySelector(".dice");
+  if (!row) return;
+  row.classList.remove("rolling");
+  void row.offsetWidth; // restart the animation
+  row.classList.add("rolling");
+  setTimeout(() => row.classList.remove("rolling"), 900);
+}
+
+// ---------------------------------------------------------------- results in words
 
 /**
  * One finished round in words. Bidding results name players; poker results give seats.
- * Returns {title, sentences[], hands: [[name, faces]], matches(face)}.
+ * Returns {title, sentences[], hands: [[name, faces]], matches(face), palifico}.
  */
-export function describeResult(S, res, index) {
+export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
+  const me = S.seat !== null ? nameOf(S, S.seat) : null;
+  const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
+  const you = (x) => (me !== null && nm(x) === me ? "you" : nm(x));
+  const cap = (s) => (s === "you" ? "You" : s); // names stay as their players wrote them
   if (isPoker(S)) {
-    const who = (x) => (typeof x === "number" ? nameOf(S, x) : x);
     const sentences = [];
-    if (res.call === "five") {
-      sentences.push(`${who(res.caller)} accepted ${who(res.bidder)}'s bid of ${res.bid}.`);
+    if (res.call === "five" || res.call === "accept") {
+      sentences.push(`${cap(you(res.caller))} accepted ${you(res.bidder)}'s bid of ${pokerWords(res.bid) || res.bid}.`);
       sentences.push(res.success ? "Five of a kind was made: nobody loses a life." : "No five of a kind in three rolls.");
     } else {
-      sentences.push(`${who(res.caller)} called liar on ${who(res.bidder)}'s bid of ${res.bid}.`);
-      sentences.push(`The hand reads ${res.reading}: ${res.stood ? "the bid stands" : "the bid was a lie"}.`);
+      sentences.push(`${cap(you(res.caller))} called liar on ${you(res.bidder)}'s bid of ${pokerWords(res.bid) || res.bid}.`);
+      sentences.push(`The hand reads ${pokerWords(res.reading) || res.reading}: ${res.stood ? "the bid stands." : "the bid was a lie."}`);
     }
-    if (res.loser !== null && res.loser !== undefined) sentences.push(`${who(res.loser)} loses a life.`);
-    const names = (S.view && S.view.names) || [];
-    sentences.push(`Lives: ${res.lives.map((n, i) => `${names[i] ?? i} ${n}`).join(", ")}.`);
+    if (res.loser !== null && res.loser !== undefined) sentences.push(`${cap(you(res.loser))} ${you(res.loser) === "you" ? "lose" : "loses"} a life.`);
     const hands = [["The hand", res.hand]];
-    res.attempts.forEach((a, i) => hands.push([`Roll ${i + 1}`, a]));
-    return { title: `Round ${index + 1}`, sentences, hands, matches: () => false };
+    (res.attempts || []).forEach((a, i) => hands.push([`Roll ${i + 1}`, a]));
+    return { title: `Round ${index + 1}`, sentences, hands, matches: () => false, palifico: false };
   }
   const bid = parseBid(res.bid);
   const reveal = res.reveal || {};
+  const pal = isPalifico(S, game, index, res);
   const all = Object.values(reveal).flat().concat(res.stash || []);
-  // Which dice counted: the server's count decides whether wilds counted this round
-  // (they don't in a palifico round); this only picks what to highlight.
+  // Which dice counted: wilds count unless the bid is on the wild face or the round is a
+  // palifico round; the server's count decides (this only picks what to light up).
   const wild = S.room.rules ? S.room.rules.wild : null;
   const withWild = (d) => d === bid.face || (wild !== null && d === wild);
-  const countsWild = wild !== null && bid.face !== wild && all.filter(withWild).length === res.count;
+  const countsWild = !pal && wild !== null && bid.face !== wild && all.filter(withWild).length === res.count;
   const matches = countsWild ? withWild : (d) => d === bid.face;
-  const sentences = [
-    `${res.caller} called ${res.call} on ${res.bidder}'s bid of ${bidLabel(res.bid)}.`,
+  const verb = (x) => (you(x) === "you" ? "" : "s");
+  const callWord = res.call === "exact" ? "exact" : "liar";
+  const sentences = [];
+  if (pal) sentences.push("Palifico round: ones were not wild.");
+  sentences.push(`${cap(you(res.caller))} called ${callWord} on ${you(res.bidder)}'s bid of ${bidLabel(res.bid)}.`);
+  sentences.push(
     `There ${res.count === 1 ? "was" : "were"} ${res.count}${countsWild ? ` (${facePlural(wild)} wild)` : ""}: ` +
-      (res.call === "exact"
-        ? res.count === bid.quantity ? "exactly right." : "not exact."
-        : res.count >= bid.quantity ? "the bid stands." : "the bid was a lie."),
-  ];
+      (res.call === "exact" ? (res.count === bid.quantity ? "exactly right." : "not exact.") : res.count >= bid.quantity ? "the bid stands." : "the bid was a lie."),
+  );
   const losses = Object.entries(res.losses || {});
-  sentences.push(losses.length ? losses.map(([n, k]) => `${n} loses ${plural(k, "die", "dice")}`).join("; ") + "." : "Nobody loses a die.");
+  sentences.push(losses.length ? losses.map(([n, k]) => `${cap(you(n))} lose${verb(n)} ${plural(k, "die", "dice")}`).join("; ") + "." : "Nobody loses a die.");
   const gains = Object.entries(res.gains || {});
-  if (gains.length) sentences.push(gains.map(([n, k]) => `${n} gains ${plural(k, "die", "dice")}`).join("; ") + ".");
-  sentences.push(res.next_opener ? `${res.next_opener} opens the next round.` : "That ends the game.");
+  if (gains.length) sentences.push(gains.map(([n, k]) => `${cap(you(n))} gain${verb(n)} ${plural(k, "die", "dice")}`).join("; ") + ".");
+  sentences.push(res.next_opener ? `${cap(you(res.next_opener))} open${verb(res.next_opener)} the next round.` : "That ends the game.");
   const hands = Object.entries(reveal).filter(([, faces]) => faces.length);
   if (res.stash && res.stash.length) hands.push(["Stash", res.stash]);
-  return { title: `Round ${index + 1}`, sentences, hands, matches };
+  return { title: `Round ${index + 1}`, sentences, hands, matches, palifico: pal };
 }
 
-export function renderReveal(el, S) {
+/** The last round's result as text under the table (and each hand with its dice). */
+export function renderRevealText(el, S) {
   const results = (S.view && S.view.results) || [];
-  if (!results.length) {
+  if (!results.length || !S.view) {
     el.hidden = true;
     return;
   }
   el.hidden = false;
   const i = results.length - 1;
-  const d = describeResult(S, results[i], i);
-  fill(
-    el,
-    h("h4", { text: `${d.title}: the reveal` }),
-    d.sentences.map((s) => h("p", { text: s })),
-    h(
-      "ul",
-      { class: "hands" },
-      d.hands.map(([name, faces]) =>
-        h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, matches: d.matches, small: true })),
+  const sig = JSON.stringify([S.view.game_no, i, S.seat, results[i]]);
+  sync(el, sig, () => {
+    const d = describeResult(S, results[i], i);
+    return [
+      h("h3", { text: `${d.title}${d.palifico ? " (palifico)" : ""}: what was under the cups` }),
+      d.sentences.map((s) => h("p", { text: s })),
+      h(
+        "ul",
+        { class: "hands" },
+        d.hands.map(([name, faces]) => h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, matches: d.matches, small: true, src: "reveal" }))),
       ),
-    ),
-  );
+    ];
+  });
 }
 
-export function renderHistory(details, list, S) {
-  const results = (S.view && S.view.results) || [];
-  details.hidden = results.length < 2;
-  fill(
-    list,
-    results.slice(0, -1).map((res, i) => {
-      const d = describeResult(S, res, i);
-      return h("li", {}, h("strong", { text: `${d.title}: ` }), d.sentences.join(" "));
-    }),
-  );
-}
+// ---------------------------------------------------------------- game over: ranking
 
-export function renderGameOver(el, S) {
+/** Seats from winner to first out: the server's `room.ranking`, else from the results. */
+export function ranking(S) {
+  const room = S.room;
+  if (Array.isArray(room.ranking) && room.ranking.length) return room.ranking;
   const v = S.view;
-  const over = v && (S.room.status === "finished" || v.to_move === -4) && v.winner !== null && v.winner !== undefined;
+  if (!v || !v.names) return [];
+  const n = v.names.length;
+  const outAt = new Array(n).fill(Infinity);
+  (v.results || []).forEach((res, r) => {
+    if (isPoker(S)) {
+      for (const s of res.eliminated || []) if (outAt[s] === Infinity) outAt[s] = r;
+      (res.lives || []).forEach((l, s) => {
+        if (l === 0 && outAt[s] === Infinity) outAt[s] = r;
+      });
+    } else {
+      for (const [name, left] of Object.entries(res.dice || {})) {
+        const s = v.names.indexOf(name);
+        if (s >= 0 && left === 0 && outAt[s] === Infinity) outAt[s] = r;
+      }
+    }
+  });
+  const seats = [...Array(n).keys()];
+  seats.sort((a, b) => {
+    if (a === v.winner) return -1;
+    if (b === v.winner) return 1;
+    return outAt[b] - outAt[a] || a - b;
+  });
+  return seats;
+}
+
+export function renderGameOver(el, S, hooks) {
+  const v = S.view;
+  const over = Boolean(v && (S.room.status === "finished" || v.to_move === -4) && v.winner !== null && v.winner !== undefined);
   el.hidden = !over;
   if (!over) return;
-  const mine = v.winner === S.seat;
-  fill(
-    el,
-    h("strong", { text: `Game ${v.game_no} over: ` }),
-    h("span", { id: "winner", "data-seat": v.winner, text: mine ? "you win!" : `${nameOf(S, v.winner)} wins.` }),
-  );
-}
-
-// ---------------------------------------------------------------- the move picker
-
-const POKER_VERBS = ["liar", "accept", "left", "right"];
-
-/** Which control a legal move goes to. */
-function category(text, poker) {
-  if (!poker) {
-    if (/^\d+x\d+$/.test(text)) return "bid";
-    if (text.startsWith("show ")) return "show"; // one per subset of the hidden dice
-    return "button";
-  }
-  if (POKER_VERBS.includes(text)) return "button";
-  if (text === "out" || text.startsWith("out ")) return "out";
-  if (text === "no reroll" || text.startsWith("shake") || text.startsWith("reroll ")) return "roll";
-  if (text.startsWith("keep ")) return "keep";
-  return "bid";
-}
-
-function buttonLabel(text, S) {
-  const cur = S.view.current_bid ? bidLabel(S.view.current_bid) : "";
-  switch (text) {
-    case "liar":
-      return ["Liar!", `Call liar on ${cur}`];
-    case "exact":
-      return ["Exact!", `Call exact: exactly ${cur}`];
-    case "accept":
-      return ["Accept the cup", `Accept ${cur}`];
-    case "left":
-      return ["Pass left", "Pass the cup left"];
-    case "right":
-      return ["Pass right", "Pass the cup right"];
-    case "no-show":
-      return ["Don't show", "Show no dice"];
-    case "buy":
-      return ["Buy a die", "Buy a die"];
-    default:
-      return [text, text];
-  }
-}
-
-function optionLabel(text, cat) {
-  if (cat === "show") return text.slice(5).replaceAll(",", ", ");
-  if (cat === "out") return text === "out none" ? "none: every die under the cup" : text.slice(4);
-  if (cat === "keep") return text === "keep none" ? "nothing: roll all five" : `${text.slice(5)}, roll the rest`;
-  if (cat === "roll") {
-    if (text === "no reroll") return "roll nothing";
-    if (text === "shake") return "shake the cup";
-    if (text.startsWith("shake reroll ")) return `shake the cup and roll ${text.slice(13)}`;
-    return `roll ${text.slice(7)} in view`;
-  }
-  return bidLabel(text);
-}
-
-const GROUPS = {
-  show: { label: "Dice to show (the others are re-rolled)", button: "Show and re-roll" },
-  out: { label: "Dice to leave outside the cup", button: "Arrange" },
-  roll: { label: "Roll", button: "Roll" },
-  keep: { label: "Dice to keep", button: "Keep and roll" },
-};
-
-/**
- * The controls for the seat's legal moves, rebuilt only when the legal list changes (so a
- * presence update doesn't reset what the player was choosing). Bids: a quantity and a face
- * select that only ever offer legal combinations (bidding family), or one select of hands
- * (poker); other moves are buttons (or a select and a button for the long poker lists).
- */
-export class MovePicker {
-  constructor(section, fieldset, onMove) {
-    this.section = section;
-    this.fieldset = fieldset;
-    this.onMove = onMove;
-    this.signature = "";
-    this.S = null;
-    this.bids = [];
-  }
-
-  update(S) {
-    this.S = S;
-    const show = myTurn(S) && S.room.status === "playing";
-    this.section.hidden = !show;
-    if (!show) {
-      this.signature = "";
-      fill(this.fieldset);
-      return;
-    }
-    const sig = `${S.view.game_no}|${S.view.round}|${S.view.legal.map((m) => m.action).join(",")}`;
-    if (sig !== this.signature) {
-      this.signature = sig;
-      this.build(S);
-    }
-    this.fieldset.disabled = Boolean(S.pending);
-    this.refreshOdds();
-  }
-
-  build(S) {
-    const poker = isPoker(S);
-    const groups = new Map();
-    for (const move of S.view.legal) {
-      const cat = category(move.text, poker);
-      if (!groups.has(cat)) groups.set(cat, []);
-      groups.get(cat).push(move);
-    }
-    const parts = [h("legend", { class: "visually-hidden", text: "Your move" })];
-    this.bids = groups.get("bid") || [];
-    if (this.bids.length) parts.push(poker ? this.pokerBidPicker() : this.bidPicker());
-    const buttons = (groups.get("button") || []).map((move) => {
-      const [text, aria] = buttonLabel(move.text, S);
-      return h("button", {
-        type: "button",
-        class: move.text === "liar" || move.text === "exact" ? "call" : "",
-        "data-move": move.text,
-        "aria-label": aria,
-        text,
-        onclick: () => this.onMove(move),
-      });
-    });
-    if (buttons.length) parts.push(h("div", { class: "move-buttons" }, buttons));
-    for (const [cat, spec] of Object.entries(GROUPS)) {
-      const moves = groups.get(cat);
-      if (!moves) continue;
-      const id = `move-${cat}`;
-      const select = h("select", { id }, moves.map((m, i) => h("option", { value: i, text: optionLabel(m.text, cat) })));
-      parts.push(
-        h(
-          "div",
-          { class: "picker" },
-          h("label", { for: id, text: spec.label }),
-          select,
-          h("button", { type: "button", "data-group": cat, text: spec.button, onclick: () => this.onMove(moves[Number(select.value)]) }),
-        ),
-      );
-    }
-    fill(this.fieldset, parts);
-  }
-
-  /** Quantity and face selects constrained to the legal bids, and the Bid button. */
-  bidPicker() {
-    const byQty = new Map();
-    for (const move of this.bids) {
-      const b = parseBid(move.text);
-      if (!byQty.has(b.quantity)) byQty.set(b.quantity, []);
-      byQty.get(b.quantity).push({ ...move, face: b.face });
-    }
-    this.byQty = byQty;
-    // Quantities in numeric order; the least legal bid (the first in the engine's order,
-    // which may be a wild bid of a smaller quantity) is selected to start with.
-    const first = parseBid(this.bids[0].text).quantity;
-    this.qty = h(
-      "select",
-      { id: "bid-qty", onchange: () => this.fillFaces() },
-      [...byQty.keys()].sort((a, b) => a - b).map((q) => h("option", { value: q, text: String(q), selected: q === first })),
-    );
-    this.face = h("select", { id: "bid-face", onchange: () => this.refreshOdds() });
-    this.bidButton = h("button", { type: "button", id: "bid-button", class: "primary", onclick: () => this.sendBid() });
-    this.oddsEl = h("span", { id: "bid-odds", class: "odds" });
-    this.fillFaces();
-    return h(
-      "div",
-      { class: "picker bid-picker" },
-      h("label", { for: "bid-qty", text: "Quantity" }),
-      this.qty,
-      h("label", { for: "bid-face", text: "Face" }),
-      this.face,
-      this.bidButton,
-      this.oddsEl,
-    );
-  }
-
-  fillFaces() {
-    const moves = this.byQty.get(Number(this.qty.value)) || [];
-    fill(this.face, moves.map((m) => h("option", { value: m.action, text: `${m.face} (${facePlural(m.face)})` })));
-    this.refreshOdds();
-  }
-
-  /** Poker: one select of every legal hand (in the engine's order, lowest first). */
-  pokerBidPicker() {
-    this.face = null;
-    this.qty = h("select", { id: "bid-hand", onchange: () => this.refreshOdds() }, this.bids.map((m) => h("option", { value: m.action, text: m.text })));
-    this.bidButton = h("button", { type: "button", id: "bid-button", class: "primary", onclick: () => this.sendBid() });
-    this.oddsEl = null;
-    return h("div", { class: "picker bid-picker" }, h("label", { for: "bid-hand", text: "Hand" }), this.qty, this.bidButton);
-  }
-
-  selectedBid() {
-    if (!this.bids.length) return null;
-    const action = Number(this.face ? this.face.value : this.qty.value);
-    return this.bids.find((m) => m.action === action) || null;
-  }
-
-  sendBid() {
-    const move = this.selectedBid();
-    if (move) this.onMove(move);
-  }
-
-  refreshOdds() {
-    const move = this.selectedBid();
-    if (!move || !this.bidButton) return;
-    this.bidButton.textContent = `Bid ${bidLabel(move.text)}`;
-    if (this.oddsEl) this.oddsEl.textContent = oddsText(this.S, move.text) || "";
-  }
+  const order = ranking(S);
+  const wins = Array.isArray(S.room.wins) ? S.room.wins : null;
+  const sig = JSON.stringify([v.game_no, v.winner, order, wins, S.seat, S.host, S.room.seats.map((s) => s.name)]);
+  sync(el, sig, () => [
+    h("h3", {}, h("span", { text: `Game ${v.game_no} over: ` }), h("span", { id: "winner", "data-seat": v.winner, text: v.winner === S.seat ? "you win!" : `${nameOf(S, v.winner)} wins.` })),
+    h(
+      "ol",
+      { id: "ranking", class: "ranking", "aria-label": "Final ranking" },
+      order.map((s, i) => h("li", { "data-seat": s, class: i === 0 ? "first" : "" }, i === 0 ? trophy() : null, h("span", { class: "place", text: ordinal(i + 1) }), " ", h("span", { class: "seat-name", text: who(S, s) === "you" ? `${nameOf(S, s)} (you)` : nameOf(S, s) }))),
+    ),
+    wins && wins.some((w) => w > 0)
+      ? h(
+          "table",
+          { id: "scoreboard", class: "scoreboard" },
+          h("caption", { text: "Games won in this room" }),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Wins" }))),
+          h(
+            "tbody",
+            {},
+            S.room.seats.map((seat, i) => h("tr", { "data-seat": i }, h("th", { scope: "row", text: seat.name }), h("td", { text: String(wins[i] ?? 0) }))),
+          ),
+        )
+      : null,
+    hooks.gameLinks(v.game_no),
+  ]);
 }

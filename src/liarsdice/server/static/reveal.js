@@ -1,0 +1,228 @@
+// The reveal after a call: the cups lift, every seat's dice appear on its place at the table,
+// the dice that count for the bid light up one by one while the centre counts them, then the
+// verdict and the loss (the loser's lost dice fall away). With prefers-reduced-motion the
+// final state is shown at once. The dice shown are the result's public `reveal` (sent to
+// everyone once the round is over). The same result is also written out as text under the
+// table and announced in the live region.
+
+import { animateOnce, h, plural, reducedMotion } from "./dom.js";
+import { cup, die, facePlural } from "./dice.js";
+import { parseBid } from "./odds.js";
+import { bidLabel, pokerWords } from "./words.js";
+import { describeResult, isPoker, nameOf, seatOfName, who } from "./table.js";
+import { play } from "./sound.js";
+
+const LIFT_MS = 900; // cups lift, dice appear
+const STEP_MS = 320; // one counted die (shorter when there are many)
+const COUNT_MAX_MS = 3000;
+const HOLD_MS = 2000; // the verdict stays
+const STATIC_HOLD_MS = 3000; // reduced motion: the final state stays this long
+
+export class RevealController {
+  constructor({ onChange }) {
+    this.onChange = onChange;
+    this.r = null; // the reveal in progress
+    this.timers = [];
+  }
+
+  active() {
+    return this.r !== null;
+  }
+
+  clear() {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+  }
+
+  later(ms, fn) {
+    this.timers.push(setTimeout(fn, ms));
+  }
+
+  /** Start the reveal of `res`, round `index` of the game. */
+  start(S, res, index) {
+    this.finish(false);
+    const poker = isPoker(S);
+    const d = describeResult(S, res, index);
+    const seats = new Map(); // seat -> faces
+    const order = []; // counted dice: [seat, i] (seat -1: the stash / the poker hand)
+    if (poker) {
+      seats.set(-1, res.hand || []);
+      (res.hand || []).forEach((_, i) => order.push([-1, i]));
+    } else {
+      for (const [name, faces] of Object.entries(res.reveal || {})) {
+        const s = seatOfName(S, name);
+        if (s >= 0) seats.set(s, faces);
+      }
+      const sorted = [...seats.keys()].sort((a, b) => a - b);
+      for (const s of sorted) seats.get(s).forEach((f, i) => d.matches(f) && order.push([s, i]));
+      if (res.stash && res.stash.length) {
+        seats.set(-1, res.stash);
+        res.stash.forEach((f, i) => d.matches(f) && order.push([-1, i]));
+      }
+    }
+    const losses = new Map();
+    if (poker) {
+      if (res.loser !== null && res.loser !== undefined) losses.set(res.loser, 1);
+    } else {
+      for (const [name, k] of Object.entries(res.losses || {})) losses.set(seatOfName(S, name), k);
+    }
+    const bid = parseBid(res.bid);
+    this.r = {
+      S,
+      res,
+      index,
+      poker,
+      d,
+      seats,
+      order,
+      lit: 0,
+      phase: "lift",
+      losses,
+      bid,
+      key: `${S.view ? S.view.game_no : 0}/${index}`,
+    };
+    const callerSeat = poker ? res.caller : seatOfName(S, res.caller);
+    this.r.callerSeat = callerSeat;
+    play("call");
+    if (reducedMotion()) {
+      this.r.lit = order.length;
+      this.r.phase = "verdict";
+      this.onChange();
+      this.later(STATIC_HOLD_MS, () => this.finish(true));
+      return;
+    }
+    this.onChange();
+    this.later(250, () => play("lift"));
+    const step = order.length ? Math.min(STEP_MS, COUNT_MAX_MS / order.length) : 0;
+    this.later(LIFT_MS, () => {
+      if (!this.r) return;
+      this.r.phase = "count";
+      this.onChange();
+    });
+    order.forEach((_, k) => {
+      this.later(LIFT_MS + step * (k + 1), () => {
+        if (!this.r) return;
+        this.r.lit = k + 1;
+        play("count", k);
+        this.onChange();
+      });
+    });
+    const verdictAt = LIFT_MS + step * order.length + 450;
+    this.later(verdictAt, () => {
+      if (!this.r) return;
+      this.r.phase = "verdict";
+      this.r.lit = order.length;
+      const mine = S.seat !== null && this.r.losses.has(S.seat);
+      play(mine ? "lose" : "bid");
+      this.onChange();
+    });
+    this.later(verdictAt + HOLD_MS, () => this.finish(true));
+  }
+
+  /** End the reveal (at once); `notify`: re-render. */
+  finish(notify = true) {
+    this.clear();
+    if (!this.r) return;
+    this.r = null;
+    if (notify) this.onChange({ ended: true });
+  }
+
+  /** The seat loses dice in the reveal's verdict (for the plate's animation). */
+  losesAt(seat) {
+    return Boolean(this.r && this.r.phase === "verdict" && this.r.losses.has(seat));
+  }
+
+  /** What a seat's plate draws during the reveal: {sig, build} or null. */
+  diceFor(seat) {
+    const r = this.r;
+    if (!r || r.poker || !r.seats.has(seat)) return null;
+    const faces = r.seats.get(seat);
+    const litSet = new Set(r.order.slice(0, r.lit).filter(([s]) => s === seat).map(([, i]) => i));
+    const lost = r.phase === "verdict" ? r.losses.get(seat) || 0 : 0;
+    const name = nameOf(r.S, seat);
+    return {
+      sig: `${r.key}|${r.phase}|${[...litSet].join(",")}|${lost}`,
+      build: () => {
+        const row = h("span", { class: `dice revealed${r.phase === "lift" ? " lifting" : ""}`, role: "group", "aria-label": `${name}'s dice: ${faces.join(", ") || "none"}` });
+        faces.forEach((f, i) => {
+          const el = die(f, { small: true, src: "reveal" });
+          if (litSet.has(i)) el.classList.add("lit");
+          if (lost && i >= faces.length - lost) el.classList.add("lost");
+          row.append(el);
+        });
+        return [r.phase === "lift" ? h("span", { class: "cup-lifted", "aria-hidden": "true" }, cup()) : null, row, lost ? h("span", { class: "loss-float", text: `−${lost}` }) : null];
+      },
+    };
+  }
+
+  /** The centre's reveal panel. */
+  renderStage(el) {
+    const r = this.r;
+    el.hidden = !r;
+    if (!r) {
+      el.replaceChildren();
+      el.__sig = "";
+      return;
+    }
+    const sig = `${r.key}|${r.phase}|${r.lit}`;
+    if (el.__sig === sig) return;
+    const first = !el.__sig || !el.__sig.startsWith(r.key);
+    el.__sig = sig;
+    const { res, S, poker, bid } = r;
+    const callText = res.call === "exact" ? "Exact!" : res.call === "five" || res.call === "accept" ? "Accepted!" : "Liar!";
+    const caller = who(S, r.callerSeat);
+    const bidder = poker ? who(S, res.bidder) : who(S, seatOfName(S, res.bidder));
+    const wild = S.room.rules ? S.room.rules.wild : null;
+    const parts = [
+      h("p", { class: "call-line" }, h("strong", { text: caller === "you" ? "You call" : `${caller} calls` }), " ", h("span", { class: "call-word", text: callText })),
+      h("p", { class: "centre-sub", text: `on ${bidder === "you" ? "your" : `${bidder}'s`} bid of ${poker ? pokerWords(res.bid) || res.bid : bidLabel(res.bid)}` }),
+    ];
+    if (poker) {
+      const shown = r.phase === "lift" ? 0 : r.lit;
+      const row = h("span", { class: "dice revealed", role: "group", "aria-label": `The hand: ${(res.hand || []).join(", ")}` });
+      (res.hand || []).forEach((f, i) => {
+        const el2 = die(f, { src: "reveal" });
+        if (i >= shown) el2.classList.add("waiting");
+        else el2.classList.add("lit");
+        row.append(el2);
+      });
+      parts.push(row);
+      if (r.phase === "verdict") {
+        const reading = pokerWords(res.reading) || res.reading || "";
+        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: `${reading.charAt(0).toUpperCase()}${reading.slice(1)}: ${res.stood ? "the bid stands." : "it was a lie!"}` }));
+      }
+    } else {
+      const countsWild = r.d.matches(wild) && wild !== bid.face;
+      parts.push(
+        h(
+          "p",
+          { class: "counter" },
+          h("span", { class: "count-num", id: "reveal-count", "data-final": res.count, "data-lit": r.lit, text: String(r.phase === "lift" ? 0 : r.lit) }),
+          h("span", { class: "count-label", text: ` ${facePlural(bid.face)}${countsWild ? ` (with ${facePlural(wild)})` : ""} · bid ${bid.quantity}` }),
+        ),
+      );
+      if (r.d.palifico) parts.push(h("p", { class: "palifico", text: "Palifico: ones not wild" }));
+      if (r.phase === "verdict") {
+        const verdict =
+          res.call === "exact" ? (res.count === bid.quantity ? "Exactly right!" : "Not exact!") : res.count >= bid.quantity ? "The bid stands!" : "It was a lie!";
+        const losses = [...r.losses.entries()].map(([s, k]) => `${capital(who(S, s))} ${who(S, s) === "you" ? "lose" : "loses"} ${plural(k, "die", "dice")}`);
+        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: verdict }), h("p", { class: "centre-sub", text: losses.length ? `${losses.join("; ")}.` : "Nobody loses a die." }));
+      }
+    }
+    if (poker && r.phase === "verdict" && res.loser !== null && res.loser !== undefined) {
+      parts.push(h("p", { class: "centre-sub", text: `${capital(who(S, res.loser))} ${who(S, res.loser) === "you" ? "lose" : "loses"} a life.` }));
+    }
+    parts.push(h("button", { type: "button", id: "reveal-skip", class: "small", text: r.phase === "verdict" ? "Continue" : "Skip", onclick: () => this.finish(true) }));
+    el.dataset.state = r.phase;
+    el.dataset.round = String(r.index);
+    const focused = el.contains(document.activeElement) && document.activeElement.id === "reveal-skip";
+    el.replaceChildren(...parts);
+    if (focused) document.getElementById("reveal-skip").focus();
+    if (first) animateOnce(el, "enter");
+  }
+}
+
+/** "you" starts a sentence as "You"; names stay as their players wrote them. */
+function capital(s) {
+  return s === "you" ? "You" : s;
+}

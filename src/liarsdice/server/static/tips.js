@@ -1,0 +1,78 @@
+// The first-game walkthrough: a few short tips shown on the table of a room made with "Play
+// your first game", one at a time, each when it becomes useful. Each can be dismissed ("Got
+// it") and all of them turned off; what was dismissed is remembered.
+
+import { loadPref, savePref } from "./api.js";
+import { fill, h } from "./dom.js";
+import { isPoker, myTurn } from "./table.js";
+
+const TIPS = [
+  {
+    id: "dice",
+    when: (S) => S.view && S.room.status === "playing" && S.seat !== null && !isPoker(S) && (S.view.my_dice || []).length > 0,
+    text: "These are your dice. Only you can see them: everyone else has dice hidden under their cups too.",
+  },
+  {
+    id: "bid",
+    when: (S) => myTurn(S) && !isPoker(S) && (S.view.legal || []).some((m) => /^\d+x\d+$/.test(m.text)),
+    text: "Your turn. A bid is about all the dice on the table, not just yours: “3 × fives” means at least three dice show a five. Pick how many, then click a face. Ones are wild: they count as any face.",
+  },
+  {
+    id: "liar",
+    when: (S) => myTurn(S) && (S.view.legal || []).some((m) => m.text === "liar"),
+    text: "Each bid must beat the last one: more dice, or the same number of a higher face. If you think the bid to beat is too high, call “Liar!”.",
+  },
+  {
+    id: "reveal",
+    when: (S) => S.view && (S.view.results || []).length > 0,
+    text: "After a call the cups are lifted and the dice that count light up. Whoever was wrong loses dice. The game log on the side keeps every bid.",
+  },
+  {
+    id: "over",
+    when: (S) => S.room.status === "finished",
+    text: "That's a game! Ask for a rematch, or go back to the lobby to make your own room and invite friends with its link.",
+  },
+];
+
+export class Tips {
+  constructor(el, enabled) {
+    this.el = el;
+    this.enabled = enabled;
+    this.done = new Set(loadPref("tips-done", []));
+  }
+
+  render(S) {
+    const off = !this.enabled || loadPref("tips-off", false);
+    const tip = off ? null : TIPS.find((t) => !this.done.has(t.id) && t.when(S));
+    if (!tip) {
+      this.el.hidden = true;
+      fill(this.el);
+      this.el.__sig = "";
+      return;
+    }
+    this.el.hidden = false;
+    if (this.el.__sig === tip.id) return;
+    this.el.__sig = tip.id;
+    fill(
+      this.el,
+      h("p", { class: "tip-text" }, h("strong", { text: "Tip: " }), tip.text),
+      h(
+        "div",
+        { class: "tip-actions" },
+        h("button", { type: "button", class: "small primary", id: "tip-ok", text: "Got it", onclick: () => this.dismiss(tip.id, S) }),
+        h("button", { type: "button", class: "small", id: "tip-off", text: "No more tips", onclick: () => this.off(S) }),
+      ),
+    );
+  }
+
+  dismiss(id, S) {
+    this.done.add(id);
+    savePref("tips-done", [...this.done]);
+    this.render(S);
+  }
+
+  off(S) {
+    savePref("tips-off", true);
+    this.render(S);
+  }
+}
