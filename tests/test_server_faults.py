@@ -104,16 +104,21 @@ class Player:
         await r.submit(lambda: r.handle(s, "start", EmptyMsg()))
 
     async def my_turn(self) -> None:
+        """Wait for seat 0's turn, offering a rematch when a game is over (a bounded loop: a
+        rematch refused while the store is failing is simply offered again)."""
         r = self.room
-        await _until(
-            lambda: (
-                r.status == "finished"
-                or (r.state is not None and r.state.current_player == 0 and r._queue.empty())
+        for _ in range(200):
+            await _until(
+                lambda: (
+                    r.status == "finished"
+                    or (r.state is not None and r.state.current_player == 0 and r._queue.empty())
+                )
             )
-        )
-        if r.status == "finished":
+            if r.status != "finished":
+                return
             await r.submit(lambda: r.handle(self.sink, "rematch", EmptyMsg()))
-            await self.my_turn()
+            await asyncio.sleep(0.01)
+        raise AssertionError("no turn of seat 0 after 200 rematches")
 
     async def settle(self) -> None:
         """Wait until the room rests on seat 0's turn with no command running (the command
@@ -352,3 +357,44 @@ def test_broken_log_is_quarantined(tmp_path: Path) -> None:
         assert tok
         r = c.post("/api/rooms", json={"preset": "classic", "name": "new"})
         assert r.status_code == 201
+
+
+def test_giving_up_on_a_write_cancels_nothing() -> None:
+    """``within`` gives up on a slow write without cancelling it (it still reaches the store)
+    or the caller; a stray cancellation of a room's owner task does not end the room."""
+    from liarsdice.server.rooms import within
+
+    async def run() -> None:
+        done: list[str] = []
+
+        async def slow_write() -> str:
+            await asyncio.sleep(0.2)
+            done.append("written")
+            return "ok"
+
+        try:
+            await within(slow_write(), 0.05)
+        except TimeoutError:
+            pass
+        else:
+            raise AssertionError("no timeout")
+        await asyncio.sleep(0.3)  # the caller was not cancelled, and the write went on
+        assert done == ["written"]
+        assert await within(slow_write(), 1.0) == "ok"
+
+        settings = Settings(db_url="sqlite+aiosqlite:///:memory:")
+        room = Room("r", settings, FaultyStore(settings.db_url))
+        room.start()
+        assert room._task is not None
+        await asyncio.sleep(0.01)  # the owner task waits for its first command
+        room._task.cancel()  # nobody stops the room: this cancellation is a stray one
+        await asyncio.sleep(0.01)
+
+        async def answer() -> int:
+            return 42
+
+        assert await asyncio.wait_for(room.submit(answer), 1.0) == 42
+        await room.stop()
+        assert room._task.done()
+
+    asyncio.run(run())

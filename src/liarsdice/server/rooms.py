@@ -30,7 +30,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of, family_of_game
@@ -60,6 +60,7 @@ from liarsdice.server.views import (
 )
 
 log = logging.getLogger("liarsdice.server")
+_T = TypeVar("_T")
 
 MAX_SEATS = 12
 RESYNC_WINDOW = 64  # a resync at most this many events back gets them; further, a snapshot
@@ -178,6 +179,28 @@ class Sink(Protocol):
         """Close the connection (after the frames already pushed)."""
 
 
+async def within(aw: Awaitable[_T], seconds: float) -> _T:
+    """``await aw``, giving up after ``seconds`` (TimeoutError) *without cancelling it*.
+
+    A write the room stops waiting for must still reach the store's queue and finish there
+    (the probe relies on it), and giving up must not cancel the room's own owner task:
+    ``asyncio.timeout`` works by cancelling the current task, and on Python 3.11 a cancellation
+    that races with the awaited write's completion can stay pending on the task, to surface at
+    its next await. Waiting on a separate task never cancels anything."""
+    task = asyncio.ensure_future(aw)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.add_done_callback(_retrieve)
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    return task.result()
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a finished task's exception as seen (a write given up on may fail later)."""
+    if not task.cancelled():
+        task.exception()
+
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -226,6 +249,7 @@ class Room:
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
         self._queue = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False  # stop() cancels the owner task: that cancellation is meant
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[Any, int, bool] | None = None  # (state, seat, bot) of _timer
         self.deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn
@@ -253,6 +277,7 @@ class Room:
         self._task = loop.create_task(self._run(), name=f"room-{self.id}")
 
     async def stop(self) -> None:
+        self._stopping = True
         self._cancel_timer()
         if self._probe is not None:
             self._probe.cancel()
@@ -264,25 +289,43 @@ class Room:
                 await self._task
 
     async def _run(self) -> None:
+        """The owner task: one command at a time, in order; a failed command never ends it."""
         while True:
-            fn, fut = await self._queue.get()
-            self._prev_active, self.last_active = (
-                self.last_active,
-                asyncio.get_running_loop().time(),
-            )
+            fut: asyncio.Future[Any] | None = None
             try:
+                fn, fut = await self._queue.get()
+                self._prev_active, self.last_active = (
+                    self.last_active,
+                    asyncio.get_running_loop().time(),
+                )
                 result = await fn()
+            except asyncio.CancelledError:
+                if self._stopping:
+                    raise
+                # A cancellation nobody asked for (the room is not stopping): the command, if
+                # any, failed; the owner task goes on. (Without this one stray cancel would end
+                # the task and leave every later command of the room waiting forever.)
+                task = asyncio.current_task()
+                if task is not None:
+                    task.uncancel()
+                log.error("room %s: a command was cancelled; the room goes on", self.id)
+                self._failed(fut, CommandError("internal", "the command was interrupted"))
+                continue
             except Exception as err:  # the command failed; the room goes on
-                if not fut.done():
-                    fut.set_exception(err)
                 if not isinstance(err, CommandError):
                     log.exception("room %s: command failed", self.id)
-                if self._cp is not None:  # failed halfway: undo what it folded
-                    self._rollback(self._cp)
-                self._batch, self._new, self._cp = None, [], None
+                self._failed(fut, err)
                 continue
             if not fut.done():
                 fut.set_result(result)
+
+    def _failed(self, fut: asyncio.Future[Any] | None, err: Exception) -> None:
+        """A command failed: tell its sender, undo what it folded."""
+        if fut is not None and not fut.done():
+            fut.set_exception(err)
+        if self._cp is not None:  # failed halfway: undo what it folded
+            self._rollback(self._cp)
+        self._batch, self._new, self._cp = None, [], None
 
     async def submit(self, fn: Callable[[], Awaitable[Any]]) -> Any:
         """Run ``fn`` as the room's next command and return its result."""
@@ -662,9 +705,7 @@ class Room:
             if not self._secret_stored:
                 batch.secret = self.secret
             try:
-                # (asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation)
-                async with asyncio.timeout(self.settings.store_timeout):
-                    await self.store.write(batch)
+                await within(self.store.write(batch), self.settings.store_timeout)
             except Exception as err:
                 if cp is not None:
                     self._rollback(cp)
@@ -715,10 +756,8 @@ class Room:
             return
         timeout = self.settings.store_timeout
         try:
-            async with asyncio.timeout(timeout):
-                await self.store.write(Batch(self.id, touch=True))
-            async with asyncio.timeout(timeout):
-                stored = await self.store.load_room(self.id)
+            await within(self.store.write(Batch(self.id, touch=True)), timeout)
+            stored = await within(self.store.load_room(self.id), timeout)
         except Exception as err:
             log.info("room %s: the store still fails (%r)", self.id, err)
             self._arm_probe()
