@@ -362,3 +362,40 @@ def test_room_list_puts_games_in_progress_first_and_pages(tmp_path: Path) -> Non
             page = out["next_page"]
         assert sorted(seen) == sorted([*lobby, playing["room"]])
         assert c.get("/api/rooms", params={"per_page": 500}).status_code == 422
+
+
+def test_an_address_cut_off_for_flooding_cools_down(tmp_path: Path) -> None:
+    """Cut off for flooding (4429), an address may not reconnect at once: the refusal costs
+    the server a handshake, not a welcome and a snapshot; the cool-down doubles with each
+    cut-off in a row, and once it is over the address is welcome again."""
+    import time
+
+    limits = {"cooldown": 0.3, "cooldown_max": 5.0}
+    with _client(tmp_path, limits, rate_per_second=1.0, rate_burst=3) as c:
+        host = create(c)
+        url = f"/ws/rooms/{host['room']}"
+
+        def flood() -> None:
+            with c.websocket_connect(url) as ws:
+                hello(ws)
+                for i in range(6):
+                    ws.send_json(msg("ping", id=f"p{i}"))
+                _closed(ws, "rate_limited", 4429, last="p5")
+
+        def refused() -> str:
+            with c.websocket_connect(url) as ws, pytest.raises(WebSocketDisconnect) as exc:
+                ws.send_json(msg("hello"))
+                ws.receive_json()  # no welcome: closed at once
+            assert exc.value.code == 4429
+            return str(exc.value.reason)
+
+        flood()
+        assert "retry in" in refused()  # at once: refused
+        time.sleep(0.35)
+        flood()  # back in after 0.3 s; a second cut-off in a row: 0.6 s
+        time.sleep(0.35)
+        assert "retry in" in refused()
+        time.sleep(0.35)
+        with c.websocket_connect(url) as ws:  # the cool-down is over: welcome again
+            ws.send_json(msg("hello"))
+            assert ws.receive_json()["type"] == "welcome"

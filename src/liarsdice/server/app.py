@@ -14,7 +14,7 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -96,8 +96,10 @@ class WsSink:
         seat: int,
         budgets: tuple[ByteWindow, ...] = (),
         over: dict[str, Any] | None = None,
+        on_cut_off: Callable[[], Any] | None = None,
     ) -> None:
         self.ws = ws
+        self.on_cut_off = on_cut_off
         self.seat = seat
         self.budgets = budgets
         self.over = over
@@ -111,6 +113,8 @@ class WsSink:
         size = len(text.encode())
         if not all([b.add(size) for b in self.budgets]):
             self.throttled = True
+            if self.on_cut_off is not None:
+                self.on_cut_off()
             if self.over is not None:
                 self.queue.put_nowait(json.dumps(self.over, separators=(",", ":")))
             self.queue.put_nowait(_CLOSE)
@@ -548,6 +552,11 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
             await ws.close(code=CLOSE_ORIGIN, reason="origin not allowed")
             return
         ip = _client_ip(ws)
+        wait = limiter.cooling(ip)
+        if wait > 0:  # cut off for flooding a moment ago: refused without a welcome
+            await ws.accept()
+            await ws.close(code=CLOSE_RATE, reason=f"slow down: retry in {wait:.1f} s")
+            return
         if not limiter.open_socket(ip):
             await ws.accept()
             await ws.send_json(
@@ -595,6 +604,8 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
         except ProtocolError as err:
             await ws.send_json(_error(room, err.code, err.message))
             limited = err.code == "rate_limited"
+            if limited:
+                limiter.cut_off(ip)
             await ws.close(
                 code=CLOSE_RATE if limited else CLOSE_BAD_HELLO,
                 reason="rate limited" if limited else "hello expected",
@@ -610,7 +621,13 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
                 return
             seat = found
         over = _error(room, "rate_limited", "too much data asked for: slow down")
-        sink = WsSink(ws, seat, (ByteWindow(limits.conn_bytes), ip_state.bytes), over)
+        sink = WsSink(
+            ws,
+            seat,
+            (ByteWindow(limits.conn_bytes), ip_state.bytes),
+            over,
+            on_cut_off=lambda: limiter.cut_off(ip),
+        )
         writer = asyncio.create_task(sink.writer())
         buckets = [(Bucket(settings.rate_per_second, settings.rate_burst), "this connection")]
         if seat >= 0:
@@ -638,6 +655,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
                         _error(room, "rate_limited", f"too many messages from {empty}: slow down")
                     )
                     close_code, close_reason = CLOSE_RATE, "rate limited"
+                    limiter.cut_off(ip)
                     break
                 if len(raw.encode()) > settings.max_frame:
                     sink.push(

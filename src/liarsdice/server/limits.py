@@ -38,6 +38,13 @@ class Limits:
     ws_per_ip: int = 64  # WebSockets open at once from one IP
     rooms_per_ip: int = 30  # rooms created by one IP in `rooms_window` seconds
     rooms_window: float = 3600.0
+    # An address cut off for flooding (rate limit or byte budget, close 4429) may not open a
+    # WebSocket for a cool-down: 0.5 s, doubling with each cut-off in a row up to 30 s (a
+    # strike is forgotten after `strike_memory` s). Reconnecting at once to flood again then
+    # costs the server a refused handshake, not a welcome and a snapshot.
+    cooldown: float = 0.5
+    cooldown_max: float = 30.0
+    strike_memory: float = 300.0
 
 
 class Bucket:
@@ -84,6 +91,9 @@ class IpState:
     sockets: int = 0
     rooms: deque[float] = field(default_factory=deque)
     seen: float = field(default_factory=time.monotonic)
+    strikes: int = 0  # cut-offs for flooding in a row
+    struck: float = 0.0  # when the last one was
+    cool_until: float = 0.0  # no new WebSocket before this (monotonic time)
 
 
 class Limiter:
@@ -135,6 +145,26 @@ class Limiter:
             return False
         state.sockets += 1
         return True
+
+    def cut_off(self, host: str) -> float:
+        """``host`` was cut off for flooding: start (or lengthen) its cool-down; returns it."""
+        state = self.ip(host)
+        now = time.monotonic()
+        if now - state.struck > self.limits.strike_memory:
+            state.strikes = 0
+        state.strikes += 1
+        state.struck = now
+        lim = self.limits
+        pause = min(lim.cooldown_max, lim.cooldown * 2.0 ** (state.strikes - 1))
+        state.cool_until = max(state.cool_until, now + pause)
+        return pause
+
+    def cooling(self, host: str) -> float:
+        """Seconds left of ``host``'s cool-down (0: none)."""
+        state = self.ips.get(host)
+        if state is None:
+            return 0.0
+        return max(0.0, state.cool_until - time.monotonic())
 
     def close_socket(self, host: str) -> None:
         state = self.ips.get(host)
