@@ -13,7 +13,8 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from liarsdice.server.rooms import Settings
+from liarsdice.server.rooms import LoggedEvent, Room, Settings
+from liarsdice.server.store import Store
 
 
 def msg(type_: str, **data: Any) -> dict[str, Any]:
@@ -87,3 +88,14 @@ class Sink:
 
     def errors(self, code: str) -> list[dict[str, Any]]:
         return [f for f in self.frames if f["type"] == "error" and f["data"]["code"] == code]
+
+
+async def assert_replays(store: Store, settings: Settings, room: Room) -> None:
+    """The room's memory equals the replay of its stored log (a fresh room folding it)."""
+    stored = await store.load_room(room.id)
+    assert stored is not None
+    fresh = Room(room.id, settings, store)
+    fresh.seeds = dict(stored.seeds)
+    for seq, kind, data in stored.events:
+        fresh.fold(LoggedEvent(seq, kind, data))
+    assert fresh.logged_state() == room.logged_state()

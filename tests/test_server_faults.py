@@ -25,14 +25,14 @@ import pytest
 
 from liarsdice.server.faults import FaultyStore, sqlite_lock
 from liarsdice.server.protocol import ActionMsg, AddBotMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.rooms import LoggedEvent, Room, RoomManager, Settings
+from liarsdice.server.rooms import Room, RoomManager, Settings
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from server_util import Sink
+from server_util import Sink, assert_replays
 
 Locker = Callable[[float], None]  # holds the database's write lock for that many seconds
 
@@ -156,13 +156,7 @@ async def _check_log(store: FaultyStore, settings: Settings, room: Room, acked: 
     ids = [d.get("id") for _, k, d in events if k == "action" and d.get("id")]
     for ref in acked:
         assert ids.count(ref) == 1, [(q, d) for q, k, d in events if d.get("id") == ref]
-    stored = await store.load_room(room.id)
-    assert stored is not None
-    fresh = Room(room.id, settings, store)
-    fresh.seeds = dict(stored.seeds)
-    for seq, kind, data in stored.events:
-        fresh.fold(LoggedEvent(seq, kind, data))
-    assert fresh.logged_state() == room.logged_state()
+    await assert_replays(store, settings, room)
 
 
 @contextlib.asynccontextmanager

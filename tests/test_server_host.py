@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg, SeatMsg
-from liarsdice.server.rooms import CLOSE_REMOVED, LoggedEvent, Room, RoomManager, Settings
+from liarsdice.server.rooms import CLOSE_REMOVED, Room, RoomManager, Settings
 from liarsdice.server.store import Store
-from server_util import Sink, client, create
+from server_util import Sink, assert_replays, client, create
 
 
 @asynccontextmanager
@@ -35,16 +35,6 @@ async def _do(room: Room, sink: Sink, kind: str, msg: Any = None) -> dict[str, A
     before = len(sink.frames)
     await room.submit(lambda: room.handle(sink, kind, msg or EmptyMsg()))
     return sink.frames[before] if len(sink.frames) > before else {}
-
-
-async def _replays(store: Store, settings: Settings, room: Room) -> None:
-    stored = await store.load_room(room.id)
-    assert stored is not None
-    fresh = Room(room.id, settings, store)
-    fresh.seeds = dict(stored.seeds)
-    for seq, kind, data in stored.events:
-        fresh.fold(LoggedEvent(seq, kind, data))
-    assert fresh.logged_state() == room.logged_state()
 
 
 async def _seat(room: Room, name: str) -> tuple[Sink, str]:
@@ -100,7 +90,7 @@ async def _host_controls(tmp: Path) -> None:
         await _do(room, cy, "leave")
         assert cy.closed is not None and room.host == 0
         assert [s.name for s in room.seats] == ["ann", "prob-bot-1"]
-        await _replays(store, settings, room)
+        await assert_replays(store, settings, room)
 
 
 async def _leave_mid_game(tmp: Path) -> None:
@@ -142,7 +132,7 @@ async def _leave_mid_game(tmp: Path) -> None:
         await _do(room, ann, "rematch")
         assert [s.name for s in room.seats] == ["ann", "random-bot-1"]
         assert room.status in ("playing", "finished") and room.game_no == 2
-        await _replays(store, settings, room)
+        await assert_replays(store, settings, room)
 
 
 async def _until_frame(sink: Sink, cond: Any) -> None:
