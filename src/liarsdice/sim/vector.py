@@ -1,0 +1,783 @@
+"""The batched simulator: ``N`` bidding-family games stepped at once in NumPy arrays.
+
+:class:`VectorEnv` plays whole games (every round, multi-player elimination, palifico rounds,
+calza, spot-on, show-and-reroll, stashes, all-call rooms) for ``N`` tables at once, with a
+Gymnasium-style vector interface: :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return
+observations of the player to act (:class:`~liarsdice.sim.encoding.BiddingEncoding`), legal
+action masks over the dense action indices, rewards and done flags. A finished game resets
+itself in the same step (Gymnasium's ``SAME_STEP`` auto-reset): its row of the returned
+observation is the first decision of the next game, and its result is in ``rewards``.
+
+Chance (dice, random openers, roll-offs, re-rolls) is drawn inside the simulator from a NumPy
+generator; every decision it returns is a player's. The rules are the engine's, exactly:
+``tests/test_sim.py`` replays batched games through :class:`~liarsdice.core.game.Game` with
+the same dice and actions and compares every step.
+
+>>> env = VectorEnv("perudo", 8, players=3, seed=1)
+>>> obs, info = env.reset()
+>>> obs.shape, info["action_mask"].shape, info["current_player"].shape
+((8, 109), (8, 98), (8,))
+>>> rng = np.random.default_rng(0)
+>>> finished = 0
+>>> for _ in range(500):
+...     obs, rewards, terminated, truncated, info = env.step(env.sample_actions(rng))
+...     finished += int(terminated.sum())
+>>> finished > 0, sorted(set(rewards[terminated].ravel().tolist())) in ([], [-0.5, 1.0])
+(True, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from liarsdice.core.actions import BID_BASE, EXACT, LIAR, NO_SHOW
+from liarsdice.core.errors import IllegalActionError, RulesError
+from liarsdice.core.game import Game
+from liarsdice.core.rules import (
+    Economy,
+    ExactCall,
+    ExactCount,
+    FirstOpener,
+    Loss,
+    NextOpener,
+    Resolution,
+    Rules,
+    Scoring,
+    ShowReroll,
+    Stash,
+    preset,
+)
+from liarsdice.sim.encoding import BiddingEncoding, Floats32
+
+__all__ = ["UNSUPPORTED", "VectorEnv", "check_supported"]
+
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+Floats = npt.NDArray[np.float64]
+
+#: Rule options the batched simulator rejects (none of them is in a preset): money changes
+#: hands (and, with Rich Man's Dice, dice are bought), or the calling advantage's pile lifts
+#: a seat above its starting dice.
+UNSUPPORTED = ("economy", "calling_advantage")
+
+_NOT_OUT = 10**6  # a key larger than any seat distance or dice count
+_TABLE_BYTES = 16 * 2**20  # the most memory a lookup table may take
+
+
+def check_supported(rules: Rules) -> None:
+    """Raise :class:`RulesError` naming the option when the batched simulator does not cover
+    ``rules``.
+
+    >>> check_supported(preset("perudo"))
+    >>> check_supported(preset("spot-on", economy="rich-man"))
+    Traceback (most recent call last):
+    ...
+    liarsdice.core.errors.RulesError: the batched simulator does not support economy=rich-man ...
+    """
+    if rules.economy is not Economy.NONE:
+        raise RulesError(
+            f"the batched simulator does not support economy={rules.economy.value} "
+            "(chips and bought dice); use the engine (liarsdice.core.Game) for it"
+        )
+    if rules.calling_advantage:
+        raise RulesError(
+            "the batched simulator does not support calling_advantage=true; "
+            "use the engine (liarsdice.core.Game) for it"
+        )
+
+
+class VectorEnv:
+    """``num_envs`` games of one bidding-family rule set, stepped together.
+
+    ``rules``: a preset name or a :class:`~liarsdice.core.rules.Rules`; ``players``: the
+    number of seats (default: the rules'); ``opener``: the first round's opener (default: the
+    rules' way, e.g. a random seat or a roll-off); ``history``: observations are the
+    information-state layout (with the round's bid history); ``record``: keep every chance
+    outcome in :attr:`chance_log` (for replaying games through the engine; slow).
+
+    Actions are dense indices (:class:`~liarsdice.sim.encoding.BiddingEncoding`): the engine's
+    integers for calls and bids. ``rewards`` has one row per game and one column per seat:
+    the engine's ``returns()`` in the step that ends a game, zero otherwise.
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str,
+        num_envs: int,
+        *,
+        players: int | None = None,
+        seed: int | None = None,
+        opener: int | None = None,
+        history: bool = False,
+        record: bool = False,
+    ) -> None:
+        if isinstance(rules, str):
+            rules = preset(rules)
+        check_supported(rules)
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        self.rules = rules
+        self.game = Game(rules, players, opener=opener)
+        self.encoding = BiddingEncoding(self.game)
+        self.num_envs = N = num_envs
+        self.num_players = P = self.game.num_players
+        self.faces = F = rules.faces
+        self.num_actions = self.encoding.num_actions
+        self.history = history
+        self.observation_size = self.encoding.info_size if history else self.encoding.size
+        self.opener = opener
+        self.rng = np.random.default_rng(seed)
+        self.chance_log: list[list[int]] | None = [[] for _ in range(N)] if record else None
+
+        space = self.game.space
+        self.num_bids = B = len(space)
+        self._qty = np.array(space.quantity, dtype=np.int64)
+        self._face = np.array(space.face, dtype=np.int64)
+        self._rank = np.array(space.rank, dtype=np.int64)
+        self._ids = np.arange(B, dtype=np.int64)
+        self._total_order = space.total_order
+        self._wild = rules.wild
+        self._no_wild_open = not rules.open_on_wild and rules.wild is not None
+        self._start = np.array(self.game.start_dice, dtype=np.int64)
+        self._max_hand = int(self._start.max())
+        self._seats = np.arange(P, dtype=np.int64)
+        self._offsets = np.arange(1, P, dtype=np.int64)
+        self._rows = np.arange(N, dtype=np.int64)
+        self._show = rules.show_reroll
+        shows = self.encoding.shows
+        self._show_counts = np.zeros((len(shows), F), dtype=np.int64)
+        for j, ms in enumerate(shows):
+            for f in ms:
+                self._show_counts[j, f - 1] += 1
+        self._show_size = self._show_counts.sum(1)
+        self._show_base = BID_BASE + B
+
+        self.dice = np.zeros((N, P), dtype=np.int64)
+        self.hand = np.zeros((N, P, F), dtype=np.int64)  # hidden dice: count per face
+        self.shown = np.zeros((N, P, F), dtype=np.int64)
+        self.stash = np.zeros((N, F), dtype=np.int64)
+        self.cap = np.zeros(N, dtype=np.int64)
+        self.bid = np.full(N, -1, dtype=np.int64)
+        self.bidder = np.full(N, -1, dtype=np.int64)
+        self.player = np.zeros(N, dtype=np.int64)
+        self.must_raise = np.zeros(N, dtype=np.bool_)
+        self.show_phase = np.zeros(N, dtype=np.bool_)
+        self.called = np.zeros((N, P), dtype=np.bool_)
+        self.palifico = np.zeros(N, dtype=np.bool_)
+        self.palifico_used = np.zeros((N, P), dtype=np.bool_)
+        self.scores = np.zeros((N, P), dtype=np.int64)
+        self.bids_made = np.zeros((N, P, B), dtype=np.bool_) if history else None
+        self.total = np.zeros((N, F), dtype=np.int64)  # every die in play: count per face
+        self._rows_p = self._rows * P
+        self._rel_seats = (self._seats[:, None] + self._seats[None, :]) % P
+        self._after = (self._seats[:, None] + self._offsets[None, :]) % P  # seats after each
+        self._setup_tables()
+        self._mask = np.zeros((N, self.num_actions), dtype=np.bool_)
+        self._obs = np.zeros((N, self.observation_size), dtype=np.float32)
+
+    # --------------------------------------------------------------- the interface
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Floats32, dict[str, Any]]:
+        """Start every game afresh: ``(observations, info)``; ``info`` holds
+        ``action_mask`` (N x num_actions) and ``current_player`` (N)."""
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+        if self.chance_log is not None:
+            self.chance_log = [[] for _ in range(self.num_envs)]
+        self._new_games(self._rows)
+        self._refresh()
+        return self._obs, self._info()
+
+    def step(self, actions: npt.ArrayLike) -> tuple[Floats32, Floats, Bools, Bools, dict[str, Any]]:
+        """Every game's player to act takes its action (a dense index):
+        ``(observations, rewards, terminated, truncated, info)``.
+
+        ``rewards`` is N x players (the engine's returns in the step that ends a game);
+        ``terminated`` marks the games that ended (and were reset); ``truncated`` is all
+        false (games always end). Raises :class:`IllegalActionError` for an illegal action.
+        """
+        a = np.asarray(actions, dtype=np.int64).reshape(-1)
+        N = self.num_envs
+        if a.shape != (N,):
+            raise ValueError(f"step needs {N} actions, not {a.shape[0]}")
+        A = self.num_actions
+        in_range = bool(((a >= 0) & (a < A)).all())
+        if not in_range or not self._mask.reshape(-1).take(self._rows * A + a).all():
+            self._refuse(a)
+        rewards = np.zeros((N, self.num_players), dtype=np.float64)
+        terminated = np.zeros(N, dtype=np.bool_)
+        bids = a >= BID_BASE
+        if self._show is not ShowReroll.OFF:
+            bids &= a < self._show_base
+        if bids.any():
+            self._bid(bids, a)
+        e = np.flatnonzero(a <= EXACT)
+        if len(e):
+            self._call(e, a.take(e), rewards, terminated)
+        if self._show is not ShowReroll.OFF:
+            e = np.flatnonzero(a >= self._show_base)
+            if len(e):
+                self._show_dice(e, a[e] - self._show_base)
+            e = np.flatnonzero(a == NO_SHOW)
+            if len(e):
+                self.show_phase[e] = False
+                self.player[e] = self._next_seat(e, self.player[e])
+        self._refresh()
+        truncated = np.zeros(N, dtype=np.bool_)
+        return self._obs, rewards, terminated, truncated, self._info()
+
+    def _refuse(self, a: Ints) -> None:
+        """Raise :class:`IllegalActionError` for the first game whose action is illegal."""
+        ok = (a >= 0) & (a < self.num_actions)
+        ok[ok] = self._mask[self._rows[ok], a[ok]]
+        i = int(np.flatnonzero(~ok)[0])
+        raise IllegalActionError(
+            f"game {i}: action {int(a[i])} is not legal (legal: "
+            f"{np.flatnonzero(self._mask[i]).tolist()})"
+        )
+
+    @property
+    def action_mask(self) -> Bools:
+        """Legal actions of every game's player to act (N x num_actions)."""
+        return self._mask
+
+    @property
+    def current_player(self) -> Ints:
+        """The seat to act in every game."""
+        return self.player
+
+    def sample_actions(self, rng: np.random.Generator | None = None) -> Ints:
+        """One uniformly random legal action per game."""
+        rng = rng or self.rng
+        u = rng.random(self.num_envs)
+        if self._list_table is not None and self._count_table is not None:
+            key = self._key
+            pick = (u * self._count_table.take(key)).astype(np.int64)
+            out: Ints = self._list_table.reshape(-1).take(key * self.num_actions + pick)
+            return out
+        idx = np.flatnonzero(self._mask)
+        counts = np.count_nonzero(self._mask, axis=1)
+        first = np.cumsum(counts) - counts
+        out = idx.take(first + (u * counts).astype(np.int64)) % self.num_actions
+        return out
+
+    def take_chance_log(self) -> list[list[int]]:
+        """The chance outcomes drawn since the last call, per game, in the engine's order
+        (``record=True``); a game that ended starts its list afresh with its next game's."""
+        if self.chance_log is None:
+            raise ValueError("create the VectorEnv with record=True to log chance outcomes")
+        out = self.chance_log
+        self.chance_log = [[] for _ in range(self.num_envs)]
+        return out
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self._mask, "current_player": self.player.copy()}
+
+    # ------------------------------------------------------------------ moves
+    def _next_seat(self, e: Ints, p: Ints) -> Ints:
+        """For each game ``e``, the next seat after ``p`` clockwise that has dice."""
+        if self.num_players == 2:
+            out: Ints = 1 - p
+            return out
+        cand = self._after.take(p, axis=0)
+        live = self.dice.reshape(-1).take(self._rows_p.take(e)[:, None] + cand) > 0
+        nxt: Ints = np.take_along_axis(cand, live.argmax(1)[:, None], 1)[:, 0]
+        return nxt
+
+    def _bid(self, bids: Bools, a: Ints) -> None:
+        """The games where ``bids`` is true bid ``a - BID_BASE`` (updated where ``bids``)."""
+        p = self.player
+        b = a - BID_BASE
+        if self.bids_made is not None:
+            e = np.flatnonzero(bids)
+            self.bids_made[e, p[e], b[e]] = True
+        to_show = None
+        if self._show is ShowReroll.BEFORE:
+            hidden = self._hand_of_player().sum(1)
+            to_show = bids & (self.bid >= 0) & (hidden >= 2)
+        np.copyto(self.bid, b, where=bids)
+        np.copyto(self.bidder, p, where=bids)
+        if self.rules.resolution is Resolution.ALL_CALL:
+            self.called &= ~bids[:, None]
+        if self._show is ShowReroll.AFTER:
+            self.must_raise &= ~bids
+        nxt = self._next_seat(self._rows, p)
+        if to_show is not None:
+            np.copyto(self.show_phase, to_show, where=bids)
+            nxt = np.where(to_show, p, nxt)
+        np.copyto(self.player, nxt, where=bids)
+
+    def _show_dice(self, e: Ints, j: Ints) -> None:
+        """Games ``e`` show the ``j``-th multiset of their hidden dice and re-roll the rest."""
+        p = self.player[e]
+        shown = self._show_counts[j]
+        rest = self.hand[e, p] - shown
+        self.shown[e, p] += shown
+        new = self._roll_counts(rest.sum(-1)[:, None], self._max_hand)[:, 0]
+        self.hand[e, p] = new
+        self.total[e] += new - rest  # the shown dice stay in play
+        if self.chance_log is not None:
+            for i, row in zip(e.tolist(), self.hand[e, p].tolist(), strict=True):
+                self.chance_log[i].extend(_faces_of(row))
+        if self._show is ShowReroll.AFTER:
+            self.must_raise[e] = True
+        else:
+            self.show_phase[e] = False
+            self.player[e] = self._next_seat(e, p)
+
+    def _call(self, e: Ints, call: Ints, rewards: Floats, terminated: Bools) -> None:
+        """Games ``e`` call (liar or exact); an all-call room waits for every other seat."""
+        if self.rules.resolution is Resolution.ALL_CALL:
+            p = self.player[e]
+            self.called[e, p] = True
+            others = (self.dice[e] > 0).sum(1) - 1
+            wait = self.called[e].sum(1) < others
+            w = e[wait]
+            self.player[w] = self._next_seat(w, p[wait])
+            e, call = e[~wait], call[~wait]
+            if not len(e):
+                return
+        self._resolve(e, call, rewards, terminated)
+
+    # ------------------------------------------------------------- resolution
+    def _resolve(self, e: Ints, call: Ints, rewards: Floats, terminated: Bools) -> None:
+        """Settle the challenge in games ``e`` (as ``settle_challenge`` and ``State._resolve``
+        do): dice lost and won, scores, the end of the game (rewards, a new game) or the next
+        round's opener (palifico rounds first) and its roll."""
+        rules = self.rules
+        P = self.num_players
+        k = len(e)
+        rows = np.arange(k)
+        seats = self._seats[None, :]
+        caller = self.player.take(e)
+        bidder = self.bidder.take(e)
+        b = self.bid.take(e)
+        q = self._qty.take(b)
+        face = self._face.take(b)
+        F = self.faces
+        total = self.total.reshape(-1)
+        count = total.take(e * F + face - 1)
+        if self._wild is not None:
+            use = face != self._wild
+            if rules.palifico:
+                use &= ~self.palifico.take(e)
+            count = count + np.where(use, total.take(e * F + self._wild - 1), 0)
+        liar = call == LIAR
+        if rules.scoring is Scoring.SINGLE_ROUND and liar.all():
+            # the engine's fast path too: one liar call ends the game, a true bid stands
+            champion = np.where(count >= q, bidder, caller)
+            terminated[e] = True
+            rewards[e] = -1.0 / (P - 1)
+            rewards.reshape(-1)[e * P + champion] = 1.0
+            self._new_games(e)
+            return
+
+        dice = self.dice.take(e, axis=0)
+        before = dice.copy()
+        active = dice > 0
+        losses = np.zeros((k, P), dtype=np.int64)
+        gains = np.zeros((k, P), dtype=np.int64)
+        stood = np.zeros(k, dtype=np.bool_)  # room scoring: a true bid ends the game
+        if rules.scoring is Scoring.ROOM:
+            stood = liar & (count >= q)
+            lost = liar & ~stood
+            losses[rows[lost], bidder[lost]] = 1
+            winner = np.where(stood, bidder, caller)
+        else:
+            if rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE):
+                upheld, everyone = liar & (count >= q), np.zeros(k, dtype=np.bool_)
+            else:
+                upheld, everyone = liar & (count > q), liar & (count == q)
+            false = liar & (count < q)
+            difference = rules.loss is Loss.DIFFERENCE
+            amount = np.where(difference & (count > q), count - q, 1)
+            losses[rows[upheld], caller[upheld]] = amount[upheld]
+            amount = (q - count) if difference else np.ones(k, dtype=np.int64)
+            losses[rows[false], bidder[false]] = amount[false]
+            if everyone.any():
+                lose = active & (seats != bidder[:, None])
+                if rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST:
+                    lose &= ~((dice == 1) & (seats != caller[:, None]))
+                losses[everyone] = lose[everyone]
+            winner = np.where(upheld | everyone, bidder, caller)
+        exact = ~liar
+        if exact.any():
+            right = exact & (count == q)
+            wrong = exact & (count != q)
+            winner = np.where(right, caller, np.where(wrong, bidder, winner))
+            losses[rows[wrong], caller[wrong]] = 1
+            if rules.exact is ExactCall.SPOT_ON:
+                lose = active & (seats != caller[:, None])
+                losses[right] = lose[right]
+            else:  # calza: a right call wins a die back, up to the start
+                regain = right & (dice[rows, caller] < self._start[caller])
+                gains[rows[regain], caller[regain]] = 1
+        losers = losses > 0
+        dice = dice + gains
+        dice -= np.minimum(losses, dice)
+        if rules.scoring is Scoring.ROOM:
+            scores = self.scores[e]
+            scores += stood[:, None] * np.where(seats == bidder[:, None], 1, -1)
+            scores -= (before > 0) & (dice == 0)
+            self.scores[e] = scores
+        self.dice[e] = dice
+
+        if rules.scoring is Scoring.SINGLE_ROUND:
+            over = np.ones(k, dtype=np.bool_)
+            champion = winner
+        else:
+            live = dice > 0
+            alive = live.sum(1)
+            over = stood | (alive <= 1)
+            champion = np.where(stood | (alive == 0), winner, live.argmax(1))
+        if over.any():
+            ended = e[over]
+            terminated[ended] = True
+            if rules.scoring is Scoring.ROOM:
+                rewards[ended] = self.scores[ended]
+            else:
+                rewards[ended] = -1.0 / (P - 1)
+                rewards[ended, champion[over]] = 1.0
+            self._new_games(ended)
+        going = ~over
+        if not going.any():
+            return
+        e, dice, before = e[going], dice[going], before[going]
+        winner, bidder, caller = winner[going], bidder[going], caller[going]
+        losers = losers[going]
+        kk = len(e)
+        rows = np.arange(kk)
+        clockwise = (seats - bidder[:, None]) % P  # distance from the bidder, clockwise
+
+        nxt = rules.next_opener
+        if nxt is NextOpener.WINNER:
+            opener = winner
+        elif nxt is NextOpener.BIDDER:
+            opener = bidder
+        else:
+            alive_losers = losers & (dice > 0)
+            fewest = np.where(alive_losers, dice * P + clockwise, _NOT_OUT).argmin(1)
+            first = np.where(losers, clockwise, _NOT_OUT).argmin(1)
+            opener = np.where(~losers.any(1), caller, np.where(alive_losers.any(1), fewest, first))
+        if rules.palifico:
+            fresh = (dice == 1) & (before > 1) & ~self.palifico_used[e]
+            has_fresh = fresh.any(1)
+            first_fresh = np.where(fresh, clockwise, _NOT_OUT).argmin(1)
+            opener = np.where(has_fresh, first_fresh, opener)
+            self.palifico[e] = has_fresh
+            self.palifico_used[e[has_fresh], first_fresh[has_fresh]] = True
+        out = dice[rows, opener] == 0
+        if out.any():
+            opener[out] = self._next_seat(e[out], opener[out])
+        self._start_round(e, opener)
+
+    # ------------------------------------------------------------ chance, rounds
+    def _roll_counts(self, dice: Ints, max_dice: int) -> Ints:
+        """Roll ``dice[i, s]`` dice for every game ``i`` and slot ``s``: counts per face."""
+        k, slots = dice.shape
+        F = self.faces
+        faces = self.rng.integers(0, F, size=(k, slots, max_dice))
+        cell = (np.arange(k * slots, dtype=np.int64) * F).reshape(k, slots, 1) + faces
+        if max_dice > 1 or not (dice == 1).all():
+            cell = cell[np.arange(max_dice)[None, None, :] < dice[:, :, None]]
+        counts: Ints = np.bincount(cell.reshape(-1), minlength=k * slots * F)
+        return counts.reshape(k, slots, F)
+
+    def _sum_seats(self, x: Ints) -> Ints:
+        """``x`` (games x seats x faces) summed over the seats."""
+        if self.num_players > 4:
+            out: Ints = x.sum(1)
+            return out
+        out = x[:, 0].copy()
+        for s in range(1, self.num_players):
+            out += x[:, s]
+        return out
+
+    def _start_round(self, e: Ints, opener: Ints) -> None:
+        """A new round in games ``e``: roll every seat's dice (and the stash)."""
+        N, P, F = self.num_envs, self.num_players, self.faces
+        k = len(e)
+        dice = self.dice.take(e, axis=0)
+        hands = self._roll_counts(dice, self._max_hand)
+        self.hand.reshape(N, P * F)[e] = hands.reshape(k, P * F)
+        total = self._sum_seats(hands)
+        cap = dice.sum(1)
+        if self.rules.stash is not Stash.NONE:
+            active = (dice > 0).sum(1)
+            stash = self._roll_counts(active[:, None], self.num_players)[:, 0]
+            self.stash[e] = stash
+            total += stash
+            cap += active
+        self.total[e] = total
+        if self.chance_log is not None:
+            hands_list, stash_list = self.hand[e].tolist(), self.stash[e].tolist()
+            for i, h, st in zip(e.tolist(), hands_list, stash_list, strict=True):
+                for row in h:
+                    self.chance_log[i].extend(_faces_of(row))
+                if self.rules.stash is not Stash.NONE:
+                    self.chance_log[i].extend(_faces_of(st))
+        self.cap[e] = cap
+        self.bid[e] = -1
+        self.bidder[e] = -1
+        self.player[e] = opener
+        if self._show is not ShowReroll.OFF:
+            self.shown[e] = 0
+            self.must_raise[e] = False
+            self.show_phase[e] = False
+        if self.rules.resolution is Resolution.ALL_CALL:
+            self.called[e] = False
+        if self.bids_made is not None:
+            self.bids_made[e] = False
+
+    def _new_games(self, e: Ints) -> None:
+        """Start new games in ``e``: starting dice, then the first opener and round."""
+        k = len(e)
+        self.dice[e] = self._start
+        if self.rules.scoring is Scoring.ROOM:
+            self.scores[e] = 0
+        if self.rules.palifico:
+            self.palifico[e] = False
+            self.palifico_used[e] = False
+        if self.chance_log is not None:
+            for i in e.tolist():
+                self.chance_log[i] = []
+        first = self.rules.first_opener
+        if self.opener is not None or first is FirstOpener.GIVEN:
+            opener = np.full(k, self.opener or 0, dtype=np.int64)
+        elif first is FirstOpener.RANDOM:
+            opener = self.rng.integers(0, self.num_players, size=k)
+            if self.chance_log is not None:
+                for i, seat in zip(e.tolist(), opener.tolist(), strict=True):
+                    self.chance_log[i].append(seat)
+        else:
+            opener = self._roll_off(e, 1 if first is FirstOpener.ROLL_ONE else 2)
+        self._start_round(e, opener)
+
+    def _roll_off(self, e: Ints, per: int) -> Ints:
+        """Every seat rolls ``per`` dice, the highest total opens; ties roll again."""
+        k, P = len(e), self.num_players
+        rollers = np.ones((k, P), dtype=np.bool_)
+        opener = np.zeros(k, dtype=np.int64)
+        todo = np.arange(k)
+        while len(todo):
+            rolls = self.rng.integers(1, self.faces + 1, size=(len(todo), P, per))
+            sums = np.where(rollers[todo], rolls.sum(2), 0)
+            top = rollers[todo] & (sums == sums.max(1, keepdims=True))
+            if self.chance_log is not None:
+                for t, i in enumerate(e[todo].tolist()):
+                    for seat in np.flatnonzero(rollers[todo[t]]).tolist():
+                        self.chance_log[i].extend(rolls[t, seat].tolist())
+            rollers[todo] = top
+            done = top.sum(1) == 1
+            opener[todo[done]] = top[done].argmax(1)
+            todo = todo[~done]
+        return opener
+
+    # ------------------------------------------------------ masks, observations
+    def _setup_tables(self) -> None:
+        """Lookup tables for the legal moves and the bid block of the observation, where
+        they fit in memory: the legal moves other than shows depend only on (dice in play,
+        current bid, palifico round, must raise, show phase), so they are computed once for
+        every combination by :meth:`_moves` itself and looked up by key afterwards."""
+        rules, B, P = self.rules, self.num_bids, self.num_players
+        dims = [self.game.max_quantity + 1, B + 1]
+        dims += [2 if rules.palifico else 1]
+        dims += [2 if self._show is ShowReroll.AFTER else 1]
+        dims += [2 if self._show is ShowReroll.BEFORE else 1]
+        self._key_dims = dims
+        rows = int(np.prod(dims))
+        self._move_table: Bools | None = None
+        if rows * self.num_actions <= _TABLE_BYTES:
+            grid = np.indices(dims).reshape(len(dims), -1).astype(np.int64)
+            cap, bid, pal, must, phase = grid
+            self._move_table = self._moves(
+                cap, bid - 1, pal.astype(np.bool_), must.astype(np.bool_), phase.astype(np.bool_)
+            )
+        self._count_table: Ints | None = None
+        self._list_table: Ints | None = None
+        if self._move_table is not None and self._show is ShowReroll.OFF:
+            table = self._move_table
+            self._count_table = table.sum(1)
+            # each key's legal actions, ascending, padded with its last one
+            order = np.argsort(~table, axis=1, kind="stable")
+            last = np.maximum(self._count_table - 1, 0)
+            j = np.minimum(np.arange(self.num_actions)[None, :], last[:, None])
+            self._list_table = np.take_along_axis(order, j, axis=1)
+        self._key = np.zeros(self.num_envs, dtype=np.int64)
+        # The legal shows by hidden hand: a hand's counts per face, read as digits in base
+        # (most dice + 1), index a table of hand numbers, which index the shows they allow.
+        self._show_table: Bools | None = None
+        self._radix = (self._max_hand + 1) ** np.arange(self.faces, dtype=np.int64)
+        codes = (self._max_hand + 1) ** self.faces
+        if self._show is not ShowReroll.OFF and codes <= 2**20:
+            hands = np.array(
+                [
+                    c
+                    for c in itertools.product(range(self._max_hand + 1), repeat=self.faces)
+                    if sum(c) <= self._max_hand
+                ],
+                dtype=np.int64,
+            )
+            if len(hands) * len(self._show_size) <= _TABLE_BYTES:
+                self._hand_code = np.zeros(codes, dtype=np.int64)
+                self._hand_code[hands @ self._radix] = np.arange(len(hands))
+                self._show_table = self._fits(hands)
+        # The observation's head (seat, to move, bid, bidder) by (bid, bidder, seat), as
+        # whole rows of the observation (zeros elsewhere).
+        self._head_table: Floats32 | None = None
+        sl, D = self.encoding.slices, self.observation_size
+        if (B + 1) * (P + 1) * P * D * 4 <= _TABLE_BYTES:
+            head = np.zeros(((B + 1) * (P + 1) * P, D), dtype=np.float32)
+            for b in range(-1, B):
+                for bidder in range(-1, P):
+                    for seat in range(P):
+                        row = head[((b + 1) * (P + 1) + bidder + 1) * P + seat]
+                        row[sl["seat"].start + seat] = 1.0
+                        row[sl["to_move"].start] = 1.0
+                        if b >= 0 and bidder >= 0:
+                            row[sl["bid"].start + b] = 1.0
+                            row[sl["bidder"].start + (bidder - seat) % P] = 1.0
+            self._head_table = head
+
+    def _refresh(self) -> None:
+        self._mask = self._legal()
+        self._obs = self._observe()
+
+    def _legal(self) -> Bools:
+        if self._move_table is not None:
+            d = self._key_dims
+            key = self.cap * d[1] + self.bid + 1
+            if d[2] > 1:
+                key = key * 2 + self.palifico
+            if d[3] > 1:
+                key = key * 2 + self.must_raise
+            if d[4] > 1:
+                key = key * 2 + self.show_phase
+            self._key = key
+            mask: Bools = self._move_table.take(key, axis=0)
+        else:
+            mask = self._moves(self.cap, self.bid, self.palifico, self.must_raise, self.show_phase)
+        if self._show is not ShowReroll.OFF:
+            self._add_shows(mask)
+        return mask
+
+    def _moves(self, cap: Ints, bid: Ints, pal: Bools, must: Bools, phase: Bools) -> Bools:
+        """The legal moves other than shows, for any batch of (cap, bid, palifico round, must
+        raise, show phase)."""
+        rules = self.rules
+        B = self.num_bids
+        opened = bid >= 0
+        bids = self._qty[None, :] <= cap[:, None]
+        if self._total_order:
+            bids &= self._ids[None, :] > bid[:, None]
+        else:
+            last = np.maximum(bid, 0)
+            above = (self._qty[None, :] >= self._qty[last][:, None]) & (
+                self._rank[None, :] >= self._rank[last][:, None]
+            )
+            above &= self._ids[None, :] != bid[:, None]
+            bids &= above | ~opened[:, None]
+        if self._no_wild_open:
+            no_wild = ~opened & ~pal if rules.palifico else ~opened
+            bids &= ~(no_wild[:, None] & (self._face == self._wild)[None, :])
+        if rules.palifico:
+            r = np.flatnonzero(pal & opened)
+            if len(r):
+                last = bid[r]
+                same = self._face[None, :] == self._face[last][:, None]
+                more = self._qty[None, :] > self._qty[last][:, None]
+                bids[r] &= same & more
+        can_call = opened
+        if self._show is ShowReroll.AFTER:
+            can_call = opened & ~must
+        elif self._show is ShowReroll.BEFORE:
+            can_call = opened & ~phase
+            bids &= ~phase[:, None]
+        mask = np.zeros((len(bid), self.num_actions), dtype=np.bool_)
+        mask[:, BID_BASE : BID_BASE + B] = bids
+        mask[:, LIAR] = can_call
+        if rules.exact is not ExactCall.NONE:
+            mask[:, EXACT] = can_call
+        if self._show is ShowReroll.BEFORE:
+            mask[:, NO_SHOW] = phase
+        return mask
+
+    def _add_shows(self, mask: Bools) -> None:
+        """Set the legal show actions in ``mask`` (they depend on the hidden hand)."""
+        hand = self._hand_of_player()
+        hidden = hand.sum(1)
+        if self._show is ShowReroll.AFTER:
+            bids = mask[:, BID_BASE : self._show_base]
+            may = mask[:, LIAR] & bids.any(1) & (hidden >= 2)
+        else:
+            may = self.show_phase
+        r = np.flatnonzero(may)
+        if len(r):
+            hand = hand.take(r, axis=0)
+            if self._show_table is not None:
+                code = self._hand_code.take(hand @ self._radix)
+                fits = self._show_table.take(code, axis=0)
+            else:
+                fits = self._fits(hand)
+            mask[r, self._show_base :] = fits
+
+    def _fits(self, hand: Ints) -> Bools:
+        """The show actions each hidden hand (counts per face) allows."""
+        fits = (self._show_counts[None, :, :] <= hand[:, None, :]).all(2)
+        fits &= self._show_size[None, :] < hand.sum(1)[:, None]
+        return cast(Bools, fits)
+
+    def _hand_of_player(self) -> Ints:
+        """The hidden dice (counts per face) of every game's player to act."""
+        N, P, F = self.num_envs, self.num_players, self.faces
+        out: Ints = self.hand.reshape(N * P, F).take(self._rows_p + self.player, axis=0)
+        return out
+
+    def _observe(self) -> Floats32:
+        sl = self.encoding.slices
+        N, P, F, B = self.num_envs, self.num_players, self.faces, self.num_bids
+        p = self.player
+        if self._head_table is not None:
+            key = ((self.bid + 1) * (P + 1) + self.bidder + 1) * P + p
+            obs: Floats32 = self._head_table.take(key, axis=0)
+        else:
+            obs = np.zeros((N, self.observation_size), dtype=np.float32)
+            flat = obs.reshape(-1)
+            flat[self._rows * self.observation_size + (sl["seat"].start + p)] = 1.0
+            obs[:, sl["to_move"].start] = 1.0
+            r = np.flatnonzero(self.bid >= 0)
+            obs[r, sl["bid"].start + self.bid[r]] = 1.0
+            obs[r, sl["bidder"].start + (self.bidder[r] - p[r]) % P] = 1.0
+        obs[:, sl["my_dice"]] = self._hand_of_player()
+        rel = self._rows_p[:, None] + self._rel_seats.take(p, axis=0)  # N x P flat seats
+        obs[:, sl["dice"]] = self.dice.reshape(-1).take(rel)
+        if "shown" in sl:
+            obs[:, sl["shown"]] = self.shown.reshape(N * P, F).take(rel, axis=0).reshape(N, -1)
+        if "stash" in sl:
+            obs[:, sl["stash"]] = self.stash
+        if "stash_size" in sl:
+            obs[:, sl["stash_size"].start] = (self.dice > 0).sum(1)
+        if "callers" in sl:
+            obs[:, sl["callers"]] = self.called.reshape(-1).take(rel)
+        if "palifico" in sl:
+            obs[:, sl["palifico"].start] = self.palifico
+        if "must_raise" in sl:
+            obs[:, sl["must_raise"].start] = self.must_raise
+        if "show_phase" in sl:
+            obs[:, sl["show_phase"].start] = self.show_phase
+        if "scores" in sl:
+            obs[:, sl["scores"]] = self.scores.reshape(-1).take(rel)
+        if self.bids_made is not None:
+            made = self.bids_made.reshape(N * P, B).take(rel, axis=0)
+            obs[:, sl["history"]] = made.reshape(N, P * B)
+        return obs
+
+
+def _faces_of(counts: list[int]) -> list[int]:
+    """The sorted faces of a row of counts per face."""
+    return [f + 1 for f, c in enumerate(counts) for _ in range(c)]
