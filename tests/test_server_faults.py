@@ -107,13 +107,23 @@ class Player:
         """Wait for seat 0's turn, offering a rematch when a game is over (a bounded loop: a
         rematch refused while the store is failing is simply offered again)."""
         r = self.room
-        for _ in range(200):
-            await _until(
-                lambda: (
-                    r.status == "finished"
-                    or (r.state is not None and r.state.current_player == 0 and r._queue.empty())
-                )
+
+        def ready() -> bool:
+            return r.status == "finished" or (
+                r.state is not None and r.state.current_player == 0 and r._queue.empty()
             )
+
+        async def nothing() -> None:
+            return None
+
+        for _ in range(200):
+            await _until(ready)
+            # The command that made it seat 0's turn may still be writing (its events are in
+            # memory before they are committed, and a fault set now would hit that write):
+            # a no-op command runs only once it is done.
+            await r.submit(nothing)
+            if not ready():
+                continue
             if r.status != "finished":
                 return
             await r.submit(lambda: r.handle(self.sink, "rematch", EmptyMsg()))
@@ -121,15 +131,8 @@ class Player:
         raise AssertionError("no turn of seat 0 after 200 rematches")
 
     async def settle(self) -> None:
-        """Wait until the room rests on seat 0's turn with no command running (the command
-        that made it seat 0's turn may still be writing: memory is ahead of the log until
-        its commit)."""
+        """Wait until the room rests on seat 0's turn with no command running."""
         await self.my_turn()
-
-        async def nothing() -> None:
-            return None
-
-        await self.room.submit(nothing)
 
     async def move(self, ref: str | None = None, action: int | None = None) -> dict[str, Any]:
         """Send a move (a new one, or ``ref`` again); returns the reply frame."""
