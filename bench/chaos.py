@@ -1589,7 +1589,9 @@ async def run_backend(
     t0 = time.monotonic()
     load_before = os.getloadavg()
     port = cfg.port or load._free_port()
-    server = Server(cfg, backend.url, port, workdir / f"server-{backend.name}.log")
+    log_path = workdir / f"server-{backend.name}.log"
+    log_path.unlink(missing_ok=True)  # (a kept folder may hold an earlier run's log)
+    server = Server(cfg, backend.url, port, log_path)
     chaos = Chaos(cfg, backend, server)
     log(f"chaos: {backend.name}: starting the server on port {port} ({backend.url})")
     await server.start(None)
