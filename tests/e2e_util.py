@@ -135,16 +135,19 @@ def tab_to(page: Page, selector: str, limit: int = 80) -> None:
 
 
 def horizontal_overflow(page: Page) -> int:
-    """How many CSS pixels the page is wider than the viewport (0: no horizontal scroll),
-    once the finite animations running now (a roll, a shake) have ended."""
-    page.wait_for_function(
-        "() => document.getAnimations().every(a => a.playState !== 'running'"
-        " || a.effect.getTiming().iterations === Infinity)",
-        timeout=10_000,
-    )
-    width: int = page.evaluate(
-        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
+    """How many CSS pixels the page is wider than the viewport (0: no horizontal scroll).
+
+    Measured with motion reduced for the moment: the layout, not where a die happens to be in
+    the middle of a roll (the table clips its animations; this keeps the check deterministic
+    on a loaded machine)."""
+    reduced = page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
+    page.emulate_media(reduced_motion="reduce")
+    try:
+        width: int = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+    finally:
+        page.emulate_media(reduced_motion="reduce" if reduced else "no-preference")
     return width
 
 
