@@ -297,6 +297,12 @@ def axe_serious(page: Page) -> list[str]:
     """axe-core's serious and critical violations on the page, as readable lines."""
     from axe_playwright_python.sync_playwright import Axe
 
+    # Judge the settled page: finish the finite animations running now (a number fading
+    # in has a low contrast for a moment).
+    page.evaluate(
+        "() => document.getAnimations().forEach(a => {"
+        " if (a.effect && a.effect.getTiming().iterations !== Infinity) a.finish(); })"
+    )
     results = Axe().run(page)
     out = []
     for v in results.response["violations"]:
