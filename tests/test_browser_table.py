@@ -319,9 +319,17 @@ def test_poker_dice_by_clicking_dice(browser: Browser, server: str) -> None:
         if phase == "respond":
             page.click("#moves button[data-move='accept']")
         elif phase == "arrange":
-            # Put one die from under the cup outside by clicking it.
-            page.locator("#my-dice .zone-cup button.die-btn").first.click()
-            assert page.locator("#my-dice .zone-outside button.die-btn").count() >= 1
+            # Move one die by clicking it: out of the cup while two or more are under it,
+            # else one from outside back under (at least one die stays under the cup).
+            cup = page.locator("#my-dice .zone-cup button.die-btn")
+            outside = page.locator("#my-dice .zone-outside button.die-btn")
+            before = outside.count()
+            if cup.count() >= 2:
+                cup.first.click()
+                assert outside.count() == before + 1
+            else:
+                outside.first.click()
+                assert outside.count() == before - 1
             page.click("#arrange-button")
             done.add("arrange")
         elif phase == "shake":
