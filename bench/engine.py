@@ -1,59 +1,266 @@
-"""Random-playout speed of the rules engine.
+"""Random-playout speed of the rules engine, side by side with OpenSpiel's C++ ``liars_dice``.
 
-Plays full random games (uniform over legal actions, chance sampled from a seeded RNG) through
-the public state API and prints games/s and actions/s (chance outcomes count as actions, as in
-OpenSpiel). Target: at least 300k actions/s on ``openspiel`` 1v1 in pure Python.
+The loop is the same on every side: a new initial state per game, and at every node, chance
+included, ``a = choice(state.legal_actions())`` then ``state = state.apply_action(a)`` (pyspiel
+changes its state in place; ours returns a new immutable state). Chance outcomes count as
+actions, as in OpenSpiel. Workloads:
 
-    python bench/engine.py [--seconds 5]
+- ``openspiel`` preset, 2 players x 1 die, against ``pyspiel.load_game("liars_dice",
+  {"numdice": 1})``;
+- the same with 5 dice each (``{"numdice": 5}``);
+- ``classic``, 4 players x 5 dice, whole games (no OpenSpiel counterpart).
+
+Each run interleaves the sides in short slices (A, B, A, B, ...) so that the load of a shared
+machine falls on every side alike; the table gives the median of the runs. ``pyspiel`` is an
+optional extra (``pip install 'liarsdice[openspiel]'``): without it only our figures print.
+``--baseline SRC`` adds another checkout's engine (its ``src`` folder, run in a worker process
+with ``PYTHONPATH=SRC``, interleaved the same way), e.g. the code before a change::
+
+    git worktree add /tmp/engine-old HEAD
+    python bench/engine.py --baseline /tmp/engine-old/src
+
+    python bench/engine.py [--seconds 3] [--runs 3] [--slice 0.2] [--baseline SRC]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from liarsdice.core import CHANCE, Game, preset
-from liarsdice.core.state import Phase
+# (label, preset, players, dice per player, pyspiel numdice or None)
+WORKLOADS: list[tuple[str, str, int, int, int | None]] = [
+    ("openspiel, 1 die each", "openspiel", 2, 1, 1),
+    ("openspiel, 5 dice each", "openspiel", 2, 5, 5),
+    ("classic, 4 players x 5 dice", "classic", 4, 5, None),
+]
+
+Slice = Callable[[float], tuple[int, int, float]]  # seconds -> (games, actions, elapsed)
 
 
-def playouts(game: Game, seconds: float, seed: int = 1) -> tuple[int, int, float]:
-    """Random playouts for ``seconds``; returns (games, actions, elapsed seconds)."""
-    rng = random.Random(seed)
-    rnd = rng.random
-    root = game.new_initial_state()
-    over = Phase.OVER
-    games = actions = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        for _ in range(100):
-            s = root
-            while s.phase is not over:
-                if s.player == CHANCE:
-                    s = s.apply_action(s.sample_chance(rng))
-                else:
-                    legal = s.legal_actions()
-                    s = s.apply_action(legal[int(rnd() * len(legal))])
-                actions += 1
-            games += 1
-        if time.perf_counter() >= deadline:
-            break
-    return games, actions, time.perf_counter() - start
+def ours_slice(preset_name: str, players: int, dice: int, seed: int) -> Slice:
+    """Our engine's loop, one slice at a time (the RNG carries on between slices)."""
+    from liarsdice.core import Game, preset
+
+    game = Game(preset(preset_name, dice=dice), players)
+    choice = random.Random(seed).choice
+
+    def play(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    state = state.apply_action(choice(state.legal_actions()))
+                    actions += 1
+                games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    return play
+
+
+def pyspiel_slice(numdice: int, seed: int) -> Slice | None:
+    """OpenSpiel's C++ game through pyspiel, the same loop; None without pyspiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("liars_dice", {"numdice": numdice})
+    choice = random.Random(seed).choice
+
+    def play(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    state.apply_action(choice(state.legal_actions()))
+                    actions += 1
+                games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    return play
+
+
+class Worker:
+    """Another checkout's engine in a child process (``PYTHONPATH=src``), one slice per call."""
+
+    def __init__(self, src: str) -> None:
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(src)}
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+        self.where = self._call({"where": True})["where"]
+
+    def _call(self, request: dict[str, Any]) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        self.proc.stdin.flush()
+        answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return answer
+
+    def slice(self, preset_name: str, players: int, dice: int, seed: int) -> Slice:
+        key = {"preset": preset_name, "players": players, "dice": dice, "seed": seed}
+
+        def play(seconds: float) -> tuple[int, int, float]:
+            got = self._call({**key, "seconds": seconds})
+            return got["games"], got["actions"], got["elapsed"]
+
+        return play
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def worker() -> None:
+    """The child side of :class:`Worker`: JSON requests in, JSON figures out."""
+    slices: dict[tuple[str, int, int, int], Slice] = {}
+    for line in sys.stdin:
+        request = json.loads(line)
+        if request.get("where"):
+            import liarsdice
+
+            print(json.dumps({"where": os.path.dirname(liarsdice.__file__)}), flush=True)
+            continue
+        key = (request["preset"], request["players"], request["dice"], request["seed"])
+        if key not in slices:
+            slices[key] = ours_slice(*key)
+        games, actions, elapsed = slices[key](request["seconds"])
+        print(json.dumps({"games": games, "actions": actions, "elapsed": elapsed}), flush=True)
+
+
+@dataclass
+class Side:
+    """One side of a comparison: its slices and the per-run totals."""
+
+    name: str
+    play: Slice
+    runs: list[tuple[int, int, float]] = field(default_factory=list)
+
+    def games_per_s(self) -> float:
+        return statistics.median(g / e for g, _, e in self.runs)
+
+    def actions_per_s(self) -> float:
+        return statistics.median(a / e for _, a, e in self.runs)
+
+    def ratios_to(self, other: Side) -> list[float]:
+        """This side's games/s over ``other``'s, run by run."""
+        return [
+            (g / e) / (og / oe)
+            for (g, _, e), (og, _, oe) in zip(self.runs, other.runs, strict=True)
+        ]
+
+    def ratio_to(self, other: Side) -> float:
+        """Median over runs of this side's games/s over ``other``'s in the same run."""
+        return statistics.median(self.ratios_to(other))
+
+
+def measure(sides: list[Side], runs: int, seconds: float, slice_s: float) -> None:
+    """``runs`` runs of ``seconds`` per side, interleaved in slices of ``slice_s``."""
+    for side in sides:  # warm up: caches, imports, specialisation
+        side.play(min(0.2, slice_s))
+    for run in range(runs):
+        totals = [[0, 0, 0.0] for _ in sides]
+        spent = 0.0
+        order = sides if run % 2 == 0 else sides[::-1]
+        while spent < seconds:
+            for side in order:
+                g, a, e = side.play(slice_s)
+                total = totals[sides.index(side)]
+                total[0] += g
+                total[1] += a
+                total[2] += e
+            spent += slice_s
+        for side, (g, a, e) in zip(sides, totals, strict=True):
+            side.runs.append((int(g), int(a), float(e)))
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=5.0)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--seconds", type=float, default=3.0, help="per side and run")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--slice", type=float, default=0.2, help="interleaving slice (s)")
+    parser.add_argument("--baseline", metavar="SRC", help="another checkout's src folder")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    for name, players in (("classic", 4), ("openspiel", 2)):
-        game = Game(preset(name), players)
-        games, actions, elapsed = playouts(game, args.seconds)
-        print(
-            f"{name:10s} {players} players: {games / elapsed:10,.0f} games/s "
-            f"{actions / elapsed:10,.0f} actions/s  ({games} games, {actions / games:.1f} "
-            f"actions/game)"
+    if args.worker:
+        worker()
+        return
+    base = Worker(args.baseline) if args.baseline else None
+    if base is not None:
+        print(f"baseline: the engine in {base.where}")
+    rows: list[str] = []
+    base_rows: list[str] = []
+    for label, name, players, dice, numdice in WORKLOADS:
+        mine = Side("liarsdice", ours_slice(name, players, dice, args.seed))
+        sides = [mine]
+        spiel = pyspiel_slice(numdice, args.seed) if numdice is not None else None
+        theirs = Side("pyspiel", spiel) if spiel is not None else None
+        if theirs is not None:
+            sides.append(theirs)
+        old = Side("baseline", base.slice(name, players, dice, args.seed)) if base else None
+        if old is not None:
+            sides.append(old)
+        measure(sides, args.runs, args.seconds, args.slice)
+        row = (
+            f"| {label} | {mine.games_per_s():,.0f} games/s, "
+            f"{mine.actions_per_s():,.0f} actions/s |"
         )
+        if theirs is not None:
+            row += (
+                f" {theirs.games_per_s():,.0f} games/s, {theirs.actions_per_s():,.0f} actions/s"
+                f" | {mine.ratio_to(theirs):.2f} |"
+            )
+            runs = ", ".join(f"{r:.2f}" for r in mine.ratios_to(theirs))
+            print(f"  {label}: ratio per run {runs}", flush=True)
+        else:
+            row += " — | — |"
+        rows.append(row)
+        print(row, flush=True)
+        if old is not None:
+            base_rows.append(
+                f"| {label} | {old.actions_per_s():,.0f} | {mine.actions_per_s():,.0f} | "
+                f"{mine.ratio_to(old):.2f} |"
+            )
+    print(
+        f"\nMedian of {args.runs} runs, {args.seconds:g} s per side per run, interleaved in "
+        f"{args.slice:g} s slices; ratio = liarsdice / pyspiel games/s in the same run.\n"
+    )
+    print("| preset | liarsdice | pyspiel | ratio |")
+    print("|---|---|---|---|")
+    for row in rows:
+        print(row)
+    if base is not None:
+        base.close()
+        print("\n| preset | baseline actions/s | liarsdice actions/s | speed-up |")
+        print("|---|---|---|---|")
+        for row in base_rows:
+            print(row)
 
 
 if __name__ == "__main__":

@@ -13,16 +13,29 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from operator import itemgetter
+from typing import Any
 
 from liarsdice.core.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
 from liarsdice.core.actions import SHOW_BITS as _SHOW_BITS
 from liarsdice.core.bid import Bid, read_bid
 from liarsdice.core.common import CHANCE, TERMINAL, GameBase
 from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.ladder import BidSpace
-from liarsdice.core.rules import MAX_PLAYERS, MIN_PLAYERS, Economy, Rules, ShowReroll, Stash
-from liarsdice.core.state import State, initial_state
+from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, BidSpace
+from liarsdice.core.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Economy,
+    Loss,
+    Resolution,
+    Rules,
+    Scoring,
+    ShowReroll,
+    Stash,
+)
+from liarsdice.core.state import State, Table, _Round, initial_state
+from liarsdice.core.state import _next_seats as next_seats
 
 __all__ = ["BID_BASE", "BUY", "CHANCE", "EXACT", "LIAR", "NO_SHOW", "SHOW_BASE", "TERMINAL", "Game"]
 
@@ -74,9 +87,87 @@ class Game(GameBase[State]):
         self.legal_cache: dict[tuple[int, int, int, int], tuple[int, ...]] | None = (
             {} if simple else None
         )
+        # Hot-path tables (see State.apply_action and State.legal_actions): the chance
+        # outcomes as action tuples, and in simple games one list per (cap, modes) of the
+        # legal actions after each bid (index bid + 1), filled as play reaches them.
+        faces = rules.faces
+        self._faces = faces
+        self._roll_actions: tuple[int, ...] = tuple(range(1, faces + 1))
+        self._seat_actions: tuple[int, ...] = tuple(range(self.num_players))
+        self._round_legal: dict[tuple[int, tuple[int, int]], list[tuple[int, ...] | None]] = {}
+        self._rounds: dict[tuple[int, tuple[int, int], tuple[int, ...]], _Round] = {}
+        self._simple = simple
+        self._fast_bids = self.space.total_order  # with OPEN_ANY: a raise is a higher id
+        self._nbids = len(self.space)
+        self._quantity = self.space.quantity
+        self._show_before = rules.show_reroll is ShowReroll.BEFORE
+        self._first_call = rules.resolution is not Resolution.ALL_CALL
+        # Single-round games with one die lost: a liar call ends the game and its table is
+        # filled in only when read (state._LazyTable).
+        self._single_liar = rules.scoring is Scoring.SINGLE_ROUND and rules.loss is Loss.ONE
+        # Rule switches read when a round resolves (a bool is cheaper than an enum member).
+        n = self.num_players
+        self._clockwise = tuple(tuple((p + i) % n for i in range(n)) for p in range(n))
+        self._calling_advantage = rules.calling_advantage
+        self._room = rules.scoring is Scoring.ROOM
+        self._single_round = rules.scoring is Scoring.SINGLE_ROUND
+        self._house_penalties = rules.house_penalties
+        self._economy = rules.economy
+        self._palifico = rules.palifico
+        self._no_penalties = (0,) * n
+        self._no_hands: tuple[tuple[int, ...], ...] = ((),) * n
+        self._rot = tuple((p + 1) % n for p in range(n))  # the next seat, every seat in
+        self._nxt: dict[tuple[int, ...], tuple[int, ...]] = {}  # the next seats, by dice
+        self._dealers: dict[tuple[int, ...], tuple[Callable[[Any], Any], int, bool]] = {}
+        self._stash = rules.stash is not Stash.NONE
+        self._modes = (OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD, OPEN_ANY)
 
     def _initial_state(self) -> State:
         return initial_state(self)
+
+    def _next_seats(self, dice: tuple[int, ...]) -> tuple[int, ...]:
+        """For each seat, the next seat clockwise that still has dice (cached: at most 4096
+        dice vectors, for games of many seats and dice)."""
+        if 0 not in dice:
+            return self._rot
+        nxt = self._nxt.get(dice)
+        if nxt is None:
+            if len(self._nxt) >= 4096:
+                self._nxt.clear()
+            nxt = self._nxt[dice] = next_seats(dice)
+        return nxt
+
+    def _dealer(self, dice: tuple[int, ...]) -> tuple[Callable[[Any], Any], int, bool]:
+        """How a deal of ``dice`` (every seat's count) splits the rolls: a getter of every
+        seat's slice, where the stash begins, and whether hands need sorting. Cached (at
+        most 4096 dice vectors, for games of many seats and dice)."""
+        cuts = []
+        i = 0
+        for d in dice:
+            cuts.append(slice(i, i + d))
+            i += d
+        dealer = (itemgetter(*cuts), i, max(dice) > 1)  # a game has 2+ seats: a tuple
+        if len(self._dealers) >= 4096:
+            self._dealers.clear()
+        self._dealers[dice] = dealer
+        return dealer
+
+    def _round_of(self, t: Table) -> _Round:
+        """The shared :class:`~liarsdice.core.state._Round` of the round on table ``t``: one per
+        dice in play, bid modes and next seats (at most 4096 kept), whose legal-action list is
+        shared by every round with the same dice in play and modes."""
+        key = (t.cap, t.modes, t.nxt)
+        rd = self._rounds.get(key)
+        if rd is None:
+            legal: list[tuple[int, ...] | None] | None = None
+            if self._simple:
+                legal = self._round_legal.get(key[:2])
+                if legal is None:
+                    legal = self._round_legal[key[:2]] = [None] * (len(self.space) + 1)
+            if len(self._rounds) >= 4096:
+                self._rounds.clear()
+            rd = self._rounds[key] = _Round(t, legal)
+        return rd
 
     # ---------------------------------------------------------------- actions
     def bid_action(self, bid: Bid) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
@@ -31,7 +31,7 @@ from liarsdice.core.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BAS
 from liarsdice.core.bid import Bid
 from liarsdice.core.common import CHANCE, TERMINAL, StateBase
 from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
+from liarsdice.core.ladder import OPEN_ANY, PALIFICO
 from liarsdice.core.rules import (
     Economy,
     ExactCall,
@@ -39,11 +39,9 @@ from liarsdice.core.rules import (
     FirstOpener,
     Loss,
     NextOpener,
-    Resolution,
     Rules,
     Scoring,
     ShowReroll,
-    Stash,
 )
 from liarsdice.core.view import PlayerView, make_view
 
@@ -101,6 +99,7 @@ class Table:
     """Round- and game-level facts shared by every state of a bidding sequence."""
 
     __slots__ = (
+        "_results",  # read and written as ``results`` (the last round's may be pending)
         "cap",
         "chips",
         "dice",
@@ -115,7 +114,6 @@ class Table:
         "palifico_used",
         "penalties",
         "pile",
-        "results",
         "round",
         "round_pot",
         "scores",
@@ -145,8 +143,20 @@ class Table:
     palifico: bool
     palifico_used: frozenset[int]
     penalties: tuple[int, ...]
-    results: tuple[RoundResult, ...]
+    _results: tuple[RoundResult, ...] | _PendingResult
     winner: int | None
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """Results of every resolved round so far."""
+        r = self._results
+        if isinstance(r, _PendingResult):
+            r = self._results = r.build()
+        return r
+
+    @results.setter
+    def results(self, value: tuple[RoundResult, ...]) -> None:
+        self._results = value
 
     def copy(self, **changes: Any) -> Table:
         t: Table = _copy_table(self)
@@ -158,18 +168,75 @@ class Table:
         return [p for p, d in enumerate(self.dice) if d > 0]
 
 
+class _Round:
+    """What every bid of a round reads, shared by the round's states (and by rounds alike):
+    the dice in play, the bid modes, the next seats, and in games whose legal actions depend
+    only on the bid (:attr:`Game.legal_cache`) the list of legal-action tuples by bid + 1,
+    filled as play reaches them."""
+
+    __slots__ = ("cap", "legal", "modes", "nxt")
+
+    def __init__(self, t: Table, legal: list[tuple[int, ...] | None] | None) -> None:
+        self.cap = t.cap
+        self.modes = t.modes
+        self.nxt = t.nxt
+        self.legal = legal
+
+
+class _PendingResult:
+    """The results of a table whose last round's :class:`RoundResult` is built only when read
+    (resolving a round must not pay for a record that random playouts never look at)."""
+
+    __slots__ = ("_done", "earlier", "fields", "hands", "shown")
+
+    earlier: tuple[RoundResult, ...] | _PendingResult  # the results before this round
+    hands: tuple[tuple[int, ...], ...]  # hidden and shown dice at the reveal, merged when built
+    shown: tuple[tuple[int, ...], ...]
+    fields: tuple[Any, ...]  # RoundResult's fields before ``hands``, then those after it
+    _done: tuple[RoundResult, ...] | None  # every result, once built
+
+    def build(self) -> tuple[RoundResult, ...]:
+        """Every result, this round's last (built once; earlier pending rounds too)."""
+        chain: list[_PendingResult] = []
+        node: tuple[RoundResult, ...] | _PendingResult = self
+        while isinstance(node, _PendingResult) and node._done is None:
+            chain.append(node)
+            node = node.earlier
+        done = node._done if isinstance(node, _PendingResult) else node
+        assert done is not None
+        for pending in reversed(chain):
+            (
+                round_, bid, call, caller, callers, bidder, count, stash, losses, gains, winner,
+                dice, next_opener, eliminated, chips, round_pot_won, game_pot, pile, scores,
+                palifico,
+            ) = pending.fields  # fmt: skip
+            result = RoundResult(
+                round=round_, bid=bid, call=call, caller=caller, callers=callers,
+                bidder=bidder, count=count,
+                hands=tuple(
+                    tuple(sorted(h + s)) for h, s in zip(pending.hands, pending.shown, strict=True)
+                ),
+                stash=stash, losses=losses, gains=gains, winner=winner, dice=dice,
+                next_opener=next_opener, eliminated=eliminated, chips=chips,
+                round_pot_won=round_pot_won, game_pot=game_pot, pile=pile, scores=scores,
+                palifico=palifico,
+            )  # fmt: skip
+            done = pending._done = (*done, result)
+        return done
+
+
 def _compile_copier() -> Any:
     # Straight-line attribute copies: several times faster than a getattr/setattr loop, and
     # tables are copied on every roll completion and every resolution.
-    lines = ["def _copy_table(src):", "    t = _new(Table)"]
+    lines = ["def _copy_table(src):", "    t = Table()"]
     lines += [f"    t.{name} = src.{name}" for name in Table.__slots__]
     lines.append("    return t")
-    namespace: dict[str, Any] = {"_new": object.__new__, "Table": Table}
+    namespace: dict[str, Any] = {"Table": Table}
     exec("\n".join(lines), namespace)
     return namespace["_copy_table"]
 
 
-_copy_table = _compile_copier()
+_copy_table: Callable[[Table], Table] = _compile_copier()
 
 
 def _next_seats(dice: tuple[int, ...]) -> tuple[int, ...]:
@@ -213,7 +280,7 @@ def initial_state(game: Game) -> State:
     t.out_order = ()
     t.palifico = False
     t.palifico_used = frozenset()
-    t.penalties = (0,) * n
+    t.penalties = game._no_penalties
     t.results = ()
     t.winner = None
     if game.opener is not None or rules.first_opener is FirstOpener.GIVEN:
@@ -225,27 +292,25 @@ def initial_state(game: Game) -> State:
     return State._make(game, t, Phase.SETUP, CHANCE, -1, -1, (), 0, (tuple(range(n)), ()), None, 0)
 
 
-def _start_round(game: Game, t: Table, log: Any, n_events: int) -> State:
-    """A new round: antes, then the ROLL chance phase."""
-    rules = game.rules
-    changes: dict[str, Any] = {
-        "hands": ((),) * game.num_players,
-        "shown": ((),) * game.num_players,
-        "stash": (),
-        # penalties are not reset here: a question asked before the first round's roll (during
-        # the roll-off) counts for that round; _resolve clears them after charging them.
-        "nxt": _next_seats(t.dice),
-        "start": n_events,
-        "modes": (
-            (OPEN_ANY, PALIFICO)
-            if t.palifico
-            else ((OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
-        ),
-    }
-    active = t.active()
-    stash_size = len(active) if rules.stash is not Stash.NONE else 0
-    changes["cap"] = sum(t.dice) + stash_size
-    if rules.economy is Economy.CHIPS:
+def _start_round(
+    game: Game, t: Table, log: Any, n_events: int, nxt: tuple[int, ...] | None = None
+) -> State:
+    """A new round: antes, then the ROLL chance phase. ``t`` is a fresh table (a copy no state
+    holds yet), which this sets up for the round in place; ``nxt``: the next seats of its
+    dice, when the caller has them."""
+    t.hands = t.shown = game._no_hands
+    t.stash = ()
+    # penalties are not reset here: a question asked before the first round's roll (during
+    # the roll-off) counts for that round; _resolve clears them after charging them.
+    dice = t.dice
+    t.nxt = nxt or game._next_seats(dice)
+    t.start = n_events
+    t.modes = _PALIFICO_MODES if t.palifico else game._modes
+    t.cap = sum(dice)
+    if game._stash:
+        t.cap += len(t.active())
+    if game._economy is _CHIPS:
+        active = t.active()
         chips = list(t.chips)
         round_pot, game_pot = 0, t.game_pot
         for p in active:
@@ -255,15 +320,44 @@ def _start_round(game: Game, t: Table, log: Any, n_events: int) -> State:
             if chips[p] > 0:
                 chips[p] -= 1
                 game_pot += 1
-        changes.update(chips=tuple(chips), round_pot=round_pot, game_pot=game_pot)
-    return State._make(
-        game, t.copy(**changes), Phase.ROLL, CHANCE, -1, -1, (), 0, (), log, n_events
-    )
+        t.chips, t.round_pot, t.game_pot = tuple(chips), round_pot, game_pot
+    s = State()
+    s.game = game
+    s.table = t
+    s.phase = _P_ROLL
+    s.player = CHANCE
+    s.bid = -1
+    s.bidder = -1
+    s.callers = ()
+    s.flags = 0
+    s.pending = ()
+    s._log = log
+    s._n = n_events
+    s._rd = game._round_of(t)  # for the bids once the dice are dealt
+    return s
 
+
+# Rule values read when a round resolves: a global is cheaper to read than an enum member.
+_ROOM = Scoring.ROOM
+_SINGLE_ROUND = Scoring.SINGLE_ROUND
+_DIFFERENCE = Loss.DIFFERENCE
+_BID_STOOD = (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
+_SPARE_LAST = ExactCount.ALL_BUT_BIDDER_SPARE_LAST
+_SPOT_ON = ExactCall.SPOT_ON
+_WINNER = NextOpener.WINNER
+_BIDDER = NextOpener.BIDDER
+_NO_ECONOMY = Economy.NONE
+_CHIPS = Economy.CHIPS
+_PALIFICO_MODES = (OPEN_ANY, PALIFICO)  # a palifico round: keep the face after the opening bid
 
 # Module-level aliases: a global lookup is cheaper than an enum attribute on hot paths.
-_P_BID = Phase.BID
+_P_SETUP = Phase.SETUP
 _P_ROLL = Phase.ROLL
+_P_BID = Phase.BID
+_P_REROLL = Phase.REROLL
+_P_SHOW = Phase.SHOW
+_P_BUY_ROLL = Phase.BUY_ROLL
+_P_OVER = Phase.OVER
 
 # Turn flags.
 _BOUGHT = 1
@@ -276,6 +370,7 @@ class State(StateBase):
     __slots__ = (
         "_log",
         "_n",
+        "_rd",
         "bid",
         "bidder",
         "callers",
@@ -299,6 +394,9 @@ class State(StateBase):
     pending: tuple[Any, ...]
     _log: Any  # cons list (previous, player, action) or None
     _n: int
+    # What the round's bids read on every move (shared), or None (a state from _make:
+    # then the moves read the table and work legal actions out).
+    _rd: _Round | None
 
     @staticmethod
     def _make(
@@ -314,7 +412,7 @@ class State(StateBase):
         log: Any,
         n: int,
     ) -> State:
-        s = State.__new__(State)
+        s = State()  # no __init__: calling the class is the cheapest way to a bare instance
         s.game = game
         s.table = table
         s.phase = phase
@@ -326,9 +424,13 @@ class State(StateBase):
         s.pending = pending
         s._log = log
         s._n = n
+        s._rd = None
         return s
 
     # ------------------------------------------------------------ inspection
+    def is_terminal(self) -> bool:
+        return self.phase is _P_OVER
+
     @property
     def round(self) -> int:
         return self.table.round
@@ -376,15 +478,15 @@ class State(StateBase):
         """``(action, probability)`` for each outcome at a chance node."""
         if self.player != CHANCE:
             return []
-        if self.phase is Phase.SETUP and not self.pending:
+        if self.phase is _P_SETUP and not self.pending:
             n = self.game.num_players
-            return [(p, 1.0 / n) for p in range(n)]
-        faces = self.game.rules.faces
-        return [(f, 1.0 / faces) for f in range(1, faces + 1)]
+            return [(p, 1.0 / n) for p in self.game._seat_actions]
+        faces = self.game._faces
+        return [(f, 1.0 / faces) for f in self.game._roll_actions]
 
     def sample_chance(self, rng: random.Random) -> int:
         """One chance outcome drawn with ``rng``."""
-        if self.phase is Phase.SETUP and not self.pending:
+        if self.phase is _P_SETUP and not self.pending:
             return rng.randrange(self.game.num_players)
         return int(rng.random() * self.game.rules.faces) + 1
 
@@ -394,7 +496,7 @@ class State(StateBase):
 
     def legal_bids(self) -> tuple[int, ...]:
         """Action ids of the bids the current player may make now."""
-        if self.phase is not Phase.BID:
+        if self.phase is not _P_BID:
             return ()
         space = self.game.space
         raises = space.raises(self.bid, self.table.cap, self._bid_mode())
@@ -403,41 +505,55 @@ class State(StateBase):
     def legal_actions(self) -> tuple[int, ...]:
         """Legal actions of the current player (chance outcomes at chance nodes), ascending."""
         phase = self.phase
+        if phase is _P_ROLL:
+            return self.game._roll_actions
         if phase is _P_BID:
-            game = self.game
-            rules = game.rules
-            key = (self.bid, self.table.cap, self.table.modes[self.bid >= 0], self.flags)
-            cache = game.legal_cache
-            if cache is not None:
-                hit = cache.get(key)
-                if hit is not None:
-                    return hit
-            raises = game.space.raises(self.bid, self.table.cap, self._bid_mode())
-            out: list[int] = []
-            if not self.flags & _MUST_RAISE:
-                if self.bid >= 0:
-                    out.append(LIAR)
-                    if rules.exact is not ExactCall.NONE:
-                        out.append(EXACT)
-                if rules.economy is Economy.RICH_MAN and self._can_buy():
-                    out.append(BUY)
-            out.extend(BID_BASE + i for i in raises)
-            if (
-                rules.show_reroll is ShowReroll.AFTER
-                and self.bid >= 0
-                and raises
-                and not self.flags & _MUST_RAISE
-            ):
-                out.extend(self._show_actions())
-            result = tuple(out)
-            if cache is not None:
-                cache[key] = result
-            return result
-        if phase is Phase.SHOW:
+            rd = self._rd
+            if rd is None or rd.legal is None:
+                return self._bid_phase_actions()
+            hit = rd.legal[self.bid + 1]
+            if hit is None:
+                hit = rd.legal[self.bid + 1] = self._bid_phase_actions()
+            return hit
+        if phase is _P_SHOW:
             return (NO_SHOW, *self._show_actions())
         if self.player == CHANCE:
-            return tuple(a for a, _ in self.chance_outcomes())
+            if phase is _P_SETUP and not self.pending:
+                return self.game._seat_actions
+            return self.game._roll_actions
         return ()
+
+    def _bid_phase_actions(self) -> tuple[int, ...]:
+        """Legal actions in the bid phase, worked out (or found in the game's cache)."""
+        game = self.game
+        rules = game.rules
+        key = (self.bid, self.table.cap, self.table.modes[self.bid >= 0], self.flags)
+        cache = game.legal_cache
+        if cache is not None:
+            hit = cache.get(key)
+            if hit is not None:
+                return hit
+        raises = game.space.raises(self.bid, self.table.cap, self._bid_mode())
+        out: list[int] = []
+        if not self.flags & _MUST_RAISE:
+            if self.bid >= 0:
+                out.append(LIAR)
+                if rules.exact is not ExactCall.NONE:
+                    out.append(EXACT)
+            if rules.economy is Economy.RICH_MAN and self._can_buy():
+                out.append(BUY)
+        out.extend(BID_BASE + i for i in raises)
+        if (
+            rules.show_reroll is ShowReroll.AFTER
+            and self.bid >= 0
+            and raises
+            and not self.flags & _MUST_RAISE
+        ):
+            out.extend(self._show_actions())
+        result = tuple(out)
+        if cache is not None:
+            cache[key] = result
+        return result
 
     def _can_buy(self) -> bool:
         t, p = self.table, self.player
@@ -473,13 +589,13 @@ class State(StateBase):
         if action in self.legal_actions():
             return ""
         game = self.game
-        if self.phase is Phase.OVER:
+        if self.phase is _P_OVER:
             return "the game is over"
         if self.player == CHANCE:
             return f"a chance outcome is due here: one of {list(self.legal_actions())}"
         bid = game.action_bid(action)
         cur = self.current_bid
-        if self.phase is Phase.SHOW:
+        if self.phase is _P_SHOW:
             return "after raising you may only show dice or decline (no-show)"
         if action in (LIAR, EXACT):
             if cur is None:
@@ -529,11 +645,11 @@ class State(StateBase):
         game = self.game
         if bid in game.space.ids:
             return self.explain_illegal(game.bid_action(bid))
-        if self.phase is Phase.OVER:
+        if self.phase is _P_OVER:
             return "the game is over"
         if self.player == CHANCE:
             return f"a chance outcome is due here: one of {list(self.legal_actions())}"
-        if self.phase is Phase.SHOW:
+        if self.phase is _P_SHOW:
             return "after raising you may only show dice or decline (no-show)"
         if not 1 <= bid.face <= game.rules.faces or bid.quantity < 1:
             return f"{bid} is not a bid in this game (faces 1..{game.rules.faces})"
@@ -569,13 +685,92 @@ class State(StateBase):
 
         Raises :class:`IllegalActionError` saying why when the action is not legal.
         """
+        # The commonest moves, a die of the deal (the last one deals the hands) and a bid,
+        # build their state inline: a method call costs as much as the rest of the step.
         phase = self.phase
+        if phase is _P_ROLL:
+            game = self.game
+            if not 0 < action <= game._faces:
+                raise IllegalActionError(f"a die roll must be 1..{game._faces}, not {action}")
+            rolled = self.pending + (action,)  # noqa: RUF005  (twice as fast as unpacking)
+            t = self.table
+            s = State()
+            s.game = game
+            s.bid = -1
+            s.bidder = -1
+            s.callers = ()
+            s.flags = 0
+            s._log = (self._log, CHANCE, action)
+            s._n = self._n + 1
+            s._rd = self._rd  # the round's, for the bids after the deal (None from _make)
+            if len(rolled) < t.cap:  # cap = every die in play, stash included
+                s.table = t
+                s.phase = phase
+                s.player = CHANCE
+                s.pending = rolled
+                return s
+            # The last die: hand the dice out seat by seat (hands sorted), the stash last.
+            if game._single_round:
+                # The first call ends the game: the bids read the round (rd), so the table
+                # is copied only if someone reads it.
+                lazy = _LazyTable()
+                lazy._fill = (_dealt_table, game, t, rolled)
+                table: Table = lazy
+            else:
+                table = _dealt_table(game, t, rolled)
+            s.table = table
+            s.phase = _P_BID
+            s.player = t.opener
+            s.pending = ()
+            return s
         player = self.player
+        if phase is _P_BID and BID_BASE <= action < SHOW_BASE:
+            game = self.game
+            rd = self._rd or _Round(self.table, None)
+            last = self.bid
+            bid = action - BID_BASE
+            # (comparisons inside ``if`` tests: the interpreter specialises those)
+            mode = rd.modes[1] if last >= 0 else rd.modes[0]
+            if mode == OPEN_ANY and game._fast_bids:  # a higher id, under the cap
+                if bid <= last or bid >= game._nbids or game._quantity[bid] > rd.cap:
+                    raise IllegalActionError(self.explain_illegal(action))
+            elif bid >= game._nbids or bid not in game.space.raises(last, rd.cap, mode):
+                raise IllegalActionError(self.explain_illegal(action))
+            t = self.table
+            if game._show_before and last >= 0 and len(t.hands[player]) >= 2:
+                return State._make(
+                    game, t, _P_SHOW, player, bid, player, (), 0, (),
+                    (self._log, player, action), self._n + 1,
+                )  # fmt: skip
+            s = State()
+            s.game = game
+            s.table = t
+            s.phase = phase
+            s.player = rd.nxt[player]
+            s.bid = bid
+            s.bidder = player
+            s.callers = ()
+            s.flags = 0
+            s.pending = ()
+            s._log = (self._log, player, action)
+            s._n = self._n + 1
+            s._rd = self._rd
+            return s
         log = (self._log, player, action)
         n = self._n + 1
         if phase is _P_BID:
-            if BID_BASE <= action < SHOW_BASE:
-                return self._apply_bid(action, log, n)
+            if action == LIAR and self.bid >= 0 and not self.flags & _MUST_RAISE:
+                game = self.game
+                if game._first_call:
+                    # (no question can have cost a die when they are off and rd says this
+                    # state came from the game's own moves, not from State._make)
+                    if game._single_liar and (
+                        (not game._house_penalties and self._rd is not None)
+                        or not any(self.table.penalties)
+                    ):
+                        return _single_round_over(self, player, (player,), log, n)
+                    return self._resolve(LIAR, player, (player,), log, n)
+                return self._apply_call(LIAR, log, n)
             if action in (LIAR, EXACT):
                 if self.bid < 0 or self.flags & _MUST_RAISE:
                     raise IllegalActionError(self.explain_illegal(action))
@@ -590,15 +785,15 @@ class State(StateBase):
                 chips[player] -= t.game_pot
                 table = t.copy(chips=tuple(chips), game_pot=t.game_pot * 2)
                 return State._make(
-                    self.game, table, Phase.BUY_ROLL, CHANCE, self.bid, self.bidder,
+                    self.game, table, _P_BUY_ROLL, CHANCE, self.bid, self.bidder,
                     self.callers, self.flags | _BOUGHT, (player,), log, n,
                 )  # fmt: skip
             return self._apply_show(action, log, n)
-        if phase is Phase.SHOW:
+        if phase is _P_SHOW:
             if action == NO_SHOW:
                 nxt = self.table.nxt[player]
                 return State._make(
-                    self.game, self.table, Phase.BID, nxt, self.bid, self.bidder, (), 0, (),
+                    self.game, self.table, _P_BID, nxt, self.bid, self.bidder, (), 0, (),
                     log, n,
                 )  # fmt: skip
             if action not in self.legal_actions():
@@ -621,27 +816,6 @@ class State(StateBase):
         """Alias of :meth:`apply_action` (states are immutable)."""
         return self.apply_action(action)
 
-    def _apply_bid(self, action: int, log: Any, n: int) -> State:
-        bid = action - BID_BASE
-        game = self.game
-        space = game.space
-        t = self.table
-        mode = self._bid_mode()
-        if space.total_order and mode == OPEN_ANY:  # fast path: higher id, under the cap
-            legal = self.bid < bid < len(space) and space.quantity[bid] <= t.cap
-        else:
-            legal = bid < len(space) and bid in space.raises(self.bid, t.cap, mode)
-        if not legal:
-            raise IllegalActionError(self.explain_illegal(action))
-        player = self.player
-        if (
-            game.rules.show_reroll is ShowReroll.BEFORE
-            and self.bid >= 0
-            and len(t.hands[player]) >= 2
-        ):
-            return State._make(game, t, Phase.SHOW, player, bid, player, (), 0, (), log, n)
-        return State._make(game, t, Phase.BID, t.nxt[player], bid, player, (), 0, (), log, n)
-
     def _apply_show(self, action: int, log: Any, n: int) -> State:
         shown = self.game.action_shown(action) or ()
         t, p = self.table, self.player
@@ -655,22 +829,24 @@ class State(StateBase):
         table = t.copy(hands=tuple(hands), shown=tuple(shown_all))
         # pending = (seat, dice to re-roll, faces rolled so far)
         return State._make(
-            self.game, table, Phase.REROLL, CHANCE, self.bid, self.bidder, self.callers,
+            self.game, table, _P_REROLL, CHANCE, self.bid, self.bidder, self.callers,
             self.flags, (p, len(rest), ()), log, n,
         )  # fmt: skip
 
     def _apply_call(self, action: int, log: Any, n: int) -> State:
         game = self.game
         player = self.player
-        if game.rules.resolution is Resolution.ALL_CALL:
+        if not game._first_call:
             callers = (*self.callers, player)
             t = self.table
             others = sum(1 for p, d in enumerate(t.dice) if d > 0 and p != self.bidder)
             if len(callers) < others:
-                return State._make(
-                    game, t, Phase.BID, t.nxt[player], self.bid, self.bidder, callers, 0, (),
+                s = State._make(
+                    game, t, _P_BID, t.nxt[player], self.bid, self.bidder, callers, 0, (),
                     log, n,
                 )  # fmt: skip
+                s._rd = self._rd  # legal actions do not depend on the callers
+                return s
             return self._resolve(action, player, callers, log, n)
         return self._resolve(action, player, (player,), log, n)
 
@@ -679,26 +855,15 @@ class State(StateBase):
         t = self.table
         phase = self.phase
         faces = game.rules.faces
-        if phase is _P_ROLL:
-            if not 0 < action <= faces:
-                raise IllegalActionError(f"a die roll must be 1..{faces}, not {action}")
-            rolled = (*self.pending, action)
-            if len(rolled) < t.cap:  # cap = every die in play, stash included
-                return State._make(game, t, phase, CHANCE, -1, -1, (), 0, rolled, log, n)
-            hands = []
-            i = 0
-            for d in t.dice:
-                hands.append(tuple(sorted(rolled[i : i + d])))
-                i += d
-            table = t.copy(hands=tuple(hands), stash=tuple(rolled[i:]))
-            return State._make(game, table, Phase.BID, t.opener, -1, -1, (), 0, (), log, n)
-        if phase is Phase.SETUP and not self.pending:
+        if phase is _P_SETUP and not self.pending:
             if not 0 <= action < game.num_players:
                 raise IllegalActionError(f"the random opener must be a seat 0..{game.num_players}")
-            return _start_round(game, t.copy(opener=action), log, n)
+            table = _copy_table(t)
+            table.opener = action
+            return _start_round(game, table, log, n)
         if not 1 <= action <= faces:
             raise IllegalActionError(f"a die roll must be 1..{faces}, not {action}")
-        if phase is Phase.REROLL:
+        if phase is _P_REROLL:
             seat, count, got = self.pending
             got = (*got, action)
             if len(got) < count:
@@ -711,13 +876,13 @@ class State(StateBase):
             table = t.copy(hands=tuple(hands))
             if game.rules.show_reroll is ShowReroll.AFTER:
                 return State._make(
-                    game, table, Phase.BID, seat, self.bid, self.bidder, self.callers,
+                    game, table, _P_BID, seat, self.bid, self.bidder, self.callers,
                     self.flags | _MUST_RAISE, (), log, n,
                 )  # fmt: skip
             return State._make(
-                game, table, Phase.BID, t.nxt[seat], self.bid, self.bidder, (), 0, (), log, n
+                game, table, _P_BID, t.nxt[seat], self.bid, self.bidder, (), 0, (), log, n
             )
-        if phase is Phase.BUY_ROLL:
+        if phase is _P_BUY_ROLL:
             (seat,) = self.pending
             hands = list(t.hands)
             hands[seat] = tuple(sorted((*hands[seat], action)))
@@ -725,7 +890,7 @@ class State(StateBase):
             dice[seat] += 1
             table = t.copy(hands=tuple(hands), dice=tuple(dice), cap=t.cap + 1)
             return State._make(
-                game, table, Phase.BID, seat, self.bid, self.bidder, self.callers, self.flags,
+                game, table, _P_BID, seat, self.bid, self.bidder, self.callers, self.flags,
                 (), log, n,
             )  # fmt: skip
         # Roll-off for the first opener.
@@ -752,7 +917,7 @@ class State(StateBase):
             raise IllegalActionError("question penalties are not part of these rules")
         if question not in (Question.TURN, Question.COUNT):
             raise IllegalActionError(f"unknown question {question!r}; ask 'turn' or 'count'")
-        if self.phase is Phase.OVER:
+        if self.phase is _P_OVER:
             raise IllegalActionError("the game is over")
         t = self.table
         if not 0 <= player < self.game.num_players or t.dice[player] == 0:
@@ -771,170 +936,156 @@ class State(StateBase):
         t = self.table
         wild = None if t.palifico else self.game.rules.wild
         face = bid.face
-        total = 0
-        for group in (*t.hands, *t.shown, t.stash):
-            for d in group:
-                if d in (face, wild):
-                    total += 1
-        return total
+        dice = sum(t.hands, t.stash)  # every die in one tuple (a few short tuples)
+        if any(t.shown):
+            dice = sum(t.shown, dice)
+        if wild is None or wild == face:
+            return dice.count(face)
+        return dice.count(face) + dice.count(wild)
 
     def _resolve(self, call: int, caller: int, callers: tuple[int, ...], log: Any, n: int) -> State:
         game = self.game
-        rules = game.rules
         t = self.table
+        if game._single_liar and call == LIAR and not any(t.penalties):
+            return _single_round_over(self, caller, callers, log, n)
+        rules = game.rules
         bid = game.space.bids[self.bid]
-        q = bid.quantity
         count = self.count(bid)
         bidder = self.bidder
         dice = list(t.dice)
-        chips = list(t.chips)
-        scores = list(t.scores)
         pile = t.pile
-        call_name = "liar" if call == LIAR else "exact"
-        if (
-            rules.scoring is Scoring.SINGLE_ROUND
-            and call == LIAR
-            and rules.loss is Loss.ONE
-            and not any(t.penalties)
-        ):
-            # Analysis games end at the first challenge: skip the multi-round bookkeeping.
-            winner = bidder if count >= q else caller
-            loser = caller if winner == bidder else bidder
-            dice = list(t.dice)
-            dice[loser] -= 1
-            lost = list(t.lost)
-            lost[loser] += 1
-            result = RoundResult(
-                round=t.round, bid=bid, call=call_name, caller=caller, callers=callers,
-                bidder=bidder, count=count,
-                hands=tuple(tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True)),
-                stash=t.stash, losses={loser: 1}, gains={}, winner=winner, dice=tuple(dice),
-                next_opener=None, eliminated=(loser,) if dice[loser] == 0 else (),
-            )  # fmt: skip
-            table = t.copy(dice=tuple(dice), lost=tuple(lost), results=(*t.results, result))
-            table.winner = winner
-            return State._make(game, table, Phase.OVER, TERMINAL, self.bid, bidder, callers, 0,
-                               (), log, n)  # fmt: skip
+        advantage = game._calling_advantage
+        n_seats = game.num_players
 
         winner, losses, gains, game_over = settle_challenge(
-            rules, call, caller, bidder, q, count, dice, game.start_dice, pile
+            rules, call, caller, bidder, bid.quantity, count, dice, game.start_dice, pile
         )
+        scores = t.scores
         if game_over:  # room scoring: the bid stood
-            scores = [score + (1 if p == bidder else -1) for p, score in enumerate(scores)]
-        if rules.calling_advantage and call != LIAR and winner == caller:
+            scores = tuple(score + (1 if p == bidder else -1) for p, score in enumerate(scores))
+        if advantage and call != LIAR and winner == caller:
             pile = 0  # a right exact call takes the pile
-        challenge_losers = [p for p, k in losses.items() if k > 0]
-        for p, k in enumerate(t.penalties):
-            if k:
-                losses[p] = losses.get(p, 0) + k
+        challenge_losers = list(losses)  # (settle_challenge's losses are all positive)
+        if t.penalties is not game._no_penalties and any(t.penalties):
+            for p, k in enumerate(t.penalties):
+                if k:
+                    losses[p] = losses.get(p, 0) + k
 
         before = tuple(dice)
-        for p, k in gains.items():
-            dice[p] += k
+        if gains:
+            for p, k in gains.items():
+                dice[p] += k
+            gains = {p: k for p, k in gains.items() if k > 0}
         lost = list(t.lost)
+        capped = False
         for p, k in losses.items():
-            k = min(k, dice[p])
-            losses[p] = k
+            if k > dice[p]:  # no seat loses more dice than it has
+                k = losses[p] = dice[p]
+                capped = True
             dice[p] -= k
             lost[p] += k
-            if rules.calling_advantage:
+            if advantage:
                 pile += k
-        losses = {p: k for p, k in losses.items() if k > 0}
-        gains = {p: k for p, k in gains.items() if k > 0}
+        if capped:
+            losses = {p: k for p, k in losses.items() if k > 0}
         if not any(dice):  # penalties emptied the table: the challenge winner keeps a die
             dice[winner] = 1
             losses[winner] -= 1
             lost[winner] -= 1
-            if rules.calling_advantage:  # that die never went to the pile
+            if advantage:  # that die never went to the pile
                 pile -= 1
             if not losses[winner]:
                 del losses[winner]
-        eliminated = tuple(
-            p for p in _clockwise(bidder, game.num_players) if before[p] > 0 and dice[p] == 0
-        )
-        if rules.scoring is Scoring.ROOM:
-            for p in eliminated:
-                scores[p] -= 1
-        out_order = t.out_order + eliminated
-        if rules.economy is Economy.CHIPS:
+        # Seats out of the game this round, clockwise from the bidder (only losers lose dice).
+        eliminated: tuple[int, ...] = ()
+        out = dice.count(0)
+        if out:
+            gone = [p for p in losses if dice[p] == 0 and before[p] > 0]
+            if len(gone) > 1:
+                gone.sort(key=lambda p: (p - bidder) % n_seats)
+            eliminated = tuple(gone)
+            if eliminated and game._room:
+                scores = tuple(score - (p in eliminated) for p, score in enumerate(scores))
+        chips: list[int] | tuple[int, ...] = t.chips
+        economy = game._economy
+        if economy is _CHIPS:
+            chips = list(chips)
             chips[winner] += t.round_pot
-        game_winner = game_winner_after(rules, dice, winner, game_over)
+        # Who wins the game (as game_winner_after finds): a single round or a bid that won
+        # a room ends it; else the last seat with dice.
+        game_winner: int | None = None
+        if game_over or game._single_round:
+            game_winner = winner
+        elif out >= n_seats - 1:
+            game_winner = next((p for p, d in enumerate(dice) if d > 0), winner)
         game_over = game_winner is not None
         game_pot = t.game_pot
-        if game_over and game_winner is not None and rules.economy is not Economy.NONE:
+        if game_over and game_winner is not None and economy is not _NO_ECONOMY:
+            chips = list(chips)
             chips[game_winner] += game_pot
             game_pot = 0
+        chips = tuple(chips)
+        new_dice = tuple(dice)
 
         next_opener: int | None = None
         palifico = False
         palifico_used = t.palifico_used
+        nxt = game._rot
         if not game_over:
-            clockwise = _clockwise(bidder, game.num_players)
-            fresh = []
-            if rules.palifico:
-                fresh = [
-                    p
-                    for p in clockwise
-                    if dice[p] == 1 and before[p] > 1 and p not in palifico_used
-                ]
-            if fresh:
-                next_opener = fresh[0]
+            if out:
+                nxt = game._next_seats(new_dice)
+            fresh = None
+            if game._palifico:
+                for p in game._clockwise[bidder]:
+                    if dice[p] == 1 and before[p] > 1 and p not in palifico_used:
+                        fresh = p
+                        break
+            if fresh is not None:
+                next_opener = fresh
                 palifico = True
-                palifico_used = palifico_used | {fresh[0]}
+                palifico_used = palifico_used | {fresh}
             else:
                 next_opener = _pick_opener(
-                    rules.next_opener, winner, bidder, caller, challenge_losers, dice, clockwise
-                )
-            if dice[next_opener] == 0:
-                next_opener = next(
-                    s for s in _clockwise(next_opener, game.num_players)[1:] if dice[s] > 0
-                )
+                    rules.next_opener, winner, bidder, caller, challenge_losers, dice,
+                    game._clockwise[bidder],
+                )  # fmt: skip
+            if dice[next_opener] == 0:  # the next seat clockwise that still has dice
+                next_opener = nxt[next_opener]
 
-        hands = tuple(tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True))
-        result = RoundResult(
-            round=t.round,
-            bid=bid,
-            call=call_name,
-            caller=caller,
-            callers=callers,
-            bidder=bidder,
-            count=count,
-            hands=hands,
-            stash=t.stash,
-            losses=losses,
-            gains=gains,
-            winner=winner,
-            dice=tuple(dice),
-            next_opener=next_opener,
-            eliminated=eliminated,
-            chips=tuple(chips) if rules.economy is not Economy.NONE else None,
-            round_pot_won=t.round_pot if rules.economy is Economy.CHIPS else 0,
-            game_pot=game_pot,
-            pile=pile,
-            scores=tuple(scores) if rules.scoring is Scoring.ROOM else None,
-            palifico=t.palifico,
-        )
-        table = t.copy(
-            dice=tuple(dice),
-            chips=tuple(chips),
-            round_pot=0,
-            game_pot=game_pot,
-            pile=pile,
-            scores=tuple(scores),
-            lost=tuple(lost),
-            out_order=out_order,
-            palifico=palifico,
-            palifico_used=palifico_used,
-            penalties=(0,) * game.num_players,
-            results=(*t.results, result),
-        )
+        # RoundResult's fields but the hands, which the pending result merges when read.
+        fields = (
+            t.round, bid, "liar" if call == LIAR else "exact", caller, callers, bidder, count,
+            t.stash, losses, gains, winner, new_dice, next_opener, eliminated,
+            chips if economy is not _NO_ECONOMY else None,
+            t.round_pot if economy is _CHIPS else 0,
+            game_pot, pile, scores if game._room else None, t.palifico,
+        )  # fmt: skip
+        table = _copy_table(t)
+        table.dice = new_dice
+        table.chips = chips
+        table.round_pot = 0
+        table.game_pot = game_pot
+        table.pile = pile
+        table.scores = scores
+        table.lost = tuple(lost)
+        if eliminated:
+            table.out_order = t.out_order + eliminated
+        table.palifico = palifico
+        table.palifico_used = palifico_used
+        table.penalties = game._no_penalties
+        pending = table._results = _PendingResult()
+        pending.earlier = t._results
+        pending.hands = t.hands
+        pending.shown = t.shown
+        pending.fields = fields
+        pending._done = None
         if game_over:
             table.winner = game_winner
-            return State._make(game, table, Phase.OVER, TERMINAL, self.bid, bidder, callers, 0,
+            return State._make(game, table, _P_OVER, TERMINAL, self.bid, bidder, callers, 0,
                                (), log, n)  # fmt: skip
         table.round = t.round + 1
         table.opener = next_opener if next_opener is not None else 0
-        return _start_round(game, table, log, n)
+        return _start_round(game, table, log, n, nxt)
 
     # ---------------------------------------------------------------- returns
     def returns(self) -> tuple[float, ...]:
@@ -944,7 +1095,7 @@ class State(StateBase):
         Single round: +1 to the challenge winner, -1 to the other player.
         """
         n = self.game.num_players
-        if self.phase is not Phase.OVER:
+        if self.phase is not _P_OVER:
             return (0.0,) * n
         t = self.table
         if self.game.rules.scoring is Scoring.ROOM:
@@ -976,6 +1127,94 @@ class State(StateBase):
         return [(p, a) for p, a in self.history()[self.table.start :] if p != CHANCE]
 
 
+def _single_round_over(
+    before: State, caller: int, callers: tuple[int, ...], log: Any, n: int
+) -> State:
+    """``caller`` calls liar on the bid of ``before`` in a single-round game that loses one die:
+    the game is over whatever the dice say, so who won (and the round's record) is worked out
+    only when read (:class:`_LazyTable`)."""
+    lazy = _LazyTable()
+    lazy._fill = (_single_round_table, before, caller, callers)
+    s = State()
+    s.game = before.game
+    s.table = lazy
+    s.phase = _P_OVER
+    s.player = TERMINAL
+    s.bid = before.bid
+    s.bidder = before.bidder
+    s.callers = callers
+    s.flags = 0
+    s.pending = ()
+    s._log = log
+    s._n = n
+    s._rd = None
+    return s
+
+
+def _single_round_table(before: State, caller: int, callers: tuple[int, ...]) -> Table:
+    """The table after ``caller`` calls liar on the bid of ``before`` in a single-round game
+    that loses one die (no penalties): the challenge winner takes the game, without the
+    multi-round bookkeeping (the next opener, the out order, chips, scores)."""
+    game = before.game
+    t = before.table
+    bidder = before.bidder
+    bid = game.space.bids[before.bid]
+    count = before.count(bid)
+    winner = bidder if count >= bid.quantity else caller
+    loser = caller if winner == bidder else bidder
+    dice = list(t.dice)
+    dice[loser] -= 1
+    lost = list(t.lost)
+    lost[loser] += 1
+    result = RoundResult(
+        round=t.round, bid=bid, call="liar", caller=caller, callers=callers,
+        bidder=bidder, count=count,
+        hands=tuple(tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True)),
+        stash=t.stash, losses={loser: 1}, gains={}, winner=winner, dice=tuple(dice),
+        next_opener=None, eliminated=(loser,) if dice[loser] == 0 else (),
+    )  # fmt: skip
+    table = t.copy(dice=tuple(dice), lost=tuple(lost), results=(*t.results, result))
+    table.winner = winner
+    return table
+
+
+def _dealt_table(game: Game, t: Table, rolled: tuple[int, ...]) -> Table:
+    """The round table ``t`` with the dice of the deal ``rolled`` handed out: every seat's
+    hand, sorted, and the stash."""
+    table = _copy_table(t)
+    dealer = game._dealers.get(t.dice)
+    if dealer is None:
+        dealer = game._dealer(t.dice)
+    cut, split, sort = dealer
+    hands = cut(rolled)  # each seat's slice of the rolls, in seat order
+    table.hands = tuple(map(tuple, map(sorted, hands))) if sort else hands
+    table.stash = rolled[split:]
+    return table
+
+
+class _LazyTable(Table):
+    """A table of a single-round game filled in the first time anything reads a field that
+    is not set yet: the table of the deal (the bids read only the fields set up front) and
+    the table after the call that ends the game (from the state before it). Random playouts
+    and tree walks mostly never read them. It reads like any table: ``winner``, ``hands``..."""
+
+    __slots__ = ("_fill",)
+    _fill: tuple[Any, ...]  # (function building the full table, its arguments...)
+
+    def __getattr__(self, name: str) -> Any:
+        # Python calls this only for an attribute not found: a table field not filled yet.
+        if name not in _TABLE_FIELDS:
+            raise AttributeError(name)
+        build, *args = self._fill
+        full = build(*args)
+        for field in _TABLE_FIELDS:
+            setattr(self, field, getattr(full, field))
+        return getattr(self, name)
+
+
+_TABLE_FIELDS = frozenset(Table.__slots__)
+
+
 def settle_challenge(
     rules: Rules,
     call: int,
@@ -1003,25 +1242,22 @@ def settle_challenge(
     """
     losses: dict[int, int] = {}
     gains: dict[int, int] = {}
-    active = [p for p, d in enumerate(dice) if d > 0]
     if call == LIAR:
-        if rules.scoring is Scoring.ROOM:
+        if rules.scoring is _ROOM:
             if count >= q:
                 return bidder, losses, gains, True
             winner = caller
             losses[bidder] = 1
-        elif count > q or (
-            count == q and rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE)
-        ):
+        elif count > q or (count == q and rules.exact_count in _BID_STOOD):
             winner = bidder
-            losses[caller] = count - q if rules.loss is Loss.DIFFERENCE and count > q else 1
+            losses[caller] = count - q if rules.loss is _DIFFERENCE and count > q else 1
         elif count < q:
             winner = caller
-            losses[bidder] = q - count if rules.loss is Loss.DIFFERENCE else 1
+            losses[bidder] = q - count if rules.loss is _DIFFERENCE else 1
         else:  # exact count, everyone but the bidder loses one
             winner = bidder
-            spare = rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST
-            for p in active:
+            spare = rules.exact_count is _SPARE_LAST
+            for p in _active(dice):
                 if p == bidder or (spare and dice[p] == 1 and p != caller):
                     continue
                 losses[p] = 1
@@ -1029,11 +1265,11 @@ def settle_challenge(
         winner = caller
         if rules.calling_advantage:
             gains[caller] = pile
-            for p in active:
+            for p in _active(dice):
                 if p != caller:
                     losses[p] = 1
-        elif rules.exact is ExactCall.SPOT_ON:
-            for p in active:
+        elif rules.exact is _SPOT_ON:
+            for p in _active(dice):
                 if p != caller:
                     losses[p] = 1
         elif dice[caller] < start_dice[caller]:  # calza
@@ -1042,6 +1278,10 @@ def settle_challenge(
         winner = bidder
         losses[caller] = 1
     return winner, losses, gains, False
+
+
+def _active(dice: Sequence[int]) -> list[int]:
+    return [p for p, d in enumerate(dice) if d > 0]
 
 
 def game_winner_after(
@@ -1057,7 +1297,7 @@ def game_winner_after(
     >>> game_winner_after(rules, [0, 2, 1], 1), game_winner_after(rules, [0, 2, 0], 1)
     (None, 1)
     """
-    if rules.scoring is Scoring.SINGLE_ROUND or over:
+    if rules.scoring is _SINGLE_ROUND or over:
         return winner
     remaining = [p for p, d in enumerate(dice) if d > 0]
     if len(remaining) <= 1:
@@ -1065,8 +1305,8 @@ def game_winner_after(
     return None
 
 
-def _clockwise(start: int, n: int) -> list[int]:
-    return [(start + i) % n for i in range(n)]
+def _clockwise(start: int, n: int) -> tuple[int, ...]:
+    return tuple((start + i) % n for i in range(n))
 
 
 def _pick_opener(
@@ -1076,14 +1316,16 @@ def _pick_opener(
     caller: int,
     losers: list[int],
     dice: list[int],
-    clockwise: list[int],
+    clockwise: Sequence[int],
 ) -> int:
-    if rule is NextOpener.WINNER:
+    if rule is _WINNER:
         return winner
-    if rule is NextOpener.BIDDER:
+    if rule is _BIDDER:
         return bidder
     if not losers:
         return caller
+    if len(losers) == 1:
+        return losers[0]  # the loser opens, whether or not they are still in
     order = [p for p in clockwise if p in losers]
     alive = [p for p in order if dice[p] > 0]
     if not alive:
