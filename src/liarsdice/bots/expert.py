@@ -22,10 +22,12 @@ How it decides, on its own view only:
 
 It buys dice like the prob bot and answers the 'before' show step by rollouts too.
 
-In small two-player single-round games (``openspiel``, ``snyd-*`` with few dice: at most
-:data:`EQUILIBRIUM_MAX_BIDS` bids) it does not search at all: it plays the game's solved
-equilibrium (:class:`~liarsdice.bots.nash.NashBot`, solved once per process, about a second),
-which no opponent can exploit by more than the solver's target.
+In every two-player single-round game within the solver's reach (``openspiel``, ``snyd-*`` up
+to one die against two with 6 faces, or two dice each with 5:
+:func:`~liarsdice.solve.tree.in_reach` with :data:`EQUILIBRIUM_MAX_BYTES`) it does not search
+at all: it plays the game's solved equilibrium (:class:`~liarsdice.bots.nash.NashBot`: solved
+on first use, a second for one die each, 10 to 30 seconds for one against two, then cached on
+disk), which no opponent can exploit by more than the solver's target (0.001).
 
 >>> import random
 >>> from liarsdice.core import Bid, Game, preset
@@ -55,12 +57,12 @@ from liarsdice.core.rules import ExactCall, Scoring, ShowReroll, Stash
 from liarsdice.core.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.view import PlayerView
 
-__all__ = ["EQUILIBRIUM_MAX_BIDS", "ExpertBot", "Playout", "determinise"]
+__all__ = ["EQUILIBRIUM_MAX_BYTES", "ExpertBot", "Playout", "determinise"]
 
-# Single-round games with at most this many bids (a public tree of 2^14 histories) are solved
-# on first use (about a second) and played from the equilibrium instead of searched.
-EQUILIBRIUM_MAX_BIDS = 14
-_UNSOLVABLE: set[tuple[object, ...]] = set()  # games the solver rejected (rules, dice)
+# Two-player single-round games whose solver arrays fit in this many bytes are solved on first
+# use (then cached) and played from the equilibrium instead of searched.
+EQUILIBRIUM_MAX_BYTES = 3 * 2**30
+_UNSOLVABLE: set[tuple[object, ...]] = set()  # games out of the solver's reach (rules, dice)
 
 
 def determinise(
@@ -226,23 +228,18 @@ class ExpertBot(BayesBot):
         return f"ExpertBot(think={self.think})"
 
     def equilibrium(self, game: Game) -> Bot | None:
-        """The equilibrium player for a small two-player single-round game, else None."""
+        """The equilibrium player for a two-player single-round game within the solver's
+        reach, else None."""
         rules = game.rules
-        if (
-            rules.scoring is not Scoring.SINGLE_ROUND
-            or game.num_players != 2
-            or len(game.space) > EQUILIBRIUM_MAX_BIDS
-        ):
+        if rules.scoring is not Scoring.SINGLE_ROUND or game.num_players != 2:
             return None
         key = (rules, game.start_dice)
         if key in _UNSOLVABLE:
             return None
         from liarsdice.bots.nash import NashBot
-        from liarsdice.solve.tree import SolverError, check_supported
+        from liarsdice.solve.tree import in_reach
 
-        try:
-            check_supported(game)
-        except SolverError:
+        if not in_reach(game, EQUILIBRIUM_MAX_BYTES):
             _UNSOLVABLE.add(key)
             return None
         if self._nash is None:

@@ -1,10 +1,13 @@
 """Exact solver for two-player single-round Liar's Dice (see ``docs/SOLVER.md``).
 
-* :mod:`~liarsdice.solve.tree` — the public tree of bid histories as bitmask-indexed arrays;
+* :mod:`~liarsdice.solve.tree` — the public tree of bid histories, its layout, memory estimate;
 * :mod:`~liarsdice.solve.cfr` — vectorised CFR (DCFR by default, CFR+, predictive CFR+);
-* :mod:`~liarsdice.solve.br` — exact best responses, exploitability and game value;
+* :mod:`~liarsdice.solve.seq` — sequence-form plans in the solver's layout: realization,
+  exact best responses, exploitability and game value, in cache-sized chunks;
+* :mod:`~liarsdice.solve.br` — the same over node-ordered plans, for small trees (reference);
 * :mod:`~liarsdice.solve.lp` — the sequence-form linear program (scipy/HiGHS) for tiny games;
 * :mod:`~liarsdice.solve.policy` — solved policies, JSON save/load, any policy's exploitability;
+* :mod:`~liarsdice.solve.cache` — solved policies cached per process and on disk per user.
 
 The bot playing a solved policy is :class:`~liarsdice.bots.nash.NashBot`.
 """

@@ -1,7 +1,8 @@
 """Solved policies: the average strategy as behaviour probabilities, saved as JSON.
 
 A :class:`Policy` holds both players' realization plans over a
-:class:`~liarsdice.solve.tree.PublicTree` and answers, for an information set (own roll, bid
+:class:`~liarsdice.solve.tree.PublicTree`, in sequence form (:mod:`liarsdice.solve.seq`: one
+array per player, float32 for large games), and answers, for an information set (own roll, bid
 history), the probabilities of the legal actions in the engine's order: ``liar`` first (after
 the opening bid), then every legal bid ascending.
 
@@ -33,13 +34,17 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from liarsdice.core.bid import Bid
 from liarsdice.core.game import Game
 from liarsdice.core.rules import Rules
 from liarsdice.core.view import PlayerView
-from liarsdice.solve.br import Plan, exploitability, game_value, reach
+from liarsdice.solve.br import Plan, exploitability
 from liarsdice.solve.cfr import SolveResult
+from liarsdice.solve.seq import exploitability as seq_exploitability
+from liarsdice.solve.seq import game_value as seq_game_value
+from liarsdice.solve.seq import plan_of, realization, seq_of_plan, uniform_behaviour
 from liarsdice.solve.tree import DEFAULT_MAX_BYTES, Floats, PublicTree, SolverError
 
 __all__ = [
@@ -56,13 +61,17 @@ VERSION = 1
 #: Information sets whose own reach is below this are not written (they are never reached).
 PRUNE_REACH = 1e-9
 
+Array = npt.NDArray[np.floating]
+
 #: A behaviour policy: the probabilities of ``view.legal_actions``, as a sequence in that
 #: order or a mapping from action to probability (missing actions: 0).
 PolicyFn = Callable[[PlayerView], Sequence[float] | Mapping[int, float]]
 
 
 def uniform_weights(tree: PublicTree, player: int) -> tuple[Floats, Floats]:
-    """Edge and call weights (see :meth:`CFRSolver._set_strategy`) of the uniform policy."""
+    """Node-ordered edge and call weights of the uniform policy (small trees): the edge into
+    a node where the opponent acts weighs ``player``'s probability of that bid, an edge
+    ``player`` does not own 1; likewise the calls (0 for illegal opening bids)."""
     n, k = tree.num_nodes, len(tree.rolls[player])
     nonroot = np.arange(n) > 0
     mine = tree.actor == player
@@ -80,25 +89,50 @@ def uniform_weights(tree: PublicTree, player: int) -> tuple[Floats, Floats]:
     )
 
 
+def _parity(mask: int) -> int:
+    return mask.bit_count() & 1
+
+
+def _parent(mask: int) -> int:
+    return mask & ~(1 << (mask.bit_length() - 1))
+
+
 def _node_rows(tree: PublicTree, player: int) -> list[int]:
     """The nodes where ``player`` acts, ascending (parents before children)."""
-    return [int(m) for m in np.flatnonzero(tree.actor == player)]
+    return [m for m in range(tree.num_nodes) if _parity(m) == player]
 
 
 class Policy:
-    """Both players' strategies for one game, as realization plans over its public tree."""
+    """Both players' strategies for one game, as sequence-form plans over its public tree
+    (see :mod:`liarsdice.solve.seq`; float64, or float32 for large games)."""
 
     def __init__(
-        self, tree: PublicTree, plans: tuple[Plan, Plan], info: Mapping[str, Any] | None = None
+        self, tree: PublicTree, seqs: tuple[Array, Array], info: Mapping[str, Any] | None = None
     ) -> None:
+        half = tree.half
+        for p in (0, 1):
+            if seqs[p].shape != (2, half, len(tree.rolls[p])):
+                raise SolverError(f"player {p}'s plan does not have the shape of the tree")
         self.tree = tree
-        self.plans = plans
+        self.seqs = seqs
         self.info: dict[str, Any] = dict(info or {})
 
     @classmethod
     def from_result(cls, result: SolveResult) -> Policy:
         """The average strategy a :func:`~liarsdice.solve.cfr.solve` run reached."""
-        return cls(result.tree, result.plans(), result.summary())
+        return cls(result.tree, result.seqs(), result.summary())
+
+    @classmethod
+    def from_plans(
+        cls, tree: PublicTree, plans: tuple[Plan, Plan], info: Mapping[str, Any] | None = None
+    ) -> Policy:
+        """A policy from node-ordered realization plans (an LP's, say)."""
+        return cls(tree, (seq_of_plan(tree, 0, plans[0]), seq_of_plan(tree, 1, plans[1])), info)
+
+    @property
+    def plans(self) -> tuple[Plan, Plan]:
+        """Both players' node-ordered realization plans (float64; small trees)."""
+        return (plan_of(self.tree, 0, self.seqs[0]), plan_of(self.tree, 1, self.seqs[1]))
 
     @property
     def game(self) -> Game:
@@ -112,18 +146,18 @@ class Policy:
     def node_probabilities(self, player: int, mask: int, roll: int) -> Floats:
         """Probabilities of the legal actions at node ``mask`` for roll index ``roll``."""
         tree = self.tree
-        if int(tree.actor[mask]) != player:
+        if _parity(mask) != player:
             raise ValueError(f"player {player} does not act after {tree.history_string(mask)!r}")
-        plan = self.plans[player]
-        kids = [mask | 1 << b for b in tree.bid_children(mask)]
-        weights = plan.x[kids, roll]
+        s = self.seqs[player]
+        kids = [(mask | 1 << b) >> 1 for b in tree.bid_children(mask)]
+        weights = s[1 - player, kids, roll].astype(np.float64)
         if mask:
-            weights = np.concatenate(([plan.xc[mask, roll]], weights))
-        total = float(plan.x[mask, roll])
+            weights = np.concatenate(([float(s[player, mask >> 1, roll])], weights))
+        weights = np.clip(weights, 0.0, None)
+        total = float(weights.sum())
         if total <= 0.0 or not np.isfinite(total):
             return np.full(len(weights), 1.0 / len(weights))
-        probs: Floats = np.clip(weights / total, 0.0, None)
-        out: Floats = probs / probs.sum()
+        out: Floats = weights / total
         return out
 
     def probabilities(
@@ -149,11 +183,11 @@ class Policy:
     # ----------------------------------------------------------- evaluation
     def exploitability(self) -> float:
         """Exact exploitability (NashConv / 2)."""
-        return exploitability(self.tree, self.plans)
+        return seq_exploitability(self.tree, self.seqs)
 
     def value(self) -> float:
         """Player 0's expected return when both players follow the policy."""
-        return game_value(self.tree, self.plans)
+        return seq_game_value(self.tree, self.seqs)
 
     # ---------------------------------------------------------------- JSON
     def to_json(self) -> dict[str, Any]:
@@ -161,13 +195,14 @@ class Policy:
         tree = self.tree
         strategy: list[dict[str, dict[str, list[float]]]] = []
         for p in (0, 1):
-            plan = self.plans[p]
+            s = self.seqs[p]
             per_roll: dict[str, dict[str, list[float]]] = {
                 ",".join(map(str, roll)): {} for roll in tree.rolls[p]
             }
             keys = list(per_roll)
             for mask in _node_rows(tree, p):
-                live = np.flatnonzero(plan.x[mask] > PRUNE_REACH)
+                reach = s[1 - p, _parent(mask) >> 1] if mask else np.ones(len(keys))
+                live = np.flatnonzero(reach > PRUNE_REACH)
                 if not len(live):
                     continue
                 history = tree.history_string(mask)
@@ -205,27 +240,26 @@ class Policy:
         if list(tree.dice) != list(data["dice"]) or tree.faces != data["faces"]:
             raise SolverError("the policy's dice or faces do not match its rules")
         bid_ids = {str(b): i for i, b in enumerate(tree.bids)}
-        plans = []
+        seqs = []
         for p in (0, 1):
-            edge_w, call_w = uniform_weights(tree, p)
+            beh = uniform_behaviour(tree, p)
             for roll_key, table in data["strategy"][p].items():
                 roll = tuple(int(f) for f in roll_key.split(",")) if roll_key else ()
                 r = tree.roll_index[p][roll]
                 for history, probs in table.items():
                     mask = tree.mask_of([bid_ids[t] for t in history.split()])
                     kids = tree.bid_children(mask)
-                    if len(probs) != len(kids) + (mask > 0):
+                    if len(probs) != len(kids) + (mask > 0) or _parity(mask) != p:
                         raise SolverError(f"wrong number of probabilities at {history!r}")
                     if mask:
-                        call_w[mask, r] = probs[0]
+                        beh[p, mask >> 1, r] = probs[0]
                     for b, q in zip(kids, probs[1 if mask else 0 :], strict=True):
-                        edge_w[mask | 1 << b, r] = q
-            x = reach(tree, edge_w)
-            plans.append(Plan(x, x * call_w))
+                        beh[1 - p, (mask | 1 << b) >> 1, r] = q
+            seqs.append(realization(tree, p, beh))
         info = {
             k: data[k] for k in ("value", "exploitability", "iterations", "seconds") if k in data
         }
-        return cls(tree, (plans[0], plans[1]), info)
+        return cls(tree, (seqs[0], seqs[1]), info)
 
     @classmethod
     def load(cls, path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Policy:
