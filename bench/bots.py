@@ -21,7 +21,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from liarsdice.bots import BOT_NAMES, make_bot
+from liarsdice.bots import BOT_NAMES, PANEL_BOT_NAMES, make_bot
 from liarsdice.core import CHANCE, PRESETS, Game, preset
 from liarsdice.core.poker import PokerGame, PokerRules
 
@@ -124,7 +124,8 @@ def _presets() -> list[tuple[str, str]]:
 def legal(args: argparse.Namespace) -> None:
     """``--games`` games spread over every preset, bot mixes rotating; all moves legal."""
     cases = _presets()
-    names = list(BOT_NAMES)
+    # Every level of each family, and the bidding family's panel bots (bluffer, expert-v1).
+    family_names = {"bidding": [*BOT_NAMES, *PANEL_BOT_NAMES], "poker": list(BOT_NAMES)}
     start = time.perf_counter()
     count = 0
     for g in range(args.games):
@@ -133,6 +134,7 @@ def legal(args: argparse.Namespace) -> None:
         players = 12 if g % 97 == 0 else 2 + g % 5
         if family == "bidding" and PRESETS[name].scoring.value == "single-round":
             players = PRESETS[name].players
+        names = family_names[family]
         kinds = [names[(g + i) % len(names)] for i in range(players)]
         play(family, name, kinds, g, think=args.think)
         count += 1

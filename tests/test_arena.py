@@ -218,8 +218,8 @@ class CheatBot(Bot):
 
 
 def test_bot_errors_are_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(bots.BOTS, "crash", CrashBot)
-    monkeypatch.setitem(bots.BOTS, "cheat", CheatBot)
+    monkeypatch.setitem(bots.REGISTRY["bidding"], "crash", CrashBot)
+    monkeypatch.setitem(bots.REGISTRY["bidding"], "cheat", CheatBot)
     spec = ArenaSpec(preset("classic", players=3), ("crash", "cheat", "random"), games=6, seed=8)
     result = run_arena(spec, bootstrap=0)
     assert len(result.errors) == 6 and all(g.error is not None for g in result.games)
@@ -256,8 +256,8 @@ class AttributeThinker(RandomBot):
 
 
 def test_think_budget_reaches_bots_that_take_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(bots.BOTS, "kw-thinker", KeywordThinker)
-    monkeypatch.setitem(bots.BOTS, "attr-thinker", AttributeThinker)
+    monkeypatch.setitem(bots.REGISTRY["bidding"], "kw-thinker", KeywordThinker)
+    monkeypatch.setitem(bots.REGISTRY["bidding"], "attr-thinker", AttributeThinker)
     rng = random.Random(0)
     kw = make_arena_bot("kw-thinker", rng, "bidding", 0.25)
     assert isinstance(kw, KeywordThinker) and kw.budget == 0.25

@@ -5,9 +5,11 @@ bidding-family bot (:class:`Bot`), ``make_bot(name, rng, family="poker")`` a pok
 (:class:`PokerBot`).
 
 Levels, weakest first (:data:`BOT_NAMES`; see ``docs/BOTS.md``): ``random``, ``prob``,
-``bayes`` (a Bayesian belief over the opponents' dice) and ``expert`` (search on top of the
-belief; the solved equilibrium in small two-player single-round games). ``think`` (seconds per
-move) is passed to the expert.
+``bayes`` (a Bayesian belief over the opponents' dice) and ``expert`` (search on top of a
+bluff-aware belief; the solved equilibrium in small two-player single-round games). The
+bidding family also has panel bots for measuring robustness (:data:`PANEL_BOT_NAMES`):
+``bluffer`` (bids past its dice, calls less) and ``expert-v1`` (the first expert, frozen: an
+honest-bidder belief). ``think`` (seconds per move) is passed to the experts.
 
 >>> import random
 >>> BOT_NAMES
@@ -21,7 +23,7 @@ ExpertBot(think=0.2)
 >>> make_bot("genius", random.Random(0))
 Traceback (most recent call last):
 ...
-ValueError: unknown bot 'genius'; bots: random, prob, bayes, expert, nash
+ValueError: unknown bot 'genius'; bots: random, prob, bayes, expert, bluffer, expert-v1, nash
 >>> make_bot("prob", random.Random(0), family="chess")
 Traceback (most recent call last):
 ...
@@ -36,7 +38,8 @@ from typing import Any, Literal, overload
 
 from liarsdice.bots.base import BaseBot, Bot
 from liarsdice.bots.bayes import BayesBot
-from liarsdice.bots.expert import ExpertBot
+from liarsdice.bots.bluffer import BlufferBot
+from liarsdice.bots.expert import ExpertBot, ExpertV1Bot
 from liarsdice.bots.poker import PokerBot, PokerProbBot, PokerRandomBot
 from liarsdice.bots.poker_levels import PokerBayesBot, PokerExpertBot
 from liarsdice.bots.prob import ProbBot
@@ -47,13 +50,17 @@ __all__ = [
     "BOT_NAMES",
     "FAMILIES",
     "LAZY_BOTS",
+    "PANEL_BOTS",
+    "PANEL_BOT_NAMES",
     "POKER_BOTS",
     "REGISTRY",
     "SOLVER_BOT_NAMES",
     "BaseBot",
     "BayesBot",
+    "BlufferBot",
     "Bot",
     "ExpertBot",
+    "ExpertV1Bot",
     "PokerBayesBot",
     "PokerBot",
     "PokerExpertBot",
@@ -71,14 +78,20 @@ POKER_BOTS: dict[str, type[PokerBot]] = {
     cls.name: cls for cls in (PokerRandomBot, PokerProbBot, PokerBayesBot, PokerExpertBot)
 }
 BOT_NAMES: tuple[str, ...] = tuple(BOTS)  # weakest first
+# Bidding-family bots kept for measuring the levels (the arena's robustness panel).
+PANEL_BOTS: dict[str, type[Bot]] = {cls.name: cls for cls in (BlufferBot, ExpertV1Bot)}
+PANEL_BOT_NAMES: tuple[str, ...] = tuple(PANEL_BOTS)
 # Bidding-family bots that play a solved equilibrium: two-player single-round games only
 # (liarsdice.solve; imported on first use, it pulls in NumPy and SciPy).
 SOLVER_BOT_NAMES: tuple[str, ...] = ("nash",)
 # The bot levels of each rule family, weakest first, then the solver bots (loaded lazily).
-REGISTRY: dict[str, Mapping[str, type[BaseBot[Any, Any]]]] = {"bidding": BOTS, "poker": POKER_BOTS}
+REGISTRY: dict[str, Mapping[str, type[BaseBot[Any, Any]]]] = {
+    "bidding": {**BOTS, **PANEL_BOTS},
+    "poker": POKER_BOTS,
+}
 LAZY_BOTS: dict[str, tuple[str, ...]] = {"bidding": SOLVER_BOT_NAMES, "poker": ()}
 FAMILIES: tuple[str, ...] = tuple(REGISTRY)
-assert set(POKER_BOTS) == set(BOTS)
+assert set(POKER_BOTS) == set(BOTS)  # the levels; the panel bots are the bidding family's own
 
 
 def _lazy_bot(name: str) -> type[Bot]:
@@ -91,8 +104,10 @@ def _lazy_bot(name: str) -> type[Bot]:
 def bot_names(family: str = "bidding") -> tuple[str, ...]:
     """Every bot name ``make_bot`` accepts for a rule family.
 
-    >>> bot_names(), bot_names("poker")
-    (('random', 'prob', 'bayes', 'expert', 'nash'), ('random', 'prob', 'bayes', 'expert'))
+    >>> bot_names()
+    ('random', 'prob', 'bayes', 'expert', 'bluffer', 'expert-v1', 'nash')
+    >>> bot_names("poker")
+    ('random', 'prob', 'bayes', 'expert')
     """
     return tuple(REGISTRY.get(family, BOTS)) + LAZY_BOTS.get(family, ())
 
@@ -144,7 +159,7 @@ def make_bot(
         raise ValueError(f"unknown bot {name!r}; bots: {', '.join(bot_names(family))}")
     cls = registry[key]
     bot: BaseBot[Any, Any]
-    if key == "expert" and think is not None:
+    if think is not None and "think" in getattr(cls, "__dataclass_fields__", {}):
         bot = cls(rng, think=think)  # type: ignore[call-arg]
     else:
         bot = cls(rng)

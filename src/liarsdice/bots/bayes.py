@@ -56,7 +56,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
@@ -203,11 +203,18 @@ class BidModel:
 class Belief:
     """Posterior over each opponent's hidden hand, from the viewer's view (see module doc)."""
 
-    def __init__(self, game: Game, view: PlayerView, model: BidModel | None = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        view: PlayerView,
+        model: BidModel | None = None,
+        models: Mapping[int, BidModel] | None = None,
+    ) -> None:
         self.game = game
         self.view = view
         rules = game.rules
         self.model = model or BidModel()
+        self.models = models or {}  # per-seat models (an opponent's own bluff rate)
         self.me = view.player
         self.faces = rules.faces
         self.wild = None if view.palifico else rules.wild
@@ -265,12 +272,13 @@ class Belief:
                 rules.show_reroll is ShowReroll.BEFORE or last_index[seat] != i
             ):
                 continue
-            self._observe(seat, bid, self.model.bid_likelihood)
-            if self.model.restraint > 0:
+            model = self.models.get(seat, self.model)
+            self._observe(seat, bid, model.bid_likelihood)
+            if model.restraint > 0:
                 higher = Bid(bid.quantity + 1, bid.face)
-                self._observe(seat, higher, self.model.restraint_likelihood)
+                self._observe(seat, higher, model.restraint_likelihood)
             if i > 0 and bids[i - 1][0] != seat:
-                self._observe(seat, bids[i - 1][1], self.model.raise_likelihood)
+                self._observe(seat, bids[i - 1][1], model.raise_likelihood)
 
     def _observe(self, seat: int, bid: Bid, likelihood: Callable[[float], float]) -> None:
         hs = self.sets[seat]

@@ -29,6 +29,21 @@ at all: it plays the game's solved equilibrium (:class:`~liarsdice.bots.nash.Nas
 on first use, a second for one die each, 10 to 30 seconds for one against two, then cached on
 disk), which no opponent can exploit by more than the solver's target (0.001).
 
+Beyond the solver's reach, in two-player single-round games of the solver's rules up to three
+dice each (:data:`RESOLVE_MAX_SIZE`), it **re-solves** the rest of the round at every decision
+(:class:`~liarsdice.solve.subgame.BidSubgame`, for ``resolve`` seconds): both players' ranges
+come from the bid model (its own as the opponent would read its bids), the subgame is solved
+by CFR with players recalling the last bid, the opponent half free and half an honest bidder
+(``exploit``: a restricted Nash response, which gains against honest bidders while giving
+little away to stronger players), and it samples the move for its own hand from the average
+strategy. Its own bluffs are then part of a balanced strategy, and its calls weigh the bluffs
+an equilibrium-like opponent would make.
+
+In whole games it learns each opponent's **bluff rate** from the reveals (:func:`bluff_models`:
+a called bid its bidder's own dice made less than even money was a bluff) and reads that
+opponent's bids with it (``adapt``). :class:`ExpertV1Bot` is the expert before these changes
+(no re-solving, no adaptation), kept for measuring.
+
 >>> import random
 >>> from liarsdice.core import Bid, Game, preset
 >>> g = Game(preset("classic", players=2, dice=2, first_opener="given"))
@@ -43,13 +58,22 @@ disk), which no opponent can exploit by more than the solver's target (0.001).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import Counter
-from dataclasses import field
+from dataclasses import field, replace
 
 from liarsdice.bots.base import Bot
-from liarsdice.bots.bayes import BayesBot, Belief, Option, Situation, position_value, tail
+from liarsdice.bots.bayes import (
+    BayesBot,
+    Belief,
+    BidModel,
+    Option,
+    Situation,
+    position_value,
+    tail,
+)
 from liarsdice.core.bid import Bid
 from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE, TERMINAL, Game
 from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
@@ -57,7 +81,19 @@ from liarsdice.core.rules import ExactCall, Scoring, ShowReroll, Stash
 from liarsdice.core.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.view import PlayerView
 
-__all__ = ["EQUILIBRIUM_MAX_BYTES", "ExpertBot", "Playout", "determinise"]
+__all__ = [
+    "EQUILIBRIUM_MAX_BYTES",
+    "RESOLVE_MAX_SIZE",
+    "ExpertBot",
+    "ExpertV1Bot",
+    "Playout",
+    "bluff_models",
+    "determinise",
+]
+
+# Re-solving is used while the subgame's hand pairs times bids stay within this (two dice each:
+# 21 x 21 hands x 24 bids, three dice each: 56 x 56 x 36); beyond it, search.
+RESOLVE_MAX_SIZE = 400_000
 
 # Two-player single-round games whose solver arrays fit in this many bytes are solved on first
 # use (then cached) and played from the equilibrium instead of searched.
@@ -210,6 +246,51 @@ class Playout:
         return legal[0]
 
 
+def bluff_models(
+    game: Game, view: PlayerView, base: BidModel, weight: float = 4.0
+) -> dict[int, BidModel]:
+    """Each opponent's bid model with its own bluff rate, learnt from the game's reveals.
+
+    A called bid whose bidder's own dice made it less than even money *to them* was a bluff.
+    Each opponent's rate is the share of their called bids that were bluffs, shrunk towards
+    ``base.eps`` as if ``weight`` earlier bids had shown that rate; opponents with no called
+    bid yet keep ``base``.
+
+    >>> import random
+    >>> from liarsdice.core import Bid, Game, preset
+    >>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
+    >>> s = g.new_initial_state()
+    >>> for face in (2, 3, 4, 5, 5, 6):          # seat 0: 2 3 4, seat 1: 5 5 6
+    ...     s = s.apply_action(face)
+    >>> s = s.apply_action(g.bid_action(Bid(4, 6)))      # seat 0 bids four 6s on no 6 or 1
+    >>> s = s.apply_action(g.string_to_action("liar"))
+    >>> rates = bluff_models(g, s.view(1), BidModel(eps=0.2))
+    >>> round(rates[0].eps, 2)                    # (4 x 0.2 + 1 bluff) / (4 + 1)
+    0.36
+    """
+    rules = game.rules
+    me = view.player
+    bids: dict[int, int] = {}
+    bluffs: dict[int, int] = {}
+    for r in view.results:
+        seat = r.bidder
+        if seat == me or seat >= len(r.hands):
+            continue
+        hand = r.hands[seat]
+        wild = None if r.palifico else rules.wild
+        face = r.bid.face
+        p = 1 / rules.faces if wild is None or face == wild else 2 / rules.faces
+        backing = sum(1 for d in hand if d == face or (wild is not None and d == wild))
+        unseen = sum(len(h) for h in r.hands) - len(hand) + len(r.stash)
+        bids[seat] = bids.get(seat, 0) + 1
+        if tail(r.bid.quantity - backing, unseen, p) < 0.5:
+            bluffs[seat] = bluffs.get(seat, 0) + 1
+    return {
+        seat: replace(base, eps=(weight * base.eps + bluffs.get(seat, 0)) / (weight + n))
+        for seat, n in bids.items()
+    }
+
+
 class ExpertBot(BayesBot):
     """Determinised rollouts over the Bayesian belief (see the module docstring)."""
 
@@ -222,6 +303,12 @@ class ExpertBot(BayesBot):
     width: int = 6  # the best raises searched
     prior: float = 2.0  # the bayes estimate counts as this many rollouts
     bluff: float = 0.0
+    model: BidModel | None = None  # the bidders' model (None: the bayes bot's BidModel)
+    adapt: bool = True  # each opponent's bluff rate from the game's reveals (bluff_models)
+    solve: bool = True  # play the solved equilibrium where the solver reaches
+    resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
+    resolve_iterations: int = 400  # the most CFR iterations of one re-solve
+    exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
     _nash: Bot | None = field(default=None, init=False)  # the equilibrium player, once made
 
     def __repr__(self) -> str:
@@ -231,7 +318,7 @@ class ExpertBot(BayesBot):
         """The equilibrium player for a two-player single-round game within the solver's
         reach, else None."""
         rules = game.rules
-        if rules.scoring is not Scoring.SINGLE_ROUND or game.num_players != 2:
+        if not self.solve or rules.scoring is not Scoring.SINGLE_ROUND or game.num_players != 2:
             return None
         key = (rules, game.start_dice)
         if key in _UNSOLVABLE:
@@ -253,14 +340,104 @@ class ExpertBot(BayesBot):
         nash = self.equilibrium(game)
         if nash is not None:
             return nash.choose(game, view)
+        if self.resolve > 0 and self._resolvable(game):
+            return self._resolve(game, view)
         start = time.perf_counter()
         if BUY in legal and self._wants_buy(view):
             return BUY
-        belief = Belief(game, view, self.model)
+        belief = self.belief(game, view)
         candidates = self._candidates(game, view, belief)
         if len(candidates) == 1:
             return candidates[0].action
         return self._search(game, view, belief, candidates, start)
+
+    def _resolvable(self, game: Game) -> bool:
+        """A two-player single-round game of the solver's rules (bids in one total order)
+        small enough to re-solve at every decision (:data:`RESOLVE_MAX_SIZE`)."""
+        key = ("resolve", game.rules, game.start_dice)
+        if key in _UNSOLVABLE:
+            return False
+        from liarsdice.solve.tree import SolverError, check_supported
+
+        faces = game.rules.faces
+        hands = [math.comb(d + faces - 1, d) for d in game.start_dice[:2]]
+        try:
+            check_supported(game)
+            if hands[0] * hands[1] * len(game.space) > RESOLVE_MAX_SIZE:
+                raise SolverError("too large to re-solve at every decision")
+        except SolverError:
+            _UNSOLVABLE.add(key)
+            return False
+        return True
+
+    def _resolve(self, game: Game, view: PlayerView) -> int:
+        """Re-solve the rest of the round (:class:`~liarsdice.solve.subgame.BidSubgame`)
+        from both players' ranges under the bid model, and play its strategy for this hand."""
+        import numpy as np
+
+        from liarsdice.bots.bayes import hand_set
+        from liarsdice.solve.subgame import BidSubgame
+
+        me = view.player
+        opp = 1 - me
+        model = self.model or BidModel()
+        theirs = Belief(game, view, model)
+        # How the opponent sees this player's hand: the same model applied to its bids.
+        mine = Belief(game, replace(view, player=opp), model)
+        faces = game.rules.faces
+        wild = None if view.palifico else game.rules.wild
+        hands_a = hand_set(len(view.my_dice), faces)
+        hands_b = theirs.sets[opp]
+        space = game.space
+        legal = view.legal_actions
+        cur = view.current_bid
+        first = -1 if cur is None else space.ids[cur]
+        raises = [a - BID_BASE for a in legal if a >= BID_BASE and a - BID_BASE > first]
+        ids = ([first] if cur is not None else []) + sorted(raises)
+        range_a = mine.weights[me]
+        range_b = theirs.weights[opp]
+        truth = np.empty((len(ids), len(hands_a.hands), len(hands_b.hands)))
+        for k, i in enumerate(ids):
+            bid = space.bids[i]
+            a = hands_a.matches(bid.face, wild)[:, None]
+            b = hands_b.matches(bid.face, wild)[None, :]
+            truth[k] = a + b >= bid.quantity
+        # Bids almost surely false under both ranges are left out (the last kept one can only
+        # be called), which keeps the subgame small.
+        p_true = np.einsum("kab,a,b->k", truth, range_a, range_b)
+        keep = len(ids)
+        while keep > (2 if cur is not None else 1) and p_true[keep - 1] < 0.002:
+            keep -= 1
+        ids = ids[:keep]
+        game_ = BidSubgame(
+            truth[:keep],
+            opened=cur is not None,
+            range_a=range_a,
+            range_b=range_b,
+            honest_b=self.exploit,
+        )
+        game_.solve(self.resolve_iterations, seconds=self.resolve)
+        hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
+        policy = game_.root_policy(hand)
+        policy = np.where(policy < 0.03, 0.0, policy)
+        actions = ([LIAR] if cur is not None else []) + [
+            BID_BASE + i for i in ids[1 if cur is not None else 0 :]
+        ]
+        total = float(policy.sum())
+        if total <= 0:
+            return actions[0]
+        pick = self.rng.random() * total
+        for action, weight in zip(actions, policy, strict=True):
+            pick -= float(weight)
+            if pick <= 0:
+                return action
+        return actions[-1]
+
+    def belief(self, game: Game, view: PlayerView) -> Belief:
+        """The belief over the opponents' hands, with per-opponent bluff rates if ``adapt``."""
+        model = self.model or BidModel()
+        models = bluff_models(game, view, model) if self.adapt and view.results else None
+        return Belief(game, view, model, models)
 
     # -------------------------------------------------------------- candidates
     def _candidates(self, game: Game, view: PlayerView, belief: Belief) -> list[Option]:
@@ -344,3 +521,18 @@ class ExpertBot(BayesBot):
                 break
         t = s.table
         return position_value(sit, me, t.dice, t.winner, t.scores)
+
+
+class ExpertV1Bot(ExpertBot):
+    """The first expert, kept for measuring the levels: an honest-bidder belief (the bayes
+    bot's :class:`~liarsdice.bots.bayes.BidModel`), no adaptation, search rather than
+    re-solving (the solved equilibrium where the solver reaches, as the expert)."""
+
+    name = "expert-v1"
+
+    model: BidModel | None = None
+    adapt: bool = False
+    resolve: float = 0.0
+
+    def __repr__(self) -> str:
+        return f"ExpertV1Bot(think={self.think})"

@@ -41,13 +41,21 @@ __all__ = ["Candidate", "ProbBot", "raise_candidates"]
 class Candidate:
     """One face's raise: the least legal quantity and the bid the bot would make on it."""
 
-    __slots__ = ("action", "backing", "bid", "least", "least_p", "p")
+    __slots__ = ("action", "backing", "bid", "least", "least_action", "least_p", "p")
 
     def __init__(
-        self, bid: Bid, action: int, p: float, least: Bid, least_p: float, backing: int
+        self,
+        bid: Bid,
+        action: int,
+        p: float,
+        least: Bid,
+        least_p: float,
+        backing: int,
+        least_action: int = -1,
     ) -> None:
         self.bid = bid
         self.action = action
+        self.least_action = least_action  # the action of ``least``
         self.p = p  # P(bid is true)
         self.least = least
         self.least_p = least_p  # P(least is true): the safest raise on this face
@@ -89,7 +97,7 @@ def raise_candidates(game: Game, view: PlayerView, safe: float = 0.8) -> list[Ca
                 if nxt < safe:
                     break
                 q, pq = q + 1, nxt
-        out.append(Candidate(Bid(q, face), actions[q], pq, probe, p0, known))
+        out.append(Candidate(Bid(q, face), actions[q], pq, probe, p0, known, actions[q0]))
     return out
 
 

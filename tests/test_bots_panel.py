@@ -1,0 +1,203 @@
+"""The robustness panel (bluffer, expert-v1), per-opponent bluff rates and re-solving."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from liarsdice.bots import (
+    PANEL_BOT_NAMES,
+    BlufferBot,
+    ExpertBot,
+    ExpertV1Bot,
+    ProbBot,
+    bot_names,
+    make_bot,
+)
+from liarsdice.bots.bayes import BidModel, hand_set
+from liarsdice.bots.expert import bluff_models
+from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
+from liarsdice.core.state import State
+from liarsdice.odds import bid_odds
+from liarsdice.solve import solve
+from liarsdice.solve.subgame import BidSubgame
+from liarsdice.solve.tree import make_game
+
+
+def _positions(rules_name: str, games: int, seed: int, **options: object) -> list[State]:
+    """Decision states of random-ish games (prob bots), for comparing bots on the same views."""
+    game = Game(preset(rules_name, **options))
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        bots = [ProbBot(random.Random(f"{seed}:{g}:{p}")) for p in range(game.num_players)]
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.current_player == CHANCE:
+                s = s.resolve_chance(rng)
+                continue
+            out.append(s)
+            p = s.current_player
+            s = s.apply_action(bots[p].choose(game, s.view(p)))
+    return out
+
+
+def test_panel_bots_are_bidding_bots() -> None:
+    assert PANEL_BOT_NAMES == ("bluffer", "expert-v1")
+    assert set(PANEL_BOT_NAMES) <= set(bot_names()) and not set(PANEL_BOT_NAMES) & set(
+        bot_names("poker")
+    )
+    assert isinstance(make_bot("bluffer", random.Random(0)), BlufferBot)
+    v1 = make_bot("expert-v1", random.Random(0), think=0.01)
+    assert isinstance(v1, ExpertV1Bot) and v1.think == 0.01
+
+
+def test_bluffer_bids_past_its_dice_and_calls_less_than_prob() -> None:
+    states = _positions("classic", 40, 3, players=2)
+    game = Game(preset("classic", players=2))
+    bluffs = {"prob": 0, "bluffer": 0}
+    bids = {"prob": 0, "bluffer": 0}
+    calls = {"prob": 0, "bluffer": 0}
+    for i, s in enumerate(states):
+        view = s.view(s.current_player)
+        for name, bot in (
+            ("prob", ProbBot(random.Random(i))),
+            ("bluffer", BlufferBot(random.Random(i))),
+        ):
+            action = bot.choose(game, view)
+            assert action in view.legal_actions
+            bid = game.action_bid(action)
+            if bid is None:
+                calls[name] += action == LIAR
+                continue
+            bids[name] += 1
+            p_true, _ = bid_odds(game, view, bid)
+            bluffs[name] += p_true < 0.5
+    assert len(states) > 300
+    # A bluff is a bid its own dice make less than even money.
+    assert bluffs["bluffer"] / bids["bluffer"] > 2 * bluffs["prob"] / bids["prob"] + 0.1
+    assert calls["bluffer"] < 0.8 * calls["prob"]
+
+
+def test_bluffer_never_bids_the_impossible() -> None:
+    game = Game(preset("snyd-joker", dice=1))
+    for i, s in enumerate(_positions("snyd-joker", 60, 5, dice=1)):
+        view = s.view(s.current_player)
+        action = BlufferBot(random.Random(i), rate=1.0, push=3).choose(game, view)
+        assert action in view.legal_actions
+        bid = game.action_bid(action)
+        if bid is not None:
+            assert bid_odds(game, view, bid)[0] >= 0.12
+
+
+def test_expert_v1_is_the_honest_bidder_model_without_adaptation() -> None:
+    v1 = ExpertV1Bot(random.Random(0))
+    assert v1.model is None and not v1.adapt and v1.resolve == 0
+    new = ExpertBot(random.Random(0))
+    assert new.adapt and new.resolve > 0
+
+
+def test_bluff_rates_are_learnt_from_reveals() -> None:
+    """Three seats: a bluffer that always bluffs, a prob bot and an observer; after some
+    rounds the observer's model of the bluffer has a higher bluff rate than of the prob bot."""
+    game = Game(preset("classic", players=3, dice=5))
+    rng = random.Random(11)
+    bots = [
+        BlufferBot(random.Random(1), rate=1.0),
+        ProbBot(random.Random(2), bluff=0.0),
+        ProbBot(random.Random(3), bluff=0.0),
+    ]
+    rates: dict[int, BidModel] = {}
+    for _ in range(6):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.current_player == CHANCE:
+                s = s.resolve_chance(rng)
+                continue
+            p = s.current_player
+            if p == 2 and len(s.view(2).results) >= 3:
+                rates = bluff_models(game, s.view(2), BidModel(eps=0.05))
+                break
+            s = s.apply_action(bots[p].choose(game, s.view(p)))
+        if 0 in rates and 1 in rates:
+            break
+    assert 0 in rates and 1 in rates
+    assert rates[0].eps > rates[1].eps
+
+
+def _truth(name: str, dice: tuple[int, int], faces: int) -> tuple[np.ndarray, Game]:
+    game = make_game(name, dice, faces)
+    wild = game.rules.wild
+    a, b = hand_set(dice[0], faces), hand_set(dice[1], faces)
+    truth = np.array(
+        [
+            a.matches(bid.face, wild)[:, None] + b.matches(bid.face, wild)[None, :] >= bid.quantity
+            for bid in game.space.bids
+        ],
+        dtype=float,
+    )
+    return truth, game
+
+
+@pytest.mark.parametrize(("name", "faces"), [("openspiel", 3), ("snyd-normal", 4)])
+def test_subgame_of_the_whole_round_is_near_the_exact_value(name: str, faces: int) -> None:
+    truth, game = _truth(name, (1, 1), faces)
+    exact = solve(game, target=1e-4).value
+    a = hand_set(1, faces).prior
+    sub = BidSubgame(truth, opened=False, range_a=a, range_b=a)
+    sub.solve(1500)
+    # Players who recall only the last bid lose little in these games.
+    assert abs(sub.value() - exact) < 0.02
+
+
+def test_a_fixed_honest_opponent_is_worth_more_to_the_first_player() -> None:
+    truth, _ = _truth("snyd-joker", (2, 2), 4)
+    r = hand_set(2, 4).prior
+    free = BidSubgame(truth, opened=False, range_a=r, range_b=r)
+    fixed = BidSubgame(truth, opened=False, range_a=r, range_b=r, honest_b=1.0)
+    free.solve(400)
+    fixed.solve(400)
+    assert fixed.value() > free.value() + 0.05
+    policy = fixed.root_policy(0)
+    assert policy.shape == (truth.shape[0],) and abs(policy.sum() - 1) < 1e-9
+
+
+def test_expert_resolves_a_round_out_of_the_solvers_reach() -> None:
+    game = Game(preset("snyd-joker", dice=2))  # 2,2 with 6 faces: out of reach
+    s = game.new_initial_state()
+    for face in (2, 3, 4, 5):  # seat 0: 2 3, seat 1: 4 5
+        s = s.apply_action(face)
+    bot = ExpertBot(random.Random(0), resolve=0.05)
+    assert bot._resolvable(game) and bot.equilibrium(game) is None
+    opening = bot.choose(game, s.view(0))
+    assert opening in s.view(0).legal_actions
+    # Four 6s when seat 1 holds 4 5: only seat 0's two dice left, so it cannot be true.
+    s = s.apply_action(game.bid_action(Bid(4, 6)))
+    assert ExpertBot(random.Random(1), resolve=0.05).choose(game, s.view(1)) == LIAR
+    # The same seed, the same move (iteration counts, not the clock, fix the strategy).
+    a = ExpertBot(random.Random(5), resolve=10.0, resolve_iterations=30)
+    b = ExpertBot(random.Random(5), resolve=10.0, resolve_iterations=30)
+    assert a.choose(game, s.view(1)) == b.choose(game, s.view(1))
+
+
+def test_panel_bench_smoke() -> None:
+    """bench/panel.py through the arena, so the panel measurement cannot rot."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "panel.py"
+    spec = importlib.util.spec_from_file_location("bench_panel", path)
+    assert spec is not None and spec.loader is not None
+    panel = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = panel
+    spec.loader.exec_module(panel)
+    line = panel.pairing("snyd-joker", "1", 2, "expert", "bluffer", 12, 3, 1, None)
+    assert line["games"] == 12 and line["errors"] == 0
+    assert 0 <= line["wins"] <= 12
+    low, high = line["ci95"]
+    assert low <= line["win_rate"] <= high
+    whole = panel.pairing("classic", None, 3, "bluffer", "prob", 2, 3, 1, None)
+    assert whole["games"] == 2 and whole["players"] == 3
