@@ -96,7 +96,7 @@ def test_expert_v1_is_the_honest_bidder_model_without_adaptation() -> None:
     v1 = ExpertV1Bot(random.Random(0))
     assert v1.model is None and not v1.adapt and v1.resolve == 0
     new = ExpertBot(random.Random(0))
-    assert new.adapt and new.resolve > 0
+    assert not new.adapt and new.resolve > 0 and new.exploit > 0
 
 
 def test_bluff_rates_are_learnt_from_reveals() -> None:
@@ -118,7 +118,7 @@ def test_bluff_rates_are_learnt_from_reveals() -> None:
                 continue
             p = s.current_player
             if p == 2 and len(s.view(2).results) >= 3:
-                rates = bluff_models(game, s.view(2), BidModel(eps=0.05))
+                rates = bluff_models(game, s.view(2), BidModel(eps=0.05), threshold=0.5)
                 break
             s = s.apply_action(bots[p].choose(game, s.view(p)))
         if 0 in rates and 1 in rates:
@@ -170,7 +170,7 @@ def test_expert_resolves_a_round_out_of_the_solvers_reach() -> None:
     for face in (2, 3, 4, 5):  # seat 0: 2 3, seat 1: 4 5
         s = s.apply_action(face)
     bot = ExpertBot(random.Random(0), resolve=0.05)
-    assert bot._resolvable(game) and bot.equilibrium(game) is None
+    assert bot._resolvable(game, s.view(0)) and bot.equilibrium(game) is None
     opening = bot.choose(game, s.view(0))
     assert opening in s.view(0).legal_actions
     # Four 6s when seat 1 holds 4 5: only seat 0's two dice left, so it cannot be true.

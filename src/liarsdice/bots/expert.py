@@ -29,20 +29,20 @@ at all: it plays the game's solved equilibrium (:class:`~liarsdice.bots.nash.Nas
 on first use, a second for one die each, 10 to 30 seconds for one against two, then cached on
 disk), which no opponent can exploit by more than the solver's target (0.001).
 
-Beyond the solver's reach, in two-player single-round games of the solver's rules up to three
-dice each (:data:`RESOLVE_MAX_SIZE`), it **re-solves** the rest of the round at every decision
-(:class:`~liarsdice.solve.subgame.BidSubgame`, for ``resolve`` seconds): both players' ranges
-come from the bid model (its own as the opponent would read its bids), the subgame is solved
-by CFR with players recalling the last bid, the opponent half free and half an honest bidder
-(``exploit``: a restricted Nash response, which gains against honest bidders while giving
-little away to stronger players), and it samples the move for its own hand from the average
-strategy. Its own bluffs are then part of a balanced strategy, and its calls weigh the bluffs
-an equilibrium-like opponent would make.
+Whenever exactly two players have dice under rules it models (a call is 'liar' and settles at
+once, raises in one total order), and the solver does not reach the game, it **re-solves**
+the rest of the round at every decision (:class:`~liarsdice.solve.subgame.BidSubgame`, for
+``resolve`` seconds) while every pair of hands fits (:data:`RESOLVE_MAX_SIZE`: up to three
+dice each), and searches otherwise: both players' ranges come from the bid model (its own as
+the opponent would read its bids), a call pays the position value after the round, the
+subgame is solved by CFR with players recalling the last bid, the opponent half free and half
+an honest bidder (``exploit``: a restricted Nash response, which gains against honest bidders
+while giving little away to stronger players), and it samples the move for its own hand from
+the average strategy, so its own bluffs are part of a balanced strategy.
 
-In whole games it learns each opponent's **bluff rate** from the reveals (:func:`bluff_models`:
-a called bid its bidder's own dice made less than even money was a bluff) and reads that
-opponent's bids with it (``adapt``). :class:`ExpertV1Bot` is the expert before these changes
-(no re-solving, no adaptation), kept for measuring.
+It can also learn each opponent's **bluff rate** from a game's reveals (``adapt``, off by
+default: see docs/BOTS.md; :func:`bluff_models`). :class:`ExpertV1Bot` is the expert before
+these changes (search only), kept for measuring.
 
 >>> import random
 >>> from liarsdice.core import Bid, Game, preset
@@ -58,26 +58,38 @@ opponent's bids with it (``adapt``). :class:`ExpertV1Bot` is the expert before t
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections import Counter
 from dataclasses import field, replace
+
+import numpy as np
 
 from liarsdice.bots.base import Bot
 from liarsdice.bots.bayes import (
     BayesBot,
     Belief,
     BidModel,
+    FloatArray,
+    IntArray,
     Option,
     Situation,
+    call_values,
     position_value,
     tail,
 )
 from liarsdice.core.bid import Bid
 from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE, TERMINAL, Game
 from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
-from liarsdice.core.rules import ExactCall, Scoring, ShowReroll, Stash
+from liarsdice.core.rules import (
+    Economy,
+    ExactCall,
+    Ordering,
+    Resolution,
+    Scoring,
+    ShowReroll,
+    Stash,
+)
 from liarsdice.core.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.view import PlayerView
 
@@ -91,9 +103,45 @@ __all__ = [
     "determinise",
 ]
 
-# Re-solving is used while the subgame's hand pairs times bids stay within this (two dice each:
-# 21 x 21 hands x 24 bids, three dice each: 56 x 56 x 36); beyond it, search.
+# A re-solve takes every hand while hand pairs times bids stay within this (two dice each:
+# 21 x 21 hands x 24 bids, three dice each: 56 x 56 x 36); beyond it, samples of hands.
 RESOLVE_MAX_SIZE = 400_000
+
+
+_ORDERS: dict[tuple[object, ...], bool] = {}  # (space, dice in play, palifico) -> total order
+
+
+def _total_order(game: Game, cap: int, palifico: bool) -> bool:
+    """Whether every raise over any bid of a round is exactly the bids after it (the order the
+    re-solve assumes), for this many dice in play."""
+    space = game.space
+    if palifico:
+        modes = (OPEN_ANY, PALIFICO)
+    else:
+        modes = ((OPEN_ANY if game.rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
+    key = (space, cap, modes)
+    hit = _ORDERS.get(key)
+    if hit is None:
+        top = sum(1 for b in space.bids if b.quantity <= cap)
+        hit = all(set(space.raises(b, cap, modes[1])) == set(range(b + 1, top)) for b in range(top))
+        _ORDERS[key] = hit
+    return hit
+
+
+def _sample_range(
+    weights: FloatArray, n: int, gen: np.random.Generator, keep: int | None = None
+) -> tuple[IntArray, FloatArray]:
+    """``n`` hands drawn from ``weights``: the distinct ones and their shares (``keep`` is
+    always among them, with its own weight)."""
+    p = weights / weights.sum()
+    drawn, counts = np.unique(gen.choice(len(p), size=n, p=p), return_counts=True)
+    shares = counts / n
+    if keep is not None and keep not in drawn:
+        drawn = np.append(drawn, keep)
+        shares = np.append(shares, max(float(p[keep]), 1e-6))
+    order = np.argsort(drawn)
+    return drawn[order], shares[order] / shares.sum()
+
 
 # Two-player single-round games whose solver arrays fit in this many bytes are solved on first
 # use (then cached) and played from the equilibrium instead of searched.
@@ -247,11 +295,13 @@ class Playout:
 
 
 def bluff_models(
-    game: Game, view: PlayerView, base: BidModel, weight: float = 4.0
+    game: Game, view: PlayerView, base: BidModel, weight: float = 4.0, threshold: float = 0.2
 ) -> dict[int, BidModel]:
     """Each opponent's bid model with its own bluff rate, learnt from the game's reveals.
 
-    A called bid whose bidder's own dice made it less than even money *to them* was a bluff.
+    A called bid whose bidder's own dice made it less than ``threshold`` likely *to them* was
+    a bluff (an honest bidder who must raise often bids at worse than even money, so the line
+    is drawn lower).
     Each opponent's rate is the share of their called bids that were bluffs, shrunk towards
     ``base.eps`` as if ``weight`` earlier bids had shown that rate; opponents with no called
     bid yet keep ``base``.
@@ -283,7 +333,7 @@ def bluff_models(
         backing = sum(1 for d in hand if d == face or (wild is not None and d == wild))
         unseen = sum(len(h) for h in r.hands) - len(hand) + len(r.stash)
         bids[seat] = bids.get(seat, 0) + 1
-        if tail(r.bid.quantity - backing, unseen, p) < 0.5:
+        if tail(r.bid.quantity - backing, unseen, p) < threshold:
             bluffs[seat] = bluffs.get(seat, 0) + 1
     return {
         seat: replace(base, eps=(weight * base.eps + bluffs.get(seat, 0)) / (weight + n))
@@ -304,11 +354,12 @@ class ExpertBot(BayesBot):
     prior: float = 2.0  # the bayes estimate counts as this many rollouts
     bluff: float = 0.0
     model: BidModel | None = None  # the bidders' model (None: the bayes bot's BidModel)
-    adapt: bool = True  # each opponent's bluff rate from the game's reveals (bluff_models)
+    adapt: bool = False  # each opponent's bluff rate from the reveals (bluff_models; off: see docs)
     solve: bool = True  # play the solved equilibrium where the solver reaches
     resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
+    resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     _nash: Bot | None = field(default=None, init=False)  # the equilibrium player, once made
 
     def __repr__(self) -> str:
@@ -340,8 +391,10 @@ class ExpertBot(BayesBot):
         nash = self.equilibrium(game)
         if nash is not None:
             return nash.choose(game, view)
-        if self.resolve > 0 and self._resolvable(game):
-            return self._resolve(game, view)
+        if self.resolve > 0 and self._resolvable(game, view):
+            action = self._resolve(game, view)
+            if action is not None:
+                return action
         start = time.perf_counter()
         if BUY in legal and self._wants_buy(view):
             return BUY
@@ -351,35 +404,38 @@ class ExpertBot(BayesBot):
             return candidates[0].action
         return self._search(game, view, belief, candidates, start)
 
-    def _resolvable(self, game: Game) -> bool:
-        """A two-player single-round game of the solver's rules (bids in one total order)
-        small enough to re-solve at every decision (:data:`RESOLVE_MAX_SIZE`)."""
-        key = ("resolve", game.rules, game.start_dice)
+    def _resolvable(self, game: Game, view: PlayerView) -> bool:
+        """A bidding round between two players (the last two of a game, or a two-player
+        game) under rules the re-solve models: a call is 'liar' and settles at once, no
+        show-and-reroll, stash or economy, and the round's raises in one total order."""
+        rules = game.rules
+        key = ("resolve", rules)
         if key in _UNSOLVABLE:
             return False
-        from liarsdice.solve.tree import SolverError, check_supported
-
-        faces = game.rules.faces
-        hands = [math.comb(d + faces - 1, d) for d in game.start_dice[:2]]
-        try:
-            check_supported(game)
-            if hands[0] * hands[1] * len(game.space) > RESOLVE_MAX_SIZE:
-                raise SolverError("too large to re-solve at every decision")
-        except SolverError:
+        if (
+            rules.exact is not ExactCall.NONE
+            or rules.show_reroll is not ShowReroll.OFF
+            or rules.stash is not Stash.NONE
+            or rules.economy is not Economy.NONE
+            or rules.resolution is not Resolution.FIRST_CALL
+            or rules.ordering is Ordering.MONOTONE
+            or rules.scoring is Scoring.ROOM
+        ):
             _UNSOLVABLE.add(key)
             return False
-        return True
+        if view.phase != "bid" or sum(1 for d in view.dice_counts if d > 0) != 2:
+            return False
+        return _total_order(game, view.dice_in_play, view.palifico)
 
-    def _resolve(self, game: Game, view: PlayerView) -> int:
+    def _resolve(self, game: Game, view: PlayerView) -> int | None:
         """Re-solve the rest of the round (:class:`~liarsdice.solve.subgame.BidSubgame`)
-        from both players' ranges under the bid model, and play its strategy for this hand."""
-        import numpy as np
-
+        from both players' ranges under the bid model, and play its strategy for this hand.
+        A call's payoff is the position value after the round (``call_values``)."""
         from liarsdice.bots.bayes import hand_set
         from liarsdice.solve.subgame import BidSubgame
 
         me = view.player
-        opp = 1 - me
+        opp = next(p for p, d in enumerate(view.dice_counts) if d > 0 and p != me)
         model = self.model or BidModel()
         theirs = Belief(game, view, model)
         # How the opponent sees this player's hand: the same model applied to its bids.
@@ -396,12 +452,30 @@ class ExpertBot(BayesBot):
         ids = ([first] if cur is not None else []) + sorted(raises)
         range_a = mine.weights[me]
         range_b = theirs.weights[opp]
-        truth = np.empty((len(ids), len(hands_a.hands), len(hands_b.hands)))
+        hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
+        rows_a = np.arange(len(hands_a.hands))
+        rows_b = np.arange(len(hands_b.hands))
+        if len(rows_a) * len(rows_b) * len(ids) > RESOLVE_MAX_SIZE:
+            if self.resolve_hands <= 0:
+                return None  # too many hands to take them all: search instead
+            # Many dice: both ranges as samples of hands (this hand always among them).
+            gen = np.random.default_rng(self.rng.getrandbits(64))
+            rows_a, range_a = _sample_range(range_a, self.resolve_hands, gen, keep=hand)
+            rows_b, range_b = _sample_range(range_b, self.resolve_hands, gen)
+            hand = int(np.flatnonzero(rows_a == hand)[0])
+        shape = (len(ids), len(rows_a), len(rows_b))
+        truth = np.empty(shape)
+        mine_call = np.empty(shape)  # the value (for this player) of its call on bid k
+        their_call = np.empty(shape)  # of the opponent's call
+        sit = self.situation(game, view)
         for k, i in enumerate(ids):
             bid = space.bids[i]
-            a = hands_a.matches(bid.face, wild)[:, None]
-            b = hands_b.matches(bid.face, wild)[None, :]
-            truth[k] = a + b >= bid.quantity
+            a = hands_a.matches(bid.face, wild)[rows_a][:, None]
+            b = hands_b.matches(bid.face, wild)[rows_b][None, :]
+            count = a + b
+            truth[k] = count >= bid.quantity
+            mine_call[k] = call_values(sit, me, LIAR, me, opp, bid.quantity)[count]
+            their_call[k] = call_values(sit, me, LIAR, opp, me, bid.quantity)[count]
         # Bids almost surely false under both ranges are left out (the last kept one can only
         # be called), which keeps the subgame small.
         p_true = np.einsum("kab,a,b->k", truth, range_a, range_b)
@@ -411,13 +485,13 @@ class ExpertBot(BayesBot):
         ids = ids[:keep]
         game_ = BidSubgame(
             truth[:keep],
+            payoff=(mine_call[:keep], their_call[:keep]),
             opened=cur is not None,
             range_a=range_a,
             range_b=range_b,
             honest_b=self.exploit,
         )
         game_.solve(self.resolve_iterations, seconds=self.resolve)
-        hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
         policy = game_.root_policy(hand)
         policy = np.where(policy < 0.03, 0.0, policy)
         actions = ([LIAR] if cur is not None else []) + [

@@ -46,7 +46,9 @@ class BidSubgame:
     and B hand ``b``. With ``opened`` the root's last bid is bid 0 (B's, which A may call or
     raise); otherwise A opens with any of the bids. ``range_a`` and ``range_b`` are the
     hands' probabilities at the root. Actions at a node: ``liar`` first (when there is a bid
-    to call), then the raises in order.
+    to call), then the raises in order. ``payoff``, when given, is A's payoff of a call on
+    bid ``k`` by A and by B (each ``(K, HA, HB)``; constant-sum, e.g. a chance of winning the
+    game); otherwise +1 for the challenge's winner and -1 for its loser.
     """
 
     def __init__(
@@ -58,6 +60,7 @@ class BidSubgame:
         range_b: Floats,
         honest_b: float = 0.0,
         safe: float = 0.75,
+        payoff: tuple[Floats, Floats] | None = None,
     ) -> None:
         self.truth = np.asarray(truth, dtype=np.float64)
         k, ha, hb = self.truth.shape
@@ -76,7 +79,10 @@ class BidSubgame:
         K = self.K
         # The payoff of a call at node j, for A, by the calling actor: A calls B's bid (wins
         # when it is false), B calls A's (A wins when it is true).
-        self.call = (1.0 - 2.0 * self.truth, 2.0 * self.truth - 1.0)
+        if payoff is None:
+            self.call = (1.0 - 2.0 * self.truth, 2.0 * self.truth - 1.0)
+        else:
+            self.call = (np.asarray(payoff[0], float), np.asarray(payoff[1], float))
         self.regret: list[list[Floats]] = [[], []]
         self.total: list[list[Floats]] = [[], []]
         for p in (0, 1):
