@@ -28,9 +28,9 @@ How it decides, on its own view only (the prob bot's odds, :mod:`liarsdice.odds`
 
 from __future__ import annotations
 
-from liarsdice.bots.prob import Candidate, ProbBot, raise_candidates
+from liarsdice.bots.prob import Candidate, ProbBot
 from liarsdice.core.bid import Bid
-from liarsdice.core.game import BUY, EXACT, LIAR, Game
+from liarsdice.core.game import EXACT, LIAR, Game
 from liarsdice.core.view import PlayerView
 from liarsdice.odds import bid_odds, known_matches, match_probability, prob_at_least, unseen_dice
 
@@ -50,13 +50,11 @@ class BlufferBot(ProbBot):
 
     def choose(self, game: Game, view: PlayerView) -> int:
         legal = self.legal(view)
-        if view.phase == "show":
-            return self._choose_show(game, view)
+        early = self._before_bidding(game, view)
+        if early is not None:
+            return early
         legal_set = set(legal)
-        if BUY in legal_set and self._wants_buy(view):
-            return BUY
-        safe = self.safe + self.rng.uniform(-2 * self.noise, self.noise)
-        candidates = raise_candidates(game, view, safe)
+        safe, candidates = self._candidates_now(game, view)
         possible = [c for c in candidates if c.least_p >= self.floor]
         cur = view.current_bid
         if cur is not None and LIAR in legal_set:

@@ -116,14 +116,11 @@ class ProbBot(Bot):
     # ------------------------------------------------------------------ choose
     def choose(self, game: Game, view: PlayerView) -> int:
         legal = self.legal(view)
-        if view.phase == "show":
-            return self._choose_show(game, view)
+        early = self._before_bidding(game, view)
+        if early is not None:
+            return early
         legal_set = set(legal)
-        if BUY in legal_set and self._wants_buy(view):
-            return BUY
-
-        safe = self.safe + self.rng.uniform(-2 * self.noise, self.noise)
-        candidates = raise_candidates(game, view, safe)
+        safe, candidates = self._candidates_now(game, view)
         pick = self._pick_raise(candidates, safe, view.palifico)
         raise_value = max((c.least_p for c in candidates), default=-1.0)
 
@@ -145,6 +142,19 @@ class ProbBot(Bot):
         return pick.action
 
     # ----------------------------------------------------------------- helpers
+    def _before_bidding(self, game: Game, view: PlayerView) -> int | None:
+        """The 'before' show step, or buying a die; None when it is time to bid or call."""
+        if view.phase == "show":
+            return self._choose_show(game, view)
+        if BUY in view.legal_actions and self._wants_buy(view):
+            return BUY
+        return None
+
+    def _candidates_now(self, game: Game, view: PlayerView) -> tuple[float, list[Candidate]]:
+        """This move's jittered confidence threshold and the raise on every face."""
+        safe = self.safe + self.rng.uniform(-2 * self.noise, self.noise)
+        return safe, raise_candidates(game, view, safe)
+
     def _pick_raise(
         self, candidates: list[Candidate], safe: float, palifico: bool
     ) -> Candidate | None:
