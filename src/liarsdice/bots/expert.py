@@ -436,28 +436,26 @@ class ExpertBot(BayesBot):
 
         me = view.player
         opp = next(p for p, d in enumerate(view.dice_counts) if d > 0 and p != me)
-        model = self.model or BidModel()
-        theirs = Belief(game, view, model)
-        # How the opponent sees this player's hand: the same model applied to its bids.
-        mine = Belief(game, replace(view, player=opp), model)
         faces = game.rules.faces
         wild = None if view.palifico else game.rules.wild
         hands_a = hand_set(len(view.my_dice), faces)
-        hands_b = theirs.sets[opp]
+        hands_b = hand_set(view.dice_counts[opp], faces)  # no shown dice under these rules
         space = game.space
-        legal = view.legal_actions
         cur = view.current_bid
         first = -1 if cur is None else space.ids[cur]
-        raises = [a - BID_BASE for a in legal if a >= BID_BASE and a - BID_BASE > first]
-        ids = ([first] if cur is not None else []) + sorted(raises)
-        range_a = mine.weights[me]
-        range_b = theirs.weights[opp]
+        raises = sorted(a - BID_BASE for a in view.legal_actions if a >= BID_BASE + first + 1)
+        ids = ([first] if cur is not None else []) + raises
+        too_many = len(hands_a.hands) * len(hands_b.hands) * len(ids) > RESOLVE_MAX_SIZE
+        if too_many and self.resolve_hands <= 0:
+            return None  # too many hands to take them all: search instead (before any belief)
+        model = self.model or BidModel()
+        range_b = Belief(game, view, model).weights[opp]
+        # How the opponent sees this player's hand: the same model applied to its bids.
+        range_a = Belief(game, replace(view, player=opp), model).weights[me]
         hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
         rows_a = np.arange(len(hands_a.hands))
         rows_b = np.arange(len(hands_b.hands))
-        if len(rows_a) * len(rows_b) * len(ids) > RESOLVE_MAX_SIZE:
-            if self.resolve_hands <= 0:
-                return None  # too many hands to take them all: search instead
+        if too_many:
             # Many dice: both ranges as samples of hands (this hand always among them).
             gen = np.random.default_rng(self.rng.getrandbits(64))
             rows_a, range_a = _sample_range(range_a, self.resolve_hands, gen, keep=hand)
@@ -497,15 +495,9 @@ class ExpertBot(BayesBot):
         actions = ([LIAR] if cur is not None else []) + [
             BID_BASE + i for i in ids[1 if cur is not None else 0 :]
         ]
-        total = float(policy.sum())
-        if total <= 0:
+        if policy.sum() <= 0:
             return actions[0]
-        pick = self.rng.random() * total
-        for action, weight in zip(actions, policy, strict=True):
-            pick -= float(weight)
-            if pick <= 0:
-                return action
-        return actions[-1]
+        return self.rng.choices(actions, weights=policy.tolist())[0]
 
     def belief(self, game: Game, view: PlayerView) -> Belief:
         """The belief over the opponents' hands, with per-opponent bluff rates if ``adapt``."""
