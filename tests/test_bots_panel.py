@@ -9,6 +9,7 @@ import pytest
 
 from liarsdice.bots import (
     PANEL_BOT_NAMES,
+    BayesBot,
     BlufferBot,
     ExpertBot,
     ExpertV1Bot,
@@ -16,9 +17,10 @@ from liarsdice.bots import (
     bot_names,
     make_bot,
 )
-from liarsdice.bots.bayes import BidModel, hand_set
+from liarsdice.bots.bayes import Belief, BidModel, BidReader, hand_set, tail
 from liarsdice.bots.expert import bluff_models
 from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
+from liarsdice.core.game import BID_BASE
 from liarsdice.core.state import State
 from liarsdice.odds import bid_odds
 from liarsdice.solve import solve
@@ -180,6 +182,71 @@ def test_expert_resolves_a_round_out_of_the_solvers_reach() -> None:
     a = ExpertBot(random.Random(5), resolve=10.0, resolve_iterations=30)
     b = ExpertBot(random.Random(5), resolve=10.0, resolve_iterations=30)
     assert a.choose(game, s.view(1)) == b.choose(game, s.view(1))
+
+
+def test_tracked_ranges_read_an_opening_less_trustingly_than_the_bid_model() -> None:
+    game = Game(preset("snyd-joker", dice=3))
+    s = game.new_initial_state()
+    for face in (2, 3, 4, 6, 6, 5):  # seat 0: 2 3 4, seat 1: 5 6 6
+        s = s.apply_action(face)
+    s = s.apply_action(game.bid_action(Bid(3, 6)))  # seat 0 opens three 6s
+    view = s.view(1)
+    bot = ExpertBot(random.Random(0), resolve=10.0, resolve_iterations=60)
+    tracked = bot._tracked(game, view, 0)
+    assert tracked is not None
+    mine, theirs = tracked
+    hands = hand_set(3, 6)
+    assert np.allclose(mine, hands.prior)  # seat 1 has not bid yet
+    sixes = hands.matches(6, 1)  # 6s and jokers
+    model = Belief(game, view, BidModel()).weights[0]
+    # The solved opening is evidence of 6s, but less than an honest bidder's would be.
+    assert hands.prior @ sixes + 0.2 < theirs @ sixes < model @ sixes - 0.2
+
+
+def test_tracked_ranges_follow_the_solvers_strategy_through_the_round() -> None:
+    game = Game(preset("snyd-joker", dice=2))
+    s = game.new_initial_state()
+    for face in (2, 3, 6, 5):
+        s = s.apply_action(face)
+    bot = ExpertBot(random.Random(3), resolve=10.0, resolve_iterations=40)
+    opening = bot.choose(game, s.view(0))
+    chain = bot._chain
+    assert chain is not None and chain.answer  # an opening is a raise: the chain goes on
+    s = s.apply_action(opening)
+    answer = min(chain.answer)  # seat 1 answers with the lowest raise the solve kept
+    s = s.apply_action(BID_BASE + answer)
+    tracked = bot._tracked(game, s.view(0), 1)
+    assert tracked is not None
+    assert tracked[0] is chain.range_me
+    expected = chain.range_opp * chain.answer[answer]
+    assert np.allclose(tracked[1], expected / expected.sum())
+    # Seat 0's range as seat 1 reads it moved with the strategy that made the opening.
+    assert not np.allclose(chain.range_me, hand_set(2, 6).prior)
+    # A bot that did not make the round's earlier decision has no chain: the bid model.
+    assert ExpertBot(random.Random(3))._tracked(game, s.view(0), 1) is None
+    assert bot.choose(game, s.view(0)) in s.view(0).legal_actions
+
+
+def test_a_reading_next_player_lets_a_bid_on_the_bidders_story_through() -> None:
+    game = Game(preset("classic", players=3, dice=3, first_opener="given"))
+    s = game.new_initial_state()
+    for face in (2, 3, 4, 2, 6, 6, 3, 4, 6):  # seat 0: 2 3 4 (no 5 and no wild 1)
+        s = s.apply_action(face)
+    s = s.apply_action(game.bid_action(Bid(2, 5)))  # seat 0 bluffs on 5s
+    s = s.apply_action(game.bid_action(Bid(3, 6)))
+    s = s.apply_action(game.bid_action(Bid(4, 3)))
+    view = s.view(0)
+    values = {}
+    for read in (0.0, 1.0):
+        bot = BayesBot(random.Random(0), read=read, noise=0.0)
+        values[read] = {o.bid: o for o in bot.evaluate(game, view) if o.bid is not None}
+    fives = Bid(4, 5)
+    # The same chance of being true, but seat 1 has heard 5s from seat 0: less likely called.
+    assert values[0.0][fives].p_true == values[1.0][fives].p_true
+    assert values[1.0][fives].value > values[0.0][fives].value + 0.01
+    reader = BidReader(game, view, 1).p_true(fives)
+    own = [tail(4 - k, 6, 1 / 3) for k in range(4)]  # seat 1 sees its 3 dice only
+    assert all(r > o for r, o in zip(reader, own, strict=True))
 
 
 def test_panel_bench_smoke() -> None:

@@ -57,7 +57,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement
 
@@ -76,6 +76,7 @@ __all__ = [
     "BayesBot",
     "Belief",
     "BidModel",
+    "BidReader",
     "HandSet",
     "Option",
     "Situation",
@@ -339,6 +340,71 @@ class Belief:
         return hs.hands[min(i, len(hs.hands) - 1)]
 
 
+class BidReader:
+    """How the next player judges a raise when they read every bid (with the bid model) as
+    this bot does, not only their own dice: the bidder's hand as they read it after one more
+    bid, and every other player's from the round's bids.
+
+    ``p_true(bid)[k]`` is their probability that ``bid`` is true when ``k`` of their own
+    hidden dice count for it. A bid on a face the bidder has bid before looks likelier to
+    them than their own dice alone say; that is what lets a bluff through.
+
+    >>> import random
+    >>> from liarsdice.core import Bid, Game, preset
+    >>> g = Game(preset("classic", players=3, dice=2, first_opener="given"))
+    >>> s = g.new_initial_state()
+    >>> for face in (2, 3, 4, 4, 5, 6):
+    ...     s = s.apply_action(face)
+    >>> reader = BidReader(g, s.view(0), 1)          # seat 0 bids three 5s; seat 1 reads it
+    >>> [round(float(p), 2) for p in reader.p_true(Bid(3, 5))]   # holding 0, 1 or 2 of them
+    [0.43, 0.84, 0.95]
+    >>> [round(tail(3 - k, 4, 1 / 3), 2) for k in range(3)]     # from their own dice only
+    [0.11, 0.41, 0.8]
+    """
+
+    def __init__(self, game: Game, view: PlayerView, reader: int, model: BidModel | None = None):
+        self.bidder = view.player
+        self.belief = Belief(game, replace(view, player=reader, my_dice=()), model)
+        self.reader = reader
+        self._others: dict[int, FloatArray] = {}
+
+    def p_true(self, bid: Bid) -> FloatArray:
+        b = self.belief
+        me, face = self.bidder, bid.face
+        others = self._others.get(face)
+        if others is None:
+            others = np.ones(1)
+            for j in b.opponents:
+                if j != me:
+                    others = np.convolve(others, b.match_dist(j, face))
+            self._others[face] = others
+        # The bidder's hand as the reader sees it after this bid too.
+        hs = b.sets[me]
+        model = b.model
+        n_unseen = b.unseen_by(me)
+        p = b.p_match(face)
+        pub = b.counting(b.public, face)
+        ks = range(b.hidden[me] + 1)
+        table = np.array(
+            [model.bid_likelihood(tail(bid.quantity - k - pub, n_unseen, p)) for k in ks]
+        )
+        if model.restraint > 0:
+            table *= [
+                model.restraint_likelihood(tail(bid.quantity + 1 - k - pub, n_unseen, p))
+                for k in ks
+            ]
+        matches = hs.matches(face, b.wild)
+        weights = b.weights[me] * table[matches]
+        total = weights.sum()
+        weights = weights / total if total > 0 else b.weights[me]
+        dist = np.convolve(others, np.bincount(matches, weights=weights, minlength=len(ks)))
+        at_least = np.append(np.cumsum(dist[::-1])[::-1], 0.0)  # P(count >= x)
+        need = np.arange(b.hidden[self.reader] + 1)
+        need = np.clip(bid.quantity - pub - need, 0, len(at_least) - 1)
+        out: FloatArray = at_least[need]
+        return out
+
+
 # ------------------------------------------------------------------------- outcomes
 @dataclass(frozen=True)
 class Situation:
@@ -465,6 +531,7 @@ class BayesBot(ProbBot):
     alpha: float = 1.5  # the chance of winning the game: shares of dice ** alpha
     extra: int = 3  # raises scored on each face above the least legal quantity
     noise: float = 0.01  # the jitter of every option's value
+    read: float = 0.0  # how far the next player reads the bids (BidReader) rather than own dice
     show_below: float = 0.6
 
     # ----------------------------------------------------------------- choose
@@ -550,15 +617,26 @@ class BayesBot(ProbBot):
         die_worth = max(0.0, now - position_value(sit, me, worse, None, sit.scores))
         pass_value = now - self.pass_cost * die_worth
         nxt = self.next_seat(view, me)
+        reader = None
+        if self.read > 0 and nxt != me and nxt in belief.weights:
+            reader = BidReader(game, view, nxt, self.model)
         for action, bid in self.candidate_bids(game, view):
-            v, p_true = self._raise_value(belief, sit, me, nxt, bid, pass_value)
+            v, p_true = self._raise_value(belief, sit, me, nxt, bid, pass_value, reader)
             options.append(Option(action, v + self.rng.uniform(-noise, noise), bid, p_true))
         return options
 
     def _raise_value(
-        self, belief: Belief, sit: Situation, me: int, nxt: int, bid: Bid, pass_value: float
+        self,
+        belief: Belief,
+        sit: Situation,
+        me: int,
+        nxt: int,
+        bid: Bid,
+        pass_value: float,
+        reader: BidReader | None = None,
     ) -> tuple[float, float]:
-        """Expected value of bidding ``bid`` when ``nxt`` answers it."""
+        """Expected value of bidding ``bid`` when ``nxt`` answers it (judging it, with
+        weight ``read``, as ``reader`` says, else from their own dice)."""
         q = bid.quantity
         full = belief.count_dist(bid.face)
         p_true = float(full[q:].sum())
@@ -572,11 +650,14 @@ class BayesBot(ProbBot):
         n_unseen = belief.unseen_by(nxt)
         p = belief.p_match(bid.face)
         pub = belief.counting(belief.public, bid.face)
+        read = reader.p_true(bid) if reader is not None else None
         total = 0.0
         for k, pk in enumerate(theirs):
             if pk <= 0:
                 continue
             their_p = tail(q - k - pub, n_unseen, p)
+            if read is not None:
+                their_p += self.read * (float(read[k]) - their_p)
             called = sigmoid((self.call_centre - their_p) / self.call_temperature)
             on_call = _expect(rest, values[k:]) if called > 0 else 0.0
             total += pk * (called * on_call + (1 - called) * pass_value)
