@@ -281,20 +281,38 @@ class Belief:
             if i > 0 and bids[i - 1][0] != seat:
                 self._observe(seat, bids[i - 1][1], model.raise_likelihood)
 
-    def _observe(self, seat: int, bid: Bid, likelihood: Callable[[float], float]) -> None:
-        hs = self.sets[seat]
+    def _table(self, seat: int, bid: Bid, likelihood: Callable[[float], float]) -> FloatArray:
+        """The likelihood of ``seat``'s evidence about ``bid`` per number of its matching dice
+        (it believes the bid from those and the dice it cannot see)."""
         n_unseen = self.unseen_by(seat)
         p = self.p_match(bid.face)
         pub = self.counting(self.public, bid.face)
-        table = np.array(
+        return np.array(
             [
                 likelihood(tail(bid.quantity - k - pub, n_unseen, p))
                 for k in range(self.hidden[seat] + 1)
             ]
         )
-        w = self.weights[seat] * table[hs.matches(bid.face, self.wild)]
+
+    def _observe(self, seat: int, bid: Bid, likelihood: Callable[[float], float]) -> None:
+        hs = self.sets[seat]
+        w = self.weights[seat] * self._table(seat, bid, likelihood)[hs.matches(bid.face, self.wild)]
         total = w.sum()
         self.weights[seat] = w / total if total > 0 else hs.prior.copy()
+
+    def weights_after(self, seat: int, bid: Bid) -> FloatArray:
+        """``seat``'s posterior if it bid ``bid`` now (the bid and the restraint evidence),
+        leaving the belief as it is."""
+        model = self.models.get(seat, self.model)
+        table = self._table(seat, bid, model.bid_likelihood)
+        if model.restraint > 0:
+            table = table * self._table(
+                seat, Bid(bid.quantity + 1, bid.face), model.restraint_likelihood
+            )
+        w = self.weights[seat] * table[self.sets[seat].matches(bid.face, self.wild)]
+        total = w.sum()
+        out: FloatArray = w / total if total > 0 else self.weights[seat]
+        return out
 
     # ---------------------------------------------------------------- queries
     def match_dist(self, seat: int, face: int) -> FloatArray:
@@ -379,25 +397,10 @@ class BidReader:
                     others = np.convolve(others, b.match_dist(j, face))
             self._others[face] = others
         # The bidder's hand as the reader sees it after this bid too.
-        hs = b.sets[me]
-        model = b.model
-        n_unseen = b.unseen_by(me)
-        p = b.p_match(face)
+        matches = b.sets[me].matches(face, b.wild)
+        mine = np.bincount(matches, weights=b.weights_after(me, bid), minlength=b.hidden[me] + 1)
+        dist = np.convolve(others, mine)
         pub = b.counting(b.public, face)
-        ks = range(b.hidden[me] + 1)
-        table = np.array(
-            [model.bid_likelihood(tail(bid.quantity - k - pub, n_unseen, p)) for k in ks]
-        )
-        if model.restraint > 0:
-            table *= [
-                model.restraint_likelihood(tail(bid.quantity + 1 - k - pub, n_unseen, p))
-                for k in ks
-            ]
-        matches = hs.matches(face, b.wild)
-        weights = b.weights[me] * table[matches]
-        total = weights.sum()
-        weights = weights / total if total > 0 else b.weights[me]
-        dist = np.convolve(others, np.bincount(matches, weights=weights, minlength=len(ks)))
         at_least = np.append(np.cumsum(dist[::-1])[::-1], 0.0)  # P(count >= x)
         need = np.arange(b.hidden[self.reader] + 1)
         need = np.clip(bid.quantity - pub - need, 0, len(at_least) - 1)
