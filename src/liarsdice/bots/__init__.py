@@ -5,11 +5,12 @@ bidding-family bot (:class:`Bot`), ``make_bot(name, rng, family="poker")`` a pok
 (:class:`PokerBot`).
 
 Levels, weakest first (:data:`BOT_NAMES`; see ``docs/BOTS.md``): ``random``, ``prob``,
-``bayes`` (a Bayesian belief over the opponents' dice) and ``expert`` (search on top of a
-bluff-aware belief; the solved equilibrium in small two-player single-round games). The
+``bayes`` (a Bayesian belief over the opponents' dice) and ``expert`` (the belief, with the
+next player modelled as a reader of bids; the solved equilibrium in small two-player
+single-round games, a re-solve of the round between two players with few dice). The
 bidding family also has panel bots for measuring robustness (:data:`PANEL_BOT_NAMES`):
-``bluffer`` (bids past its dice, calls less) and ``expert-v1`` (the first expert, frozen: an
-honest-bidder belief). ``think`` (seconds per move) is passed to the experts.
+``bluffer`` (bids past its dice, calls less) and ``expert-v1`` (the first expert, frozen: search
+on an honest-bidder belief). ``think`` (seconds per move) is passed to the experts.
 
 >>> import random
 >>> BOT_NAMES
