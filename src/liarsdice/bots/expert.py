@@ -103,6 +103,7 @@ from liarsdice.bots.bayes import (
     Option,
     Situation,
     call_values,
+    hand_set,
     position_value,
     tail,
 )
@@ -114,6 +115,7 @@ from liarsdice.core.rules import (
     ExactCall,
     Ordering,
     Resolution,
+    Rules,
     Scoring,
     ShowReroll,
     Stash,
@@ -142,14 +144,18 @@ RESOLVE_MAX_SIZE = 12_000
 _ORDERS: dict[tuple[object, ...], bool] = {}  # (space, dice in play, palifico) -> total order
 
 
+def _round_modes(rules: Rules, palifico: bool) -> tuple[int, int]:
+    """The ladder modes of a round: for its opening bid, then for every raise."""
+    if palifico:
+        return (OPEN_ANY, PALIFICO)
+    return ((OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
+
+
 def _total_order(game: Game, cap: int, palifico: bool) -> bool:
     """Whether every raise over any bid of a round is exactly the bids after it (the order the
     re-solve assumes), for this many dice in play."""
     space = game.space
-    if palifico:
-        modes = (OPEN_ANY, PALIFICO)
-    else:
-        modes = ((OPEN_ANY if game.rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
+    modes = _round_modes(game.rules, palifico)
     key = (space, cap, modes)
     hit = _ORDERS.get(key)
     if hit is None:
@@ -219,10 +225,7 @@ def determinise(
     t.round = view.round
     t.cap = view.dice_in_play
     t.nxt = _next_seats(view.dice_counts)
-    if view.palifico:
-        t.modes = (OPEN_ANY, PALIFICO)
-    else:
-        t.modes = ((OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD), OPEN_ANY)
+    t.modes = _round_modes(rules, view.palifico)
     t.chips = view.chips
     t.round_pot = view.round_pot
     t.game_pot = view.game_pot
@@ -339,7 +342,6 @@ def _opening(
 ) -> dict[int, FloatArray]:
     """How likely each opening bid of ``opp`` is for each of its hands, from a solve of the
     round from its opening (both ranges the prior; cached per situation)."""
-    from liarsdice.bots.bayes import hand_set
     from liarsdice.solve.subgame import BidSubgame
 
     rules = game.rules
@@ -348,15 +350,7 @@ def _opening(
     if hit is not None:
         return hit
     space = game.space
-    modes = (
-        (OPEN_ANY, PALIFICO)
-        if view.palifico
-        else (
-            OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD,
-            OPEN_ANY,
-        )
-    )
-    ids = sorted(space.raises(-1, view.dice_in_play, modes[0]))
+    ids = sorted(space.raises(-1, view.dice_in_play, _round_modes(rules, view.palifico)[0]))
     set_b = hand_set(view.dice_counts[opp], rules.faces)
     set_a = hand_set(len(view.my_dice), rules.faces)
     rows_b, rows_a = np.arange(len(set_b.hands)), np.arange(len(set_a.hands))
@@ -604,7 +598,6 @@ class ExpertBot(BayesBot):
         The ranges are the ones the earlier re-solves of this round imply (``track``: each
         player's hands weighted by the strategy the solver gave them for the bids they made),
         or, when that chain is broken, the bid model's."""
-        from liarsdice.bots.bayes import hand_set
         from liarsdice.solve.subgame import BidSubgame
 
         me = view.player
@@ -682,8 +675,6 @@ class ExpertBot(BayesBot):
     ) -> tuple[FloatArray, FloatArray] | None:
         """Both ranges (this player's as the opponent reads it, then the opponent's) from the
         strategies of this round's earlier re-solves, or None when the chain is broken."""
-        from liarsdice.bots.bayes import hand_set
-
         faces = game.rules.faces
         prior_a = hand_set(len(view.my_dice), faces).prior
         prior_b = hand_set(view.dice_counts[opp], faces).prior
