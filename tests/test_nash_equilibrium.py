@@ -128,3 +128,34 @@ def test_cached_policy_shows_the_bar_only_when_solving(
     monkeypatch.setattr(cache, "_MEMORY", {})
     cached_policy(game, 1e-3, progress=True)  # from disk: no bar
     assert seen == []
+
+
+def test_beyond_first_use_the_expert_plays_a_cached_equilibrium(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game too large to solve on first use (two dice each with 6 faces: 11 GiB) is played
+    from the equilibrium once ``liarsdice solve --cache`` has put it on disk."""
+    from liarsdice.bots import expert as expert_module
+
+    game = make_game("snyd-normal", (1, 2), 5)
+    monkeypatch.setattr(expert_module, "EQUILIBRIUM_MAX_BYTES", 1024)
+    monkeypatch.setattr(expert_module, "_UNSOLVABLE", set())
+    expert = ExpertBot(random.Random(0))
+    assert expert.equilibrium(game) is None  # not on disk: re-solve or read the table
+    cache.cached_policy(game, target=1e-3, disk=True)
+    monkeypatch.setattr(cache, "_MEMORY", {})  # a new process
+
+    def no_solve(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("solved on first use")
+
+    monkeypatch.setattr(cache, "solve", no_solve)
+    nash = expert.equilibrium(game)
+    assert isinstance(nash, NashBot)
+    twin = NashBot(random.Random(5))
+    expert = ExpertBot(random.Random(5))
+    for seed in range(10):
+        assert _play(game, [expert, expert], seed) == _play(game, [twin, twin], seed)
+    # the rules of a game far beyond any cache are given up on once
+    huge = Game(preset("snyd-normal", players=2, dice=5))
+    assert expert.equilibrium(huge) is None
+    assert (huge.rules, huge.start_dice) in expert_module._UNSOLVABLE

@@ -270,3 +270,33 @@ def test_exploitability_nonnegative_for_current_iterates() -> None:
         plans = (solver.current_plan(0), solver.current_plan(1))
         assert exploitability(tree, plans) >= -1e-12
         assert np.all(plans[0].x >= 0)
+
+
+def test_cli_cache_solves_once_into_the_users_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from liarsdice.solve import cache
+
+    monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    args = ["--rules", "snyd-normal", "--dice", "1,2", "--faces", "5", "--cache", "--json"]
+    runner = CliRunner()
+    first = runner.invoke(solve_cmd, args)
+    assert first.exit_code == 0, first.output
+    game = make_game("snyd-normal", (1, 2), 5)
+    assert cache.is_cached(game) and "cached in" in first.stderr
+    summary = json.loads(first.stdout)
+    assert summary["exploitability"] <= 1e-3
+    monkeypatch.setattr(cache, "_MEMORY", {})  # a new process reads the file: no solve
+
+    def no_solve(*a, **k):  # type: ignore[no-untyped-def]
+        raise AssertionError("solved again")
+
+    monkeypatch.setattr(cache, "solve", no_solve)
+    again = runner.invoke(solve_cmd, args)
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout) == summary
+    capped = runner.invoke(solve_cmd, [*args, "--max-iterations", "5"])
+    assert capped.exit_code != 0 and "--max-iterations" in capped.output
+    small = runner.invoke(solve_cmd, ["--rules", "openspiel", "--dice", "1,2", "--max-gib", "0.01"])
+    assert small.exit_code != 0 and "limit 0.0 GiB" in small.output

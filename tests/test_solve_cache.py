@@ -22,7 +22,7 @@ from liarsdice.solve.cache import (
     write_policy,
 )
 from liarsdice.solve.policy import Policy
-from liarsdice.solve.tree import PublicTree, make_game
+from liarsdice.solve.tree import PublicTree, SolverError, make_game
 
 GAME = ("snyd-joker", (1, 2), 3)
 TARGET = 1e-3
@@ -187,3 +187,25 @@ def test_an_unwritable_cache_only_costs_a_solve(
     monkeypatch.setenv(CACHE_ENV, str(blocker))
     policy = cached_policy(_game(), target=TARGET, disk=True)
     assert isinstance(policy, Policy) and policy.exploitability() <= TARGET
+
+
+def test_a_cached_policy_is_read_beyond_the_solve_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game too large to solve under ``max_bytes`` is played once it is on disk (solved
+    before with a larger limit, e.g. ``liarsdice solve --cache --max-gib 16``)."""
+    game = _game()
+    assert not cache.is_cached(game, TARGET)
+    with pytest.raises(SolverError, match="limit"):
+        cached_policy(game, target=TARGET, disk=True, max_bytes=1024)
+    first = cached_policy(game, target=TARGET, disk=True)
+    assert cache.is_cached(game, TARGET)
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    calls = _solves(monkeypatch)
+    again = cached_policy(game, target=TARGET, disk=True, max_bytes=1024)
+    assert calls == []
+    np.testing.assert_array_equal(again.seqs[0], first.seqs[0])
+    # a damaged file is not trusted, and the solve it would take is refused by the limit
+    monkeypatch.setattr(cache, "_MEMORY", {})
+    cache_path(game, TARGET).write_bytes(b"not a policy")
+    with pytest.raises(SolverError, match="limit"):
+        cached_policy(game, target=TARGET, disk=True, max_bytes=1024)
+    assert calls == []

@@ -124,6 +124,7 @@ from liarsdice.core.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _nex
 from liarsdice.core.view import PlayerView
 
 if TYPE_CHECKING:
+    from liarsdice.bots.nash import NashBot
     from liarsdice.solve.subgame import BidSubgame
 
 __all__ = [
@@ -520,7 +521,7 @@ class ExpertBot(BayesBot):
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
     track_mix: float = 0.5  # the bid model's share in each tracked range
-    _nash: Bot | None = field(default=None, init=False)  # the equilibrium player, once made
+    _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
 
     def __repr__(self) -> str:
@@ -528,7 +529,7 @@ class ExpertBot(BayesBot):
 
     def equilibrium(self, game: Game) -> Bot | None:
         """The equilibrium player for a two-player single-round game within the solver's
-        reach, else None."""
+        reach (solved on first use) or solved into the disk cache already, else None."""
         rules = game.rules
         if not self.solve or rules.scoring is not Scoring.SINGLE_ROUND or game.num_players != 2:
             return None
@@ -536,14 +537,20 @@ class ExpertBot(BayesBot):
         if key in _UNSOLVABLE:
             return None
         from liarsdice.bots.nash import NashBot
+        from liarsdice.solve.cache import LOAD_MAX_BYTES, is_cached
         from liarsdice.solve.tree import in_reach
 
+        nash = self._nash if self._nash is not None else NashBot(self.rng)
         if not in_reach(game, EQUILIBRIUM_MAX_BYTES):
-            _UNSOLVABLE.add(key)
-            return None
-        if self._nash is None:
-            self._nash = NashBot(self.rng)
-        return self._nash
+            # Too large to solve on first use: played once solved into the disk cache
+            # (``liarsdice solve --cache``; two dice each with 6 faces: 11 GiB, half an hour).
+            if not in_reach(game, LOAD_MAX_BYTES):
+                _UNSOLVABLE.add(key)
+                return None
+            if not is_cached(game, nash.target):
+                return None
+        self._nash = nash
+        return nash
 
     def choose(self, game: Game, view: PlayerView) -> int:
         legal = self.legal(view)

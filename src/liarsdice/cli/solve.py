@@ -22,13 +22,16 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from liarsdice.core.errors import RulesError
+from liarsdice.solve.cache import cache_path, cached_policy
 from liarsdice.solve.cfr import ALGORITHMS, Algorithm
 from liarsdice.solve.cfr import Progress as Point
 from liarsdice.solve.cfr import solve as run_solver
 from liarsdice.solve.policy import Policy
-from liarsdice.solve.tree import PublicTree, make_game
+from liarsdice.solve.tree import DEFAULT_MAX_BYTES, PublicTree, make_game
 
 __all__ = ["solve"]
+
+MAX_ITERATIONS = 100_000
 
 
 def _dice(text: str) -> tuple[int, int]:
@@ -61,13 +64,25 @@ def _dice(text: str) -> tuple[int, int]:
     show_default=True,
     help="Stop at this exploitability (NashConv / 2).",
 )
-@click.option("--max-iterations", type=int, default=100_000, show_default=True)
+@click.option("--max-iterations", type=int, default=MAX_ITERATIONS, show_default=True)
 @click.option("--algorithm", type=click.Choice(ALGORITHMS), default="dcfr", show_default=True)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False),
     default=None,
     help="Save the average strategy (policy JSON) here.",
+)
+@click.option(
+    "--cache",
+    is_flag=True,
+    help="Keep the policy in the per-user cache, where nash and expert play it from.",
+)
+@click.option(
+    "--max-gib",
+    type=float,
+    default=DEFAULT_MAX_BYTES / 2**30,
+    show_default=True,
+    help="Refuse a game whose solver arrays need more memory (GiB).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one final JSON object on stdout.")
 def solve(
@@ -78,12 +93,22 @@ def solve(
     max_iterations: int,
     algorithm: str,
     out: str | None,
+    cache: bool,
+    max_gib: float,
     as_json: bool,
 ) -> None:
-    """Solve a two-player single-round game to an approximate Nash equilibrium."""
+    """Solve a two-player single-round game to an approximate Nash equilibrium.
+
+    With ``--cache`` the policy goes to the per-user cache (or comes from it, when solved
+    before): ``nash`` and ``expert`` then play it, also in games too large to solve on first
+    use, such as two dice each with 6 faces (``--max-gib 16``, half an hour on two cores).
+    """
+    max_bytes = int(max_gib * 2**30)
+    if cache and max_iterations != MAX_ITERATIONS:
+        raise click.UsageError("--cache solves to --target: leave --max-iterations out")
     try:
         game = make_game(rules_name, _dice(dice), faces)
-        tree = PublicTree(game)
+        tree = PublicTree(game, max_bytes=max_bytes)
     except RulesError as exc:
         raise click.ClickException(str(exc)) from None
     err = Console(stderr=True, file=sys.stderr, soft_wrap=True)
@@ -113,17 +138,27 @@ def solve(
         algo: Algorithm = "dcfr" if algorithm == "dcfr" else (
             "cfr+" if algorithm == "cfr+" else "pcfr+"
         )  # fmt: skip
-        result = run_solver(
-            tree, target=target, max_iterations=max_iterations, algorithm=algo, callback=report
-        )
+        if cache:
+            del tree  # the cache builds its own (a large game's tree is big)
+            policy = cached_policy(
+                game, target=target, algorithm=algo, callback=report, max_bytes=max_bytes, disk=True
+            )
+            summary = dict(policy.info or {})
+            lines.print(f"policy cached in {cache_path(game, target, algo)}")
+        else:
+            result = run_solver(
+                tree, target=target, max_iterations=max_iterations, algorithm=algo, callback=report
+            )
+            policy = Policy.from_result(result)
+            summary = result.summary()
     if out is not None:
-        Policy.from_result(result).save(out)
+        policy.save(out)
         lines.print(f"policy saved to {out}")
     if as_json:
-        click.echo(json.dumps(result.summary()))
+        click.echo(json.dumps(summary))
     else:
         lines.print(
-            f"value {result.value:+.7f} for the first player, exploitability "
-            f"{result.exploitability:.3e} after {result.iterations} iterations in "
-            f"{result.seconds:.2f}s"
+            f"value {summary['value']:+.7f} for the first player, exploitability "
+            f"{summary['exploitability']:.3e} after {summary['iterations']} iterations in "
+            f"{summary['seconds']:.2f}s"
         )

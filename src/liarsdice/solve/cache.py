@@ -51,6 +51,7 @@ __all__ = [
     "cache_key",
     "cache_path",
     "cached_policy",
+    "is_cached",
     "read_policy",
     "write_policy",
 ]
@@ -63,6 +64,9 @@ CACHE_ENV = "LIARSDICE_CACHE_DIR"
 #: or less to solve).
 DISK_MIN_NODES = 1 << 15
 _FORMAT = "liarsdice-policy-cache"
+#: The size limit of a game whose policy is read from the disk cache (it was solved already,
+#: e.g. two dice each with 6 faces by ``liarsdice solve --cache --max-gib 16``).
+LOAD_MAX_BYTES = 1 << 40
 
 _MEMORY: dict[tuple[str, ...], Policy] = {}
 _LOCK = threading.Lock()
@@ -99,6 +103,18 @@ def cache_path(game: Game, target: float, algorithm: str = "dcfr") -> Path:
     dice = "x".join(str(d) for d in game.start_dice)
     name = f"{game.rules.name}-{dice}-{game.rules.faces}f-{_digest(key)[:24]}.npz"
     return cache_dir() / name
+
+
+def is_cached(game: Game, target: float = 1e-3, algorithm: str = "dcfr") -> bool:
+    """Whether the disk cache holds a file for ``game`` solved to ``target`` (its checks run
+    when it is read). A game too large to solve on first use is played from the equilibrium
+    once it is here (``liarsdice solve --cache``).
+
+    >>> from liarsdice.solve.tree import make_game
+    >>> is_cached(make_game("openspiel", (1, 1), faces=2), target=0.5)   # small: memory only
+    False
+    """
+    return cache_path(game, target, algorithm).is_file()
 
 
 def _checksum(seqs: tuple[np.ndarray[Any, Any], ...]) -> str:
@@ -162,6 +178,8 @@ def cached_policy(
 
     ``disk``: use the disk cache (default: for games of at least :data:`DISK_MIN_NODES`
     nodes). A cache directory that cannot be written only costs the next process a solve.
+    ``max_bytes`` bounds a solve; a policy already on disk is read whatever its game's size
+    (playing it needs the tree and the plans, not the solver's arrays).
     """
     key = cache_key(game, target, algorithm)
     memo = (_digest(key),)
@@ -169,10 +187,13 @@ def cached_policy(
         policy = _MEMORY.get(memo)
         if policy is not None:
             return policy
-        tree = PublicTree(game, max_bytes=max_bytes)
-        use_disk = tree.num_nodes >= DISK_MIN_NODES if disk is None else disk
         path = cache_path(game, target, algorithm)
-        policy = read_policy(path, key, tree) if use_disk else None
+        on_disk = disk is not False and path.is_file()
+        tree = PublicTree(game, max_bytes=max(max_bytes, LOAD_MAX_BYTES) if on_disk else max_bytes)
+        use_disk = tree.num_nodes >= DISK_MIN_NODES if disk is None else disk
+        policy = read_policy(path, key, tree) if use_disk and on_disk else None
+        if policy is None and on_disk:
+            tree = PublicTree(game, max_bytes=max_bytes)  # a bad file: solve within the limit
         if policy is None:
             result = solve(
                 tree, target=target, algorithm=algorithm, callback=callback, max_bytes=max_bytes
