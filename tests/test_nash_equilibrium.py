@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from liarsdice.bots import ExpertBot, make_bot
+from liarsdice.bots import ExpertBot, ExpertV1Bot, make_bot
 from liarsdice.bots.nash import PROGRESS_ENV, NashBot, SolveBar, cached_policy, show_progress
 from liarsdice.core import CHANCE, Game, preset
 from liarsdice.solve import cache
@@ -151,6 +151,7 @@ def test_beyond_first_use_the_expert_plays_a_cached_equilibrium(
     monkeypatch.setattr(cache, "solve", no_solve)
     nash = expert.equilibrium(game)
     assert isinstance(nash, NashBot)
+    assert ExpertV1Bot(random.Random(0)).equilibrium(game) is None  # frozen: it searches
     twin = NashBot(random.Random(5))
     expert = ExpertBot(random.Random(5))
     for seed in range(10):

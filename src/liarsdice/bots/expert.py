@@ -44,7 +44,9 @@ to one die against two with 6 faces, or two dice each with 5:
 :func:`~liarsdice.solve.tree.in_reach` with :data:`EQUILIBRIUM_MAX_BYTES`) it does not search
 at all: it plays the game's solved equilibrium (:class:`~liarsdice.bots.nash.NashBot`: solved
 on first use, a second for one die each, 10 to 30 seconds for one against two, then cached on
-disk), which no opponent can exploit by more than the solver's target (0.001).
+disk), which no opponent can exploit by more than the solver's target (0.001). A larger game
+solved into the disk cache beforehand (``liarsdice solve --cache --max-gib 16``: two dice each
+with 6 faces, half an hour) is played from its equilibrium too (``cached``).
 
 Whenever exactly two players have dice under rules it models (a call is 'liar' and settles at
 once, raises in one total order), and the solver does not reach the game, it **re-solves**
@@ -515,6 +517,7 @@ class ExpertBot(BayesBot):
     model: BidModel | None = None  # the bidders' model (None: the bayes bot's BidModel)
     adapt: bool = False  # each opponent's bluff rate from the reveals (bluff_models; off: see docs)
     solve: bool = True  # play the solved equilibrium where the solver reaches
+    cached: bool = True  # and where a policy is in the disk cache (liarsdice solve --cache)
     resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
@@ -547,7 +550,7 @@ class ExpertBot(BayesBot):
             if not in_reach(game, LOAD_MAX_BYTES):
                 _UNSOLVABLE.add(key)
                 return None
-            if not is_cached(game, nash.target):
+            if not (self.cached and is_cached(game, nash.target)):
                 return None
         self._nash = nash
         return nash
@@ -800,12 +803,14 @@ class ExpertBot(BayesBot):
 class ExpertV1Bot(ExpertBot):
     """The first expert, kept for measuring the levels: an honest-bidder belief (the bayes
     bot's :class:`~liarsdice.bots.bayes.BidModel`), no adaptation, search rather than
-    re-solving (the solved equilibrium where the solver reaches, as the expert)."""
+    re-solving (the solved equilibrium where the solver solves on first use, as the expert;
+    not a policy solved into the cache beyond that)."""
 
     name = "expert-v1"
 
     model: BidModel | None = None
     adapt: bool = False
+    cached: bool = False  # frozen: beyond first-use reach it searches, cache or none
     resolve: float = 0.0
     search: bool = True
     read: float = 0.0
