@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from liarsdice.core import Game
+from liarsdice.core import Game, preset
 from liarsdice.solve import cache
 from liarsdice.solve.cache import (
     CACHE_ENV,
@@ -79,6 +79,11 @@ def test_key_covers_everything_that_determines_the_solution(
     assert len({base, *others}) == len(others) + 1
     key = cache_key(game, TARGET)
     assert key["options"] == game.rules.options() and key["dice"] == [1, 2]
+    # the same game whether its dice were given per seat or as one number
+    per_seat = make_game("openspiel", (2, 2), 3)
+    as_one = Game(preset("openspiel", players=2, dice=2, faces=3, wild=3))
+    assert per_seat.rules.options()["dice"] != as_one.rules.options()["dice"]
+    assert cache_path(per_seat, TARGET) == cache_path(as_one, TARGET)
 
 
 def test_solved_once_then_read_from_disk(tmp_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -81,11 +81,15 @@ def cache_dir() -> Path:
 def cache_key(game: Game, target: float, algorithm: str = "dcfr") -> dict[str, Any]:
     """Everything that determines the cached solution, as JSON-friendly data."""
     rules = game.rules
+    options = dict(rules.options())
+    dice = list(game.start_dice)
+    # One game, one key, whether its dice were given as 2 or as (2, 2).
+    options["dice"] = dice[0] if len(set(dice)) == 1 else dice
     return {
         "format": _FORMAT,
         "solver": SOLVER_VERSION,
         "rules": rules.name,
-        "options": rules.options(),
+        "options": options,
         "dice": list(game.start_dice),
         "faces": rules.faces,
         "target": float(target),
