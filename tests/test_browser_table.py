@@ -280,7 +280,11 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
         if my_turn(page) and page.locator("#my-dice button.die-btn").count() >= 2:
             break
         if my_turn(page):
-            page.locator("#moves .face-row button:not(:disabled)").first.click()
+            raises = page.locator("#moves .face-row button:not(:disabled)")
+            if raises.count():
+                raises.first.click()
+            else:  # the top bid stands: no raise is left, only the call
+                page.locator("#moves button[data-move='liar']").click()
         page.wait_for_timeout(30)
     # No dice picked: the show button says so and can't be pressed.
     assert page.locator("#show-button").is_disabled()
