@@ -543,7 +543,9 @@ class ExpertBot(BayesBot):
         from liarsdice.solve.cache import LOAD_MAX_BYTES, is_cached
         from liarsdice.solve.tree import in_reach
 
-        nash = self._nash if self._nash is not None else NashBot(self.rng)
+        if self._nash is None:
+            self._nash = NashBot(self.rng)  # made once, whether or not this game has one
+        nash = self._nash
         if not in_reach(game, EQUILIBRIUM_MAX_BYTES):
             # Too large to solve on first use: played once solved into the disk cache
             # (``liarsdice solve --cache``; two dice each with 6 faces: 11 GiB, half an hour).
@@ -552,7 +554,6 @@ class ExpertBot(BayesBot):
                 return None
             if not (self.cached and is_cached(game, nash.target)):
                 return None
-        self._nash = nash
         return nash
 
     def choose(self, game: Game, view: PlayerView) -> int:
