@@ -10,9 +10,12 @@ candidate's decision times (median, p99, max in ms).
     python bench/panel.py single --rules openspiel --dice 1,2 --vs nash --games 2000
     python bench/panel.py whole --rules classic --players 4 --vs bayes --games 500
     python bench/panel.py all --games 2000 --jobs 16     # the issue's whole table
+    python bench/panel.py single --rules openspiel --dice 2 --bot expert:cached=false --vs nash
 
 Panel (docs/BOTS.md): random, prob, bayes, bluffer, expert-v1, and nash where the game is
 within the solver's reach. ``--think`` is the experts' budget per move (default: theirs, 0.05 s).
+``--bot`` takes options as the arena does (docs/ARENA.md): ``expert:cached=false`` is the
+re-solve where a cached equilibrium of the game would otherwise be played, set against it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from click.testing import CliRunner, Result
 from liarsdice import bots
 from liarsdice.arena import (
     ArenaSpec,
+    GameResult,
     bot_kinds,
     fit_bradley_terry,
     game_seats,
@@ -270,6 +271,48 @@ def test_think_budget_reaches_bots_that_take_it(monkeypatch: pytest.MonkeyPatch)
         make_arena_bot("genius", rng, "bidding", None)
 
 
+def test_labels_give_their_bots_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``name:key=value``: the bot gets the option, the label keeps it, the budget yields."""
+    monkeypatch.setitem(bots.REGISTRY["bidding"], "extreme", ExtremeBot)
+    rng = random.Random(0)
+    bluffer = make_arena_bot("bluffer:rate=1:floor=0#2", rng, "bidding", None)
+    assert (bluffer.rate, bluffer.floor) == (1.0, 0.0) and isinstance(bluffer.rate, float)
+    expert = make_arena_bot("expert:cached=false:think=0.2", rng, "bidding", 0.5)
+    assert (expert.cached, expert.think) == (False, 0.2)  # the label's own budget wins
+    assert make_arena_bot("expert:cached=false", rng, "bidding", 0.5).think == 0.5
+    with pytest.raises(ValueError, match="option 'cached' of 'expert' is true or false"):
+        make_arena_bot("expert:cached=1", rng, "bidding", None)
+    with pytest.raises(ValueError, match="bot 'random' has no option 'rate'"):
+        make_arena_bot("random:rate=1", rng, "bidding", None)
+    # An always-bluffing bluffer and the default one, side by side in one arena.
+    spec = ArenaSpec(preset("classic", players=2), ("bluffer:rate=1", "bluffer"), games=40, seed=3)
+    result = run_arena(spec, bootstrap=0)
+    assert result.errors == []
+    assert {s.label: s.bot for s in result.standings} == {
+        "bluffer:rate=1": "bluffer",
+        "bluffer": "bluffer",
+    }
+    # The option reaches the bots play_game builds (one process, so the registry patch holds).
+    assert [g.moves for g in play(("extreme", "prob"))] != [
+        g.moves for g in play(("extreme:last=true", "prob"))
+    ]
+
+
+class ExtremeBot(Bot):
+    """The first legal action, or with ``last`` the last one (no randomness of its own)."""
+
+    name = "extreme"
+    last: bool = False
+
+    def choose(self, game: Game, view: PlayerView) -> int:
+        return view.legal_actions[-1 if self.last else 0]
+
+
+def play(bots_: tuple[str, ...]) -> list[GameResult]:
+    spec = ArenaSpec(preset("classic", players=2), bots_, games=6, seed=3)
+    return run_arena(spec, bootstrap=0).games
+
+
 # ------------------------------------------------------------------------------------ CLI
 def test_cli_table() -> None:
     result = cli(["--players", "2", "--bots", "prob,random", "--games", "20", "--seed", "1"])
@@ -322,6 +365,9 @@ def test_cli_poker_dice_and_options() -> None:
     [
         (["--bots", "prob,genius"], "unknown bot 'genius'"),
         (["--bots", "prob#2"], "unknown bot 'prob#2'"),
+        (["--bots", "prob,bluffer:ratee=0.5"], "bot 'bluffer' has no option 'ratee'; its options:"),
+        (["--bots", "prob,bluffer:rate=high"], "bot option 'rate' of 'bluffer' is a number"),
+        (["--bots", "prob,bluffer:rate"], "bot option 'rate' of 'bluffer:rate' is not key=value"),
         (["--bots", " , "], "name at least one bot"),
         (["--rules", "chess"], "'chess' is not one of"),
         (["--option", "wild=13"], "wild"),

@@ -53,6 +53,7 @@ __all__ = [
     "GameResult",
     "accepts_think",
     "bot_kinds",
+    "bot_options",
     "bot_registry",
     "build_game",
     "check_spec",
@@ -169,8 +170,73 @@ def seat_labels(bots: Sequence[str], players: int) -> list[str]:
 
 
 def kind_of(label: str) -> str:
-    """The bot name of a label: ``prob#2`` -> ``prob``."""
-    return label.split("#", 1)[0]
+    """The bot name of a label: ``prob#2`` -> ``prob``, ``expert:exploit=0`` -> ``expert``."""
+    return label.split("#", 1)[0].split(":", 1)[0].strip()
+
+
+def _option_value(text: str) -> bool | int | float | str | None:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "none":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def bot_options(label: str) -> dict[str, bool | int | float | str | None]:
+    """The options a label gives its bot: ``name:key=value:key=value`` (then ``#n``).
+
+    Values are ``true``/``false``, ``none``, numbers, or else text; dashes in keys read as
+    underscores.
+
+    >>> bot_options("expert:cached=false:exploit=0.7#2")
+    {'cached': False, 'exploit': 0.7}
+    >>> bot_options("prob")
+    {}
+    >>> bot_options("expert:cached")
+    Traceback (most recent call last):
+    ...
+    ValueError: bot option 'cached' of 'expert:cached' is not key=value
+    """
+    spec = label.split("#", 1)[0]
+    out: dict[str, bool | int | float | str | None] = {}
+    for pair in spec.split(":")[1:]:
+        key, sep, text = pair.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise ValueError(f"bot option {pair!r} of {spec!r} is not key=value")
+        out[key] = _option_value(text.strip())
+    return out
+
+
+def _check_options(cls: type, name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` checked against the bot class's tuning parameters (its init fields),
+    numbers made floats where the default is one."""
+    if not dataclasses.is_dataclass(cls):
+        raise ValueError(f"bot {name!r} takes no options")
+    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "rng"}
+    out = {}
+    for key, value in options.items():
+        f = fields.get(key)
+        if f is None:
+            raise ValueError(
+                f"bot {name!r} has no option {key!r}; its options: {', '.join(sorted(fields))}"
+            )
+        default = f.default
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ValueError(f"bot option {key!r} of {name!r} is true or false, not {value!r}")
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"bot option {key!r} of {name!r} is a number, not {value!r}")
+            if isinstance(default, float):
+                value = float(value)
+        out[key] = value
+    return out
 
 
 def game_seats(labels: Sequence[str], players: int, seed: int, index: int) -> tuple[str, ...]:
@@ -199,8 +265,9 @@ def _bot_rng(seed: int, index: int, label: str) -> random.Random:
     return random.Random(f"arena:{seed}:game:{index}:bot:{label}")
 
 
-def make_arena_bot(name: str, rng: random.Random, family: str, think: float | None) -> Any:
-    """A bot from the registry, given the per-move budget ``think`` if it takes one.
+def make_arena_bot(label: str, rng: random.Random, family: str, think: float | None) -> Any:
+    """A bot from the registry, given the per-move budget ``think`` if it takes one, and the
+    options its label names (``expert:cached=false``: :func:`bot_options`).
 
     The convention (docs/ARENA.md): the bot class (else ``make_bot``) takes a keyword
     ``think``, and/or the bot has a ``think`` attribute, which is set after construction.
@@ -208,14 +275,27 @@ def make_arena_bot(name: str, rng: random.Random, family: str, think: float | No
 
     >>> make_arena_bot("random", random.Random(0), "bidding", 0.5)
     RandomBot()
+    >>> make_arena_bot("bluffer:rate=0.5", random.Random(0), "bidding", None).rate
+    0.5
     """
+    name = kind_of(label)
     registry = bot_registry(family)
     if name not in registry:
         raise ValueError(f"unknown bot {name!r}; {family} bots: {', '.join(bot_kinds(family))}")
     rule_family = family_named(family)
+    cls = registry[name]
+    options = bot_options(label)
+    if options:
+        options = _check_options(cls, name, options)
+        budget = think is not None and "think" not in options  # the label's own comes first
+        if budget and _takes_think(cls):
+            options["think"] = think
+        bot = cls(rng, **options)
+        if budget and hasattr(bot, "think"):
+            bot.think = think
+        return bot
     if think is None:
         return rule_family.make_bot(name, rng)
-    cls = registry[name]
     bot = (
         cls(rng, think=think) if _takes_think(cls) else rule_family.make_bot(name, rng, think=think)
     )
@@ -347,9 +427,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
     for s, label in enumerate(seats):
         try:
             bots.append(
-                make_arena_bot(
-                    kind_of(label), _bot_rng(spec.seed, index, label), family, spec.think
-                )
+                make_arena_bot(label, _bot_rng(spec.seed, index, label), family, spec.think)
             )
         except Exception as e:
             return failed(label, s, f"cannot build the bot: {type(e).__name__}: {e}")
@@ -641,6 +719,8 @@ def check_spec(spec: ArenaSpec) -> None:
     for name in spec.bots:
         if kind_of(name.strip().lower()) not in kinds or "#" in name:
             raise ValueError(f"unknown bot {name!r}; {spec.family} bots: {', '.join(kinds)}")
+        if bot_options(name):  # options a bot does not have: refused before any game
+            make_arena_bot(name.strip().lower(), random.Random(0), spec.family, spec.think)
     if spec.games < 0:
         raise ValueError(f"games must not be negative, not {spec.games}")
     build_game(spec, spec.labels[: spec.num_players])
