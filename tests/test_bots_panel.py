@@ -18,7 +18,7 @@ from liarsdice.bots import (
     make_bot,
 )
 from liarsdice.bots.bayes import Belief, BidModel, BidReader, hand_set, tail
-from liarsdice.bots.expert import bluff_models
+from liarsdice.bots.expert import LIKELIHOOD_FLOOR, _round_strategy, bluff_models
 from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.core.game import BID_BASE
 from liarsdice.core.state import State
@@ -225,6 +225,39 @@ def test_tracked_ranges_follow_the_solvers_strategy_through_the_round() -> None:
     # A bot that did not make the round's earlier decision has no chain: the bid model.
     assert ExpertBot(random.Random(3))._tracked(game, s.view(0), 1) is None
     assert bot.choose(game, s.view(0)) in s.view(0).legal_actions
+
+
+def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
+    game = Game(preset("snyd-joker", dice=2))
+    s = game.new_initial_state()
+    for face in (2, 3, 6, 5):
+        s = s.apply_action(face)
+    s = s.apply_action(game.bid_action(Bid(2, 6)))  # seat 0 opens
+    s = s.apply_action(game.bid_action(Bid(3, 5)))  # seat 1 raises
+    view = s.view(0)
+    bot = ExpertBot(random.Random(3), track_round=True, track_seconds=60.0, track_iterations=50)
+    tracked = bot._tracked(game, view, 1)
+    assert tracked is not None
+    mine, theirs = tracked
+    strategy = _round_strategy(game, view, bot.situation(game, view), 0, 1, 50, 60.0)
+    k0, k1 = game.space.ids[Bid(2, 6)], game.space.ids[Bid(3, 5)]
+    prior = hand_set(2, 6).prior
+    # The opening is column k0 of the root (no 'liar' there); the raise, after 'liar', column
+    # 1 + (k1 - (k0 + 1)) of the node after bid k0.
+    opening = prior * (strategy[0][0][:, k0] + LIKELIHOOD_FLOOR)
+    answer = prior * (strategy[1][k0 + 1][:, k1 - k0] + LIKELIHOOD_FLOOR)
+    assert np.allclose(mine, opening / opening.sum())
+    assert np.allclose(theirs, answer / answer.sum())
+    # No memory of the round's own decisions: any bot, from either seat, reads it the same.
+    other = ExpertBot(random.Random(9), track_round=True, track_seconds=60.0, track_iterations=50)
+    seen = other._tracked(game, s.view(1), 0)
+    assert seen is not None
+    theirs_seen, mine_seen = seen
+    assert np.allclose(theirs_seen, theirs) and np.allclose(mine_seen, mine)
+    # Two 6s on two dice is evidence of 6s (and jokers), and three 5s of 5s.
+    assert mine @ hand_set(2, 6).matches(6, 1) > prior @ hand_set(2, 6).matches(6, 1) + 0.1
+    assert theirs @ hand_set(2, 6).matches(5, 1) > prior @ hand_set(2, 6).matches(5, 1) + 0.5
+    assert bot.choose(game, view) in view.legal_actions
 
 
 def test_a_reading_next_player_lets_a_bid_on_the_bidders_story_through() -> None:

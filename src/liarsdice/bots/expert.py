@@ -67,6 +67,9 @@ takes a bluff at face value; this one knows how often each bid is a bluff in a b
 strategy. Each range is half that and half the bid model's (``track_mix``): the tracked
 reading alone lost to honest bidders (39% against bayes at three dice each), the half-and-half
 one holds against honest bidders and bluffers alike (docs/BOTS.md).
+With ``track_round`` (opt-in) the round is instead solved once from its opening (cached per
+situation: :func:`_round_strategy`) and every bid read by that one strategy: closer to the
+equilibrium, weaker against honest bidders in ``snyd-joker`` (docs/BOTS.md).
 
 It can also learn each opponent's **bluff rate** from a game's reveals (``adapt``, off by
 default: see docs/BOTS.md; :func:`bluff_models`). :class:`ExpertV1Bot` is the expert before
@@ -372,6 +375,57 @@ def _opening(
     return out
 
 
+# One solve of a round from its opening per situation: both players' strategies at every node.
+_ROUNDS: dict[tuple[object, ...], list[list[FloatArray]]] = {}
+
+
+def _round_strategy(
+    game: Game,
+    view: PlayerView,
+    sit: Situation,
+    opener: int,
+    other: int,
+    iterations: int,
+    seconds: float,
+) -> list[list[FloatArray]]:
+    """The round solved from its opening (:class:`~liarsdice.solve.subgame.BidSubgame`, both
+    ranges the prior): ``out[p][j]`` is the average strategy (hands x actions) of the opener
+    (``p`` = 0) or the other player at node ``j`` (last bid id ``j - 1``; every bid of the
+    round in id order, so the opener may open on any of them: a rule against opening on
+    wilds is not modelled). Cached per situation."""
+    from liarsdice.solve.subgame import BidSubgame
+
+    key = (sit, opener, other, view.palifico, iterations, seconds)
+    hit = _ROUNDS.get(key)
+    if hit is not None:
+        return hit
+    faces = game.rules.faces
+    ids = list(range(sum(1 for b in game.space.bids if b.quantity <= view.dice_in_play)))
+    set_a = hand_set(view.dice_counts[opener], faces)
+    set_b = hand_set(view.dice_counts[other], faces)
+    rows_a, rows_b = np.arange(len(set_a.hands)), np.arange(len(set_b.hands))
+    # Payoffs as the opener sees them (constant-sum: the same strategies from either seat).
+    truth, a_call, b_call = _round_arrays(
+        game,
+        replace(view, player=opener),
+        sit,
+        opener,
+        other,
+        ids,
+        (set_a, rows_a),
+        (set_b, rows_b),
+    )
+    solved = BidSubgame(
+        truth, payoff=(a_call, b_call), opened=False, range_a=set_a.prior, range_b=set_b.prior
+    )
+    solved.solve(iterations, seconds=seconds)
+    out = [[solved.average(p, j) for j in range(solved.K + 1)] for p in (0, 1)]
+    if len(_ROUNDS) > 64:
+        _ROUNDS.clear()
+    _ROUNDS[key] = out
+    return out
+
+
 class Playout:
     """A fast probability-driven policy on full states: each player uses only their own hidden
     dice and the public ones (like the prob bot, with exact-call and a little noise)."""
@@ -524,6 +578,9 @@ class ExpertBot(BayesBot):
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
     track_mix: float = 0.5  # the bid model's share in each tracked range
+    track_round: bool = False  # track by one solve of the round from its opening (opt-in)
+    track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
+    track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
 
@@ -677,7 +734,7 @@ class ExpertBot(BayesBot):
         else:
             action = self.rng.choices(actions, weights=policy.tolist())[0]
         self._chain = None
-        if self.track and not too_many and action != LIAR:
+        if self.track and not self.track_round and not too_many and action != LIAR:
             self._chain = _chain_after(game, view, game_, ids, action - BID_BASE, range_a, range_b)
         return action
 
@@ -686,6 +743,8 @@ class ExpertBot(BayesBot):
     ) -> tuple[FloatArray, FloatArray] | None:
         """Both ranges (this player's as the opponent reads it, then the opponent's) from the
         strategies of this round's earlier re-solves, or None when the chain is broken."""
+        if self.track_round:
+            return self._round_tracked(game, view, opp)
         faces = game.rules.faces
         prior_a = hand_set(len(view.my_dice), faces).prior
         prior_b = hand_set(view.dice_counts[opp], faces).prior
@@ -705,6 +764,35 @@ class ExpertBot(BayesBot):
         if chain is None or chain.key != _chain_key(view, bids[:-1]) or k not in chain.answer:
             return None
         return chain.range_me, _normal(chain.range_opp * chain.answer[k])
+
+    def _round_tracked(
+        self, game: Game, view: PlayerView, opp: int
+    ) -> tuple[FloatArray, FloatArray]:
+        """Both ranges (this player's as the opponent reads it, then the opponent's): each
+        player's prior hands weighed, bid by bid, by the strategy one solve of the round from
+        its opening gives them for the bids they made (:func:`_round_strategy`)."""
+        me = view.player
+        faces = game.rules.faces
+        ranges = {
+            me: hand_set(len(view.my_dice), faces).prior,
+            opp: hand_set(view.dice_counts[opp], faces).prior,
+        }
+        bids = view.bids
+        if bids:
+            opener = bids[0][0]
+            other = opp if opener == me else me
+            sit = self.situation(game, view)
+            strategy = _round_strategy(
+                game, view, sit, opener, other, self.track_iterations, self.track_seconds
+            )
+            node = 0  # node j: the last bid is id j - 1; its actions 'liar', then bids j...
+            for seat, bid in bids:
+                k = game.space.ids[bid]
+                column = (1 if node > 0 else 0) + k - node
+                likelihood = strategy[0 if seat == opener else 1][node][:, column]
+                ranges[seat] = ranges[seat] * (likelihood + LIKELIHOOD_FLOOR)
+                node = k + 1
+        return _normal(ranges[me]), _normal(ranges[opp])
 
     def belief(self, game: Game, view: PlayerView) -> Belief:
         """The belief over the opponents' hands, with per-opponent bluff rates if ``adapt``."""
