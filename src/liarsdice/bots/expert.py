@@ -69,7 +69,8 @@ reading alone lost to honest bidders (39% against bayes at three dice each), the
 one holds against honest bidders and bluffers alike (docs/BOTS.md).
 With ``track_round`` (opt-in) the round is instead solved once from its opening (cached per
 situation: :func:`_round_strategy`) and every bid read by that one strategy: closer to the
-equilibrium, weaker against honest bidders in ``snyd-joker`` (docs/BOTS.md).
+equilibrium; with ``track_mix`` 0 weaker against honest bidders in ``snyd-joker``, with 0.25
+not (docs/BOTS.md: the candidate for the default).
 
 It can also learn each opponent's **bluff rate** from a game's reveals (``adapt``, off by
 default: see docs/BOTS.md; :func:`bluff_models`). :class:`ExpertV1Bot` is the expert before
