@@ -132,7 +132,19 @@ async def _leave_mid_game(tmp: Path) -> None:
         await _do(room, ann, "rematch")
         assert [s.name for s in room.seats] == ["ann", "random-bot-1"]
         assert room.status in ("playing", "finished") and room.game_no == 2
+        # The bot may open the rematch: wait for ann's turn (or the end), then let a commit in
+        # flight finish, so that the stored log and the memory are compared at rest.
+        for _ in range(1000):
+            st = room.state
+            if room.status == "finished" or (st is not None and st.current_player == 0):
+                break
+            await asyncio.sleep(0.005)
+        await room.submit(_at_rest)
         await assert_replays(store, settings, room)
+
+
+async def _at_rest() -> None:
+    """A room command that does nothing: awaiting it waits for the commands before it."""
 
 
 async def _until_frame(sink: Sink, cond: Any) -> None:
