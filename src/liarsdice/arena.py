@@ -287,19 +287,16 @@ def make_arena_bot(label: str, rng: random.Random, family: str, think: float | N
     options = bot_options(label)
     if options:
         options = _check_options(cls, name, options)
-        budget = think is not None and "think" not in options  # the label's own comes first
-        if budget and _takes_think(cls):
-            options["think"] = think
+    budget = think is not None and "think" not in options  # the label's own comes first
+    if budget and _takes_think(cls):
+        options["think"] = think
+    if options:
         bot = cls(rng, **options)
-        if budget and hasattr(bot, "think"):
-            bot.think = think
-        return bot
-    if think is None:
+    elif budget:
+        bot = rule_family.make_bot(name, rng, think=think)
+    else:
         return rule_family.make_bot(name, rng)
-    bot = (
-        cls(rng, think=think) if _takes_think(cls) else rule_family.make_bot(name, rng, think=think)
-    )
-    if hasattr(bot, "think"):
+    if budget and hasattr(bot, "think"):
         bot.think = think
     return bot
 
