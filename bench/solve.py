@@ -4,6 +4,7 @@
     python bench/solve.py reach [--dice 1,2 2,1] [--faces 6] [--src DIR ...]
     python bench/solve.py big [--dice 2,2] [--faces 6] [--max-gib 16] [--hours 2]
     python bench/solve.py bots [--dice 1,2 2,1]
+    python bench/solve.py subgame [--dice 2,2] [--faces 6] [--src DIR ...]
 
 ``openspiel`` times exploitability 1e-3 on ``openspiel`` 1v1 (6 faces): our solver, then,
 when ``pyspiel`` imports (the ``openspiel`` extra), OpenSpiel's C++ CFR+ on
@@ -23,6 +24,12 @@ within ``--max-gib`` GiB, printing every exploitability check, until the target 
 ``bots`` measures the exploitability of the ``expert`` and ``nash`` bots' play (exact best
 responses to the probabilities they play from their views) in each game, solving it first
 (cached on disk afterwards, see ``liarsdice.solve.cache``).
+
+``subgame`` times the expert's re-solve (``liarsdice.solve.subgame.BidSubgame``): a whole
+round from its opening, every bid, both ranges the prior, as the expert's ``track_round``
+solves it, with the opponent free and with the default honest-bidder share (0.5). It prints
+milliseconds per CFR iteration (best of ``--repeats`` runs of 200) and the value, per source
+tree (``--src``, interleaved in fresh processes: old against new on a shared machine).
 """
 
 from __future__ import annotations
@@ -162,6 +169,55 @@ def _child(
     return result
 
 
+_SUBGAME_CHILD = """
+import json, sys, time
+import numpy as np
+from liarsdice.bots.bayes import hand_set
+from liarsdice.solve.subgame import BidSubgame
+from liarsdice.solve.tree import make_game
+name, (a, b, faces), honest = sys.argv[1], map(int, sys.argv[2:5]), float(sys.argv[5])
+game = make_game(name, (a, b), faces)
+wild = game.rules.wild
+ha, hb = hand_set(a, faces), hand_set(b, faces)
+bids = [bid for bid in game.space.bids if bid.quantity <= a + b]
+count = [ha.matches(x.face, wild)[:, None] + hb.matches(x.face, wild)[None, :] for x in bids]
+truth = np.array([c >= x.quantity for c, x in zip(count, bids)], dtype=float)
+best = float("inf")
+for _ in range(int(sys.argv[6])):
+    g = BidSubgame(truth, opened=False, range_a=ha.prior, range_b=hb.prior, honest_b=honest)
+    start = time.perf_counter()
+    g.solve(200)
+    best = min(best, (time.perf_counter() - start) / 200)
+print(json.dumps({"ms": 1000 * best, "value": g.value(), "bids": len(bids),
+                  "hands": [len(ha.hands), len(hb.hands)]}))
+"""
+
+
+def run_subgame(args: argparse.Namespace) -> None:
+    srcs = args.src or [str(Path(__file__).resolve().parents[1] / "src")]
+    for dice in args.dice:
+        for honest in (0.0, 0.5):
+            for src in srcs:
+                env = dict(os.environ, PYTHONPATH=src)
+                argv = [args.rules, *map(str, dice), str(args.faces), str(honest)]
+                argv.append(str(args.repeats))
+                out = subprocess.run(
+                    [sys.executable, "-c", _SUBGAME_CHILD, *argv],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                r = json.loads(out.stdout.strip().splitlines()[-1])
+                print(
+                    f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces, {r['bids']} bids, "
+                    f"{r['hands'][0]} x {r['hands'][1]} hands), honest share {honest}: "
+                    f"{r['ms']:.2f} ms an iteration, value {r['value']:+.4f}  [{src}] "
+                    f"(load {_load()})",
+                    flush=True,
+                )
+
+
 def run_reach(args: argparse.Namespace) -> None:
     srcs = args.src or [str(Path(__file__).resolve().parents[1] / "src")]
     for dice in args.dice:
@@ -259,9 +315,8 @@ def run_bots(args: argparse.Namespace) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "mode", nargs="?", default="openspiel", choices=["openspiel", "reach", "big", "bots"]
-    )
+    modes = ["openspiel", "reach", "big", "bots", "subgame"]
+    parser.add_argument("mode", nargs="?", default="openspiel", choices=modes)
     parser.add_argument("--target", type=float, default=1e-3)
     parser.add_argument("--algorithm", default="dcfr")
     parser.add_argument("--repeats", type=int, default=None)
@@ -280,8 +335,11 @@ def main() -> None:
         return
     args.repeats = args.repeats or 1
     if args.dice is None:
-        args.dice = [(2, 2)] if args.mode == "big" else [(1, 2), (2, 1)]
-    {"reach": run_reach, "big": run_big, "bots": run_bots}[args.mode](args)
+        args.dice = [(2, 2)] if args.mode in ("big", "subgame") else [(1, 2), (2, 1)]
+    if args.mode == "subgame":
+        args.repeats = max(args.repeats, 3)
+    modes = {"reach": run_reach, "big": run_big, "bots": run_bots, "subgame": run_subgame}
+    modes[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -166,6 +166,25 @@ def test_a_fixed_honest_opponent_is_worth_more_to_the_first_player() -> None:
     assert policy.shape == (truth.shape[0],) and abs(policy.sum() - 1) < 1e-9
 
 
+def test_an_honest_bidder_with_a_fixed_belief_can_be_bluffed() -> None:
+    truth, _ = _truth("snyd-joker", (2, 2), 4)
+    hands = hand_set(2, 4)
+    r = hands.prior
+    fooled = np.zeros(len(r))
+    fooled[hands.hands.index((4, 4))] = 1.0  # B is sure that A holds two 4s, whatever A bids
+    values = {}
+    for name, belief in (("reach", None), ("prior", r), ("fooled", fooled)):
+        sub = BidSubgame(
+            truth, opened=False, range_a=r, range_b=r, honest_b=1.0, honest_range=belief
+        )
+        sub.solve(400)
+        values[name] = sub.value()
+    # A bidder who reads A's bids by A's reach is worth 0.44 to A; one sure of A's two 4s
+    # lets A bid 4s it does not hold unchallenged, and is worth far more.
+    assert values["fooled"] > values["reach"] + 0.2
+    assert values["fooled"] > values["prior"] + 0.2
+
+
 def test_expert_resolves_a_round_out_of_the_solvers_reach() -> None:
     game = Game(preset("snyd-joker", dice=2))  # 2,2 with 6 faces: out of reach
     s = game.new_initial_state()

@@ -576,6 +576,7 @@ class ExpertBot(BayesBot):
     resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
+    exploit_reads: str = "reach"  # how that honest bidder reads this bot's hand (see docs)
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
     track_mix: float = 0.5  # the bid model's share in each tracked range
@@ -686,6 +687,11 @@ class ExpertBot(BayesBot):
         range_b = Belief(game, view, model).weights[opp]
         # How the opponent sees this player's hand: the same model applied to its bids.
         range_a = Belief(game, replace(view, player=opp), model).weights[me]
+        honest_range = None
+        if self.exploit_reads == "prior":
+            honest_range = hands_a.prior
+        elif self.exploit_reads == "model":
+            honest_range = range_a
         if tracked is not None:
             w = self.track_mix
             range_a = w * range_a + (1 - w) * tracked[0]
@@ -698,6 +704,7 @@ class ExpertBot(BayesBot):
             gen = np.random.default_rng(self.rng.getrandbits(64))
             rows_a, range_a = _sample_range(range_a, self.resolve_hands, gen, keep=hand)
             rows_b, range_b = _sample_range(range_b, self.resolve_hands, gen)
+            honest_range = None
             hand = int(np.flatnonzero(rows_a == hand)[0])
         truth, mine_call, their_call = _round_arrays(
             game,
@@ -723,6 +730,7 @@ class ExpertBot(BayesBot):
             range_a=range_a,
             range_b=range_b,
             honest_b=self.exploit,
+            honest_range=honest_range,
         )
         game_.solve(self.resolve_iterations, seconds=self.resolve)
         policy = game_.root_policy(hand)

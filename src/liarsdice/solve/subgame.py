@@ -61,6 +61,7 @@ class BidSubgame:
         honest_b: float = 0.0,
         safe: float = 0.75,
         payoff: tuple[Floats, Floats] | None = None,
+        honest_range: Floats | None = None,
     ) -> None:
         self.truth = np.asarray(truth, dtype=np.float64)
         k, ha, hb = self.truth.shape
@@ -73,6 +74,11 @@ class BidSubgame:
         # the highest raise at least ``safe`` likely, judged from A's reach), else freely.
         self.honest_b = honest_b
         self.safe = safe
+        # The honest bidder's reading of A's hands: A's reach (it reads A's bids as a solver
+        # does), or, given ``honest_range``, that fixed range at every node (it judges a bid
+        # from its own dice and what it believed at the root, as the prob and bayes bots do).
+        self.honest_range = None if honest_range is None else np.asarray(honest_range, float)
+        self._honest_fixed: dict[int, Floats] = {}
         self.range = (np.asarray(range_a, dtype=np.float64), np.asarray(range_b, dtype=np.float64))
         # Node j (0..K) for each actor: j = last bid + 1 (j = 0: nothing bid yet).
         self.root = 1 if opened else 0
@@ -83,14 +89,20 @@ class BidSubgame:
             self.call = (1.0 - 2.0 * self.truth, 2.0 * self.truth - 1.0)
         else:
             self.call = (np.asarray(payoff[0], float), np.asarray(payoff[1], float))
-        self.regret: list[list[Floats]] = [[], []]
-        self.total: list[list[Floats]] = [[], []]
-        for p in (0, 1):
-            size = (self.HA, self.HB)[p]
-            for j in range(K + 1):
-                n = self._actions(j)
-                self.regret[p].append(np.zeros((size, n)))
-                self.total[p].append(np.zeros((size, n)))
+        # Every node's actions in one padded row of K + 1 columns: column j is the call at
+        # node j > 0 (bid j - 1 stands, so it is no raise there), column m + 1 the raise to
+        # bid m; node j's actions are columns max(j, 1)..K, in the order ``average`` gives.
+        # One array per player for all nodes lets each iteration update them all at once.
+        cols = np.arange(K + 1)
+        self._first = np.maximum(cols, 1)  # node j's first column
+        self._valid = (cols[None, :] >= self._first[:, None]).astype(np.float64)
+        self._uniform = self._valid / self._valid.sum(axis=1, keepdims=True)
+        self.regret = [np.zeros((K + 1, self.HA, K + 1)), np.zeros((K + 1, self.HB, K + 1))]
+        self.total = [np.zeros_like(self.regret[0]), np.zeros_like(self.regret[1])]
+        # Each actor's call payoffs, its own hands first, at node j >= 1 (bid j - 1 called).
+        self._calls = (self.call[0], np.ascontiguousarray(self.call[1].transpose(0, 2, 1)))
+        # (A's hands, bids x B's hands): the honest bidder's odds of every bid in one product.
+        self._truth_a = np.ascontiguousarray(self.truth.transpose(1, 0, 2)).reshape(self.HA, -1)
         self.iterations = 0
 
     def _actions(self, j: int) -> int:
@@ -98,16 +110,16 @@ class BidSubgame:
         return (1 if j > 0 else 0) + (self.K - j)
 
     # ------------------------------------------------------------------ strategies
-    def _current(self, p: int, j: int) -> Floats:
-        r = np.maximum(self.regret[p][j], 0.0)
-        s = r.sum(axis=1, keepdims=True)
-        n = r.shape[1]
-        out: Floats = np.where(s > 0, r / np.where(s > 0, s, 1.0), 1.0 / n)
+    def _normalised(self, weights: Floats) -> Floats:
+        """Each node's row of ``weights`` (nodes, hands, columns) as a strategy: uniform over
+        the node's actions where it is all zero."""
+        s = weights.sum(axis=2, keepdims=True)
+        out: Floats = np.where(s > 0, weights / np.where(s > 0, s, 1.0), self._uniform[:, None, :])
         return out
 
     def average(self, p: int, j: int) -> Floats:
         """The average strategy of actor ``p`` at node ``j`` (hands x actions)."""
-        t = self.total[p][j]
+        t = self.total[p][j][:, self._first[j] :]
         s = t.sum(axis=1, keepdims=True)
         n = t.shape[1]
         out: Floats = np.where(s > 0, t / np.where(s > 0, s, 1.0), 1.0 / n)
@@ -119,17 +131,23 @@ class BidSubgame:
         return out
 
     # ------------------------------------------------------------------ iteration
-    def _iterate(self, strategies: list[list[Floats]] | None = None) -> Floats:
-        """One CFR+ iteration (or, given ``strategies``, just the root's value matrix)."""
+    def _iterate(self, strategies: list[Floats] | None = None) -> Floats:
+        """One CFR+ iteration (or, given ``strategies``, each actor's padded strategy at
+        every node, just the root's value matrix)."""
         K, HA, HB = self.K, self.HA, self.HB
-        sigma = strategies or [[self._current(p, j) for j in range(K + 1)] for p in (0, 1)]
-        free = [list(sigma[0]), list(sigma[1])]  # the strategies the regrets belong to
+        root = self.root
+        if strategies is None:
+            free = [self._normalised(np.maximum(r, 0.0)) for r in self.regret]
+        else:
+            free = strategies
         mix = self.honest_b
-        # Forward: each player's reach per hand at node (j, actor), summed over the paths.
+        sigma = [free[0], free[1].copy() if mix > 0 else free[1]]  # B's with the honest mix
+        # Forward: each player's reach per hand at node (j, actor), summed over the paths;
+        # a node one of them never reaches passes nothing on.
         reach = [np.zeros((2, K + 1, HA)), np.zeros((2, K + 1, HB))]
-        reach[0][0, self.root] = 1.0
-        reach[1][0, self.root] = 1.0
-        for j in range(self.root, K + 1):
+        reach[0][0, root] = 1.0
+        reach[1][0, root] = 1.0
+        for j in range(root, K + 1):
             for p in (0, 1):
                 own = reach[p][p, j]
                 other = reach[1 - p][p, j]
@@ -137,56 +155,71 @@ class BidSubgame:
                     continue
                 if p == 1 and mix > 0 and j > 0:
                     honest = self._honest(j, reach[0][1, j])
-                    sigma[1][j] = (1 - mix) * sigma[1][j] + mix * honest
-                s = sigma[p][j]
-                first = 1 if j > 0 else 0
+                    row = sigma[1][j]
+                    row[:, j:] = (1 - mix) * row[:, j:] + mix * honest
                 if j < K:
-                    # Bid m (node m + 1) by p hands the turn to the other actor.
-                    reach[p][1 - p, j + 1 :] += (own[:, None] * s[:, first:]).T
+                    # Bid m (node m + 1, column m + 1) by p hands the turn to the other actor.
+                    reach[p][1 - p, j + 1 :] += (own[:, None] * sigma[p][j][:, j + 1 :]).T
                     reach[1 - p][1 - p, j + 1 :] += other
-        # Backward: A's value for every pair of hands at each node, and the regrets. The
-        # values of actor p's nodes are kept hands-of-the-other-actor first, so that a
-        # parent's children are one contiguous (its hands, bids, other hands) block.
+        # Backward: A's value for every pair of hands at each node. The values of actor p's
+        # nodes are kept hands-of-the-other-actor first, so that a parent's children are one
+        # contiguous (its hands, bids, other hands) block.
         value = [np.zeros((HB, K + 1, HA)), np.zeros((HA, K + 1, HB))]
-        for j in range(K, self.root - 1, -1):
+        for j in range(K, root - 1, -1):
             for p in (0, 1):
                 s = sigma[p][j]
-                call = j > 0
-                sign = 1.0 if p == 0 else -1.0
-                opp = reach[1 - p][p, j] * self.range[1 - p]
-                # Payoff (for A) of each action, own hands first: (own, actions, other hands).
-                here = np.zeros((s.shape[0], (HB, HA)[p]))
-                cv = np.zeros_like(s)
-                if call:
-                    payoff = self.call[p][j - 1] if p == 0 else self.call[p][j - 1].T
-                    here += s[:, :1] * payoff
-                    cv[:, 0] = payoff @ opp
-                if j < K:
-                    kids = value[1 - p][:, j + 1 :, :]
-                    first = 1 if call else 0
-                    here += np.matmul(s[:, None, first:], kids)[:, 0, :]
-                    cv[:, first:] = kids @ opp
+                here = np.matmul(s[:, None, j + 1 :], value[1 - p][:, j + 1 :, :])[:, 0, :]
+                if j > 0:
+                    here += s[:, j : j + 1] * self._calls[p][j - 1]
                 value[p][:, j, :] = here.T
-                if strategies is not None or not opp.any():
-                    continue
-                cv *= sign
-                own_s = free[p][j]
-                reg = self.regret[p][j]
-                reg += cv - (own_s * cv).sum(axis=1, keepdims=True)
-                np.maximum(reg, 0.0, out=reg)
-                weight = (self.iterations + 1) * reach[p][p, j] * self.range[p]
-                self.total[p][j] += weight[:, None] * own_s
         if strategies is None:
+            for p in (0, 1):
+                self._update(p, reach, value, free[p])
             self.iterations += 1
-        out: Floats = value[0][:, self.root, :].T
+        out: Floats = value[0][:, root, :].T
         return out
 
+    def _update(self, p: int, reach: list[Floats], value: list[Floats], own_s: Floats) -> None:
+        """Actor ``p``'s regrets and average strategy at every node it and the other player
+        reach, from the counterfactual values of its actions (its own hands first)."""
+        opp = reach[1 - p][p] * self.range[1 - p]  # (nodes, other hands)
+        active = opp.any(axis=1)
+        active[: self.root] = False
+        # The value of raising to bid m (column m + 1: the other actor's node m + 1) ...
+        kids = value[1 - p]
+        h, c, o = kids.shape
+        cv = (kids.reshape(h * c, o) @ opp.T).reshape(h, c, -1).transpose(2, 0, 1)
+        # ... and of calling at node j >= 1 (column j).
+        nodes = np.arange(1, self.K + 1)
+        cv[nodes, :, nodes] = np.einsum("jho,jo->jh", self._calls[p], opp[1:])
+        if p == 1:
+            cv = -cv
+        cv *= self._valid[:, None, :]
+        gain = (cv - (own_s * cv).sum(axis=2, keepdims=True)) * self._valid[:, None, :]
+        gain *= active[:, None, None]
+        reg = self.regret[p]
+        reg += gain
+        np.maximum(reg, 0.0, out=reg)
+        weight = (self.iterations + 1) * reach[p][p] * self.range[p]
+        weight *= active[:, None]
+        self.total[p] += weight[:, :, None] * own_s
+
     def _honest(self, j: int, reach_a: Floats) -> Floats:
-        """B's honest move at node ``j`` per hand: A's hands weighted by their reach."""
-        w = reach_a * self.range[0]
+        """B's honest move at node ``j`` per hand: A's hands weighted by their reach (or the
+        fixed ``honest_range``)."""
+        if self.honest_range is not None:
+            hit = self._honest_fixed.get(j)
+            if hit is None:
+                hit = self._honest_fixed[j] = self._honest_from(j, self.honest_range)
+            return hit
+        return self._honest_from(j, reach_a * self.range[0])
+
+    def _honest_from(self, j: int, w: Floats) -> Floats:
         total = w.sum()
         w = w / total if total > 0 else self.range[0]
-        p: Floats = np.einsum("a,kab->bk", w, self.truth[j - 1 :])  # (HB, 1 + raises)
+        # Rounded, so that float noise in the reach cannot break a tie between two moves.
+        by_bid = (w @ self._truth_a).reshape(self.K, self.HB)
+        p: Floats = np.round(by_bid[j - 1 :].T, 9)  # (HB, 1 + raises)
         out: Floats = np.zeros_like(p)
         rows = np.arange(p.shape[0])
         if p.shape[1] == 1:
@@ -212,6 +245,5 @@ class BidSubgame:
 
     def value(self) -> float:
         """A's expected payoff at the root under both average strategies."""
-        avg = [[self.average(p, j) for j in range(self.K + 1)] for p in (0, 1)]
-        v = self._iterate(avg)
+        v = self._iterate([self._normalised(t) for t in self.total])
         return float(self.range[0] @ v @ self.range[1])
