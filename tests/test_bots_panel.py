@@ -18,7 +18,13 @@ from liarsdice.bots import (
     make_bot,
 )
 from liarsdice.bots.bayes import Belief, BidModel, BidReader, hand_set, tail
-from liarsdice.bots.expert import LIKELIHOOD_FLOOR, _round_strategy, bluff_models
+from liarsdice.bots.expert import (
+    LIKELIHOOD_FLOOR,
+    READINGS,
+    _bid_likelihoods,
+    _round_strategy,
+    bluff_models,
+)
 from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.core.game import BID_BASE
 from liarsdice.core.state import State
@@ -175,7 +181,12 @@ def test_an_honest_bidder_with_a_fixed_belief_can_be_bluffed() -> None:
     values = {}
     for name, belief in (("reach", None), ("prior", r), ("fooled", fooled)):
         sub = BidSubgame(
-            truth, opened=False, range_a=r, range_b=r, honest_b=1.0, honest_range=belief
+            truth,
+            opened=False,
+            range_a=r,
+            range_b=r,
+            honest_b=1.0,
+            honest_readings=() if belief is None else (belief,),
         )
         sub.solve(400)
         values[name] = sub.value()
@@ -183,6 +194,39 @@ def test_an_honest_bidder_with_a_fixed_belief_can_be_bluffed() -> None:
     # lets A bid 4s it does not hold unchallenged, and is worth far more.
     assert values["fooled"] > values["reach"] + 0.2
     assert values["fooled"] > values["prior"] + 0.2
+
+
+def test_an_honest_bidder_reads_a_bid_as_backed_by_the_bidders_dice() -> None:
+    game = Game(preset("openspiel", dice=2))
+    s = game.new_initial_state()
+    for face in (2, 3, 4, 5):
+        s = s.apply_action(face)
+    hands = hand_set(2, 6)
+    ids = [game.space.ids[Bid(2, 5)], game.space.ids[Bid(3, 5)]]
+    likely = _bid_likelihoods(game, s.view(0), BidModel(), hands, 1, ids)
+    fives = hands.hands.index((5, 5))
+    one = hands.hands.index((2, 5))
+    none = hands.hands.index((2, 3))
+    # Two 5s among four dice: sure with two of them, likely with one, a long shot with none.
+    assert likely[0, fives] > likely[0, one] > likely[0, none]
+    assert likely[1, fives] > likely[1, one]
+    assert likely.min() >= BidModel().eps
+
+
+@pytest.mark.parametrize("reads", [*READINGS, "prior+bids"])
+def test_every_reading_of_the_honest_bidder_plays_legal_moves(reads: str) -> None:
+    game = Game(preset("openspiel", dice=2))
+    s = game.new_initial_state()
+    for face in (2, 3, 4, 5):
+        s = s.apply_action(face)
+    s = s.apply_action(game.bid_action(Bid(2, 4)))
+    bot = ExpertBot(random.Random(0), cached=False, exploit_reads=reads, resolve_iterations=20)
+    assert bot.choose(game, s.view(1)) in s.view(1).legal_actions
+
+
+def test_an_unknown_reading_is_refused_when_the_bot_is_made() -> None:
+    with pytest.raises(ValueError, match="one of reach, prior, model, bids"):
+        ExpertBot(random.Random(0), exploit_reads="prior+psychic")
 
 
 def test_expert_resolves_a_round_out_of_the_solvers_reach() -> None:

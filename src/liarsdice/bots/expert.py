@@ -340,6 +340,31 @@ def _round_arrays(
     return truth, actor_call, other_call
 
 
+def _bid_likelihoods(
+    game: Game, view: PlayerView, model: BidModel, hands: HandSet, opp: int, ids: list[int]
+) -> FloatArray:
+    """How likely an honest bidder holding each of ``hands`` is to make each bid of ``ids``
+    (bids x hands), as the bid model has it: by how likely the bid is true to that bidder,
+    who sees its own dice and not the ``opp`` player's."""
+    wild = None if view.palifico else game.rules.wild
+    faces = game.rules.faces
+    n = view.dice_counts[opp]
+    out = np.empty((len(ids), len(hands.hands)))
+    for k, i in enumerate(ids):
+        bid = game.space.bids[i]
+        p = 1 / faces if wild is None or bid.face == wild else 2 / faces
+        have = hands.matches(bid.face, wild)
+        believed = np.array([tail(bid.quantity - int(m), n, p) for m in have])
+        out[k] = model.eps + (1 - model.eps) / (
+            1 + np.exp(-(believed - model.centre) / model.temperature)
+        )
+    return out
+
+
+# How the re-solve's honest bidder may read the expert's hand (ExpertBot.exploit_reads).
+READINGS = ("reach", "prior", "model", "bids")
+
+
 # The opponent's solved opening per situation: bid id -> likelihood per opponent hand.
 _OPENINGS: dict[tuple[object, ...], dict[int, FloatArray]] = {}
 
@@ -586,6 +611,13 @@ class ExpertBot(BayesBot):
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
 
+    def __post_init__(self) -> None:
+        if not set(self.exploit_reads.split("+")) <= set(READINGS):
+            raise ValueError(
+                f"exploit_reads {self.exploit_reads!r}: each reading, joined by '+', is one of "
+                + ", ".join(READINGS)
+            )
+
     def __repr__(self) -> str:
         return f"ExpertBot(think={self.think})"
 
@@ -687,11 +719,7 @@ class ExpertBot(BayesBot):
         range_b = Belief(game, view, model).weights[opp]
         # How the opponent sees this player's hand: the same model applied to its bids.
         range_a = Belief(game, replace(view, player=opp), model).weights[me]
-        honest_range = None
-        if self.exploit_reads == "prior":
-            honest_range = hands_a.prior
-        elif self.exploit_reads == "model":
-            honest_range = range_a
+        readings = self._readings(game, view, model, hands_a, range_a, opp, ids)
         if tracked is not None:
             w = self.track_mix
             range_a = w * range_a + (1 - w) * tracked[0]
@@ -704,7 +732,7 @@ class ExpertBot(BayesBot):
             gen = np.random.default_rng(self.rng.getrandbits(64))
             rows_a, range_a = _sample_range(range_a, self.resolve_hands, gen, keep=hand)
             rows_b, range_b = _sample_range(range_b, self.resolve_hands, gen)
-            honest_range = None
+            readings = []
             hand = int(np.flatnonzero(rows_a == hand)[0])
         truth, mine_call, their_call = _round_arrays(
             game,
@@ -730,7 +758,7 @@ class ExpertBot(BayesBot):
             range_a=range_a,
             range_b=range_b,
             honest_b=self.exploit,
-            honest_range=honest_range,
+            honest_readings=[r[:keep] for r in readings],
         )
         game_.solve(self.resolve_iterations, seconds=self.resolve)
         policy = game_.root_policy(hand)
@@ -746,6 +774,29 @@ class ExpertBot(BayesBot):
         if self.track and not self.track_round and not too_many and action != LIAR:
             self._chain = _chain_after(game, view, game_, ids, action - BID_BASE, range_a, range_b)
         return action
+
+    def _readings(
+        self,
+        game: Game,
+        view: PlayerView,
+        model: BidModel,
+        hands: HandSet,
+        range_a: FloatArray,
+        opp: int,
+        ids: list[int],
+    ) -> list[FloatArray]:
+        """How the re-solve's honest bidder reads this player's hand after each bid of
+        ``ids`` (``exploit_reads``): none (by the solver's reach), its prior (it reads no
+        bid), the bid model's range at the root, or that and each bid as an honest one."""
+        out: list[FloatArray] = []
+        for reading in self.exploit_reads.split("+"):
+            if reading == "prior":
+                out.append(np.broadcast_to(hands.prior, (len(ids), len(hands.prior))))
+            elif reading == "model":
+                out.append(np.broadcast_to(range_a, (len(ids), len(range_a))))
+            elif reading == "bids":
+                out.append(range_a * _bid_likelihoods(game, view, model, hands, opp, ids))
+        return out
 
     def _tracked(
         self, game: Game, view: PlayerView, opp: int

@@ -30,6 +30,7 @@ Payoffs are a single round's: the loser of the challenge gets -1, the winner +1.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -61,7 +62,7 @@ class BidSubgame:
         honest_b: float = 0.0,
         safe: float = 0.75,
         payoff: tuple[Floats, Floats] | None = None,
-        honest_range: Floats | None = None,
+        honest_readings: Sequence[Floats] = (),
     ) -> None:
         self.truth = np.asarray(truth, dtype=np.float64)
         k, ha, hb = self.truth.shape
@@ -74,10 +75,12 @@ class BidSubgame:
         # the highest raise at least ``safe`` likely, judged from A's reach), else freely.
         self.honest_b = honest_b
         self.safe = safe
-        # The honest bidder's reading of A's hands: A's reach (it reads A's bids as a solver
-        # does), or, given ``honest_range``, that fixed range at every node (it judges a bid
-        # from its own dice and what it believed at the root, as the prob and bayes bots do).
-        self.honest_range = None if honest_range is None else np.asarray(honest_range, float)
+        # How the honest bidder reads A's hands: by A's reach (as a solver reads A's bids), or,
+        # given ``honest_readings``, by each of them in turn, its moves the average of theirs.
+        # A reading is a weight per A's hand after each bid k of A's (K, HA), or one for
+        # every bid (HA,): what a bidder believes who judges from its own dice and the bids
+        # as it reads them (the prob bot reads none, the bayes bot each as an honest one).
+        self.readings = [np.broadcast_to(np.asarray(r, float), (k, ha)) for r in honest_readings]
         self._honest_fixed: dict[int, Floats] = {}
         self.range = (np.asarray(range_a, dtype=np.float64), np.asarray(range_b, dtype=np.float64))
         # Node j (0..K) for each actor: j = last bid + 1 (j = 0: nothing bid yet).
@@ -205,12 +208,13 @@ class BidSubgame:
         self.total[p] += weight[:, :, None] * own_s
 
     def _honest(self, j: int, reach_a: Floats) -> Floats:
-        """B's honest move at node ``j`` per hand: A's hands weighted by their reach (or the
-        fixed ``honest_range``)."""
-        if self.honest_range is not None:
+        """B's honest move at node ``j`` per hand: A's hands weighted by their reach, or the
+        average of the moves the ``honest_readings`` give (fixed: worked out once)."""
+        if self.readings:
             hit = self._honest_fixed.get(j)
             if hit is None:
-                hit = self._honest_fixed[j] = self._honest_from(j, self.honest_range)
+                moves = [self._honest_from(j, r[j - 1]) for r in self.readings]
+                hit = self._honest_fixed[j] = np.mean(moves, axis=0)
             return hit
         return self._honest_from(j, reach_a * self.range[0])
 
