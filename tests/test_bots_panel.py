@@ -254,7 +254,7 @@ def test_tracked_ranges_read_an_opening_less_trustingly_than_the_bid_model() -> 
         s = s.apply_action(face)
     s = s.apply_action(game.bid_action(Bid(3, 6)))  # seat 0 opens three 6s
     view = s.view(1)
-    bot = ExpertBot(random.Random(0), resolve=10.0, resolve_iterations=60)
+    bot = ExpertBot(random.Random(0), resolve=10.0, resolve_iterations=60, track_round=False)
     tracked = bot._tracked(game, view, 0)
     assert tracked is not None
     mine, theirs = tracked
@@ -271,7 +271,7 @@ def test_tracked_ranges_follow_the_solvers_strategy_through_the_round() -> None:
     s = game.new_initial_state()
     for face in (2, 3, 6, 5):
         s = s.apply_action(face)
-    bot = ExpertBot(random.Random(3), resolve=10.0, resolve_iterations=40)
+    bot = ExpertBot(random.Random(3), resolve=10.0, resolve_iterations=40, track_round=False)
     opening = bot.choose(game, s.view(0))
     chain = bot._chain
     assert chain is not None and chain.answer  # an opening is a raise: the chain goes on
@@ -286,7 +286,7 @@ def test_tracked_ranges_follow_the_solvers_strategy_through_the_round() -> None:
     # Seat 0's range as seat 1 reads it moved with the strategy that made the opening.
     assert not np.allclose(chain.range_me, hand_set(2, 6).prior)
     # A bot that did not make the round's earlier decision has no chain: the bid model.
-    assert ExpertBot(random.Random(3))._tracked(game, s.view(0), 1) is None
+    assert ExpertBot(random.Random(3), track_round=False)._tracked(game, s.view(0), 1) is None
     assert bot.choose(game, s.view(0)) in s.view(0).legal_actions
 
 
@@ -298,7 +298,7 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     s = s.apply_action(game.bid_action(Bid(2, 6)))  # seat 0 opens
     s = s.apply_action(game.bid_action(Bid(3, 5)))  # seat 1 raises
     view = s.view(0)
-    bot = ExpertBot(random.Random(3), track_round=True, track_seconds=60.0, track_iterations=50)
+    bot = ExpertBot(random.Random(3), track_seconds=60.0, track_iterations=50)
     tracked = bot._tracked(game, view, 1)
     assert tracked is not None
     mine, theirs = tracked
@@ -312,7 +312,7 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     assert np.allclose(mine, opening / opening.sum())
     assert np.allclose(theirs, answer / answer.sum())
     # No memory of the round's own decisions: any bot, from either seat, reads it the same.
-    other = ExpertBot(random.Random(9), track_round=True, track_seconds=60.0, track_iterations=50)
+    other = ExpertBot(random.Random(9), track_seconds=60.0, track_iterations=50)
     seen = other._tracked(game, s.view(1), 0)
     assert seen is not None
     theirs_seen, mine_seen = seen

@@ -60,17 +60,22 @@ an honest bidder (``exploit``: a restricted Nash response, which gains against h
 while giving little away to stronger players), and it samples the move for its own hand from
 the average strategy, so its own bluffs are part of a balanced strategy.
 
+How that honest bidder reads the expert's hand (``exploit_reads``) decides whom the expert
+exploits: half the time it reads no bid (as the prob bot and the bluffer, who judge from their
+own dice), half the time every bid as an honest one (as the bayes bot and expert-v1 do, with
+the bid model). A reader of bids believes a bid on a face the expert lacks, so the solve
+learns to make such bids and to call what follows; a bot that reads no bid is not fooled by
+them, so the solve learns to bid what that bot will not call. The mix wins against both kinds
+and stays level with the equilibrium (docs/BOTS.md).
+
 The ranges are **tracked** through the round (``track``): each bid weighs the bidder's hands
-by the strategy the last re-solve gave them for that bid (an opening, by a solve of the round
-from its start), as a player who knows the equilibrium reads bids. An honest-bidder reading
-takes a bluff at face value; this one knows how often each bid is a bluff in a balanced
-strategy. Each range is half that and half the bid model's (``track_mix``): the tracked
-reading alone lost to honest bidders (39% against bayes at three dice each), the half-and-half
-one holds against honest bidders and bluffers alike (docs/BOTS.md).
-With ``track_round`` (opt-in) the round is instead solved once from its opening (cached per
-situation: :func:`_round_strategy`) and every bid read by that one strategy: closer to the
-equilibrium; with ``track_mix`` 0 weaker against honest bidders in ``snyd-joker``, with 0.25
-not (docs/BOTS.md: the candidate for the default).
+by the strategy one solve of the round from its opening gives them for that bid (cached per
+situation: :func:`_round_strategy`), as a player who knows the equilibrium reads bids: an
+honest-bidder reading takes a bluff at face value, this one knows how often each bid is a
+bluff in a balanced strategy. Each range is three quarters that and a quarter the bid model's
+(``track_mix``), which keeps the gain against honest bidders. With ``track_round`` off, each
+bid is read instead by the strategy the last re-solve of the round gave it (the chained
+reading, the default before; docs/BOTS.md).
 
 It can also learn each opponent's **bluff rate** from a game's reveals (``adapt``, off by
 default: see docs/BOTS.md; :func:`bluff_models`). :class:`ExpertV1Bot` is the expert before
@@ -601,11 +606,11 @@ class ExpertBot(BayesBot):
     resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
-    exploit_reads: str = "reach"  # how that honest bidder reads this bot's hand (see docs)
+    exploit_reads: str = "prior+bids"  # how that honest bidder reads this bot's hand (READINGS)
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
-    track_mix: float = 0.5  # the bid model's share in each tracked range
-    track_round: bool = False  # track by one solve of the round from its opening (opt-in)
+    track_mix: float = 0.25  # the bid model's share in each tracked range
+    track_round: bool = True  # track by one solve of the round (else the chained re-solves)
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
@@ -697,9 +702,10 @@ class ExpertBot(BayesBot):
         from both players' ranges, and play its strategy for this hand. A call's payoff is
         the position value after the round (``call_values``).
 
-        The ranges are the ones the earlier re-solves of this round imply (``track``: each
-        player's hands weighted by the strategy the solver gave them for the bids they made),
-        or, when that chain is broken, the bid model's."""
+        The ranges are tracked (``track``: each player's hands weighted by the strategy a
+        solve gave them for the bids they made, :meth:`_tracked`), blended with the bid
+        model's; the opponent's honest half reads this player's hand as ``exploit_reads``
+        says (:meth:`_readings`)."""
         from liarsdice.solve.subgame import BidSubgame
 
         me = view.player
@@ -801,8 +807,9 @@ class ExpertBot(BayesBot):
     def _tracked(
         self, game: Game, view: PlayerView, opp: int
     ) -> tuple[FloatArray, FloatArray] | None:
-        """Both ranges (this player's as the opponent reads it, then the opponent's) from the
-        strategies of this round's earlier re-solves, or None when the chain is broken."""
+        """Both ranges (this player's as the opponent reads it, then the opponent's): by one
+        solve of the round (``track_round``), else from the strategies of this round's
+        earlier re-solves, or None when that chain is broken."""
         if self.track_round:
             return self._round_tracked(game, view, opp)
         faces = game.rules.faces
