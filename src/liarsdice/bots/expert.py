@@ -359,10 +359,7 @@ def _bid_likelihoods(
         bid = game.space.bids[i]
         p = 1 / faces if wild is None or bid.face == wild else 2 / faces
         have = hands.matches(bid.face, wild)
-        believed = np.array([tail(bid.quantity - int(m), n, p) for m in have])
-        out[k] = model.eps + (1 - model.eps) / (
-            1 + np.exp(-(believed - model.centre) / model.temperature)
-        )
+        out[k] = [model.bid_likelihood(tail(bid.quantity - int(m), n, p)) for m in have]
     return out
 
 
