@@ -213,7 +213,7 @@ def test_an_honest_bidder_reads_a_bid_as_backed_by_the_bidders_dice() -> None:
     assert likely.min() >= BidModel().eps
 
 
-@pytest.mark.parametrize("reads", [*READINGS, "prior+bids"])
+@pytest.mark.parametrize("reads", [*READINGS, "prior+prior+bids"])
 def test_every_reading_of_the_honest_bidder_plays_legal_moves(reads: str) -> None:
     game = Game(preset("openspiel", dice=2))
     s = game.new_initial_state()
@@ -227,6 +227,21 @@ def test_every_reading_of_the_honest_bidder_plays_legal_moves(reads: str) -> Non
 def test_an_unknown_reading_is_refused_when_the_bot_is_made() -> None:
     with pytest.raises(ValueError, match="one of reach, prior, model, bids"):
         ExpertBot(random.Random(0), exploit_reads="prior+psychic")
+
+
+def test_the_honest_move_averages_the_readings_a_repeated_one_weighing_more() -> None:
+    truth, _ = _truth("snyd-joker", (2, 2), 4)
+    hands = hand_set(2, 4)
+    r = hands.prior
+    sure = np.zeros(len(r))
+    sure[hands.hands.index((4, 4))] = 1.0
+    sub = BidSubgame(
+        truth, opened=False, range_a=r, range_b=r, honest_b=0.5, honest_readings=(r, r, sure)
+    )
+    for j in (1, 5, 12):
+        alone = [sub._honest_from(j, x) for x in (r, sure)]
+        assert not np.allclose(alone[0], alone[1])
+        assert np.allclose(sub._honest(j, np.ones(len(r))), (2 * alone[0] + alone[1]) / 3)
 
 
 def test_expert_resolves_a_round_out_of_the_solvers_reach() -> None:

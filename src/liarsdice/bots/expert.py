@@ -61,9 +61,9 @@ while giving little away to stronger players), and it samples the move for its o
 the average strategy, so its own bluffs are part of a balanced strategy.
 
 How that honest bidder reads the expert's hand (``exploit_reads``) decides whom the expert
-exploits: half the time it reads no bid (as the prob bot and the bluffer, who judge from their
-own dice), half the time every bid as an honest one (as the bayes bot and expert-v1 do, with
-the bid model). A reader of bids believes a bid on a face the expert lacks, so the solve
+exploits: two times in three it reads no bid (as the prob bot and the bluffer, who judge from
+their own dice), one in three every bid as an honest one (as the bayes bot and expert-v1 do,
+with the bid model). A reader of bids believes a bid on a face the expert lacks, so the solve
 learns to make such bids and to call what follows; a bot that reads no bid is not fooled by
 them, so the solve learns to bid what that bot will not call. The mix wins against both kinds
 and stays level with the equilibrium (docs/BOTS.md).
@@ -603,7 +603,7 @@ class ExpertBot(BayesBot):
     resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
-    exploit_reads: str = "prior+bids"  # how that honest bidder reads this bot's hand (READINGS)
+    exploit_reads: str = "prior+prior+bids"  # how that honest bidder reads this bot's hand
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
     track_mix: float = 0.25  # the bid model's share in each tracked range
@@ -789,8 +789,9 @@ class ExpertBot(BayesBot):
         ids: list[int],
     ) -> list[FloatArray]:
         """How the re-solve's honest bidder reads this player's hand after each bid of
-        ``ids`` (``exploit_reads``): none (by the solver's reach), its prior (it reads no
-        bid), the bid model's range at the root, or that and each bid as an honest one."""
+        ``ids`` (``exploit_reads``, readings joined by '+', a repeated one weighing more):
+        none (by the solver's reach), its prior (it reads no bid), the bid model's range at
+        the root, or that and each bid as an honest one."""
         out: list[FloatArray] = []
         for reading in self.exploit_reads.split("+"):
             if reading == "prior":
