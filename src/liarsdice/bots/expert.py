@@ -722,7 +722,8 @@ class ExpertBot(BayesBot):
         range_b = Belief(game, view, model).weights[opp]
         # How the opponent sees this player's hand: the same model applied to its bids.
         range_a = Belief(game, replace(view, player=opp), model).weights[me]
-        readings = self._readings(game, view, model, hands_a, range_a, opp, ids)
+        # Sampled hands (too many) keep the reach reading: the readings are per whole range.
+        readings = [] if too_many else self._readings(game, view, model, hands_a, range_a, opp, ids)
         if tracked is not None:
             w = self.track_mix
             range_a = w * range_a + (1 - w) * tracked[0]
@@ -735,7 +736,6 @@ class ExpertBot(BayesBot):
             gen = np.random.default_rng(self.rng.getrandbits(64))
             rows_a, range_a = _sample_range(range_a, self.resolve_hands, gen, keep=hand)
             rows_b, range_b = _sample_range(range_b, self.resolve_hands, gen)
-            readings = []
             hand = int(np.flatnonzero(rows_a == hand)[0])
         truth, mine_call, their_call = _round_arrays(
             game,

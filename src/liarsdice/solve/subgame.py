@@ -108,10 +108,6 @@ class BidSubgame:
         self._truth_a = np.ascontiguousarray(self.truth.transpose(1, 0, 2)).reshape(self.HA, -1)
         self.iterations = 0
 
-    def _actions(self, j: int) -> int:
-        """Actions at node j: a call when a bid stands (j > 0), then raises j..K-1."""
-        return (1 if j > 0 else 0) + (self.K - j)
-
     # ------------------------------------------------------------------ strategies
     def _normalised(self, weights: Floats) -> Floats:
         """Each node's row of ``weights`` (nodes, hands, columns) as a strategy: uniform over
