@@ -13,8 +13,10 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from liarsdice.server.rooms import LoggedEvent, Room, Settings
-from liarsdice.server.store import Store
+from liarsdice.server.config import Settings
+from liarsdice.server.room import Room
+from liarsdice.server.room.manager import replay
+from liarsdice.server.store import Store, StoredRoom
 
 
 def msg(type_: str, **data: Any) -> dict[str, Any]:
@@ -91,11 +93,11 @@ class Sink:
 
 
 async def assert_replays(store: Store, settings: Settings, room: Room) -> None:
-    """The room's memory equals the replay of its stored log (a fresh room folding it)."""
+    """The room's value equals the replay of its stored log: from its snapshot as startup
+    reads it, and from the log's first event."""
     stored = await store.load_room(room.id)
     assert stored is not None
-    fresh = Room(room.id, settings, store)
-    fresh.seeds = dict(stored.seeds)
-    for seq, kind, data in stored.events:
-        fresh.fold(LoggedEvent(seq, kind, data))
-    assert fresh.logged_state() == room.logged_state()
+    value, _ = replay(stored)
+    assert value.facts() == room.value.facts()
+    full = StoredRoom(room.id, await store.events(room.id), stored.seeds, stored.secret)
+    assert replay(full)[0].facts() == room.value.facts()

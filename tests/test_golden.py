@@ -193,7 +193,9 @@ def test_quit_and_eof() -> None:
 
 # ------------------------------------------------------------------- server frames of a game
 def _patched_randomness(monkeypatch: pytest.MonkeyPatch) -> None:
-    from liarsdice.server import fair, rooms
+    import secrets
+
+    from liarsdice.server import fair
 
     counter = itertools.count()
     rng = random.Random(2024)
@@ -201,7 +203,7 @@ def _patched_randomness(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(fair, "new_server_seed", lambda: f"{rng.getrandbits(256):064x}")
     monkeypatch.setattr(fair, "new_client_seed", lambda: f"c{next(counter)}")
     monkeypatch.setattr(
-        rooms.secrets, "token_urlsafe", lambda n=None: f"tok{next(counter):04d}xxxxxxxxxx"
+        secrets, "token_urlsafe", lambda n=None: f"tok{next(counter):04d}xxxxxxxxxx"
     )
 
 
@@ -216,8 +218,9 @@ SERVER_GAMES = [
 async def _server_game(tmp: Path, preset: str, options: dict[str, Any]) -> dict[str, Any]:
     """Three human seats and a spectator, every move sent by the test: one command, one frame
     per recipient, so the frame sequence is exactly reproducible."""
+    from liarsdice.server.config import Settings
     from liarsdice.server.protocol import ActionMsg, ChatMsg, CreateRoomBody, EmptyMsg
-    from liarsdice.server.rooms import RoomManager, Settings
+    from liarsdice.server.room import RoomManager
     from liarsdice.server.store import Store
     from server_util import Sink
 

@@ -25,7 +25,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from liarsdice.server.rooms import Settings
+from liarsdice.server.config import Settings
 
 try:
     from liarsdice.server.limits import Limits

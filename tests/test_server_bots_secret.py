@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 import liarsdice.bots
+from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.rooms import RoomManager, Settings
+from liarsdice.server.room import RoomManager
 from liarsdice.server.store import Store
 from server_util import Sink
 

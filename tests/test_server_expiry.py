@@ -12,7 +12,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from liarsdice.server.rooms import Settings
+from liarsdice.server.config import Settings
 
 
 def _msg(type_: str, **data: Any) -> dict[str, Any]:

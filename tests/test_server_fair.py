@@ -35,12 +35,11 @@ def test_commitment_and_stream_are_deterministic() -> None:
 
 
 def test_rejection_sampling_rejects_the_biased_tail() -> None:
-    s = fair.DiceStream("00" * 32, ["a"])
-    s._buf, s._pos = bytes([255, 252, 251, 5]), 0  # 252..255 would bias a die: rejected
-    assert s.draw(6) == 251 % 6
-    assert s.draw(6) == 5
-    s._buf, s._pos = bytes([250, 1]), 0  # 256 % 5 == 1: only 255 is rejected
-    assert s.draw(5) == 0
+    data = bytes([255, 252, 251, 5])  # 252..255 would bias a die: rejected
+    assert fair.pick(data, 0, 6) == (251 % 6, 3)
+    assert fair.pick(data, 3, 6) == (5, 4)
+    assert fair.pick(bytes([255, 252]), 0, 6) is None
+    assert fair.pick(bytes([250, 1]), 0, 5) == (0, 1)  # 256 % 5 == 1: only 255 is rejected
 
 
 @pytest.mark.parametrize("n", [2, 3, 5, 6, 7, 12])

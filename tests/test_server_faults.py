@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
 import dataclasses
 import random
 import sqlite3
@@ -23,9 +22,10 @@ from typing import Any
 
 import pytest
 
+from liarsdice.server.config import Settings
 from liarsdice.server.faults import FaultyStore, sqlite_lock
 from liarsdice.server.protocol import ActionMsg, AddBotMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.rooms import Room, RoomManager, Settings
+from liarsdice.server.room import Room, RoomManager
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -189,12 +189,12 @@ async def _faults(url: str) -> None:
 
         # 1. writes fail: the move is refused, nothing changes, the room pauses
         await a.my_turn()
-        before = copy.deepcopy(room.logged_state())
+        before = room.value
         store.faults.set("fail", {room.id})
         reply = await a.move()
         assert reply["data"]["code"] == "store_unavailable"
         assert room.paused and a.sink.errors("store_unavailable")
-        assert room.logged_state() == before
+        assert room.value is before  # the old value is kept: nothing to undo
         seq = room.seq
         for _ in range(3):  # other rooms keep playing
             assert (await b.move())["type"] == "update"
@@ -359,7 +359,7 @@ def test_broken_log_is_quarantined(tmp_path: Path) -> None:
 def test_giving_up_on_a_write_cancels_nothing() -> None:
     """``within`` gives up on a slow write without cancelling it (it still reaches the store)
     or the caller; a stray cancellation of a room's owner task does not end the room."""
-    from liarsdice.server.rooms import within
+    from liarsdice.server.room.actor import within
 
     async def run() -> None:
         done: list[str] = []

@@ -11,8 +11,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg, SeatMsg
-from liarsdice.server.rooms import CLOSE_REMOVED, Room, RoomManager, Settings
+from liarsdice.server.room import Room, RoomManager
+from liarsdice.server.room.actor import CLOSE_REMOVED
 from liarsdice.server.store import Store
 from server_util import Sink, assert_replays, client, create
 

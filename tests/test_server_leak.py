@@ -19,8 +19,9 @@ import pytest
 from liarsdice.core.poker.state import PokerState
 from liarsdice.core.rules import Stash
 from liarsdice.core.state import State
+from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.rooms import RoomManager, Settings
+from liarsdice.server.room import RoomManager
 from liarsdice.server.store import Store
 from server_util import Sink
 

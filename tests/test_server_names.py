@@ -42,8 +42,9 @@ def test_the_room_applies_the_name_rules_itself(tmp_path: Path) -> None:
     """Whoever seats a player (HTTP, a bench, a test), the room normalises and checks the name."""
     import asyncio
 
+    from liarsdice.server.config import Settings
     from liarsdice.server.protocol import CreateRoomBody
-    from liarsdice.server.rooms import CommandError, RoomManager, Settings
+    from liarsdice.server.room import CommandError, RoomManager
     from liarsdice.server.store import Store
 
     async def run() -> list[str]:

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from liarsdice.families import FAMILIES, family_of, preset_names
 from liarsdice.server.app import create_app
+from liarsdice.server.config import Settings
 from liarsdice.server.limits import Limits
-from liarsdice.server.rooms import Settings, build_game
+from liarsdice.server.room.state import build_game
 from server_util import TestClient  # imported there without starlette's warning
 
 # Every option name any family knows, plus a few it does not.

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from liarsdice.families import replay_record
+from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.rooms import RoomManager, Settings
+from liarsdice.server.room import RoomManager
 from liarsdice.server.store import Store
 from pg_util import Cluster
 from server_util import Sink
@@ -57,8 +58,12 @@ async def _reload(url: str) -> dict[str, Any]:
     manager = RoomManager(settings, store)
     await manager.start()
     try:
-        return {
-            rid: (room.seq, room.state.history() if room.state else None, room.records.get(1))
+        return {  # (records are read from the store on demand after a restart)
+            rid: (
+                room.seq,
+                room.state.history() if room.state else None,
+                await manager.record(rid, 1),
+            )
             for rid, room in manager.rooms.items()
         }
     finally:

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from liarsdice.server import rooms as rooms_mod
+from liarsdice.server.config import Settings
 from liarsdice.server.protocol import ActionMsg, ChatMsg, CreateRoomBody, EmptyMsg, ResyncMsg
-from liarsdice.server.rooms import RoomManager, Settings
+from liarsdice.server.room import RoomManager
+from liarsdice.server.room import actor as actor_mod
 from liarsdice.server.store import Store
-from liarsdice.server.views import Snapshot
 from server_util import Sink
 
 
@@ -36,14 +36,13 @@ async def _resync(tmp: Path, monkeypatch: Any) -> None:
             await room.submit(lambda i=i: room.handle(ann, "chat", ChatMsg(text=f"hello {i}")))
         assert room.seq > 400
         calls: list[int] = []
-        real = rooms_mod.render
+        real = actor_mod.snapshot
 
-        def counting(room_: Any, seat: int, frame: Any) -> dict[str, Any]:
-            if isinstance(frame, Snapshot):
-                calls.append(seat)
-            return real(room_, seat, frame)
+        def counting(room_: Any, live: Any, seat: int, now: float) -> dict[str, Any]:
+            calls.append(seat)
+            return real(room_, live, seat, now)
 
-        monkeypatch.setattr(rooms_mod, "render", counting)
+        monkeypatch.setattr(actor_mod, "snapshot", counting)
         far = ResyncMsg(last_seq=room.seq - 399, id="far")
         for s in (spec1, spec2, spec1):
             await room.submit(lambda s=s: room.handle(s, "resync", far))

@@ -11,8 +11,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, ChatMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.rooms import Room, RoomManager, Settings
+from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.store import Store
 from server_util import Sink
 
@@ -33,7 +34,7 @@ async def _room(tmp: Path, **settings: Any) -> AsyncIterator[tuple[Room, Sink]]:
         ann = Sink(0)
         await room.submit(lambda: room.connect(ann, None, None, None))
         await room.submit(lambda: room.handle(ann, "add_bot", AddBotMsg(level="prob")))
-        room.turn_timer = TIMER
+        room.value = dataclasses.replace(room.value, turn_timer=TIMER)  # under the 5 s minimum
         await room.submit(lambda: room.handle(ann, "start", EmptyMsg()))
         yield room, ann
     finally:
@@ -88,7 +89,7 @@ async def _one_timeout(tmp: Path) -> None:
         await _until(lambda: len(_auto_moves(ann)) == 1)
         (ev,) = _auto_moves(ann)
         assert ev["timeout"] is True
-        assert not room.seats[0].away  # still her seat
+        assert not room.presence[0].away  # still her seat
         assert not [e for e in ann.events() if e.get("note") == "turn_timer"]
         # her next turn: she moves herself (any message resets the count)
         await _ann_to_move(room, ann)
@@ -98,18 +99,18 @@ async def _one_timeout(tmp: Path) -> None:
         assert st is not None
         # ... and a second single timeout is again one move, not a takeover
         await _until(lambda: len(_auto_moves(ann)) == 2)
-        assert not room.seats[0].away
+        assert not room.presence[0].away
 
 
 async def _two_timeouts(tmp: Path) -> None:
     async with _room(tmp) as (room, ann):
         # ann never moves: two timeouts in a row hand her seat to a bot
         for _ in range(20):
-            await _until(lambda: room.seats[0].away or room.status == "finished")
-            if room.seats[0].away:
+            await _until(lambda: room.presence[0].away or room.status == "finished")
+            if room.presence[0].away:
                 break
             await room.submit(lambda: room.handle(ann, "rematch", EmptyMsg()))
-        assert room.seats[0].away
+        assert room.presence[0].away
         notes = [ev.get("note") for ev in ann.events() if ev.get("kind") == "presence"]
         assert "turn_timer" in notes
         timed_out = [e for e in _auto_moves(ann) if e.get("timeout")]
@@ -117,7 +118,7 @@ async def _two_timeouts(tmp: Path) -> None:
         if room.status == "playing":
             # "I'm back" ends the takeover at once: no bot plays her seat again
             await room.submit(lambda: room.handle(ann, "back", EmptyMsg()))
-            assert not room.seats[0].away
+            assert not room.presence[0].away
             await _ann_to_move(room, ann)
             before = len(_auto_moves(ann))
             await asyncio.sleep(TIMER / 2)

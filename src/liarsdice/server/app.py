@@ -49,7 +49,7 @@ from liarsdice.server.rooms import (
     hash_token,
 )
 from liarsdice.server.store import Batch, Store, new_player_row
-from liarsdice.server.views import SPECTATOR, ErrorFrame, Snapshot, render
+from liarsdice.server.views import SPECTATOR, error_frame
 
 # WebSocket close codes (docs/PROTOCOL.md).
 CLOSE_NORMAL = 1000
@@ -183,9 +183,7 @@ def _listing_order(room: Room) -> tuple[int, int, str]:
 
 
 def _error(room: Room | None, code: str, message: str, reply_to: str | None = None) -> Any:
-    if room is None:
-        return envelope("error", {"code": code, "message": message})
-    return render(room, SPECTATOR, ErrorFrame(code, message, reply_to=reply_to))
+    return error_frame(code, message, reply_to)
 
 
 def create_app(settings: Settings | None = None, limits: Limits | None = None) -> FastAPI:
@@ -510,10 +508,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     @app.get("/api/rooms/{room_id}")
     async def get_room(room_id: str) -> dict[str, Any]:
         room = room_or_404(room_id)
-        result: dict[str, Any] = await room.submit(
-            lambda: _async(render(room, SPECTATOR, Snapshot()))
-        )
-        return result
+        return room.snapshot_frame(SPECTATOR)
 
     @app.get("/api/rooms/{room_id}/games/{game_no}/record")
     async def get_record(room_id: str, game_no: int, format: str = "json") -> Any:

@@ -59,34 +59,68 @@ def check_client_seed(seed: str) -> str:
     return seed
 
 
+Cursor = tuple[int, int]  # (block, byte within it) of the next byte of a round's stream
+START: Cursor = (0, 0)
+
+
+def _prefix(client_seeds: Sequence[str]) -> bytes:
+    return ("liarsdice/v1/" + ",".join(client_seeds) + "/").encode("ascii")
+
+
+def draw_at(
+    server_seed: str, client_seeds: Sequence[str], at: Cursor, n: int
+) -> tuple[int, Cursor]:
+    """The draw among ``n`` outcomes at ``at`` in a round's stream, and the cursor after it.
+
+    A pure function of its arguments: a room keeps the cursor in its state (a value) and the
+    drawn outcome travels in the logged event, so the dice are drawn once.
+
+    >>> seed = "00" * 32
+    >>> v, at = draw_at(seed, ["alice", "bob"], START, 6)
+    >>> v, at
+    (0, (0, 1))
+    >>> draw_at(seed, ["alice", "bob"], at, 6)[0] + 1
+    6
+    """
+    if not 1 <= n <= 256:
+        raise ValueError(f"can only draw among 1..256 outcomes, not {n}")
+    key = server_seed.encode("ascii")
+    prefix = _prefix(client_seeds)
+    block, pos = at
+    while True:
+        buf = hmac.new(key, prefix + str(block).encode("ascii"), hashlib.sha256).digest()
+        found = pick(buf, pos, n)
+        if found is not None:
+            return found[0], (block, found[1])
+        block, pos = block + 1, 0
+
+
+def pick(data: bytes, pos: int, n: int) -> tuple[int, int] | None:
+    """The first byte of ``data`` from ``pos`` on that is not in the biased tail (``b >= 256 -
+    256 % n``), as an outcome ``b % n``, with the position after it; None when none is.
+
+    >>> pick(bytes([255, 252, 251, 5]), 0, 6)  # 252..255 would bias a die: rejected
+    (5, 3)
+    """
+    limit = 256 - 256 % n
+    for i in range(pos, len(data)):
+        if data[i] < limit:
+            return data[i] % n, i + 1
+    return None
+
+
 class DiceStream:
-    """The outcome stream of one round: uniform draws from HMAC-SHA256 blocks."""
+    """The outcome stream of one round, as an object: successive :func:`draw_at` draws
+    (``liarsdice verify`` re-derives a record's rolls with it)."""
 
     def __init__(self, server_seed: str, client_seeds: Sequence[str]) -> None:
-        self._key = server_seed.encode("ascii")
-        self._prefix = ("liarsdice/v1/" + ",".join(client_seeds) + "/").encode("ascii")
-        self._block = 0
-        self._buf = b""
-        self._pos = 0
+        self._seed = server_seed
+        self._clients = tuple(client_seeds)
+        self.at: Cursor = START
         self.draws = 0
-
-    def _byte(self) -> int:
-        if self._pos >= len(self._buf):
-            msg = self._prefix + str(self._block).encode("ascii")
-            self._buf = hmac.new(self._key, msg, hashlib.sha256).digest()
-            self._block += 1
-            self._pos = 0
-        b = self._buf[self._pos]
-        self._pos += 1
-        return b
 
     def draw(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (``1 <= n <= 256``), by rejection sampling."""
-        if not 1 <= n <= 256:
-            raise ValueError(f"can only draw among 1..256 outcomes, not {n}")
-        limit = 256 - 256 % n
-        while True:
-            b = self._byte()
-            if b < limit:
-                self.draws += 1
-                return b % n
+        value, self.at = draw_at(self._seed, self._clients, self.at, n)
+        self.draws += 1
+        return value

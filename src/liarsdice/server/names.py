@@ -63,6 +63,16 @@ def confusable_with(name: str, taken: Iterable[str]) -> str | None:
     return None
 
 
+def name_key(name: str) -> str:
+    """The form a banned name is remembered by: look-alikes and case variants share it.
+
+    >>> name_key("Ann") == name_key("аnn")  # Cyrillic a
+    True
+    """
+    n = unicodedata.normalize("NFKC", name)
+    return skeleton(skeleton(n.casefold()).casefold())
+
+
 def skeleton(text: str) -> str:
     """The UTS #39 skeleton: NFD, each character mapped to its prototype, NFD again.
 
@@ -76,9 +86,7 @@ def skeleton(text: str) -> str:
 
 def _keys(name: str) -> set[str]:
     """The forms compared: the skeleton as written and without case."""
-    n = unicodedata.normalize("NFKC", name)
-    folded = skeleton(skeleton(n.casefold()).casefold())
-    return {skeleton(n), folded}
+    return {skeleton(unicodedata.normalize("NFKC", name)), name_key(name)}
 
 
 def _is_bot_name(value: str) -> bool:
@@ -87,7 +95,7 @@ def _is_bot_name(value: str) -> bool:
     # Look-alikes of a bot name: "prob-bot-l", "рrob-bot-1" (Cyrillic er), ...
     from liarsdice import bots
 
-    levels: tuple[str, ...] = getattr(bots, "ALL_BOT_NAMES", bots.BOT_NAMES)
+    levels: tuple[str, ...] = bots.BOT_NAMES
     keys = _keys(value)
     digits = {skeleton(d) for d in "0123456789"} | {skeleton(d).casefold() for d in "0123456789"}
     for level in levels:

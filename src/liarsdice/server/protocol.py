@@ -114,11 +114,49 @@ class EmptyMsg(_Strict):
     id: str | None = Field(default=None, max_length=64)
 
 
+class StartMsg(EmptyMsg):
+    """Host only: start the first game."""
+
+
+class RematchMsg(EmptyMsg):
+    """Host only: start the next game once one is over."""
+
+
+class PingMsg(EmptyMsg):
+    """Answered with ``pong``."""
+
+
+class BackMsg(EmptyMsg):
+    """The player is back at the table (clears ``away``)."""
+
+
+class LeaveMsg(EmptyMsg):
+    """Leave the room (during a game, a bot plays the seat to its end)."""
+
+
 class SeatMsg(_Strict):
-    """Host only: ``remove_seat`` (a bot or another player) or ``make_host`` (hand the role
-    to a player)."""
+    """A message about one seat (host only)."""
 
     seat: int = Field(ge=0, le=64)
+    id: str | None = Field(default=None, max_length=64)
+
+
+class RemoveSeatMsg(SeatMsg):
+    """Host only: remove a bot or another player."""
+
+
+class MakeHostMsg(SeatMsg):
+    """Host only: hand the host role to a player."""
+
+
+class BanMsg(SeatMsg):
+    """Host only: remove a player and refuse their name in this room from now on."""
+
+
+class LockMsg(_Strict):
+    """Host only: lock the room (nobody new takes a seat) or unlock it."""
+
+    locked: bool = True
     id: str | None = Field(default=None, max_length=64)
 
 
@@ -142,13 +180,15 @@ CLIENT_MESSAGES: dict[str, type[_Strict]] = {
     "chat": ChatMsg,
     "add_bot": AddBotMsg,
     "settings": SettingsMsg,
-    "start": EmptyMsg,
-    "rematch": EmptyMsg,
-    "back": EmptyMsg,
-    "ping": EmptyMsg,
-    "leave": EmptyMsg,
-    "remove_seat": SeatMsg,
-    "make_host": SeatMsg,
+    "start": StartMsg,
+    "rematch": RematchMsg,
+    "back": BackMsg,
+    "ping": PingMsg,
+    "leave": LeaveMsg,
+    "remove_seat": RemoveSeatMsg,
+    "make_host": MakeHostMsg,
+    "ban": BanMsg,
+    "lock": LockMsg,
     "client_seed": ClientSeedMsg,
     "resync": ResyncMsg,
 }
@@ -277,6 +317,8 @@ __all__ = [
     "PROTOCOL_VERSION",
     "ActionMsg",
     "AddBotMsg",
+    "BackMsg",
+    "BanMsg",
     "ChatMsg",
     "ClientSeedMsg",
     "CreateRoomBody",
@@ -284,10 +326,17 @@ __all__ = [
     "Envelope",
     "HelloMsg",
     "JoinBody",
+    "LeaveMsg",
+    "LockMsg",
+    "MakeHostMsg",
+    "PingMsg",
     "ProtocolError",
+    "RematchMsg",
+    "RemoveSeatMsg",
     "ResyncMsg",
     "ServerType",
     "SettingsMsg",
+    "StartMsg",
     "check_depth",
     "envelope",
     "parse_client",

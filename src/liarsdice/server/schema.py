@@ -121,3 +121,23 @@ player_games_table = Table(
     Column("rating", Integer, nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=False, index=True),
 )
+
+# Room snapshots (migration 0004): a room's value just before its latest game started, as JSON
+# (no game state: the log's next event, game_started, builds it). Startup folds only the events
+# after ``seq``. One row per room, replaced at each game's start.
+room_snapshots_table = Table(
+    "room_snapshots",
+    metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("data", Text, nullable=False),
+)
+
+# The store probe (migration 0004): a paused room writes a record-sized payload here (and
+# deletes it in the same transaction) to prove real writes fit before it resumes.
+store_probe_table = Table(
+    "store_probe",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("payload", Text, nullable=False),
+)

@@ -50,8 +50,10 @@ from liarsdice.server.schema import (
     player_games_table,
     players_table,
     room_secrets_table,
+    room_snapshots_table,
     rooms_table,
     seats_table,
+    store_probe_table,
 )
 
 DEFAULT_DB_URL = "sqlite+aiosqlite:///liarsdice.db"
@@ -80,6 +82,10 @@ class Batch:
     # a finished game's rated seats: ``(game_no, standings)``; the writer fills ``rated``
     standings: tuple[int, list[Standing]] | None = None
     rated: dict[str, int] = field(default_factory=dict)  # player -> display rating after
+    # the room's value just before a game started, ``(seq, JSON-ready value)``: replaces the
+    # room's snapshot (startup folds only the events after it)
+    snapshot: tuple[int, Any] | None = None
+    probe: int = 0  # a probe's write of this many bytes (written and deleted: proves space)
 
     def __bool__(self) -> bool:
         return bool(
@@ -90,6 +96,7 @@ class Batch:
             or self.touch
             or self.players
             or self.renames
+            or self.probe
         )
 
 
@@ -101,6 +108,7 @@ class StoredRoom:
     events: list[tuple[int, str, dict[str, Any]]]
     seeds: dict[int, str]
     secret: str | None = None  # None for a room created before migration 0002
+    snapshot: tuple[int, Any] | None = None  # (seq, JSON value) when it has one: events after
 
 
 def _now() -> datetime:
@@ -185,6 +193,21 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
         if b.standings is not None:
             b.rated = _rate_game(conn, b.room_id, *b.standings, now)
     for b in batches:
+        if b.snapshot is not None:
+            seq, value = b.snapshot
+            conn.execute(
+                delete(room_snapshots_table).where(room_snapshots_table.c.room_id == b.room_id)
+            )
+            conn.execute(
+                insert(room_snapshots_table).values(
+                    room_id=b.room_id, seq=seq, data=json.dumps(value, separators=(",", ":"))
+                )
+            )
+        if b.probe:  # room for a real write: written, then deleted (the space was found)
+            key = f"probe-{b.room_id}"[:32]
+            conn.execute(delete(store_probe_table).where(store_probe_table.c.id == key))
+            conn.execute(insert(store_probe_table).values(id=key, payload="x" * b.probe))
+            conn.execute(delete(store_probe_table).where(store_probe_table.c.id == key))
         for game_no, values in b.game_updates:
             conn.execute(
                 update(games_table)
@@ -479,8 +502,19 @@ class Store:
     async def _load(
         self, conn: AsyncConnection, ids: list[str], which: Callable[[Any], Any]
     ) -> list[StoredRoom]:
-        """The rooms ``ids``; ``which(room_id column)`` selects their rows in each table."""
+        """The rooms ``ids``; ``which(room_id column)`` selects their rows in each table.
+        A room with a snapshot gets the events after it only."""
         wanted = set(ids)
+        snapshots: dict[str, tuple[int, Any]] = {}
+        for room_id, seq, data in await conn.execute(
+            select(
+                room_snapshots_table.c.room_id,
+                room_snapshots_table.c.seq,
+                room_snapshots_table.c.data,
+            ).where(which(room_snapshots_table.c.room_id))
+        ):
+            snapshots[room_id] = (seq, json.loads(data))
+        snap = room_snapshots_table.alias("snap")
         rows = await conn.execute(
             select(
                 events_table.c.room_id,
@@ -488,7 +522,9 @@ class Store:
                 events_table.c.kind,
                 events_table.c.data,
             )
+            .select_from(events_table.outerjoin(snap, snap.c.room_id == events_table.c.room_id))
             .where(which(events_table.c.room_id))
+            .where(events_table.c.seq > func.coalesce(snap.c.seq, 0))
             .order_by(events_table.c.room_id, events_table.c.seq)
         )
         events: dict[str, list[tuple[int, str, dict[str, Any]]]] = {i: [] for i in ids}
@@ -511,7 +547,10 @@ class Store:
             )
         ):
             secrets[room_id] = secret
-        return [StoredRoom(i, events[i], seeds.get(i, {}), secrets.get(i)) for i in ids]
+        return [
+            StoredRoom(i, events[i], seeds.get(i, {}), secrets.get(i), snapshots.get(i))
+            for i in ids
+        ]
 
     async def record(self, room_id: str, game_no: int) -> dict[str, Any] | None:
         """A finished game's JSON record from ``games`` (None when there is none)."""

@@ -1,78 +1,50 @@
-"""THE per-recipient view function: every frame that leaves the server is built here.
+"""THE per-recipient view function: every frame about a room that leaves the server is built
+here, from the room's value (:class:`~liarsdice.server.room.state.RoomState`) and its live
+facts (:class:`Live`: presence, spectators, the running turn timer).
 
-:func:`render` turns an internal frame (a snapshot, an update with events, an error, a finished
-game's record) into the JSON a given recipient (a seat, or a spectator) may see. Game state
-reaches it only through :func:`seat_view`, i.e. the rules core's own ``state.view(seat)``: a
-seat sees its own hidden dice (or the cup while it looks under it) and public facts; a
-spectator sees public facts only. Chance outcomes (the dice rolled) are never put in an event;
-server seeds only after their round is over; seat tokens and client seeds never. Bots get
-their input from :func:`seat_view` as well.
+Game state reaches a recipient only through the rules core's own ``state.view(seat)``
+(:func:`seat_view`): a seat sees its own hidden dice (or the cup while it looks under it) and
+public facts; a spectator sees public facts only. Chance outcomes (the dice rolled) are never
+put in an event; server seeds only after their round is over; seat tokens and client seeds
+never. Bots get their input from :func:`seat_view` as well.
+
+A frame is a :class:`Encoded` dict: its JSON text is made once, when first asked for, and a
+frame shared by many recipients (the same update to every spectator) is encoded once.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from liarsdice.families import family_of_game
-from liarsdice.server.protocol import envelope
+from liarsdice.server.protocol import PROTOCOL_VERSION, envelope
 
 if TYPE_CHECKING:
-    from liarsdice.server.rooms import LoggedEvent, Room
+    from liarsdice.server.room.state import Event, RoomState
 
 SPECTATOR = -1
 
 
-@dataclass(frozen=True, kw_only=True)
-class _Reply:
-    """A frame that may answer a message: ``reply_to`` is that message's ``id``."""
+class Encoded(dict[str, Any]):
+    """A frame (a plain dict to read) that knows its JSON text (``text``, made once)."""
 
-    reply_to: str | None = None
-
-
-@dataclass(frozen=True)
-class Snapshot(_Reply):
-    """The whole room as the recipient may see it."""
+    @cached_property
+    def text(self) -> str:
+        return json.dumps(self, separators=(",", ":"))
 
 
-@dataclass(frozen=True)
-class Update(_Reply):
-    """Events after ``from_seq`` (projected per recipient) and the current view."""
+@dataclass(frozen=True, slots=True)
+class Live:
+    """What a frame shows that the log does not determine."""
 
-    from_seq: int
-    events: tuple[LoggedEvent, ...] = ()
-    ephemeral: tuple[dict[str, Any], ...] = ()  # presence and takeover notes (not logged)
-
-
-@dataclass(frozen=True)
-class Welcome(_Reply):
-    """First answer to ``hello``: who the recipient is in this room."""
-
-    token: str | None = None  # only ever sent to the seat it belongs to, right after joining
-
-
-@dataclass(frozen=True)
-class ErrorFrame(_Reply):
-    """A refused message: a documented ``code`` and a human-readable ``message``."""
-
-    code: str
-    message: str
-
-
-@dataclass(frozen=True)
-class Pong(_Reply):
-    """The answer to ``ping``."""
-
-
-@dataclass(frozen=True)
-class RecordFrame:
-    """A finished game's JSON record (``None`` when the game is not finished)."""
-
-    game_no: int
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-Frame = Snapshot | Update | Welcome | ErrorFrame | Pong | RecordFrame
+    presence: tuple[tuple[bool, bool], ...] = ()  # (connected, away) by seat
+    spectators: int = 0
+    deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn timer
+    ratings: tuple[int | None, ...] = ()  # the seats' display ratings
 
 
 def seat_view(state: Any, seat: int) -> Any:
@@ -80,26 +52,21 @@ def seat_view(state: Any, seat: int) -> Any:
     return state.view(seat)
 
 
-def _view_dict(room: Room, seat: int) -> dict[str, Any] | None:
-    state = room.state
-    game = room.game
+def viewer_of(room: RoomState, seat: int) -> int:
+    return seat if 0 <= seat < len(room.seats) else SPECTATOR
+
+
+def view_dict(room: RoomState, seat: int) -> dict[str, Any] | None:
+    state, game = room.state, room.game
     if state is None or game is None:
         return None
     out = family_of_game(game).view_frame(state, seat)
     out["legal"] = [
         {"action": a, "text": game.action_to_string(a, seat)}
-        for a in state.view(seat).legal_actions
+        for a in seat_view(state, seat).legal_actions
     ]
     out["game_no"] = room.game_no
     return out
-
-
-def _rules_public(room: Room) -> dict[str, Any] | None:
-    """The dice facts a client needs for bid odds (once a game has started)."""
-    game = room.game
-    if game is None:
-        return None
-    return family_of_game(game).public_rules(game.rules)
 
 
 # What a recipient may see of each logged event: (key sent, key logged) pairs, in order; a
@@ -110,6 +77,8 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "seat_joined": (("seat", "seat"), ("name", "name"), ("seat_kind", "kind"), ("level", "level?")),
     "client_seed": (("seat", "seat"),),
     "settings": (("turn_timer", "turn_timer?"),),
+    "locked": (("locked", "locked"),),
+    "banned": (),  # the name follows in the seat's removal
     "game_started": (("game_no", "game_no"), ("players", "players"), ("opener", "opener?")),
     "action": (
         ("seat", "seat"),
@@ -131,7 +100,8 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def _event(room: Room, ev: LoggedEvent, seat: int) -> dict[str, Any]:
+def event_dict(ev: Event) -> dict[str, Any]:
+    """A logged event as every recipient may see it (no event field depends on the seat)."""
     d = ev.data
     out: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind}
     for key, logged in _EVENT_FIELDS.get(ev.kind, ()):
@@ -139,9 +109,13 @@ def _event(room: Room, ev: LoggedEvent, seat: int) -> dict[str, Any]:
     return out
 
 
-def _room(room: Room) -> dict[str, Any]:
-    return {
-        "id": room.id,
+def room_dict(room: RoomState, live: Live) -> dict[str, Any]:
+    """The room's public facts (the same for every recipient)."""
+    game = room.game
+    present = live.presence
+    rated = live.ratings
+    out = {
+        "id": room.room_id,
         "preset": room.preset,
         "family": room.family,
         "options": room.options,
@@ -151,40 +125,43 @@ def _room(room: Room) -> dict[str, Any]:
         "host": room.host,
         "private": room.private,
         "turn_timer": room.turn_timer,
-        "timer": _timer(room),
-        "rules": _rules_public(room),
+        "timer": _timer(room, live),
+        "rules": None if game is None else family_of_game(game).public_rules(game.rules),
         "seats": [
             {
                 "seat": s.index,
                 "name": s.name,
                 "kind": s.kind,
                 "level": s.level,
-                "connected": s.connections > 0,
-                "away": s.away,
+                "connected": present[s.index][0] if s.index < len(present) else False,
+                "away": present[s.index][1] if s.index < len(present) else False,
                 "left": s.left,
                 "player": s.player,
-                "rating": None if s.player is None else room.ratings.get(s.player),
+                "rating": rated[s.index] if s.index < len(rated) else None,
             }
             for s in room.seats
         ],
         "wins": [room.wins.get(s.name, 0) for s in room.seats],
-        "ranking": room.ranking,
-        "spectators": room.spectators,
+        "ranking": None if room.ranking is None else list(room.ranking),
+        "spectators": live.spectators,
         "next_commitment": room.next_commitment,
-        "games": sorted(room.records),
+        "games": list(room.games),
     }
+    if room.locked:  # only when set: frames of unlocked rooms are as they always were
+        out["locked"] = True
+    return out
 
 
-def _timer(room: Room) -> dict[str, Any] | None:
+def _timer(room: RoomState, live: Live) -> dict[str, Any] | None:
     """The running turn timer: whose it is and when it runs out (the server's wall clock;
     frames carry ``now`` to count down from)."""
-    if room.deadline is None:
+    if live.deadline is None:
         return None
-    seat, deadline = room.deadline
+    seat, deadline = live.deadline
     return {"seat": seat, "deadline": round(deadline, 3), "seconds": room.turn_timer}
 
 
-def _fair_public(room: Room) -> dict[str, Any]:
+def _fair_public(room: RoomState) -> dict[str, Any]:
     cur = room.fair_round
     return {
         "current": None
@@ -203,68 +180,108 @@ def _fair_public(room: Room) -> dict[str, Any]:
     }
 
 
-def render(room: Room, seat: int, frame: Frame) -> dict[str, Any]:
-    """The frame ``frame`` as recipient ``seat`` (a seat index, or -1 for a spectator) sees it.
-
-    Every outgoing WebSocket frame, HTTP room answer and record download is built here.
-    """
-    viewer = seat if 0 <= seat < len(room.seats) else SPECTATOR
-    if isinstance(frame, Pong):
-        return envelope("pong", {"reply_to": frame.reply_to, "seq": room.seq})
-    if isinstance(frame, RecordFrame):  # only finished games, every round revealed
-        record = room.records.get(frame.game_no)
-        return envelope("record", {"game_no": frame.game_no, "record": record, **frame.extra})
-    kind, data = _frame_data(room, viewer, frame)
-    if frame.reply_to is not None:
-        data["reply_to"] = frame.reply_to
-    return envelope(kind, data)
+def _frame(kind: str, data: dict[str, Any]) -> Encoded:
+    return Encoded(type=kind, version=PROTOCOL_VERSION, data=data)
 
 
-def _frame_data(
-    room: Room, viewer: int, frame: ErrorFrame | Welcome | Snapshot | Update
-) -> tuple[str, dict[str, Any]]:
-    """The frame's type and its data for ``viewer`` (before ``reply_to``)."""
-    if isinstance(frame, ErrorFrame):
-        return "error", {"code": frame.code, "message": frame.message}
-    if isinstance(frame, Welcome):
-        data: dict[str, Any] = {
-            "room": room.id,
-            "seat": None if viewer == SPECTATOR else viewer,
-            "role": "spectator" if viewer == SPECTATOR else "player",
-            "host": viewer == room.host,
+def _seat_field(viewer: int) -> int | None:
+    return None if viewer == SPECTATOR else viewer
+
+
+def snapshot(room: RoomState, live: Live, viewer: int, now: float) -> Encoded:
+    """The whole room as ``viewer`` may see it."""
+    return _frame(
+        "snapshot",
+        {
             "seq": room.seq,
-        }
-        if frame.token is not None and viewer != SPECTATOR:
-            data["token"] = frame.token
-        return "welcome", data
-    if isinstance(frame, Snapshot):
-        return "snapshot", {
-            "seq": room.seq,
-            "seat": None if viewer == SPECTATOR else viewer,
-            "room": _room(room),
-            "view": _view_dict(room, viewer),
+            "seat": _seat_field(viewer),
+            "room": room_dict(room, live),
+            "view": view_dict(room, viewer),
             "fair": _fair_public(room),
-            "chat": [_event(room, ev, viewer) for ev in room.chat],
-        }
-    return "update", {
-        "from_seq": frame.from_seq,
+            "chat": [event_dict(ev) for ev in room.chat],
+            "now": now,
+        },
+    )
+
+
+class Broadcast:
+    """One update to every recipient: the events and the room's facts are projected once,
+    each viewer's view once, and each distinct frame encoded once."""
+
+    def __init__(
+        self,
+        room: RoomState,
+        live: Live,
+        from_seq: int,
+        events: Sequence[Event] = (),
+        ephemeral: Sequence[Mapping[str, Any]] = (),
+        now: float = 0.0,
+    ) -> None:
+        self.room, self.from_seq, self.now = room, from_seq, now
+        self.events = [event_dict(ev) for ev in events] + [dict(e) for e in ephemeral]
+        self.room_facts = room_dict(room, live)
+        self._frames: dict[int, Encoded] = {}
+
+    def frame(self, seat: int, reply_to: str | None = None) -> Encoded:
+        viewer = viewer_of(self.room, seat)
+        out = self._frames.get(viewer)
+        if out is None:
+            out = self._frames[viewer] = _frame(
+                "update",
+                {
+                    "from_seq": self.from_seq,
+                    "seq": self.room.seq,
+                    "seat": _seat_field(viewer),
+                    "events": self.events,
+                    "room": self.room_facts,
+                    "view": view_dict(self.room, viewer),
+                    "now": self.now,
+                },
+            )
+        if reply_to is None:
+            return out
+        return _frame("update", {**out["data"], "reply_to": reply_to})
+
+
+def welcome(room: RoomState, seat: int, reply_to: str | None = None) -> Encoded:
+    """First answer to ``hello``: who the recipient is in this room."""
+    viewer = viewer_of(room, seat)
+    data: dict[str, Any] = {
+        "room": room.room_id,
+        "seat": _seat_field(viewer),
+        "role": "spectator" if viewer == SPECTATOR else "player",
+        "host": viewer == room.host,
         "seq": room.seq,
-        "seat": None if viewer == SPECTATOR else viewer,
-        "events": [_event(room, ev, viewer) for ev in frame.events] + list(frame.ephemeral),
-        "room": _room(room),
-        "view": _view_dict(room, viewer),
     }
+    if reply_to is not None:
+        data["reply_to"] = reply_to
+    return _frame("welcome", data)
+
+
+def pong(seq: int, reply_to: str | None) -> Encoded:
+    return _frame("pong", {"reply_to": reply_to, "seq": seq})
+
+
+def error_frame(code: str, message: str, reply_to: str | None = None) -> Encoded:
+    """A refused message: a documented ``code`` and a human-readable ``message``."""
+    data: dict[str, Any] = {"code": code, "message": message}
+    if reply_to is not None:
+        data["reply_to"] = reply_to
+    return _frame("error", data)
 
 
 __all__ = [
     "SPECTATOR",
-    "ErrorFrame",
-    "Frame",
-    "Pong",
-    "RecordFrame",
-    "Snapshot",
-    "Update",
-    "Welcome",
-    "render",
+    "Broadcast",
+    "Encoded",
+    "Live",
+    "envelope",
+    "error_frame",
+    "event_dict",
+    "pong",
+    "room_dict",
     "seat_view",
+    "snapshot",
+    "view_dict",
+    "welcome",
 ]

@@ -1,0 +1,256 @@
+"""The room as a value: :class:`RoomState` holds everything a room's event log determines.
+
+A room changes only by folding an event into its value (:mod:`liarsdice.server.room.events`),
+which makes a new value and leaves the old one as it was: a command that cannot be committed
+is undone by keeping the old value. What the log does not determine (who is connected, the
+running timers, the bots' instances) lives in the actor (:mod:`liarsdice.server.room.actor`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from liarsdice.families import Family, family_of, family_of_game
+from liarsdice.server import fair
+from liarsdice.server.ratings import Standing
+
+MAX_SEATS = 12
+CHAT_KEEP = 50  # chat lines a room remembers (and sends in a snapshot)
+GAMES_LISTED = 20  # finished games' numbers a frame lists (the latest); older ones by URL
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat as the log knows it (presence is the actor's)."""
+
+    index: int
+    name: str
+    kind: str  # "human" | "bot"
+    level: str | None
+    token_hash: str | None
+    client_seed: str
+    left: bool = False  # the player left (or was removed) during a game: a bot plays it
+    player: str | None = None  # the rated identity (a guest's player id, or a bot level's)
+
+
+@dataclass(frozen=True, slots=True)
+class FairRound:
+    """The fair-dice round in progress: its locked seeds and where its stream is."""
+
+    game_no: int
+    round: int
+    idx: int  # the server seed's index
+    commitment: str
+    client_seeds: tuple[str, ...]
+    at: fair.Cursor = fair.START
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One event of a room's log: ``seq`` counts from 1 in each room."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoomState:
+    """Everything a room's log determines. Never changed in place: see :func:`fold`."""
+
+    room_id: str
+    seq: int = 0
+    preset: str = "classic"
+    family: str = "bidding"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    turn_timer: float | None = None
+    private: bool = False  # by link only: not in the public room list
+    locked: bool = False  # the host locked the room: nobody new takes a seat
+    banned: frozenset[str] = frozenset()  # names the host banned from this room (folded)
+    status: str = "lobby"  # lobby | playing | finished | closed
+    game_no: int = 0
+    seats: tuple[Seat, ...] = ()
+    host: int = 0
+    game: Any = None  # the current (or last) game of the room's family
+    state: Any = None  # its state (immutable, from the rules core)
+    seeds: Mapping[int, str] = field(default_factory=dict)  # secret server seeds by index
+    next_idx: int = 0  # the server seed of the next fair round
+    fair_round: FairRound | None = None
+    fair_info: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)  # this game's
+    wins: Mapping[str, int] = field(default_factory=dict)  # games won here, by seat name
+    ranking: tuple[int, ...] | None = None  # the last game's seats, winner first
+    out_order: tuple[int, ...] = ()  # this game's seats in the order they went out
+    chat: tuple[Event, ...] = ()  # the last CHAT_KEEP chat events
+    games: tuple[int, ...] = ()  # the latest GAMES_LISTED finished games' numbers
+    action_ids: Mapping[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ derived facts
+    @property
+    def family_obj(self) -> Family:
+        return family_of(self.preset)
+
+    @property
+    def playing(self) -> bool:
+        return self.status == "playing" and self.state is not None
+
+    @property
+    def next_commitment(self) -> str | None:
+        seed = self.seeds.get(self.next_idx)
+        return None if seed is None else fair.commitment(seed)
+
+    def facts(self) -> dict[str, Any]:
+        """Every field, the game and its state as their histories: equal for two values folded
+        from the same log (objects of the rules core compare by identity)."""
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["game"] = None if self.game is None else list(self.game.names)
+        out["state"] = None if self.state is None else list(self.state.history())
+        return out
+
+    def with_seeds(self, seeds: Mapping[int, str]) -> RoomState:
+        """The value with the secret server seeds it still needs from ``seeds`` (those of the
+        round in progress and later: revealed ones are in ``fair_info``)."""
+        floor = self.fair_round.idx if self.fair_round is not None else self.next_idx
+        if self.seq == 0:
+            floor = 0  # a log replayed from its start needs every seed
+        keep = {i: s for i, s in seeds.items() if i >= floor}
+        return replace(self, seeds={**keep, **self.seeds})
+
+    def names(self) -> list[str]:
+        """The players' names: the game's while one is played, else the seats'."""
+        if self.game is not None and self.status == "playing":
+            return list(self.game.names)
+        return [s.name for s in self.seats]
+
+    def seat_name(self, seat: int) -> str:
+        return self.seats[seat].name if 0 <= seat < len(self.seats) else "nobody"
+
+    def controlled_by_bot(self, seat: int, away: bool = False) -> bool:
+        """Whether a bot moves for ``seat`` (its own, or a player's who is away or left)."""
+        s = self.seats[seat]
+        return s.kind == "bot" or s.left or away
+
+    def seat_of_token(self, token_hash: str) -> int | None:
+        for s in self.seats:
+            if s.token_hash is not None and s.token_hash == token_hash:
+                return s.index
+        return None
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record of the current game, with each revealed round's ``fair`` key."""
+        rec = family_of_game(self.state.game).record_from_state(self.state)
+        for r, rnd in enumerate(rec["rounds"]):
+            info = self.fair_info.get(r)
+            if info is not None and "server_seed" in info:
+                rnd["fair"] = dict(info)
+        return rec
+
+    def standings(self) -> tuple[int, list[Standing]] | None:
+        """The finished game's rated seats (places from the ranking, calls from its rounds),
+        or None when fewer than two seats have a rated identity."""
+        st = self.state
+        game = st.game
+        family = family_of_game(game)
+        made: dict[str, int] = {}
+        won: dict[str, int] = {}
+        for result in st.view(-1).results:
+            summary = family.summarize_result(game, result)
+            caller = summary.get("caller")
+            if caller is None:
+                continue
+            made[caller] = made.get(caller, 0) + 1
+            if not summary.get("losses", {}).get(caller):
+                won[caller] = won.get(caller, 0) + 1
+        names = list(game.names)
+        out = []
+        for place, seat in enumerate(self.ranking or (), start=1):
+            player = self.seats[seat].player if seat < len(self.seats) else None
+            if player is not None:
+                name = names[seat]
+                out.append(Standing(player, place, made.get(name, 0), won.get(name, 0)))
+        if len({s.player for s in out}) < 2:
+            return None
+        return self.game_no, out
+
+
+def snapshot_json(s: RoomState) -> dict[str, Any]:
+    """The value as JSON, taken just before a ``game_started`` event: no game state (that
+    event builds it) and no secret seeds (those stay in ``fair_seeds``)."""
+    cur = s.fair_round
+    return {
+        "seq": s.seq,
+        "preset": s.preset,
+        "options": dict(s.options),
+        "turn_timer": s.turn_timer,
+        "private": s.private,
+        "locked": s.locked,
+        "banned": sorted(s.banned),
+        "status": s.status,
+        "game_no": s.game_no,
+        "seats": [
+            [x.index, x.name, x.kind, x.level, x.token_hash, x.client_seed, x.left, x.player]
+            for x in s.seats
+        ],
+        "host": s.host,
+        "next_idx": s.next_idx,
+        "fair_round": None
+        if cur is None
+        else [cur.game_no, cur.round, cur.idx, cur.commitment, list(cur.client_seeds), cur.at],
+        "fair_info": [[r, dict(info)] for r, info in s.fair_info.items()],
+        "wins": dict(s.wins),
+        "ranking": None if s.ranking is None else list(s.ranking),
+        "chat": [[ev.seq, ev.kind, ev.data] for ev in s.chat],
+        "games": list(s.games),
+    }
+
+
+def from_snapshot(room_id: str, d: Mapping[str, Any]) -> RoomState:
+    """The value :func:`snapshot_json` wrote (seeds are added by the caller)."""
+    cur = d["fair_round"]
+    return RoomState(
+        room_id=room_id,
+        seq=d["seq"],
+        preset=d["preset"],
+        family=family_of(d["preset"]).name,
+        options=d["options"],
+        turn_timer=d["turn_timer"],
+        private=d["private"],
+        locked=d["locked"],
+        banned=frozenset(d["banned"]),
+        status=d["status"],
+        game_no=d["game_no"],
+        seats=tuple(Seat(*x) for x in d["seats"]),
+        host=d["host"],
+        next_idx=d["next_idx"],
+        fair_round=None
+        if cur is None
+        else FairRound(cur[0], cur[1], cur[2], cur[3], tuple(cur[4]), (cur[5][0], cur[5][1])),
+        fair_info={r: info for r, info in d["fair_info"]},
+        wins=d["wins"],
+        ranking=None if d["ranking"] is None else tuple(d["ranking"]),
+        chat=tuple(Event(*x) for x in d["chat"]),
+        games=tuple(d["games"]),
+    )
+
+
+def build_game(
+    preset: str, options: Mapping[str, Any], names: list[str], opener: int | None
+) -> Any:
+    """A game of ``preset`` with the room's options (JSON values) and these seats."""
+    family = family_of(preset)
+    return family.new_game(family.rules(preset, dict(options), len(names)), names, opener)
+
+
+__all__ = [
+    "CHAT_KEEP",
+    "GAMES_LISTED",
+    "MAX_SEATS",
+    "Event",
+    "FairRound",
+    "RoomState",
+    "Seat",
+    "build_game",
+    "from_snapshot",
+    "snapshot_json",
+]

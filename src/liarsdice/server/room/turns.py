@@ -1,0 +1,175 @@
+"""What moves a room when nobody sends anything: bots, turn timers, grace periods, presence.
+
+None of it changes the room by itself: each timer *posts a command* to the room's actor
+(:meth:`liarsdice.server.room.actor.Room.post`), which decides and commits it like any other.
+Presence (who is connected, who is away) is not in the log: it lives here, one :class:`Here`
+per seat, and frames show it through :class:`~liarsdice.server.views.Live`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from liarsdice.server.room.commands import BotMove
+from liarsdice.server.views import seat_view
+
+if TYPE_CHECKING:
+    from liarsdice.server.room.actor import Room
+
+
+@dataclass
+class Here:
+    """One seat's presence."""
+
+    connections: int = 0
+    away: bool = False
+    epoch: int = 0  # bumped on every disconnect and reconnect, for the grace timer
+    timeouts: int = 0  # turn timers run out in a row (reset by any message of the seat)
+
+
+class Turns:
+    """The room's timers: the next bot move or the turn timer of the human to move, and each
+    absent seat's grace period."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self._timer: asyncio.TimerHandle | None = None
+        self._key: tuple[Any, int, bool] | None = None  # (state, seat, bot) of _timer
+        self.deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn
+        self._grace: dict[int, asyncio.TimerHandle] = {}
+        self._bots: dict[tuple[int, int], Any] = {}  # (game_no, seat) -> bot
+
+    # ------------------------------------------------------------------ the turn
+    def cancel(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer, self._key, self.deadline = None, None, None
+
+    def stop(self) -> None:
+        self.cancel()
+        for h in self._grace.values():
+            h.cancel()
+        self._grace = {}
+
+    def schedule(self) -> None:
+        """Arm what moves next: a bot's move, or the turn timer of the human to move.
+
+        A timer already armed for this very turn is kept: reconnecting or sending messages
+        never restarts a player's countdown."""
+        room = self.room
+        v = room.value
+        st = v.state
+        if not v.playing or st.is_terminal() or st.current_player < 0 or room.paused:
+            self.cancel()  # (a paused room's bots and timers wait: the probe reschedules)
+            return
+        p = st.current_player
+        bot = v.controlled_by_bot(p, room.presence[p].away)
+        # (states are immutable: the same object is the same turn, whatever chat came between)
+        key = self._key
+        if self._timer is not None and key is not None and key[0] is st and key[1:] == (p, bot):
+            return
+        self.cancel()
+        loop = asyncio.get_running_loop()
+        settings = room.settings
+        if bot:
+            self._timer = loop.call_later(settings.bot_delay, room.post, self._bot_move, st)
+        elif v.turn_timer:
+            self._timer = loop.call_later(v.turn_timer, room.post, self._timed_out, st)
+            self.deadline = (p, settings.clock() + v.turn_timer)
+        else:
+            return
+        self._key = (st, p, bot)
+
+    def _bot(self, seat: int) -> Any:
+        room, v = self.room, self.room.value
+        key = (v.game_no, seat)
+        bot = self._bots.get(key)
+        if bot is None:
+            info = v.seats[seat]
+            level = info.level if info.kind == "bot" and info.level else None
+            # Keyed by the room's secret: public values (room, game, seat, seq) alone would let
+            # anyone replay the bot's choices and so learn about its dice.
+            salt = f"bot/{v.game_no}/{seat}/{v.seq}".encode()
+            rng = random.Random(hmac.new(room.secret.encode(), salt, hashlib.sha256).digest())
+            bot = v.family_obj.make_bot(level or room.settings.takeover_level, rng)
+            self._bots = {k: b for k, b in self._bots.items() if k[0] == v.game_no}
+            self._bots[key] = bot
+        return bot
+
+    async def _bot_move(self, turn: Any, *, timeout: bool = False) -> None:
+        """A bot's move for the seat to move (a bot's seat, an away player's, or a player
+        whose turn timer ran out: ``timeout``)."""
+        self._timer, self._key = None, None
+        room, v = self.room, self.room.value
+        st = v.state
+        if st is not turn or not v.playing or st.is_terminal():
+            return
+        p = st.current_player
+        if p < 0 or not (timeout or v.controlled_by_bot(p, room.presence[p].away)):
+            return
+        bot = self._bot(p)
+        action = await asyncio.to_thread(bot.choose, v.game, seat_view(st, p))
+        if room.value.state is st:  # (commands are serialized: nothing moved meanwhile)
+            await room.command(p, BotMove(int(action), timeout))
+
+    async def _timed_out(self, turn: Any) -> None:
+        """The player to move let the turn timer run out: a bot plays this one move for them.
+        Only ``Settings.timeouts_before_away`` timeouts in a row mark the seat away (then
+        the bot plays every turn until the player sends anything)."""
+        self._timer, self._key, self.deadline = None, None, None
+        room, v = self.room, self.room.value
+        st = v.state
+        if st is not turn or not v.playing:
+            return
+        seat = st.current_player
+        here = room.presence[seat]
+        if v.seats[seat].kind != "human" or here.away:
+            self.schedule()
+            return
+        here.timeouts += 1
+        if here.timeouts >= room.settings.timeouts_before_away:
+            room.set_away(seat, True, "turn_timer")
+            return
+        await self._bot_move(st, timeout=True)
+
+    # ------------------------------------------------------------------ grace periods
+    def start_grace(self, seat: int) -> None:
+        """After the grace period with no connection, a bot plays ``seat``."""
+        epoch = self.room.presence[seat].epoch
+        self.end_grace(seat)
+        self._grace[seat] = asyncio.get_running_loop().call_later(
+            self.room.settings.grace_period, self.room.post, self._grace_over, seat, epoch
+        )
+
+    def end_grace(self, seat: int) -> None:
+        old = self._grace.pop(seat, None)
+        if old is not None:
+            old.cancel()
+
+    def restart_graces(self) -> None:
+        """Seats moved (one was removed): every absent player's grace period starts again."""
+        for h in self._grace.values():
+            h.cancel()
+        self._grace = {}
+        room = self.room
+        for info in room.value.seats:
+            here = room.presence[info.index]
+            if info.kind == "human" and here.connections == 0 and not here.away:
+                self.start_grace(info.index)
+
+    async def _grace_over(self, seat: int, epoch: int) -> None:
+        room = self.room
+        if seat >= len(room.presence):
+            return
+        here = room.presence[seat]
+        if here.epoch != epoch or here.connections > 0 or here.away:
+            return
+        room.set_away(seat, True, "grace_period")
+
+
+__all__ = ["Here", "Turns"]
