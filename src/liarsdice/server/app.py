@@ -501,7 +501,8 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
             seat, token = await room.submit(lambda: room.join(name, body.client_seed, player))
         except CommandError as err:
             conflict = ("room_full", "name_taken", "name_reserved", "bad_state")
-            code = 409 if err.code in conflict else 400
+            refused = ("room_locked", "banned")
+            code = 409 if err.code in conflict else 403 if err.code in refused else 400
             raise HTTPException(code, detail={"code": err.code, "message": err.message}) from None
         return {"room": room.id, "seat": seat, "token": token, "url": share_url(request, room.id)}
 

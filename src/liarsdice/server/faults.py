@@ -119,6 +119,27 @@ def install(store: Store, faults: Faults | None = None) -> Faults:
     return faults
 
 
+SQLITE_MAX_PAGES = 4294967294  # SQLite's largest max_page_count
+
+
+async def sqlite_cap(store: Store, spare_bytes: int | None) -> None:
+    """Make a SQLite file store behave like a nearly full disk: its writer connection may
+    grow the database by at most ``spare_bytes`` more (``None``: lift the cap). Writes that
+    need more fail with SQLite's own "database or disk is full"."""
+
+    def cap() -> None:
+        conn = store._sync_conn
+        assert conn is not None, "a SQLite file store"
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        pages = raw.execute("PRAGMA page_count").fetchone()[0]
+        size = raw.execute("PRAGMA page_size").fetchone()[0]
+        limit = SQLITE_MAX_PAGES if spare_bytes is None else pages + spare_bytes // size
+        raw.execute(f"PRAGMA max_page_count={int(limit)}")
+
+    await store._on_thread(cap)
+
+
 @contextmanager
 def sqlite_lock(path: str | Path) -> Iterator[sqlite3.Connection]:
     """Hold SQLite's write lock on the database file ``path`` (``BEGIN EXCLUSIVE``)."""
@@ -131,4 +152,4 @@ def sqlite_lock(path: str | Path) -> Iterator[sqlite3.Connection]:
         con.close()
 
 
-__all__ = ["MODES", "Faults", "FaultyStore", "StoreFault", "install", "sqlite_lock"]
+__all__ = ["MODES", "Faults", "FaultyStore", "StoreFault", "install", "sqlite_cap", "sqlite_lock"]
