@@ -4,13 +4,20 @@ leaking through the public player pages."""
 
 from __future__ import annotations
 
+import json
+import time
 import unicodedata
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from liarsdice.server.names import confusable_with, normalize_name
-from server_util import client, create
+from server_util import client, create, msg
+
+if TYPE_CHECKING:
+    from fastapi.testclient import TestClient
 
 # Invisible tails and stand-ins: each drawn as "ann" (or as nothing).
 INVISIBLE = ["\u2800", "\u1160", "\u115f", "\u034f", "\ufe0f", "\u3164", "\uffa0", "\u00ad"]
@@ -92,3 +99,89 @@ def test_names_are_compared_as_drawn() -> None:
         normalize_name("\u2800-\u2800")
     with pytest.raises(ValueError, match="empty"):
         normalize_name("\u1160\u115f\u2800")
+
+
+# ------------------------------------------------------------------ private rooms
+def _finish_rated_game(c: TestClient, token: str, private: bool) -> str:
+    """A room of a rated guest and two random bots, played to the end by bots; its id."""
+    room = create(c, "ann", options={"dice": 1}, player_token=token, private=private)
+    rid: str = room["room"]
+    with c.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        ws.send_json(msg("hello", token=room["token"]))
+        ws.receive_json(), ws.receive_json()
+        for n in (1, 2):
+            ws.send_json(msg("add_bot", level="random", id=f"b{n}"))
+            while ws.receive_json()["data"].get("reply_to") != f"b{n}":
+                pass
+        ws.send_json(msg("start", id="s"))
+        while ws.receive_json()["data"].get("reply_to") != "s":
+            pass
+    # ann left the socket: after the (zero) grace period a bot plays her seat to the end
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        page = c.get(f"/api/rooms/{rid}").json()["data"]["room"]
+        if page["status"] == "finished" and page.get("ranking"):
+            break
+        time.sleep(0.05)
+    assert page["status"] == "finished"
+    return rid
+
+
+def test_player_pages_never_name_a_private_room(tmp_path: Path) -> None:
+    """A stranger goes from the leaderboard to a player's page (a guest's or a bot level's):
+    the games of private rooms are not in ``recent`` (their id is the room's only key)."""
+    with client(tmp_path, grace_period=0.0) as c:
+        r = c.post("/api/players", json={"name": "ann"})
+        assert r.status_code == 201, r.text
+        me = r.json()
+        hidden = _finish_rated_game(c, me["token"], private=True)
+        shown = _finish_rated_game(c, me["token"], private=False)
+        board = c.get("/api/leaderboard").json()
+        assert hidden not in json.dumps(board)
+        ids = {p["player"] for p in board["players"]} | {me["player"], "bot-random"}
+        assert {me["player"], "bot-random"} <= ids
+        for player in sorted(ids):
+            page = c.get(f"/api/players/{player}").json()
+            assert hidden not in json.dumps(page), page
+            assert [g["room"] for g in page["recent"]] == [shown]
+            assert page["games"] == 2  # the private game is rated all the same
+        assert hidden not in c.get("/api/rooms").text
+
+
+def test_migration_0004_marks_private_rooms_from_their_log(tmp_path: Path) -> None:
+    """A database from before 0004: ``rooms.private`` is set from each ``room_created``."""
+    from alembic import command
+    from sqlalchemy import create_engine, insert, text
+
+    from liarsdice.server.migrations import alembic_config
+    from liarsdice.server.schema import events_table
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    with engine.begin() as conn:
+        command.upgrade(alembic_config(conn), "0003")
+        now = "2026-01-01 00:00:00"
+        for rid, created in [
+            ("pub", {"preset": "classic", "options": {}, "seed_idx": 0}),
+            ("priv", {"preset": "classic", "options": {}, "seed_idx": 0, "private": True}),
+            ("odd", {"preset": "classic", "options": {"private": True}, "seed_idx": 0}),
+        ]:
+            conn.execute(
+                text(
+                    "INSERT INTO rooms (id, preset, options, status, game_no, seq, created_at,"
+                    " updated_at) VALUES (:id, 'classic', '{}', 'lobby', 0, 1, :now, :now)"
+                ),
+                {"id": rid, "now": now},
+            )
+            conn.execute(
+                insert(events_table).values(
+                    room_id=rid,
+                    seq=1,
+                    kind="room_created",
+                    data=json.dumps(created, separators=(",", ":")),
+                    created_at=datetime(2026, 1, 1, tzinfo=UTC),
+                )
+            )
+        command.upgrade(alembic_config(conn), "head")
+        rows = dict(conn.execute(text("SELECT id, private FROM rooms")).all())
+    engine.dispose()
+    assert rows == {"pub": 0, "priv": 1, "odd": 0}

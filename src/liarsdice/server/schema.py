@@ -8,6 +8,7 @@ table holds.
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -32,6 +34,9 @@ rooms_table = Table(
     Column("seq", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # migration 0004: by link only (its ``room_created`` says ``"private": true``); the public
+    # pages (the room list, players' recent games) leave it out
+    Column("private", Boolean, nullable=False, server_default=false()),
 )
 
 seats_table = Table(

@@ -33,6 +33,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -128,6 +129,13 @@ def _insert_many(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> 
         conn.execute(insert(table), group)
 
 
+def _created_private(batch: Batch) -> bool:
+    """Whether the room that ``batch`` creates is private (its ``room_created`` event says)."""
+    return any(
+        kind == "room_created" and data.get("private") is True for _, kind, data in batch.events
+    )
+
+
 def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
     """Write ``batches`` (each one command's) on ``conn``, inside the caller's transaction."""
     rooms: list[dict[str, Any]] = []
@@ -141,6 +149,7 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
         if b.new_room is not None:
             row = dict(b.new_room)
             row["options"] = json.dumps(row["options"])
+            row.setdefault("private", _created_private(b))
             rooms.append({"id": b.room_id, "created_at": now, "updated_at": now, **row})
         seeds += [
             {"room_id": b.room_id, "idx": idx, "server_seed": seed, "commitment": commit}
@@ -554,16 +563,23 @@ class Store:
             return {i: ratings.display(mu, sigma) for i, mu, sigma in rows}
 
     async def player(self, player_id: str, recent: int = 20) -> dict[str, Any] | None:
-        """A player's page: rating, counts and the last ``recent`` rated games."""
+        """A player's page: rating, counts and the last ``recent`` rated games.
+
+        The counts and the rating cover every rated game; ``recent`` leaves out the games of
+        private rooms (a private room's id is its only key)."""
         async with self._engine().connect() as conn:
             row = (
                 await conn.execute(select(players_table).where(players_table.c.id == player_id))
             ).first()
             if row is None:
                 return None
+            # A private room is reached by its link only: its games are left out (the link is
+            # the room's id, and a game's place and time tell about the room too).
             games = await conn.execute(
                 select(player_games_table)
+                .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
                 .where(player_games_table.c.player_id == player_id)
+                .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
                 .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
                 .limit(recent)
             )
