@@ -11,6 +11,9 @@ transaction (commands that arrive together share one: group commit, :meth:`Store
 finished games' records); ``fair_seeds`` holds the secret server seeds until they are revealed.
 On startup every room's events are folded through the rules core again
 (:meth:`liarsdice.server.rooms.Room.fold`).
+
+A store claims its database while it runs (one server per database; :class:`StoreInUse`
+otherwise): see :mod:`liarsdice.server.claim`.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 from liarsdice.server import ratings
+from liarsdice.server.claim import Claim, StoreInUse, claim_for
 from liarsdice.server.migrations import upgrade_head
 from liarsdice.server.ratings import Standing
 from liarsdice.server.schema import (
@@ -321,8 +325,12 @@ class Store:
     own write returns only after every batch the room gave up on has committed or failed.
     """
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, *, claim: bool = True) -> None:
         self.url = url
+        # A server's store claims its database (one server per database) and migrates it; a
+        # reader (``claim=False``, :meth:`reader`) does neither: it reads beside a server.
+        self.claims = claim
+        self._claim: Claim | None = None
         self.engine: AsyncEngine | None = None
         self._sync_engine: Engine | None = None
         self._sync_conn: Connection | None = None  # used on the writer thread only
@@ -345,13 +353,48 @@ class Store:
             return None
         return url.set(drivername="sqlite+pysqlite")
 
+    @classmethod
+    def reader(cls, url: str) -> Store:
+        """A store that reads a database a server may be running on: no claim, no migrations
+        (for tests, audits and tools; do not write through it)."""
+        return cls(url, claim=False)
+
     async def start(self) -> None:
-        """Connect, switch SQLite to WAL, and run the migrations up to head."""
+        """Claim the database, connect, switch SQLite to WAL, and run the migrations up to head.
+
+        Raises :class:`StoreInUse` when another server (or another store of this process)
+        holds the database: see :mod:`liarsdice.server.claim`. A claim this process took
+        beforehand (:func:`~liarsdice.server.claim.claim_database`, as ``liarsdice serve``
+        does) is adopted, and stays with its taker on :meth:`close`."""
+        if self.claims:
+            await self._take_claim()
+        try:
+            await self._start()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.close()
+            raise
+
+    async def _take_claim(self) -> None:
+        if self._claim is None or self._claim.released:
+            self._claim = await asyncio.to_thread(claim_for, self.url, self)
+
+    def _drop_claim(self) -> None:
+        claim, self._claim = self._claim, None
+        if claim is None:
+            return
+        if claim.owner is self:
+            claim.release()
+        elif claim.user is self:
+            claim.user = None  # (taken beforehand: it stays with its taker)
+
+    async def _start(self) -> None:
         self.engine = create_async_engine(self.url)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        if self.claims:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(_upgrade)
         sync_url = self._sqlite_file()
         if sync_url is not None:
             self._sync_engine = create_engine(sync_url, poolclass=NullPool)
@@ -382,6 +425,8 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self._claim is not None:
+            await asyncio.to_thread(self._drop_claim)
 
     def _engine(self) -> AsyncEngine:
         if self.engine is None:
@@ -649,6 +694,7 @@ __all__ = [
     "DEFAULT_DB_URL",
     "Batch",
     "Store",
+    "StoreInUse",
     "StoredRoom",
     "events_table",
     "fair_seeds_table",
