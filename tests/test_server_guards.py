@@ -4,16 +4,18 @@ leaking through the public player pages."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from liarsdice.server.names import confusable_with, normalize_name
+from pg_util import Cluster
 from server_util import client, create, msg
 
 if TYPE_CHECKING:
@@ -185,3 +187,75 @@ def test_migration_0004_marks_private_rooms_from_their_log(tmp_path: Path) -> No
         rows = dict(conn.execute(text("SELECT id, private FROM rooms")).all())
     engine.dispose()
     assert rows == {"pub": 0, "priv": 1, "odd": 0}
+
+
+def test_private_rooms_on_postgres(pg_url: str, pg_cluster: Cluster) -> None:
+    """On PostgreSQL: 0004 backfills ``rooms.private`` from the log, a new room's row gets it
+    from its ``room_created``, and a player's page leaves the private room's games out."""
+    from alembic import command
+    from sqlalchemy import insert, text
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from liarsdice.server.migrations import alembic_config
+    from liarsdice.server.schema import events_table, player_games_table
+    from liarsdice.server.store import Batch, Store, new_player_row
+
+    when = datetime(2026, 1, 1, tzinfo=UTC)
+    created = {"preset": "classic", "options": {}, "seed_idx": 0}
+
+    async def run() -> dict[str, Any]:
+        engine = create_async_engine(pg_url)
+        async with engine.begin() as conn:
+            await conn.run_sync(lambda c: command.upgrade(alembic_config(c), "0003"))
+            for rid, private in [("old-pub", False), ("old-priv", True)]:
+                await conn.execute(
+                    text(
+                        "INSERT INTO rooms (id, preset, options, status, game_no, seq,"
+                        " created_at, updated_at) VALUES (:id, 'classic', '{}', 'lobby', 0, 1,"
+                        " :now, :now)"
+                    ),
+                    {"id": rid, "now": when},
+                )
+                data = {**created, **({"private": True} if private else {})}
+                await conn.execute(
+                    insert(events_table).values(
+                        room_id=rid, seq=1, kind="room_created", data=json.dumps(data),
+                        created_at=when,
+                    )
+                )  # fmt: skip
+        await engine.dispose()
+        store = Store(pg_url)
+        await store.start()  # migrates to head
+        try:
+            for rid, private in [("new-pub", False), ("new-priv", True)]:
+                batch = Batch(rid)
+                batch.new_room = {
+                    "preset": "classic", "options": {}, "status": "lobby", "game_no": 0,
+                    "seq": 0,
+                }  # fmt: skip
+                batch.events.append(
+                    (1, "room_created", {**created, **({"private": True} if private else {})})
+                )
+                if rid == "new-pub":
+                    batch.players.append(new_player_row("p1", "ann", "guest", None, when))
+                await store.write(batch)
+            assert store.engine is not None
+            async with store.engine.begin() as conn:
+                for rid in ("old-pub", "old-priv", "new-pub", "new-priv"):
+                    await conn.execute(
+                        insert(player_games_table).values(
+                            player_id="p1", room_id=rid, game_no=1, place=1, players=2,
+                            calls_made=0, calls_won=0, rating=1000, finished_at=when,
+                        )
+                    )  # fmt: skip
+            page = await store.player("p1")
+            assert page is not None
+            return page
+        finally:
+            await store.close()
+
+    page = asyncio.run(run())
+    assert sorted(g["room"] for g in page["recent"]) == ["new-pub", "old-pub"]
+    database = pg_url.rsplit("/", 1)[1]
+    rows = pg_cluster.psql("SELECT id || '=' || private FROM rooms ORDER BY id", database)
+    assert rows.split() == ["new-priv=true", "new-pub=false", "old-priv=true", "old-pub=false"]
