@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from liarsdice.cli.options import count_option
+
+if TYPE_CHECKING:
+    from liarsdice.server.claim import Claim
 
 
 def default_db_url() -> str:
@@ -43,6 +47,23 @@ def bind(host: str, port: int) -> socket.socket:
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
+
+
+def claim_or_exit(db_url: str) -> Claim:
+    """Claim the database before anything starts (:mod:`liarsdice.server.claim`): a database
+    another server is using is one clear error, exit status 1."""
+    from sqlalchemy.exc import ArgumentError
+
+    from liarsdice.server.claim import StoreInUse, claim_database
+
+    try:
+        return claim_database(db_url)
+    except StoreInUse as err:
+        raise click.ClickException(str(err)) from None
+    except ArgumentError as err:
+        raise click.ClickException(f"bad --db URL {db_url!r}: {err}") from None
+    except Exception as err:  # (a database that cannot be reached: say so, no traceback)
+        raise click.ClickException(f"cannot open the database {db_url}: {err}") from None
 
 
 @click.command("serve")
@@ -107,6 +128,7 @@ def serve(
     sock = bind(host, port)
     port = sock.getsockname()[1]  # --port 0: the port the system chose
     db_url = db_url or default_db_url()
+    claim = claim_or_exit(db_url)  # one server per database; the app's store adopts the claim
     settings = Settings(
         db_url=db_url,
         store_timeout=store_timeout,
@@ -132,4 +154,10 @@ def serve(
         ws_max_size=settings.max_frame,
         log_level="warning",
     )
-    uvicorn.Server(config).run(sockets=[sock])
+    server = uvicorn.Server(config)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        claim.release()
+    if not server.started:  # the app's startup failed (uvicorn logged why)
+        raise click.ClickException("the server did not start: see the error above")

@@ -89,6 +89,7 @@ def _room_created(batch: Batch, ev: _Event, after: _Room) -> None:
         "status": "lobby",
         "game_no": 0,
         "seq": 0,
+        "private": bool(d.get("private", False)),
     }
 
 

@@ -8,6 +8,7 @@ table holds.
 from __future__ import annotations
 
 from sqlalchemy import (
+    Boolean,
     Column,
     DateTime,
     Float,
@@ -17,6 +18,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 metadata = MetaData()
@@ -32,6 +34,9 @@ rooms_table = Table(
     Column("seq", Integer, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # migration 0004: by link only (its ``room_created`` says ``"private": true``); the public
+    # pages (the room list, players' recent games) leave it out
+    Column("private", Boolean, nullable=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -122,7 +127,7 @@ player_games_table = Table(
     Column("finished_at", DateTime(timezone=True), nullable=False, index=True),
 )
 
-# Room snapshots (migration 0004): a room's value just before its latest game started, as JSON
+# Room snapshots (migration 0005): a room's value just before its latest game started, as JSON
 # (no game state: the log's next event, game_started, builds it). Startup folds only the events
 # after ``seq``. One row per room, replaced at each game's start.
 room_snapshots_table = Table(
@@ -133,7 +138,7 @@ room_snapshots_table = Table(
     Column("data", Text, nullable=False),
 )
 
-# The store probe (migration 0004): a paused room writes a record-sized payload here (and
+# The store probe (migration 0005): a paused room writes a record-sized payload here (and
 # deletes it in the same transaction) to prove real writes fit before it resumes.
 store_probe_table = Table(
     "store_probe",

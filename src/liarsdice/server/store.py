@@ -11,6 +11,9 @@ transaction (commands that arrive together share one: group commit, :meth:`Store
 finished games' records); ``fair_seeds`` holds the secret server seeds until they are revealed.
 On startup every room's events are folded through the rules core again
 (:meth:`liarsdice.server.rooms.Room.fold`).
+
+A store claims its database while it runs (one server per database; :class:`StoreInUse`
+otherwise): see :mod:`liarsdice.server.claim`.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from sqlalchemy import (
     func,
     insert,
     select,
+    true,
     update,
 )
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -40,6 +44,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import NullPool
 
 from liarsdice.server import ratings
+from liarsdice.server.claim import Claim, StoreInUse, claim_for
 from liarsdice.server.migrations import upgrade_head
 from liarsdice.server.ratings import Standing
 from liarsdice.server.schema import (
@@ -335,8 +340,12 @@ class Store:
     own write returns only after every batch the room gave up on has committed or failed.
     """
 
-    def __init__(self, url: str = DEFAULT_DB_URL) -> None:
+    def __init__(self, url: str = DEFAULT_DB_URL, *, claim: bool = True) -> None:
         self.url = url
+        # A server's store claims its database (one server per database) and migrates it; a
+        # reader (``claim=False``, :meth:`reader`) does neither: it reads beside a server.
+        self.claims = claim
+        self._claim: Claim | None = None
         self.engine: AsyncEngine | None = None
         self._sync_engine: Engine | None = None
         self._sync_conn: Connection | None = None  # used on the writer thread only
@@ -359,13 +368,48 @@ class Store:
             return None
         return url.set(drivername="sqlite+pysqlite")
 
+    @classmethod
+    def reader(cls, url: str) -> Store:
+        """A store that reads a database a server may be running on: no claim, no migrations
+        (for tests, audits and tools; do not write through it)."""
+        return cls(url, claim=False)
+
     async def start(self) -> None:
-        """Connect, switch SQLite to WAL, and run the migrations up to head."""
+        """Claim the database, connect, switch SQLite to WAL, and run the migrations up to head.
+
+        Raises :class:`StoreInUse` when another server (or another store of this process)
+        holds the database: see :mod:`liarsdice.server.claim`. A claim this process took
+        beforehand (:func:`~liarsdice.server.claim.claim_database`, as ``liarsdice serve``
+        does) is adopted, and stays with its taker on :meth:`close`."""
+        if self.claims:
+            await self._take_claim()
+        try:
+            await self._start()
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self.close()
+            raise
+
+    async def _take_claim(self) -> None:
+        if self._claim is None or self._claim.released:
+            self._claim = await asyncio.to_thread(claim_for, self.url, self)
+
+    def _drop_claim(self) -> None:
+        claim, self._claim = self._claim, None
+        if claim is None:
+            return
+        if claim.owner is self:
+            claim.release()
+        elif claim.user is self:
+            claim.user = None  # (taken beforehand: it stays with its taker)
+
+    async def _start(self) -> None:
         self.engine = create_async_engine(self.url)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        async with self.engine.begin() as conn:
-            await conn.run_sync(_upgrade)
+        if self.claims:
+            async with self.engine.begin() as conn:
+                await conn.run_sync(_upgrade)
         sync_url = self._sqlite_file()
         if sync_url is not None:
             self._sync_engine = create_engine(sync_url, poolclass=NullPool)
@@ -396,6 +440,8 @@ class Store:
         if self.engine is not None:
             await self.engine.dispose()
             self.engine = None
+        if self._claim is not None:
+            await asyncio.to_thread(self._drop_claim)
 
     def _engine(self) -> AsyncEngine:
         if self.engine is None:
@@ -593,16 +639,23 @@ class Store:
             return {i: ratings.display(mu, sigma) for i, mu, sigma in rows}
 
     async def player(self, player_id: str, recent: int = 20) -> dict[str, Any] | None:
-        """A player's page: rating, counts and the last ``recent`` rated games."""
+        """A player's page: rating, counts and the last ``recent`` rated games.
+
+        The counts and the rating cover every rated game; ``recent`` leaves out the games of
+        private rooms (a private room's id is its only key)."""
         async with self._engine().connect() as conn:
             row = (
                 await conn.execute(select(players_table).where(players_table.c.id == player_id))
             ).first()
             if row is None:
                 return None
+            # A private room is reached by its link only: its games are left out (the link is
+            # the room's id, and a game's place and time tell about the room too).
             games = await conn.execute(
                 select(player_games_table)
+                .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
                 .where(player_games_table.c.player_id == player_id)
+                .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
                 .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
                 .limit(recent)
             )
@@ -672,6 +725,7 @@ __all__ = [
     "DEFAULT_DB_URL",
     "Batch",
     "Store",
+    "StoreInUse",
     "StoredRoom",
     "events_table",
     "fair_seeds_table",

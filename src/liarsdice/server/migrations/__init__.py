@@ -11,7 +11,10 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
+
+from liarsdice.server.claim import PG_MIGRATE_KEY, claim_database
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,18 +30,30 @@ def alembic_config(connection: Connection | None = None) -> Config:
 
 
 def upgrade_head(connection: Connection) -> None:
-    """Upgrade the database behind ``connection`` to the newest revision."""
+    """Upgrade the database behind ``connection`` to the newest revision.
+
+    Migrations never run two at once: on PostgreSQL they hold a transaction-level advisory
+    lock (``pg_advisory_xact_lock``, until the caller's transaction ends; PostgreSQL's DDL is
+    transactional, so the second one finds the schema at head); a SQLite file is migrated only
+    by the holder of its claim (:mod:`liarsdice.server.claim`).
+    """
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": PG_MIGRATE_KEY})
     command.upgrade(alembic_config(connection), "head")
 
 
 def main(argv: list[str] | None = None) -> None:  # pragma: no cover - a manual tool
-    """Upgrade the database at a (sync) URL: ``python -m liarsdice.server.migrations URL``."""
+    """Upgrade the database at a (sync) URL: ``python -m liarsdice.server.migrations URL``
+    (refused while a server runs on it: :class:`~liarsdice.server.claim.StoreInUse`)."""
     from sqlalchemy import create_engine
 
     args = sys.argv[1:] if argv is None else argv
-    engine = create_engine(args[0] if args else "sqlite:///liarsdice.db")
-    with engine.begin() as conn:
-        upgrade_head(conn)
+    url = args[0] if args else "sqlite:///liarsdice.db"
+    with claim_database(url):
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            upgrade_head(conn)
+        engine.dispose()
 
 
 if __name__ == "__main__":  # pragma: no cover
