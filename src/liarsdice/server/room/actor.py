@@ -16,12 +16,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
-import json
 import logging
 import secrets
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 from liarsdice.server.config import Settings
 from liarsdice.server.projection import project
@@ -35,40 +34,23 @@ from liarsdice.server.room.commands import (
     decide,
     hash_token,
 )
-from liarsdice.server.room.events import fold
+from liarsdice.server.room.fanout import Fanout, Sink
+from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
 from liarsdice.server.room.state import Event, RoomState, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
-from liarsdice.server.store import Batch, Store
+from liarsdice.server.store import Store
 from liarsdice.server.views import (
-    Broadcast,
     Encoded,
-    Live,
     error_frame,
     pong,
-    snapshot,
-    viewer_of,
     welcome,
 )
 
 log = logging.getLogger("liarsdice.server")
 _T = TypeVar("_T")
 
-RESYNC_WINDOW = 64  # a resync at most this many events back gets them; further, a snapshot
 RECORDS_KEPT = 4  # finished games' records a room keeps at hand; older ones from the store
-STORE_UNAVAILABLE = "the database is not answering: the room is paused and resumes by itself"
 CLOSE_REMOVED = 4410  # the seat was removed (by the host, or its player left)
-PROBE_BYTES = 32 * 1024  # a resume probe writes about as much as a finished game's record
-
-
-class Sink(Protocol):
-    """Where a connection's frames go (a WebSocket writer, or a test's list)."""
-
-    seat: int
-
-    def push(self, frame: dict[str, Any]) -> None: ...
-
-    def close(self, code: int, reason: str) -> None:
-        """Close the connection (after the frames already pushed)."""
 
 
 async def within(aw: Awaitable[_T], seconds: float) -> _T:
@@ -94,6 +76,8 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
 
 
 class Room:
+    within = staticmethod(within)
+
     """One room's actor: its value, its connections, its queue of commands."""
 
     def __init__(
@@ -109,27 +93,21 @@ class Room:
         self.store = store
         self.value = RoomState(room_id=room_id)
         self.presence: list[Here] = []
-        self.sinks: set[Sink] = set()
         self.ratings: dict[str, int] = {} if ratings is None else ratings  # shared
         self.entropy: Entropy = entropy or SystemEntropy()
         self.turns = Turns(self)
-        # The last RESYNC_WINDOW events as (seq, kind, data as JSON): the garbage collector
-        # does not track tuples of strings and numbers, so busy rooms' history costs no pauses.
-        self.history: deque[tuple[int, str, str]] = deque(maxlen=RESYNC_WINDOW)
+        self.fanout = Fanout(self)
         self.records: OrderedDict[int, dict[str, Any]] = OrderedDict()  # the latest few
         # The bots' random numbers are keyed by this secret (room_secrets; never sent).
         self.secret = secrets.token_hex(32)
-        self._secret_stored = False
+        self.secret_stored = False
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
         self._queue = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False  # stop() cancels the task: that cancellation is meant
-        self.paused = False  # the store failed: commands are refused until a probe succeeds
-        self._probe: asyncio.TimerHandle | None = None
-        self._probe_wait = settings.store_retry
+        self.pause = Pause(self)  # the store failed: commands wait for a probe to succeed
         self.last_active = 0.0  # loop time of the last command
         self._prev_active = 0.0  # ... and of the one before (for close, itself a command)
-        self._snaps: tuple[Any, dict[int, Encoded]] = ((), {})
 
     # ------------------------------------------------------------------ the log's facts
     @property
@@ -156,35 +134,55 @@ class Room:
     def game(self) -> Any:
         return self.value.game
 
-    def __getattr__(self, name: str) -> Any:
-        # preset, family, private, game_no, host, turn_timer, ...: the value's
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.value, name)
+    @property
+    def preset(self) -> str:
+        return self.value.preset
+
+    @property
+    def family(self) -> str:
+        return self.value.family
+
+    @property
+    def private(self) -> bool:
+        return self.value.private
+
+    @property
+    def game_no(self) -> int:
+        return self.value.game_no
+
+    @property
+    def host(self) -> int:
+        return self.value.host
+
+    @property
+    def turn_timer(self) -> float | None:
+        return self.value.turn_timer
+
+    @property
+    def paused(self) -> bool:
+        return self.pause.paused
+
+    @property
+    def sinks(self) -> set[Sink]:
+        return self.fanout.sinks
+
+    @property
+    def spectators(self) -> int:
+        return self.fanout.spectators
+
+    def snapshot_frame(self, seat: int, reply_to: str | None = None) -> Encoded:
+        return self.fanout.snapshot_frame(seat, reply_to)
 
     @property
     def deadline(self) -> tuple[int, float] | None:
         return self.turns.deadline
-
-    @property
-    def spectators(self) -> int:
-        return sum(1 for s in self.sinks if s.seat < 0)
-
-    def live(self) -> Live:
-        seats = self.value.seats
-        return Live(
-            presence=tuple((h.connections > 0, h.away) for h in self.presence),
-            spectators=self.spectators,
-            deadline=self.turns.deadline,
-            ratings=tuple(None if s.player is None else self.ratings.get(s.player) for s in seats),
-        )
 
     def restore(self, value: RoomState, history: list[Event] | None = None) -> None:
         """Take ``value`` (folded from the store) as the room's, before the room starts."""
         self.value = value
         self.presence = [Here() for _ in value.seats]
         for ev in history or ():
-            self.history.append((ev.seq, ev.kind, json.dumps(ev.data, separators=(",", ":"))))
+            self.fanout.remember(ev)
 
     # ------------------------------------------------------------------ the task
     def start(self) -> None:
@@ -195,8 +193,7 @@ class Room:
     async def stop(self) -> None:
         self._stopping = True
         self.turns.stop()
-        if self._probe is not None:
-            self._probe.cancel()
+        self.pause.stop()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -258,8 +255,8 @@ class Room:
         if isinstance(decision, CommandError):
             raise decision
         await self._commit(decision)
-        self._adopt(decision.after, decision.events)
-        self._send_update(decision.before.seq, decision.events, reply_to, sender)
+        self.adopt(decision.after, decision.events)
+        self.fanout.update(decision.before.seq, decision.events, reply_to, sender)
         return decision.reply
 
     async def _commit(self, decision: Decision) -> None:
@@ -271,22 +268,22 @@ class Room:
         batch = project(self.id, decision.events, decision.states, decision.seeds, snap)
         if not batch:
             return
-        if not self._secret_stored:
+        if not self.secret_stored:
             batch.secret = self.secret
         try:
             await within(self.store.write(batch), self.settings.store_timeout)
         except Exception as err:
-            self._pause(err)
+            self.pause.start(err)
             raise CommandError("store_unavailable", STORE_UNAVAILABLE) from None
-        self._secret_stored = True
+        self.secret_stored = True
         self.ratings.update(batch.rated)
 
-    def _adopt(self, value: RoomState, events: tuple[Event, ...]) -> None:
+    def adopt(self, value: RoomState, events: tuple[Event, ...]) -> None:
         """Keep a committed value: history, records, presence and connections follow it."""
         self.value = value
         reseated = False
         for ev in events:
-            self.history.append((ev.seq, ev.kind, json.dumps(ev.data, separators=(",", ":"))))
+            self.fanout.remember(ev)
             if ev.kind == "seat_joined":
                 self.presence.append(Here())
                 if ev.data["kind"] == "human":  # a seat nobody connects to goes away in time
@@ -312,9 +309,9 @@ class Room:
         if by not in ("host", "self"):
             return
         why = "you left the room" if by == "self" else "the host removed you from the room"
-        for x in [x for x in self.sinks if x.seat == seat]:
-            self.sinks.discard(x)
-            self._push(x, error_frame("removed", why))
+        for x in [x for x in self.fanout.sinks if x.seat == seat]:
+            self.fanout.sinks.discard(x)
+            self.fanout.push(x, error_frame("removed", why))
             x.seat = -1
             x.close(CLOSE_REMOVED, "removed from the room")
 
@@ -323,7 +320,7 @@ class Room:
         self._disconnect_seat(gone, by)
         self.turns.end_grace(gone)
         del self.presence[gone]
-        for x in self.sinks:
+        for x in self.fanout.sinks:
             if x.seat > gone:
                 x.seat -= 1
 
@@ -344,13 +341,13 @@ class Room:
             match msg:
                 case PingMsg() | BackMsg():
                     self.turns.schedule()
-                    self._push(sink, pong(self.seq, reply_to))
+                    self.fanout.push(sink, pong(self.seq, reply_to))
                 case ResyncMsg(last_seq=last_seq):
-                    self.catch_up(sink, last_seq, reply_to)
+                    self.fanout.catch_up(sink, last_seq, reply_to)
                 case _:
                     await self.command(sink.seat, msg, reply_to, sink)
         except CommandError as err:
-            self._push(sink, error_frame(err.code, err.message, reply_to))
+            self.fanout.push(sink, error_frame(err.code, err.message, reply_to))
 
     async def join(
         self, name: str, client_seed: str | None, player: str | None = None
@@ -370,11 +367,11 @@ class Room:
         self, sink: Sink, last_seq: int | None, client_seed: str | None, reply_to: str | None
     ) -> None:
         """A connection said hello: welcome it, catch it up, mark its seat present."""
-        self.sinks.add(sink)
-        self._push(sink, welcome(self.value, sink.seat, reply_to))
-        self.catch_up(sink, last_seq)
+        self.fanout.sinks.add(sink)
+        self.fanout.push(sink, welcome(self.value, sink.seat, reply_to))
+        self.fanout.catch_up(sink, last_seq)
         if self.paused:
-            self._push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))
+            self.fanout.push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))
         if sink.seat < 0:
             return
         here = self.presence[sink.seat]
@@ -390,13 +387,13 @@ class Room:
             try:
                 await self.command(sink.seat, ClientSeedMsg(seed=client_seed))
             except CommandError as err:  # the store is failing: the seed is not changed
-                self._push(sink, error_frame(err.code, err.message))
+                self.fanout.push(sink, error_frame(err.code, err.message))
         else:
             self.turns.schedule()
 
     async def disconnect(self, sink: Sink) -> None:
         """A connection closed; after the grace period a bot plays its seat."""
-        self.sinks.discard(sink)
+        self.fanout.sinks.discard(sink)
         if sink.seat < 0 or sink.seat >= len(self.presence):
             return
         here = self.presence[sink.seat]
@@ -412,58 +409,6 @@ class Room:
         self.turns.schedule()  # a bot takes the seat's turns, or its player again
 
     # ------------------------------------------------------------------ sending
-    def catch_up(self, sink: Sink, last_seq: int | None, reply_to: str | None = None) -> None:
-        """What a client at ``last_seq`` needs: the missing events when they are few (at most
-        :data:`RESYNC_WINDOW`) and all remembered, else a snapshot (bounded, and cached)."""
-        if last_seq is not None and 0 <= self.seq - last_seq <= RESYNC_WINDOW:
-            missing = [
-                Event(seq, kind, json.loads(data))
-                for seq, kind, data in self.history
-                if seq > last_seq
-            ]
-            if last_seq == self.seq or (missing and missing[0].seq == last_seq + 1):
-                update = Broadcast(self.value, self.live(), last_seq, missing, now=self._now())
-                self._push(sink, update.frame(sink.seat, reply_to))
-                return
-        self._push(sink, self.snapshot_frame(sink.seat, reply_to))
-
-    def snapshot_frame(self, seat: int, reply_to: str | None = None) -> Encoded:
-        """The ``snapshot`` frame for ``seat`` (-1: a spectator), cached per (seq, recipient)."""
-        viewer = viewer_of(self.value, seat)
-        live = self.live()
-        key = self._snaps[0]
-        if not key or key[0] is not self.value or key[1] != live:
-            self._snaps = ((self.value, live), {})
-        cache = self._snaps[1]
-        out = cache.get(viewer)
-        if out is None:
-            out = cache[viewer] = snapshot(self.value, live, viewer, self._now())
-        if reply_to is not None:
-            out = Encoded(out, data={**out["data"], "reply_to": reply_to})
-        return out
-
-    def _now(self) -> float:
-        return round(self.settings.clock(), 3)
-
-    def _push(self, sink: Sink, frame: Encoded) -> None:
-        hook = self.settings.frame_hook
-        if hook is not None:
-            hook(self.id, sink.seat, frame, self.value.state)
-        sink.push(frame)
-
-    def _send_update(
-        self,
-        from_seq: int,
-        events: tuple[Event, ...],
-        reply_to: str | None = None,
-        sender: Sink | None = None,
-        ephemeral: tuple[dict[str, Any], ...] = (),
-    ) -> None:
-        if not (events or ephemeral or reply_to is not None):
-            return
-        out = Broadcast(self.value, self.live(), from_seq, events, ephemeral, self._now())
-        for sink in list(self.sinks):
-            self._push(sink, out.frame(sink.seat, reply_to if sink is sender else None))
 
     def _presence(self, seat: int, note: str) -> None:
         here = self.presence[seat]
@@ -474,70 +419,12 @@ class Room:
             "away": here.away,
             "note": note,
         }
-        self._send_update(self.seq, (), ephemeral=(eph,))
-
-    # ------------------------------------------------------------------ store failures
-    def _pause(self, err: BaseException) -> None:
-        """The store failed: stop the room's bots and timers and probe until it answers."""
-        log.warning("room %s: the store failed (%r): paused", self.id, err)
-        self.turns.cancel()
-        if not self.paused:
-            self.paused = True
-            self._probe_wait = self.settings.store_retry
-            for sink in list(self.sinks):
-                self._push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))
-        self._arm_probe()
-
-    def _arm_probe(self) -> None:
-        if self._probe is not None:
-            self._probe.cancel()
-        self._probe = asyncio.get_running_loop().call_later(
-            self._probe_wait, self.post, self._probe_store
-        )
-
-    async def _probe_store(self) -> None:
-        """A paused room's probe: a write as large as a real one, then the log's tail; resume
-        when both work (else probe again, waiting twice as long, up to 30 times the retry).
-
-        The store writes in queue order, so once the probe's write returns, every write this
-        room gave up on has committed or failed, and the log read after it is final."""
-        self._probe = None
-        if not self.paused or self.closed:
-            return
-        timeout = self.settings.store_timeout
-        try:
-            await within(self.store.write(Batch(self.id, probe=PROBE_BYTES)), timeout)
-            stored = await within(self.store.load_room(self.id), timeout)
-        except Exception as err:
-            log.info("room %s: the store still fails (%r)", self.id, err)
-            self._probe_wait = min(self._probe_wait * 2, self.settings.store_retry * 30)
-            self._arm_probe()
-            return
-        from_seq = self.seq
-        tail: list[Event] = []
-        value = self.value
-        if stored is not None:  # fold what a write of unknown outcome did commit
-            value = value.with_seeds(stored.seeds)
-            if stored.secret is not None:
-                self.secret, self._secret_stored = stored.secret, True
-            for seq, kind, data in stored.events:
-                if seq > value.seq:
-                    ev = Event(seq, kind, data)
-                    value = fold(value, ev)
-                    tail.append(ev)
-        self.paused = False
-        self._adopt(value, tuple(tail))
-        log.warning("room %s: the store answers again: resumed at seq %d", self.id, self.seq)
-        note = {"kind": "notice", "code": "store_ok", "note": "the room resumed"}
-        for sink in list(self.sinks):
-            out = Broadcast(self.value, self.live(), from_seq, tail, (note,), self._now())
-            self._push(sink, out.frame(sink.seat))
-        self.turns.schedule()
+        self.fanout.update(self.seq, (), ephemeral=(eph,))
 
     # ------------------------------------------------------------------ idleness
     def idle_for(self, now: float) -> float | None:
         """How long the room has had no connection and no command (None: it is in use)."""
-        if self.sinks or self.paused or self.closed or not self._queue.empty():
+        if self.fanout.sinks or self.paused or self.closed or not self._queue.empty():
             return None
         return now - self.last_active
 
@@ -548,7 +435,7 @@ class Room:
 
         if self.closed:
             return True
-        if self.sinks or self.paused or not self._queue.empty():
+        if self.fanout.sinks or self.paused or not self._queue.empty():
             return False
         if asyncio.get_running_loop().time() - self._prev_active < ttl:
             return False
@@ -556,4 +443,4 @@ class Room:
         return True
 
 
-__all__ = ["CLOSE_REMOVED", "RESYNC_WINDOW", "Room", "Sink", "within"]
+__all__ = ["CLOSE_REMOVED", "RECORDS_KEPT", "Room", "Sink", "within"]

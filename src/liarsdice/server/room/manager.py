@@ -101,7 +101,7 @@ class RoomManager:
         value, events = replay(stored)
         room.restore(value, events[-64:])
         if stored.secret is not None:
-            room.secret, room._secret_stored = stored.secret, True
+            room.secret, room.secret_stored = stored.secret, True
         room.start()
         self.rooms[room.id] = room
         for s in room.seats:

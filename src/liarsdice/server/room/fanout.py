@@ -1,0 +1,116 @@
+"""A room's connections and what goes out to them: per-recipient frames built by
+:mod:`liarsdice.server.views` from the room's value, snapshots cached per (value,
+recipient), and the recent events kept for resync by seq."""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import TYPE_CHECKING, Any, Protocol
+
+from liarsdice.server.room.state import Event
+from liarsdice.server.views import Broadcast, Encoded, Live, snapshot, viewer_of
+
+if TYPE_CHECKING:
+    from liarsdice.server.room.actor import Room
+
+RESYNC_WINDOW = 64  # a resync at most this many events back gets them; further, a snapshot
+
+
+class Sink(Protocol):
+    """Where a connection's frames go (a WebSocket writer, or a test's list)."""
+
+    seat: int
+
+    def push(self, frame: dict[str, Any]) -> None: ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection (after the frames already pushed)."""
+
+
+class Fanout:
+    """The room's connections (``sinks``) and the frames sent to them."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.sinks: set[Sink] = set()
+        # The last RESYNC_WINDOW events as (seq, kind, data as JSON): the garbage collector
+        # does not track tuples of strings and numbers, so busy rooms' history costs no pauses.
+        self.history: deque[tuple[int, str, str]] = deque(maxlen=RESYNC_WINDOW)
+        self._snaps: tuple[Any, dict[int, Encoded]] = ((), {})
+
+    def remember(self, ev: Event) -> None:
+        self.history.append((ev.seq, ev.kind, json.dumps(ev.data, separators=(",", ":"))))
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for s in self.sinks if s.seat < 0)
+
+    def live(self) -> Live:
+        seats, rated = self.room.value.seats, self.room.ratings
+        return Live(
+            presence=tuple((h.connections > 0, h.away) for h in self.room.presence),
+            spectators=self.spectators,
+            deadline=self.room.turns.deadline,
+            ratings=tuple(None if s.player is None else rated.get(s.player) for s in seats),
+        )
+
+    def catch_up(self, sink: Sink, last_seq: int | None, reply_to: str | None = None) -> None:
+        """What a client at ``last_seq`` needs: the missing events when they are few (at most
+        :data:`RESYNC_WINDOW`) and all remembered, else a snapshot (bounded, and cached)."""
+        if last_seq is not None and 0 <= self.room.seq - last_seq <= RESYNC_WINDOW:
+            missing = [
+                Event(seq, kind, json.loads(data))
+                for seq, kind, data in self.history
+                if seq > last_seq
+            ]
+            if last_seq == self.room.seq or (missing and missing[0].seq == last_seq + 1):
+                update = Broadcast(self.room.value, self.live(), last_seq, missing, now=self.now())
+                self.push(sink, update.frame(sink.seat, reply_to))
+                return
+        self.push(sink, self.snapshot_frame(sink.seat, reply_to))
+
+    def snapshot_frame(self, seat: int, reply_to: str | None = None) -> Encoded:
+        """The ``snapshot`` frame for ``seat`` (-1: a spectator), cached per (seq, recipient)."""
+        viewer = viewer_of(self.room.value, seat)
+        live = self.live()
+        key = self._snaps[0]
+        if not key or key[0] is not self.room.value or key[1] != live:
+            self._snaps = ((self.room.value, live), {})
+        cache = self._snaps[1]
+        out = cache.get(viewer)
+        if out is None:
+            out = cache[viewer] = snapshot(self.room.value, live, viewer, self.now())
+        if reply_to is not None:
+            out = Encoded(out, data={**out["data"], "reply_to": reply_to})
+        return out
+
+    def now(self) -> float:
+        return round(self.room.settings.clock(), 3)
+
+    def send_all(self, frame: Encoded) -> None:
+        for sink in list(self.sinks):
+            self.push(sink, frame)
+
+    def push(self, sink: Sink, frame: Encoded) -> None:
+        hook = self.room.settings.frame_hook
+        if hook is not None:
+            hook(self.room.id, sink.seat, frame, self.room.value.state)
+        sink.push(frame)
+
+    def update(
+        self,
+        from_seq: int,
+        events: tuple[Event, ...],
+        reply_to: str | None = None,
+        sender: Sink | None = None,
+        ephemeral: tuple[dict[str, Any], ...] = (),
+    ) -> None:
+        if not (events or ephemeral or reply_to is not None):
+            return
+        out = Broadcast(self.room.value, self.live(), from_seq, events, ephemeral, self.now())
+        for sink in list(self.sinks):
+            self.push(sink, out.frame(sink.seat, reply_to if sink is sender else None))
+
+
+__all__ = ["RESYNC_WINDOW", "Fanout", "Sink"]
