@@ -26,7 +26,6 @@ import json
 import logging
 import random
 import secrets
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -35,6 +34,7 @@ from typing import Any, Protocol, TypeVar
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of, family_of_game
 from liarsdice.server import fair
+from liarsdice.server.config import Settings
 from liarsdice.server.names import ReservedName, confusable_with, normalize_name
 from liarsdice.server.protocol import (
     ActionMsg,
@@ -80,28 +80,6 @@ class CommandError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass
-class Settings:
-    """Server settings (``liarsdice serve`` options; tests shorten the timers)."""
-
-    db_url: str = "sqlite+aiosqlite:///liarsdice.db"
-    origins: tuple[str, ...] = ()
-    grace_period: float = 30.0
-    bot_delay: float = 0.8
-    takeover_level: str = "prob"
-    rate_per_second: float = 10.0
-    rate_burst: int = 20
-    max_frame: int = 4096
-    public_url: str | None = None
-    frame_hook: Callable[[str, int, dict[str, Any], Any], None] | None = None
-    store_timeout: float = 10.0  # a write not committed by then counts as failed
-    store_retry: float = 1.0  # how often a paused room probes the store
-    room_ttl: float = 24 * 3600.0  # a room with no connection idle this long is unloaded
-    sweep_interval: float = 60.0  # how often the manager looks for idle rooms
-    timeouts_before_away: int = 2  # turn timers run out this many times in a row: away
-    clock: Callable[[], float] = time.time  # the wall clock of deadlines (tests fix it)
 
 
 @dataclass

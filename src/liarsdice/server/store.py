@@ -453,6 +453,20 @@ class Store:
                 self._open_sync()
             raise
 
+    async def probe(self) -> None:
+        """A write that is never kept: a row-sized event inserted in a transaction that is
+        rolled back. A read-only (or otherwise unwritable) database fails here."""
+        async with self._engine().connect() as conn:
+            trans = await conn.begin()
+            try:
+                await conn.execute(
+                    insert(events_table).values(
+                        room_id="~probe", seq=0, kind="probe", data="x" * 512, created_at=_now()
+                    )
+                )
+            finally:
+                await trans.rollback()
+
     async def load(self) -> list[StoredRoom]:
         """Every open room with its events (in order), server seeds and bot secret.
 

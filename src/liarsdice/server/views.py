@@ -268,3 +268,10 @@ __all__ = [
     "render",
     "seat_view",
 ]
+
+
+def error_frame(code: str, message: str, reply_to: str | None = None) -> dict[str, Any]:
+    """An ``error`` frame that needs no room (refusals at the boundary, HTTP errors)."""
+    return envelope(
+        "error", {"code": code, "message": message, **({"reply_to": reply_to} if reply_to else {})}
+    )
