@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 
 from liarsdice.server.limits import Bucket
@@ -258,23 +259,38 @@ class BoundedWsProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # the handshake goes on to the app: give it the control
             scope.setdefault("extensions", {})[EXTENSION] = WsControl(self)
 
-    def handle_ping(self) -> None:
-        if self.close_sent:
-            self.conn.data_to_send()  # the pong is not sent
-            return
-        if not self.bucket.take():
-            self.drop(CLOSE_RATE, "rate limited: too many pings")
-            return
-        if self.transport.get_write_buffer_size() > self.limits.send_queue_bytes:
-            self.drop(CLOSE_SLOW, "too slow: read what you are sent")
-            return
-        super().handle_ping()
-
-    def handle_pong(self, event: Any) -> None:
-        if not self.close_sent and not self.bucket.take():
-            self.drop(CLOSE_RATE, "rate limited: too many pongs")
-            return
-        super().handle_pong(event)
+    def handle_events(self) -> None:
+        """uvicorn's dispatch, with the pongs that websockets wrote for the pings just read
+        held back until the pings are counted: past the bucket nothing is answered and the
+        connection closes (4429); past the write buffer's bound it is dropped (4008)."""
+        events = self.conn.events_received()
+        replies = self.conn.data_to_send()
+        control = sum(
+            1 for e in events if isinstance(e, Frame) and e.opcode in (Opcode.PING, Opcode.PONG)
+        )
+        if control and not self.close_sent:
+            if not all(self.bucket.take() for _ in range(control)):
+                self.drop(CLOSE_RATE, "rate limited: too many pings")
+            elif self.transport.get_write_buffer_size() > self.limits.send_queue_bytes:
+                self.drop(CLOSE_SLOW, "too slow: read what you are sent")
+        if not self.close_sent and replies:
+            self.transport.write(b"".join(replies))
+        for event in events:
+            if isinstance(event, Request):
+                self.handle_connect(event)
+            elif not isinstance(event, Frame):
+                continue
+            elif event.opcode == Opcode.CONT:
+                self.handle_cont(event)
+            elif event.opcode == Opcode.TEXT:
+                self.handle_text(event)
+            elif event.opcode == Opcode.BINARY:
+                self.handle_bytes(event)
+            elif event.opcode == Opcode.PONG:
+                self.handle_pong(event)
+            elif event.opcode == Opcode.CLOSE:
+                self.handle_close(event)
+            # PING: answered above
 
     def drop(self, code: int, reason: str) -> None:
         """Close now with ``code``: the app hears of it at once; the socket is aborted after
