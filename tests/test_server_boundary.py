@@ -182,12 +182,17 @@ def test_pings_count_against_the_message_limit(tmp_path: Path) -> None:
     """A ping flood: answered only up to the connection's message bucket, then close 4429
     (today's server answered every ping, forever)."""
     with _server(tmp_path, rate_per_second=5.0, rate_burst=10) as (port, _):
-        s, rest = _upgrade(port, f"/ws/rooms/{_room(port)}")
+        room = _room(port)
+        s, rest = _upgrade(port, f"/ws/rooms/{room}")
         with s:
             s.sendall(_frame(0x9, b"p" * 125) * 300)
             code, pongs, ended = _read_frames(s, rest, 5.0)
-    assert ended and code == 4429, (code, pongs)
-    assert pongs <= 12  # the burst, and an error frame or two
+        assert ended and code == 4429, (code, pongs)
+        assert pongs <= 12  # the burst, and an error frame or two
+        s, rest = _upgrade(port, f"/ws/rooms/{room}")  # cut off: the address cools down
+        with s:
+            s.sendall(_text(msg("hello")))
+            assert _read_frames(s, rest, 5.0) == (4429, 0, True)
 
 
 def test_a_client_that_does_not_read_its_pongs_is_dropped(tmp_path: Path) -> None:

@@ -198,6 +198,8 @@ async def _hello(ws: WebSocket, srv: Server, room: Room, ip: str) -> tuple[Hello
         await _refuse(ws, CLOSE_IDLE, "no hello")
         return None
     if message["type"] == "websocket.disconnect":
+        if message.get("code") == CLOSE_RATE:  # pings before hello: the transport closed it
+            srv.limiter.cut_off(ip)
         return None
     raw = _text_of(message)
     if len(raw.encode()) > limits.max_frame:
