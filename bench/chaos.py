@@ -443,8 +443,11 @@ class Server:
             "--port", str(self.port), "--db", self.db_url,
             "--store-timeout", str(c.store_timeout), "--store-retry", str(c.store_retry),
             "--bot-delay", str(c.bot_delay), "--grace", "3600",
-            # every simulated client connects from loopback: lift the per-address caps
+            # every simulated client connects from loopback: lift the per-address caps (but not
+            # the message rate per address: the attackers' flood is measured against it)
             "--rooms-per-ip", "100000", "--max-ws-per-ip", "100000",
+            "--max-conns-per-ip", "100000", "--joins-per-ip", "100000",
+            "--joins-per-room", "100000", "--http-rate", "0",
         ]  # fmt: skip
 
     def tail(self, n: int = 3000) -> str:

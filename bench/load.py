@@ -243,8 +243,10 @@ async def server(cfg: Config) -> AsyncIterator[tuple[str, int | None]]:
         cmd = [
             sys.executable, "-c", "from liarsdice.cli.main import main; main()",
             "serve", "--port", str(port), "--db", db, "--grace", "3600",
-            # every simulated player connects from 127.0.0.1: lift the per-IP caps
+            # every simulated player connects from 127.0.0.1: lift the per-address limits
             "--rooms-per-ip", "100000", "--max-ws-per-ip", "100000",
+            "--max-conns-per-ip", "100000", "--ip-rate", "1000000", "--ip-burst", "1000000",
+            "--joins-per-ip", "100000", "--joins-per-room", "100000", "--http-rate", "0",
         ]  # fmt: skip
         with log_path.open("wb") as log:
             proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)

@@ -199,8 +199,9 @@ def launch_browser() -> Iterator[Any]:
 def serve(tmp_path_factory: pytest.TempPathFactory, name: str = "e2e-server") -> Iterator[str]:
     """A ``liarsdice serve`` with its own database and quick bots (for a fixture)."""
     ensure_chromium()  # skip (LIARSDICE_SKIP_BROWSER=1) before starting a server
-    # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1.
-    args = ("--rooms-per-ip", "1000")
+    # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1 (no
+    # per-address HTTP request rate or join limits for loopback).
+    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
     with live_server(tmp_path_factory.mktemp(name), bot_delay=0.05, args=args) as base:
         yield base
 

@@ -13,7 +13,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from liarsdice.server.config import Settings
+from liarsdice.server.config import Limits, Settings
 from liarsdice.server.room import Room
 from liarsdice.server.room.manager import replay
 from liarsdice.server.store import Store, StoredRoom
@@ -24,13 +24,13 @@ def msg(type_: str, **data: Any) -> dict[str, Any]:
 
 
 @contextmanager
-def client(tmp_path: Path, **settings: Any) -> Iterator[TestClient]:
+def client(tmp_path: Path, limits: Limits | None = None, **settings: Any) -> Iterator[TestClient]:
     opts: dict[str, Any] = {
         "db_url": f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
         "bot_delay": 0.0,
     }
     opts.update(settings)
-    with TestClient(create_app(Settings(**opts))) as c:
+    with TestClient(create_app(Settings(**opts), limits)) as c:
         yield c
 
 

@@ -98,3 +98,59 @@ def test_every_family_is_complete_and_found_by_the_registry(family: object) -> N
 def test_presets_are_unique_across_families() -> None:
     names = preset_names()
     assert len(names) == len(set(names))
+
+
+# ------------------------------------------------------------------ the server's shape
+MAX_CLASS_LINES = 400
+MAX_OWN_FUNCTION_LINES = 80  # not counting the functions and classes nested in it
+MAX_FUNCTION_LINES = 150  # counting them
+MAX_ELIF_BRANCHES = 6
+
+
+def _shape_problems(source: str, where: str) -> list[str]:
+    """Classes, functions and ``if``/``elif`` chains of ``source`` over the server's bounds."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ClassDef):
+            lines = (node.end_lineno or node.lineno) - node.lineno + 1
+            if lines > MAX_CLASS_LINES:
+                out.append(f"{where}: class {node.name} has {lines} lines")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            total = (node.end_lineno or node.lineno) - node.lineno + 1
+            inner = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+            nested = sum(
+                (c.end_lineno or c.lineno) - c.lineno + 1
+                for c in ast.iter_child_nodes(node)
+                for c in ast.walk(c)
+                if isinstance(c, inner) and c is not node
+            )
+            if total - nested > MAX_OWN_FUNCTION_LINES or total > MAX_FUNCTION_LINES:
+                out.append(f"{where}: {node.name} has {total - nested} lines ({total} in all)")
+        elif isinstance(node, ast.If):
+            branches, cur = 1, node
+            while len(cur.orelse) == 1 and isinstance(cur.orelse[0], ast.If):
+                branches, cur = branches + 1, cur.orelse[0]
+            if branches > MAX_ELIF_BRANCHES:
+                out.append(f"{where}:{node.lineno}: an if/elif chain of {branches} branches")
+    return out
+
+
+def test_the_server_stays_small_enough_to_change() -> None:
+    """No class in ``server/`` over 400 lines, no function over 80 lines of its own (150 with
+    the ones nested in it), no ``if``/``elif`` chain over six branches (a ``match`` or a table
+    says it better): the shape issue 21 left the server in, kept."""
+    problems = [
+        p
+        for path in sorted((SRC / "server").rglob("*.py"))
+        for p in _shape_problems(path.read_text(encoding="utf-8"), str(path.relative_to(SRC)))
+    ]
+    assert problems == []
+
+
+def test_the_shape_check_catches_a_long_chain() -> None:
+    chain = "def f(k):\n    if k == 0:\n        pass\n" + "".join(
+        f"    elif k == {i}:\n        pass\n" for i in range(1, 7)
+    )
+    assert _shape_problems(chain, "x.py") == ["x.py:2: an if/elif chain of 7 branches"]

@@ -234,7 +234,7 @@ async def _faults(url: str) -> None:
         assert room.seq == seq
         store.faults.clear()
         await _until(lambda: not room.paused)
-        assert room.seq > seq and (0, ref) in room.action_ids
+        assert room.seq > seq and (0, ref) in room.value.action_ids
         a.acked.append(ref)
         got = [ev for f in a.sink.frames for ev in f["data"].get("events", [])]
         assert any(ev.get("seq") == seq + 1 for ev in got)  # the client got the event
@@ -300,7 +300,7 @@ async def _locked(backend: Backend) -> None:
             assert room.seq == seq
             await holder
             await _until(lambda: not room.paused)
-            assert room.seq > seq and (0, ref) in room.action_ids
+            assert room.seq > seq and (0, ref) in room.value.action_ids
             msg = ActionMsg(action=action, id=ref)
             await room.submit(lambda msg=msg: room.handle(a.sink, "action", msg))
             again = [f for f in a.sink.frames if f["data"].get("reply_to") == ref][-1]

@@ -10,7 +10,7 @@ from typing import Any
 from liarsdice.server.config import Settings
 from liarsdice.server.protocol import ActionMsg, ChatMsg, CreateRoomBody, EmptyMsg, ResyncMsg
 from liarsdice.server.room import RoomManager
-from liarsdice.server.room import actor as actor_mod
+from liarsdice.server.room import fanout as fanout_mod
 from liarsdice.server.store import Store
 from server_util import Sink
 
@@ -36,13 +36,13 @@ async def _resync(tmp: Path, monkeypatch: Any) -> None:
             await room.submit(lambda i=i: room.handle(ann, "chat", ChatMsg(text=f"hello {i}")))
         assert room.seq > 400
         calls: list[int] = []
-        real = actor_mod.snapshot
+        real = fanout_mod.snapshot
 
-        def counting(room_: Any, live: Any, seat: int, now: float) -> dict[str, Any]:
+        def counting(room_: Any, live: Any, seat: int) -> dict[str, Any]:
             calls.append(seat)
-            return real(room_, live, seat, now)
+            return real(room_, live, seat)
 
-        monkeypatch.setattr(actor_mod, "snapshot", counting)
+        monkeypatch.setattr(fanout_mod, "snapshot", counting)
         far = ResyncMsg(last_seq=room.seq - 399, id="far")
         for s in (spec1, spec2, spec1):
             await room.submit(lambda s=s: room.handle(s, "resync", far))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from liarsdice.server import fair
-from liarsdice.server.config import Settings
+from liarsdice.server.config import Limits, Settings
 from liarsdice.server.faults import FaultyStore, sqlite_cap
 from liarsdice.server.protocol import (
     ActionMsg,
@@ -196,7 +196,7 @@ def test_a_seat_that_never_connects_goes_away_and_a_bot_plays_it(tmp_path: Path)
 
 
 def test_the_host_locks_the_room_and_bans_a_squatter(tmp_path: Path) -> None:
-    with client(tmp_path) as c:
+    with client(tmp_path, Limits(joins_per_ip=100)) as c:  # (joins from one test address)
         room = create(c, "ann")
         rid = room["room"]
         join(c, rid, "squat")

@@ -89,13 +89,44 @@ def claim_or_exit(db_url: str) -> Claim:
 @count_option(
     "--max-ws-per-ip", 64, "WebSocket connections open at once from one client address.", minimum=1
 )
+@count_option(
+    "--max-conns-per-ip",
+    128,
+    "TCP connections (HTTP and WebSocket) open at once from one client address.",
+    minimum=1,
+)
 @count_option("--rooms-per-ip", 30, "Rooms one client address may create per hour.", minimum=1)
+@count_option(
+    "--joins-per-ip", 5, "Joins of one room from one client address per minute.", minimum=1
+)
+@count_option("--joins-per-room", 20, "Joins of one room per minute, all addresses.", minimum=1)
+@click.option(
+    "--ip-rate",
+    default=50.0,
+    show_default=True,
+    type=click.FloatRange(0.1),
+    help="WebSocket messages a second from one client address (all its connections).",
+)
+@count_option("--ip-burst", 100, "Burst of WebSocket messages from one client address.", minimum=1)
+@click.option(
+    "--http-rate",
+    default=50.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="HTTP requests a second from one client address (0: no limit).",
+)
+@count_option("--http-burst", 200, "Burst of HTTP requests from one client address.", minimum=1)
+@click.option(
+    "--exempt-loopback",
+    is_flag=True,
+    help="No per-address HTTP limits (request rate, joins) for 127.0.0.1 and ::1.",
+)
 @click.option(
     "--store-timeout",
     default=10.0,
     show_default=True,
     type=click.FloatRange(0.1),
-    help="Seconds a database write may take before its room pauses.",
+    help="Seconds a database write (or an HTTP request's read) may take before it fails.",
 )
 @click.option(
     "--store-retry",
@@ -113,7 +144,15 @@ def serve(
     bot_delay: float,
     public_url: str | None,
     max_ws_per_ip: int,
+    max_conns_per_ip: int,
     rooms_per_ip: int,
+    joins_per_ip: int,
+    joins_per_room: int,
+    ip_rate: float,
+    ip_burst: int,
+    http_rate: float,
+    http_burst: int,
+    exempt_loopback: bool,
     store_timeout: float,
     store_retry: float,
 ) -> None:
@@ -122,8 +161,9 @@ def serve(
 
     import uvicorn
 
-    from liarsdice.server.app import Limits, create_app
-    from liarsdice.server.rooms import Settings
+    from liarsdice.server.app import create_app
+    from liarsdice.server.config import Limits, Settings
+    from liarsdice.server.transport import raise_fd_limit, uvicorn_config
 
     sock = bind(host, port)
     port = sock.getsockname()[1]  # --port 0: the port the system chose
@@ -138,6 +178,8 @@ def serve(
         bot_delay=bot_delay,
         public_url=public_url,
     )
+    # Every connection is a file descriptor: the soft limit (often 1024) goes up to the hard one.
+    raise_fd_limit()
     click.echo(f"liarsdice: serving on http://{host}:{port}/ (database {db_url})", err=True)
     # The garbage collector: every collection pauses every room. The objects of startup (modules,
     # the app) are frozen out of collections, and young collections run every 50 000 new objects
@@ -146,14 +188,20 @@ def serve(
     gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 10, 10)
-    limits = Limits(ws_per_ip=max_ws_per_ip, rooms_per_ip=rooms_per_ip)
-    config = uvicorn.Config(
-        create_app(settings, limits),
-        host=host,
-        port=port,
-        ws_max_size=settings.max_frame,
-        log_level="warning",
+    limits = Limits(
+        ws_per_ip=max_ws_per_ip,
+        max_conns_per_ip=max_conns_per_ip,
+        rooms_per_ip=rooms_per_ip,
+        joins_per_ip=joins_per_ip,
+        joins_per_room=joins_per_room,
+        ip_rate=ip_rate,
+        ip_burst=ip_burst,
+        http_rate=http_rate,
+        http_burst=http_burst,
+        exempt_loopback=exempt_loopback,
     )
+    app = create_app(settings, limits)
+    config = uvicorn_config(app, settings, limits, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])

@@ -64,7 +64,10 @@ def database_key(url: str | URL) -> tuple[str, str] | None:
     if backend == "sqlite":
         if not u.database or u.database == ":memory:" or "memory" in str(u.query):
             return None
-        return "sqlite", str(Path(u.database).expanduser().resolve())
+        path = u.database
+        if path.startswith("file:"):  # a SQLite URI (``?uri=true``): file:PATH
+            path = path.removeprefix("file:").split("?", 1)[0]
+        return "sqlite", str(Path(path).expanduser().resolve())
     if backend == "postgresql":
         return "postgresql", f"{u.host or 'localhost'}:{u.port or 5432}/{u.database or ''}"
     return None

@@ -1,9 +1,11 @@
 """Abuse limits of the HTTP and WebSocket boundary (``docs/SERVER.md``, "Abuse resistance").
 
-:class:`Limits` holds the numbers; :class:`Limiter` the state of one server: token buckets per
-connection, per seat (shared by the seat's connections) and per client IP, byte budgets per
-connection and per IP (bytes sent in a one-second window), the number of WebSockets open per
-IP, and room creations per IP in a sliding window.
+:class:`~liarsdice.server.config.Limits` holds the numbers; :class:`Limiter` the state of one
+server: token buckets per connection, per seat holder (shared by the connections of the one
+who holds the seat) and per client IP (WebSocket messages, and HTTP requests), byte budgets
+per connection and per IP (bytes sent in a one-second window), the number of WebSockets open
+per IP, and room creations per IP and joins per room (and per IP and room) in sliding
+windows.
 
 >>> b = Bucket(rate=0.0, burst=2)
 >>> b.take(), b.take(), b.take()
@@ -18,33 +20,9 @@ from __future__ import annotations
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from ipaddress import ip_address
 
-
-@dataclass(frozen=True)
-class Limits:
-    """The boundary's limits (``liarsdice serve`` flags; tests lower them).
-
-    The per-connection message rate is ``Settings.rate_per_second`` / ``rate_burst``.
-    """
-
-    max_body: int = 4096  # bytes of an HTTP request body
-    max_depth: int = 16  # nesting of arrays and objects in a JSON frame or body
-    seat_rate: float = 10.0  # messages a second of one seat, all its connections together
-    seat_burst: int = 20
-    ip_rate: float = 50.0  # messages a second from one IP, all its connections together
-    ip_burst: int = 100
-    conn_bytes: int = 1 << 20  # bytes sent to one connection in a one-second window
-    ip_bytes: int = 16 << 20  # bytes sent to one IP's connections in a one-second window
-    ws_per_ip: int = 64  # WebSockets open at once from one IP
-    rooms_per_ip: int = 30  # rooms created by one IP in `rooms_window` seconds
-    rooms_window: float = 3600.0
-    # An address cut off for flooding (rate limit or byte budget, close 4429) may not open a
-    # WebSocket for a cool-down: 0.5 s, doubling with each cut-off in a row up to 30 s (a
-    # strike is forgotten after `strike_memory` s). Reconnecting at once to flood again then
-    # costs the server a refused handshake, not a welcome and a snapshot.
-    cooldown: float = 0.5
-    cooldown_max: float = 30.0
-    strike_memory: float = 300.0
+from liarsdice.server.config import Limits
 
 
 class Bucket:
@@ -64,6 +42,53 @@ class Bucket:
             self.tokens -= 1
             return True
         return False
+
+    def wait(self) -> float:
+        """Seconds until the next token (after a refused :meth:`take`)."""
+        if self.rate <= 0:
+            return float("inf")
+        return max(0.0, (1 - self.tokens) / self.rate)
+
+
+class Window:
+    """Events in a sliding window of ``seconds``: ``add`` is False (and not counted) once
+    ``limit`` of them are in it.
+
+    >>> w = Window(2, 60.0)
+    >>> w.add(now=0.0), w.add(now=1.0), w.add(now=2.0), w.add(now=61.0)
+    (True, True, False, True)
+    >>> w.retry(now=61.0)
+    0.0
+    """
+
+    def __init__(self, limit: int, seconds: float) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.times: deque[float] = deque()
+
+    def _expire(self, now: float) -> None:
+        while self.times and now - self.times[0] >= self.seconds:
+            self.times.popleft()
+
+    def add(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self._expire(now)
+        if len(self.times) >= self.limit:
+            return False
+        self.times.append(now)
+        return True
+
+    def retry(self, now: float | None = None) -> float:
+        """Seconds until :meth:`add` can succeed."""
+        now = time.monotonic() if now is None else now
+        self._expire(now)
+        if len(self.times) < self.limit:
+            return 0.0
+        return self.times[0] + self.seconds - now
+
+    def idle(self, now: float) -> bool:
+        self._expire(now)
+        return not self.times
 
 
 class ByteWindow:
@@ -88,6 +113,7 @@ class IpState:
 
     bucket: Bucket
     bytes: ByteWindow
+    http: Bucket
     sockets: int = 0
     rooms: deque[float] = field(default_factory=deque)
     seen: float = field(default_factory=time.monotonic)
@@ -104,7 +130,10 @@ class Limiter:
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
         self.ips: dict[str, IpState] = {}
-        self.seats: dict[tuple[str, int], tuple[Bucket, int]] = {}  # bucket, connections
+        # (room, seat holder) -> (bucket, connections); the holder is the seat token's hash
+        self.seats: dict[tuple[str, str], tuple[Bucket, int]] = {}
+        self.joins: dict[str, Window] = {}  # room -> its joins
+        self.ip_joins: dict[tuple[str, str], Window] = {}  # (room, address) -> their joins
 
     def ip(self, host: str) -> IpState:
         state = self.ips.get(host)
@@ -112,7 +141,11 @@ class Limiter:
             if len(self.ips) >= self.PRUNE_AT:
                 self._prune()
             lim = self.limits
-            state = IpState(Bucket(lim.ip_rate, lim.ip_burst), ByteWindow(lim.ip_bytes))
+            state = IpState(
+                Bucket(lim.ip_rate, lim.ip_burst),
+                ByteWindow(lim.ip_bytes),
+                Bucket(lim.http_rate, lim.http_burst),
+            )
             self.ips[host] = state
         state.seen = time.monotonic()
         return state
@@ -137,6 +170,42 @@ class Limiter:
             return False
         state.rooms.append(now)
         return True
+
+    def exempt(self, host: str) -> bool:
+        """No per-address HTTP limits for ``host`` (a loopback address, when configured)."""
+        if not self.limits.exempt_loopback:
+            return False
+        try:
+            return ip_address(host).is_loopback
+        except ValueError:
+            return False
+
+    def http_request(self, host: str) -> float:
+        """Count an HTTP request of ``host``: 0 when it may go on, else the seconds to wait."""
+        if self.limits.http_rate <= 0 or self.exempt(host):
+            return 0.0
+        bucket = self.ip(host).http
+        return 0.0 if bucket.take() else max(bucket.wait(), 0.001)
+
+    def join(self, room: str, host: str) -> float:
+        """Count a join of ``room`` by ``host``: 0 when it may go on, else the seconds to wait
+        (at most ``joins_per_ip`` a window per address and room, ``joins_per_room`` per room).
+        """
+        if self.exempt(host):
+            return 0.0
+        lim = self.limits
+        if len(self.joins) + len(self.ip_joins) >= self.PRUNE_AT:
+            now = time.monotonic()
+            self.joins = {k: w for k, w in self.joins.items() if not w.idle(now)}
+            self.ip_joins = {k: w for k, w in self.ip_joins.items() if not w.idle(now)}
+        per_room = self.joins.setdefault(room, Window(lim.joins_per_room, lim.joins_window))
+        per_ip = self.ip_joins.setdefault((room, host), Window(lim.joins_per_ip, lim.joins_window))
+        wait = max(per_room.retry(), per_ip.retry())
+        if wait > 0:
+            return wait
+        per_room.add()
+        per_ip.add()
+        return 0.0
 
     def open_socket(self, host: str) -> bool:
         """Count a new WebSocket of ``host``; False (and not counted) when over the cap."""
@@ -171,9 +240,11 @@ class Limiter:
         if state is not None:
             state.sockets = max(0, state.sockets - 1)
 
-    def seat_bucket(self, room: str, seat: int) -> Bucket:
-        """The bucket shared by every connection of a seat (release it with ``drop_seat``)."""
-        key = (room, seat)
+    def seat_bucket(self, room: str, holder: str) -> Bucket:
+        """The bucket shared by every connection of a seat's holder (``holder``: the seat
+        token's hash, so that whoever takes the seat next starts afresh); release it with
+        ``drop_seat``."""
+        key = (room, holder)
         bucket, n = self.seats.get(key) or (
             Bucket(self.limits.seat_rate, self.limits.seat_burst),
             0,
@@ -181,8 +252,8 @@ class Limiter:
         self.seats[key] = (bucket, n + 1)
         return bucket
 
-    def drop_seat(self, room: str, seat: int) -> None:
-        key = (room, seat)
+    def drop_seat(self, room: str, holder: str) -> None:
+        key = (room, holder)
         entry = self.seats.get(key)
         if entry is None:
             return
@@ -195,4 +266,4 @@ class Limiter:
                     del self.seats[k]
 
 
-__all__ = ["Bucket", "ByteWindow", "IpState", "Limiter", "Limits"]
+__all__ = ["Bucket", "ByteWindow", "IpState", "Limiter", "Limits", "Window"]

@@ -2,11 +2,12 @@
 
 Every WebSocket frame, both ways, is a JSON object ``{"type": ..., "version": 1, "data": {...}}``.
 Client messages are validated strictly: unknown fields, wrong types and out-of-range values are
-errors with a clear message (never a crash, never a silent default).
+errors with a clear message (never a crash, never a silent default). The size and nesting limits
+are the server's (``Limits.max_frame``, ``Limits.max_depth``): they are passed in.
 
->>> parse_client('{"type": "chat", "version": 1, "data": {"text": "hi"}}')
+>>> parse_client('{"type": "chat", "version": 1, "data": {"text": "hi"}}', 4096, 16)
 ('chat', ChatMsg(text='hi', id=None))
->>> parse_client('{"type": "chat", "version": 2, "data": {"text": "hi"}}')
+>>> parse_client('{"type": "chat", "version": 2, "data": {"text": "hi"}}', 4096, 16)
 Traceback (most recent call last):
 ...
 liarsdice.server.protocol.ProtocolError: unsupported_version: protocol version 2 ...
@@ -23,10 +24,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 from liarsdice.server.fair import check_client_seed
 
 PROTOCOL_VERSION = 1
-MAX_FRAME_BYTES = 4096
 MAX_CHAT = 200
 MAX_NAME = 24
-MAX_DEPTH = 16  # nesting of arrays and objects in a frame
 _OPENERS = frozenset(b"[{")
 
 
@@ -229,12 +228,12 @@ def _describe(err: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def check_depth(text: str | bytes, max_depth: int = MAX_DEPTH) -> None:
+def check_depth(text: str | bytes, max_depth: int) -> None:
     """Refuse (``malformed``) JSON nested deeper than ``max_depth`` arrays and objects, before
     it is parsed: a cheap scan that skips strings.
 
     >>> check_depth('{"a": [[1], "[[[["]}', 3)
-    >>> check_depth("[" * 2000 + "]" * 2000)
+    >>> check_depth("[" * 2000 + "]" * 2000, 16)
     Traceback (most recent call last):
     ...
     liarsdice.server.protocol.ProtocolError: malformed: JSON nested deeper than 16 levels
@@ -261,11 +260,13 @@ def check_depth(text: str | bytes, max_depth: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
-def parse_envelope(text: str | bytes) -> Envelope:
-    """Parse and check the envelope of a raw frame (ProtocolError when it is wrong)."""
-    if len(text) > MAX_FRAME_BYTES:
-        raise ProtocolError("too_big", f"frames are limited to {MAX_FRAME_BYTES} bytes")
-    check_depth(text)
+def parse_envelope(text: str | bytes, max_bytes: int, max_depth: int) -> Envelope:
+    """Parse and check the envelope of a raw frame (ProtocolError when it is wrong): at most
+    ``max_bytes`` bytes (UTF-8) and ``max_depth`` nested arrays and objects."""
+    size = len(text) if isinstance(text, bytes) else len(text.encode("utf-8", "replace"))
+    if size > max_bytes:
+        raise ProtocolError("too_big", f"frames are limited to {max_bytes} bytes")
+    check_depth(text, max_depth)
     try:
         raw = json.loads(text)
     except (ValueError, UnicodeDecodeError):
@@ -284,9 +285,9 @@ def parse_envelope(text: str | bytes) -> Envelope:
         raise ProtocolError("invalid", _describe(err)) from None
 
 
-def parse_client(text: str | bytes) -> tuple[str, Any]:
+def parse_client(text: str | bytes, max_bytes: int, max_depth: int) -> tuple[str, Any]:
     """Parse a client frame into ``(type, model)``; ProtocolError says what is wrong."""
-    env = parse_envelope(text)
+    env = parse_envelope(text, max_bytes, max_depth)
     ref = env.data.get("id")
     reply_to = ref if isinstance(ref, str) and len(ref) <= 64 else None
     model = CLIENT_MESSAGES.get(env.type)
@@ -312,8 +313,6 @@ ServerType = Literal["welcome", "snapshot", "update", "error", "pong"]
 __all__ = [
     "CLIENT_MESSAGES",
     "MAX_CHAT",
-    "MAX_DEPTH",
-    "MAX_FRAME_BYTES",
     "PROTOCOL_VERSION",
     "ActionMsg",
     "AddBotMsg",

@@ -70,4 +70,22 @@ def rate(current: dict[str, Rating], standings: list[Standing]) -> dict[str, Rat
     return {s.player: (team[0].mu, team[0].sigma) for s, team in zip(field, rated, strict=True)}
 
 
-__all__ = ["INITIAL", "Rating", "Standing", "best_places", "display", "rate", "score"]
+BOT_PLAYER_PREFIX = "bot-"
+
+
+def bot_player(level: str) -> str:
+    """The rated identity of a bot level (every bot of a level is one player)."""
+    return f"{BOT_PLAYER_PREFIX}{level}"
+
+
+__all__ = [
+    "BOT_PLAYER_PREFIX",
+    "INITIAL",
+    "Rating",
+    "Standing",
+    "best_places",
+    "bot_player",
+    "display",
+    "rate",
+    "score",
+]

@@ -10,7 +10,7 @@ transaction (commands that arrive together share one: group commit, :meth:`Store
 ``seats`` and ``games`` are projections kept in the same transaction (for listing and for the
 finished games' records); ``fair_seeds`` holds the secret server seeds until they are revealed.
 On startup every room's events are folded through the rules core again
-(:meth:`liarsdice.server.rooms.Room.fold`).
+(:func:`liarsdice.server.room.events.fold`, from the room's latest snapshot on).
 
 A store claims its database while it runs (one server per database; :class:`StoreInUse`
 otherwise): see :mod:`liarsdice.server.claim`.
@@ -46,7 +46,7 @@ from sqlalchemy.pool import NullPool
 from liarsdice.server import ratings
 from liarsdice.server.claim import Claim, StoreInUse, claim_for
 from liarsdice.server.migrations import upgrade_head
-from liarsdice.server.ratings import Standing
+from liarsdice.server.ratings import BOT_PLAYER_PREFIX, Standing
 from liarsdice.server.schema import (
     events_table,
     fair_seeds_table,
@@ -62,6 +62,7 @@ from liarsdice.server.schema import (
 )
 
 DEFAULT_DB_URL = "sqlite+aiosqlite:///liarsdice.db"
+PROBE_BYTES = 32 * 1024  # a probe writes about as much as a finished game's record
 CLOSED = "closed"  # ``rooms.status`` of a room unloaded for idleness (not loaded at startup)
 
 _T = TypeVar("_T")
@@ -198,28 +199,38 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
         if b.standings is not None:
             b.rated = _rate_game(conn, b.room_id, *b.standings, now)
     for b in batches:
-        if b.snapshot is not None:
-            seq, value = b.snapshot
-            conn.execute(
-                delete(room_snapshots_table).where(room_snapshots_table.c.room_id == b.room_id)
+        _write_one(conn, b)
+    _update_rooms(conn, room_updates, now)
+
+
+def _write_one(conn: Connection, b: Batch) -> None:
+    """The rows of one batch that are written one statement each."""
+    if b.snapshot is not None:
+        seq, value = b.snapshot
+        conn.execute(
+            delete(room_snapshots_table).where(room_snapshots_table.c.room_id == b.room_id)
+        )
+        conn.execute(
+            insert(room_snapshots_table).values(
+                room_id=b.room_id, seq=seq, data=json.dumps(value, separators=(",", ":"))
             )
-            conn.execute(
-                insert(room_snapshots_table).values(
-                    room_id=b.room_id, seq=seq, data=json.dumps(value, separators=(",", ":"))
-                )
-            )
-        if b.probe:  # room for a real write: written, then deleted (the space was found)
-            key = f"probe-{b.room_id}"[:32]
-            conn.execute(delete(store_probe_table).where(store_probe_table.c.id == key))
-            conn.execute(insert(store_probe_table).values(id=key, payload="x" * b.probe))
-            conn.execute(delete(store_probe_table).where(store_probe_table.c.id == key))
-        for game_no, values in b.game_updates:
-            conn.execute(
-                update(games_table)
-                .where(games_table.c.room_id == b.room_id)
-                .where(games_table.c.game_no == game_no)
-                .values(**values)
-            )
+        )
+    if b.probe:  # room for a real write: written, then deleted (the space was found)
+        key = f"probe-{b.room_id}"[:32]
+        conn.execute(delete(store_probe_table).where(store_probe_table.c.id == key))
+        conn.execute(insert(store_probe_table).values(id=key, payload="x" * b.probe))
+        conn.execute(delete(store_probe_table).where(store_probe_table.c.id == key))
+    for game_no, values in b.game_updates:
+        conn.execute(
+            update(games_table)
+            .where(games_table.c.room_id == b.room_id)
+            .where(games_table.c.game_no == game_no)
+            .values(**values)
+        )
+
+
+def _update_rooms(conn: Connection, room_updates: dict[str, dict[str, Any]], now: datetime) -> None:
+    """The ``rooms`` rows' new values: one executemany per set of changed columns."""
     by_keys: dict[tuple[str, ...], list[dict[str, Any]]] = {}
     for room_id, values in room_updates.items():
         params = {"b_room": room_id, "b_now": now, **{f"b_{k}": v for k, v in values.items()}}
@@ -312,16 +323,33 @@ def _rate_game(
     return out
 
 
-BOT_PLAYER_PREFIX = "bot-"
-
-
-def bot_player(level: str) -> str:
-    """The rated identity of a bot level (every bot of a level is one player)."""
-    return f"{BOT_PLAYER_PREFIX}{level}"
-
-
 def _bot_name(player_id: str) -> str:
     return f"{player_id.removeprefix(BOT_PLAYER_PREFIX)} bot"
+
+
+def _player_row(r: Any) -> dict[str, Any]:
+    """A player's public facts (a leaderboard line, the head of a player's page)."""
+    return {
+        "player": r.id,
+        "name": r.name,
+        "kind": r.kind,
+        "rating": ratings.display(r.mu, r.sigma),
+        "games": r.games,
+        "wins": r.wins,
+    }
+
+
+def _recent_game(g: Any) -> dict[str, Any]:
+    return {
+        "room": g.room_id,
+        "game_no": g.game_no,
+        "place": g.place,
+        "players": g.players,
+        "calls_made": g.calls_made,
+        "calls_won": g.calls_won,
+        "rating": g.rating,
+        "at": g.finished_at.isoformat(),
+    }
 
 
 class Store:
@@ -522,6 +550,13 @@ class Store:
                 self._open_sync()
             raise
 
+    async def probe(self, size: int = PROBE_BYTES, room_id: str = "") -> None:
+        """A real write that is not kept: ``size`` bytes written to ``store_probe`` and
+        deleted, in one committed transaction, queued behind every write before it. A
+        read-only, full or otherwise unwritable database fails here (a rolled-back write
+        would not: SQLite never takes it to the disk)."""
+        await self.write(Batch(room_id, probe=size))
+
     async def load(self) -> list[StoredRoom]:
         """Every open room with its events (in order), server seeds and bot secret.
 
@@ -660,27 +695,10 @@ class Store:
                 .limit(recent)
             )
             return {
-                "player": row.id,
-                "name": row.name,
-                "kind": row.kind,
-                "rating": ratings.display(row.mu, row.sigma),
-                "games": row.games,
-                "wins": row.wins,
+                **_player_row(row),
                 "calls_made": row.calls_made,
                 "calls_won": row.calls_won,
-                "recent": [
-                    {
-                        "room": g.room_id,
-                        "game_no": g.game_no,
-                        "place": g.place,
-                        "players": g.players,
-                        "calls_made": g.calls_made,
-                        "calls_won": g.calls_won,
-                        "rating": g.rating,
-                        "at": g.finished_at.isoformat(),
-                    }
-                    for g in games
-                ],
+                "recent": [_recent_game(g) for g in games],
             }
 
     async def leaderboard(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
@@ -697,17 +715,7 @@ class Store:
                 .offset(offset)
                 .limit(limit)
             )
-            return [
-                {
-                    "player": r.id,
-                    "name": r.name,
-                    "kind": r.kind,
-                    "rating": ratings.display(r.mu, r.sigma),
-                    "games": r.games,
-                    "wins": r.wins,
-                }
-                for r in rows
-            ], int(total)
+            return [_player_row(r) for r in rows], int(total)
 
     async def events(self, room_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """One room's event log, in order (for tests and audits)."""

@@ -188,8 +188,8 @@ def _seat_field(viewer: int) -> int | None:
     return None if viewer == SPECTATOR else viewer
 
 
-def snapshot(room: RoomState, live: Live, viewer: int, now: float) -> Encoded:
-    """The whole room as ``viewer`` may see it."""
+def snapshot(room: RoomState, live: Live, viewer: int) -> Encoded:
+    """The whole room as ``viewer`` may see it (the sender adds ``now``)."""
     return _frame(
         "snapshot",
         {
@@ -199,7 +199,6 @@ def snapshot(room: RoomState, live: Live, viewer: int, now: float) -> Encoded:
             "view": view_dict(room, viewer),
             "fair": _fair_public(room),
             "chat": [event_dict(ev) for ev in room.chat],
-            "now": now,
         },
     )
 

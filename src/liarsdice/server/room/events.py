@@ -14,6 +14,7 @@ from typing import Any
 
 from liarsdice.families import family_of
 from liarsdice.server import fair
+from liarsdice.server.ratings import bot_player
 from liarsdice.server.room.state import (
     CHAT_KEEP,
     GAMES_LISTED,
@@ -23,7 +24,6 @@ from liarsdice.server.room.state import (
     Seat,
     build_game,
 )
-from liarsdice.server.store import bot_player
 
 
 class ReplayError(RuntimeError):

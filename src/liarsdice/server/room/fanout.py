@@ -71,7 +71,8 @@ class Fanout:
         self.push(sink, self.snapshot_frame(sink.seat, reply_to))
 
     def snapshot_frame(self, seat: int, reply_to: str | None = None) -> Encoded:
-        """The ``snapshot`` frame for ``seat`` (-1: a spectator), cached per (seq, recipient)."""
+        """The ``snapshot`` frame for ``seat`` (-1: a spectator): built once per (value, live
+        facts, recipient), stamped with the server's clock (``now``) at each send."""
         viewer = viewer_of(self.room.value, seat)
         live = self.live()
         key = self._snaps[0]
@@ -80,10 +81,11 @@ class Fanout:
         cache = self._snaps[1]
         out = cache.get(viewer)
         if out is None:
-            out = cache[viewer] = snapshot(self.room.value, live, viewer, self.now())
+            out = cache[viewer] = snapshot(self.room.value, live, viewer)
+        data = {**out["data"], "now": self.now()}
         if reply_to is not None:
-            out = Encoded(out, data={**out["data"], "reply_to": reply_to})
-        return out
+            data["reply_to"] = reply_to
+        return Encoded(out, data=data)
 
     def now(self) -> float:
         return round(self.room.settings.clock(), 3)

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 
 from liarsdice.server.room.events import fold
 from liarsdice.server.room.state import Event
-from liarsdice.server.store import Batch
 from liarsdice.server.views import Broadcast, error_frame
 
 if TYPE_CHECKING:
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("liarsdice.server")
 
 STORE_UNAVAILABLE = "the database is not answering: the room is paused and resumes by itself"
-PROBE_BYTES = 32 * 1024  # a resume probe writes about as much as a finished game's record
 BACKOFF_MAX = 30  # probes back off, doubling, up to this many times ``Settings.store_retry``
 
 
@@ -64,7 +62,7 @@ class Pause:
             return
         timeout = room.settings.store_timeout
         try:
-            await room.within(room.store.write(Batch(room.id, probe=PROBE_BYTES)), timeout)
+            await room.within(room.store.probe(room_id=room.id), timeout)
             stored = await room.within(room.store.load_room(room.id), timeout)
         except Exception as err:
             log.info("room %s: the store still fails (%r)", room.id, err)
@@ -92,4 +90,4 @@ class Pause:
             room.fanout.push(sink, out.frame(sink.seat))
 
 
-__all__ = ["PROBE_BYTES", "STORE_UNAVAILABLE", "Pause"]
+__all__ = ["STORE_UNAVAILABLE", "Pause"]

@@ -8,8 +8,8 @@ running timers, the bots' instances) lives in the actor (:mod:`liarsdice.server.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from typing import Any
 
 from liarsdice.families import Family, family_of, family_of_game
@@ -174,64 +174,50 @@ class RoomState:
         return self.game_no, out
 
 
+# What a snapshot leaves out: the game and its state (the ``game_started`` after the snapshot
+# builds them), the secret seeds (they stay in ``fair_seeds``), what that event resets, and
+# what is derived (the room's id is the row's key, its family follows from the preset).
+_NOT_SNAPSHOT = frozenset(
+    {"room_id", "family", "game", "state", "seeds", "action_ids", "out_order"}
+)
+
+# How the fields that are not plain JSON come back from a snapshot (the rest are as stored).
+_FROM_JSON: dict[str, Callable[[Any], Any]] = {
+    "seats": lambda v: tuple(Seat(*x) for x in v),
+    "fair_round": lambda v: (
+        None if v is None else FairRound(v[0], v[1], v[2], v[3], tuple(v[4]), (v[5][0], v[5][1]))
+    ),
+    "fair_info": lambda v: {r: info for r, info in v},
+    "chat": lambda v: tuple(Event(*x) for x in v),
+    "banned": frozenset,
+    "ranking": lambda v: None if v is None else tuple(v),
+    "games": tuple,
+}
+
+
+def _to_json(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return [_to_json(getattr(value, f.name)) for f in fields(value)]
+    if isinstance(value, frozenset):
+        return sorted(value)
+    if isinstance(value, tuple):
+        return [_to_json(x) for x in value]
+    if isinstance(value, Mapping) and any(isinstance(k, int) for k in value):
+        return [[k, _to_json(v)] for k, v in value.items()]  # JSON keys are strings
+    if isinstance(value, Mapping):
+        return {k: _to_json(v) for k, v in value.items()}
+    return value
+
+
 def snapshot_json(s: RoomState) -> dict[str, Any]:
-    """The value as JSON, taken just before a ``game_started`` event: no game state (that
-    event builds it) and no secret seeds (those stay in ``fair_seeds``)."""
-    cur = s.fair_round
-    return {
-        "seq": s.seq,
-        "preset": s.preset,
-        "options": dict(s.options),
-        "turn_timer": s.turn_timer,
-        "private": s.private,
-        "locked": s.locked,
-        "banned": sorted(s.banned),
-        "status": s.status,
-        "game_no": s.game_no,
-        "seats": [
-            [x.index, x.name, x.kind, x.level, x.token_hash, x.client_seed, x.left, x.player]
-            for x in s.seats
-        ],
-        "host": s.host,
-        "next_idx": s.next_idx,
-        "fair_round": None
-        if cur is None
-        else [cur.game_no, cur.round, cur.idx, cur.commitment, list(cur.client_seeds), cur.at],
-        "fair_info": [[r, dict(info)] for r, info in s.fair_info.items()],
-        "wins": dict(s.wins),
-        "ranking": None if s.ranking is None else list(s.ranking),
-        "chat": [[ev.seq, ev.kind, ev.data] for ev in s.chat],
-        "games": list(s.games),
-    }
+    """The value as JSON, taken just before a ``game_started`` event."""
+    return {f.name: _to_json(getattr(s, f.name)) for f in fields(s) if f.name not in _NOT_SNAPSHOT}
 
 
 def from_snapshot(room_id: str, d: Mapping[str, Any]) -> RoomState:
     """The value :func:`snapshot_json` wrote (seeds are added by the caller)."""
-    cur = d["fair_round"]
-    return RoomState(
-        room_id=room_id,
-        seq=d["seq"],
-        preset=d["preset"],
-        family=family_of(d["preset"]).name,
-        options=d["options"],
-        turn_timer=d["turn_timer"],
-        private=d["private"],
-        locked=d["locked"],
-        banned=frozenset(d["banned"]),
-        status=d["status"],
-        game_no=d["game_no"],
-        seats=tuple(Seat(*x) for x in d["seats"]),
-        host=d["host"],
-        next_idx=d["next_idx"],
-        fair_round=None
-        if cur is None
-        else FairRound(cur[0], cur[1], cur[2], cur[3], tuple(cur[4]), (cur[5][0], cur[5][1])),
-        fair_info={r: info for r, info in d["fair_info"]},
-        wins=d["wins"],
-        ranking=None if d["ranking"] is None else tuple(d["ranking"]),
-        chat=tuple(Event(*x) for x in d["chat"]),
-        games=tuple(d["games"]),
-    )
+    values = {k: _FROM_JSON.get(k, lambda v: v)(v) for k, v in d.items()}
+    return RoomState(room_id=room_id, family=family_of(d["preset"]).name, **values)
 
 
 def build_game(

@@ -1,0 +1,54 @@
+"""``/api/health`` (the server, its store and its rooms) and ``/api/presets``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from liarsdice.families import FAMILIES
+from liarsdice.server.http.common import server_of
+from liarsdice.server.protocol import PROTOCOL_VERSION
+
+router = APIRouter()
+
+
+@router.get("/api/health")
+async def health(request: Request) -> JSONResponse:
+    """``ok`` is false (and the status 503) while the store fails its write probe or any room
+    is paused for a failing store; ``broken_rooms``: quarantined at startup (id -> reason)."""
+    srv = server_of(request)
+    await srv.health.recheck(srv.store, srv.settings.store_timeout)
+    paused = sum(1 for room in srv.manager.rooms.values() if room.paused)
+    ok = srv.health.failing is None and paused == 0
+    body = {
+        "ok": ok,
+        "protocol": PROTOCOL_VERSION,
+        "rooms": len(srv.manager.rooms),
+        "store": "ok" if srv.health.failing is None else "failing",
+        "paused_rooms": paused,
+        "broken_rooms": dict(srv.manager.broken),
+    }
+    headers = None if ok else {"Retry-After": str(srv.limits.retry_after)}
+    return JSONResponse(body, status_code=200 if ok else 503, headers=headers)
+
+
+@router.get("/api/presets")
+async def presets() -> dict[str, Any]:
+    out = [
+        {
+            "name": n,
+            "family": f.name,
+            "description": f.preset_description(r),
+            "rules": f.plain_rules(r),
+        }
+        for f in FAMILIES
+        for n, r in f.presets.items()
+    ]
+    from liarsdice import bots
+
+    return {"presets": out, "bot_levels": list(bots.BOT_NAMES)}
+
+
+__all__ = ["router"]

@@ -1,0 +1,95 @@
+"""HTTP endpoints of players: guest identities, renaming, a player's page and the leaderboard
+(``docs/PROTOCOL.md``, "HTTP endpoints")."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from fastapi import APIRouter, Request, Response
+
+from liarsdice.server.http.common import (
+    PAGE,
+    body_of,
+    check_page,
+    client_ip,
+    fail,
+    seated_name,
+    server_of,
+    store_call,
+    too_many,
+)
+from liarsdice.server.protocol import PlayerBody
+from liarsdice.server.room import hash_token
+from liarsdice.server.store import Batch, new_player_row
+
+router = APIRouter()
+
+
+def _player_token(request: Request) -> str:
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise fail(401, "bad_player", "send Authorization: Bearer PLAYER_TOKEN")
+    return token.strip()
+
+
+@router.post("/api/players", status_code=201)
+async def create_player(request: Request) -> dict[str, Any]:
+    srv = server_of(request)
+    body = await body_of(request, PlayerBody)
+    name = seated_name(body.name)
+    if not srv.limiter.create_room(client_ip(request)):  # the same hourly budget as rooms
+        lim = srv.limits
+        raise too_many(
+            "too_many_rooms",
+            f"at most {lim.rooms_per_ip} rooms and players per "
+            f"{lim.rooms_window / 60:g} minutes from one address",
+            lim.rooms_window / max(1, lim.rooms_per_ip),
+        )
+    token = secrets.token_urlsafe(24)
+    player_id = secrets.token_urlsafe(9)
+    row = new_player_row(player_id, name, "guest", hash_token(token), datetime.now(UTC))
+    await store_call(request, srv.store.write(Batch("", players=[row])))
+    return {"player": player_id, "token": token, "name": name}
+
+
+@router.post("/api/players/me")
+async def rename_player(request: Request) -> dict[str, Any]:
+    token = _player_token(request)
+    body = await body_of(request, PlayerBody)
+    name = seated_name(body.name)
+    store = server_of(request).store
+    found = await store_call(request, store.player_by_token(hash_token(token)))
+    if found is None:
+        raise fail(401, "bad_player", "unknown player token")
+    await store_call(request, store.write(Batch("", renames=[(found["player"], name)])))
+    return {"player": found["player"], "name": name}
+
+
+@router.get("/api/players/{player_id}")
+async def get_player(player_id: str, request: Request) -> dict[str, Any]:
+    found = await store_call(request, server_of(request).store.player(player_id))
+    if found is None:
+        raise fail(404, "no_player", "no such player")
+    return found
+
+
+@router.get("/api/leaderboard")
+async def leaderboard(
+    request: Request, response: Response, page: int = 1, per_page: int = PAGE
+) -> dict[str, Any]:
+    """Rated players, best first (OpenSkill's conservative estimate), in pages."""
+    check_page(page, per_page)
+    start = (page - 1) * per_page
+    store = server_of(request).store
+    players, total = await store_call(request, store.leaderboard(start, per_page))
+    response.headers["X-Total-Count"] = str(total)
+    out: dict[str, Any] = {"players": players}
+    if start + per_page < total:
+        out["next_page"] = page + 1
+    return out
+
+
+__all__ = ["router"]

@@ -1,0 +1,79 @@
+"""The browser client's pages and files (``src/liarsdice/server/static/``, one flat folder):
+served by name, with these types only; anything else is a 404. Each file is read once and
+kept, with its ETag, so that browsers revalidate cheaply."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from importlib import resources
+
+from fastapi import APIRouter, Request, Response
+from fastapi.responses import HTMLResponse
+
+from liarsdice.server.http.common import fail
+
+router = APIRouter()
+
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+}
+_STATIC_NAME = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9]+)$")
+
+
+@functools.lru_cache(maxsize=128)
+def _static_file(name: str) -> tuple[bytes, str, str] | None:
+    """(body, media type, ETag) of a client file; None when there is no such file."""
+    match = _STATIC_NAME.match(name)  # a plain file name: no path, no dot files
+    media = STATIC_TYPES.get(match.group(1).lower()) if match else None
+    file = resources.files("liarsdice.server").joinpath("static").joinpath(name)
+    if media is None or not file.is_file():
+        return None
+    body = file.read_bytes()
+    return body, media, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def static_response(request: Request, name: str) -> Response:
+    found = _static_file(name)
+    if found is None:
+        raise fail(404, "not_found", "no such file")
+    body, media, etag = found
+    headers = {"ETag": etag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type=media, headers=headers)
+
+
+@router.get("/", response_class=HTMLResponse)
+async def index(request: Request) -> Response:
+    return static_response(request, "index.html")
+
+
+@router.get("/r/{room_id}", response_class=HTMLResponse)
+async def room_page(room_id: str, request: Request) -> Response:
+    return static_response(request, "index.html")
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+async def leaderboard_page(request: Request) -> Response:
+    return static_response(request, "index.html")
+
+
+@router.get("/p/{player_id}", response_class=HTMLResponse)
+async def player_page(player_id: str, request: Request) -> Response:
+    return static_response(request, "index.html")
+
+
+@router.get("/static/{name}")
+async def static_file(name: str, request: Request) -> Response:
+    return static_response(request, name)
+
+
+__all__ = ["STATIC_TYPES", "router", "static_response"]
