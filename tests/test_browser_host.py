@@ -232,3 +232,42 @@ def test_host_kicks_a_player_during_a_game(browser: Browser, server: str) -> Non
     for page in (host, guest):
         no_page_errors(page)
         page.context.close()
+
+
+def test_host_bans_a_squatter_and_locks_the_room(browser: Browser, server: str) -> None:
+    """Against squatters: the host bans a player (kicked; the name is refused from then on)
+    and locks the room (nobody new takes a seat), and unlocks it again."""
+    ann = new_page(browser)
+    sq = new_page(browser)
+    dee = new_page(browser)
+    create_room(ann, server, "ann")
+    url = ann.input_value("#share-url")
+    _join(sq, url, "squatter")
+    wait_seats(ann, 2)
+    ann.click("#seats > li[data-seat='1'] button[data-act='ban']")
+    sq.wait_for_selector("#error:visible")
+    assert "removed you" in sq.inner_text("#error-text")
+    wait_seats(ann, 1)
+    sq.goto(url)  # the same name again: refused
+    sq.wait_for_selector("#seat-join-button:visible")
+    sq.fill("#seat-name", "Squatter")
+    sq.click("#seat-join-button")
+    sq.wait_for_selector("#error:visible")
+    assert "banned that name" in sq.inner_text("#error-text")
+    ann.check("#lock-room")
+    ann.wait_for_function("() => document.getElementById('lock-room').checked")
+    dee.goto(url)
+    dee.wait_for_selector("#seat-join-button:visible")
+    dee.fill("#seat-name", "dee")
+    dee.click("#seat-join-button")
+    dee.wait_for_selector("#error:visible")
+    assert "locked this room" in dee.inner_text("#error-text")
+    ann.uncheck("#lock-room")
+    dee.click("#error-close")
+    dee.wait_for_timeout(300)  # the unlock reaches the room
+    dee.click("#seat-join-button")
+    dee.wait_for_selector("#seats > li.mine")
+    wait_seats(ann, 2)
+    for page in (ann, sq, dee):
+        no_page_errors(page)
+        page.context.close()

@@ -70,6 +70,8 @@ export async function postWithOptional(url, body, optional) {
 const ERROR_SENTENCES = {
   no_room: "There is no such room.",
   room_full: "The room is full (12 seats).",
+  room_locked: "The host has locked this room: nobody new can take a seat. You can still watch.",
+  banned: "The host has banned that name from this room.",
   name_taken: "Someone in the room already has that name (or one that looks like it): pick another.",
   name_reserved: "That name is kept for computer players: pick another.",
   not_your_turn: "It's not your turn.",

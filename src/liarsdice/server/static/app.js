@@ -537,6 +537,7 @@ function wireRoomControls() {
     .then((data) => fill($("bot-level"), data.bot_levels.map((lv) => h("option", { value: lv, text: botLevelName(lv), selected: lv === "prob" }))))
     .catch(() => {});
   $("add-bot").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
+  $("lock-room").addEventListener("change", (ev) => send("lock", { locked: ev.target.checked }));
   $("start").addEventListener("click", () => send("start"));
   $("rematch").addEventListener("click", () => send("rematch"));
   $("set-timer").addEventListener("click", () => {
@@ -638,8 +639,8 @@ function hostAction(kind, seat, button) {
     }
     kickArmed = { seat: -1, at: 0 };
   }
-  if (kind === "remove") send("remove_seat", { seat: seat.seat });
-  else if (kind === "host") send("make_host", { seat: seat.seat });
+  const messages = { remove: "remove_seat", ban: "ban", host: "make_host" };
+  if (messages[kind]) send(messages[kind], { seat: seat.seat });
 }
 
 // ---------------------------------------------------------------- frames
@@ -844,6 +845,7 @@ function render() {
     $("rematch").hidden = room.status !== "finished";
     $("start").disabled = room.seats.length < 2;
     if (document.activeElement !== $("timer")) $("timer").value = room.turn_timer ?? "";
+    $("lock-room").checked = room.locked === true;
   }
 
   renderSeats($("seats"), S, { reveal, canManage: S.host, hostAction });

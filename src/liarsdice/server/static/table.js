@@ -201,7 +201,8 @@ function ring() {
 
 /**
  * The host's buttons on a seat: between games remove a bot or kick a player; during a game
- * kick a player (a computer finishes their game); hand the host role to a player.
+ * kick a player (a computer finishes their game); ban a player (kicked, and the name refused
+ * in this room); hand the host role to a player.
  */
 function hostButtons(S, seat, hooks) {
   const out = [];
@@ -214,6 +215,10 @@ function hostButtons(S, seat, hooks) {
     build: () => h("button", { type: "button", class: "small danger", "data-act": "remove", "aria-label": label, text: seat.kind === "bot" ? "Remove" : "Kick", onclick: (ev) => hooks.hostAction("remove", seat, ev.currentTarget) }),
   });
   if (seat.kind === "human") {
+    out.push({
+      sig: `ban${seat.seat}${seat.name}`,
+      build: () => h("button", { type: "button", class: "small danger", "data-act": "ban", "aria-label": `Ban ${seat.name}: removed, and the name refused in this room`, text: "Ban", onclick: () => hooks.hostAction("ban", seat) }),
+    });
     out.push({
       sig: `host${seat.seat}${seat.name}`,
       build: () => h("button", { type: "button", class: "small", "data-act": "host", "aria-label": `Make ${seat.name} the host`, text: "Make host", onclick: () => hooks.hostAction("host", seat) }),
