@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import resource
 from http import HTTPStatus
 from typing import TYPE_CHECKING, Any
@@ -90,7 +89,7 @@ def _host(client: tuple[str, int] | None) -> str:
 
 def http_refusal(status: int, code: str, message: str, retry_after: float | None = None) -> bytes:
     """A whole HTTP/1.1 response (the error envelope) that closes the connection."""
-    body = json.dumps(error_frame(code, message), separators=(",", ":")).encode()
+    body = error_frame(code, message).text.encode()
     lines = [
         f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
         "content-type: application/json",

@@ -36,6 +36,11 @@ class Encoded(dict[str, Any]):
     def text(self) -> str:
         return json.dumps(self, separators=(",", ":"))
 
+    @cached_property
+    def size(self) -> int:
+        """The text's length in bytes (UTF-8), for the connections' byte budgets."""
+        return len(self.text.encode())
+
 
 @dataclass(frozen=True, slots=True)
 class Live:

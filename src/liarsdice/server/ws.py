@@ -28,7 +28,7 @@ from liarsdice.server.limits import Bucket, ByteWindow
 from liarsdice.server.protocol import HelloMsg, ProtocolError, parse_client
 from liarsdice.server.room import Room
 from liarsdice.server.transport import CLOSE_RATE, CLOSE_SLOW, EXTENSION, WsControl
-from liarsdice.server.views import SPECTATOR, error_frame
+from liarsdice.server.views import SPECTATOR, Encoded, error_frame
 
 # WebSocket close codes (docs/PROTOCOL.md).
 CLOSE_NORMAL = 1000
@@ -79,10 +79,11 @@ class WsSink:
     def push(self, frame: dict[str, Any]) -> None:
         if self.throttled:
             return
-        text = getattr(frame, "text", None)
-        if not isinstance(text, str):
+        if isinstance(frame, Encoded):  # encoded once, however many connections get it
+            text, size = frame.text, frame.size
+        else:
             text = json.dumps(frame, separators=(",", ":"))
-        size = len(text.encode())
+            size = len(text.encode())
         if not all([b.add(size) for b in self.budgets]):
             self.throttled = True
             if self.on_cut_off is not None:
