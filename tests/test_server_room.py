@@ -259,3 +259,22 @@ async def _nearly_full(tmp: Path) -> None:
 
 def test_a_paused_room_resumes_only_when_a_real_write_fits(tmp_path: Path) -> None:
     asyncio.run(_nearly_full(tmp_path))
+
+
+def test_a_broadcast_frame_is_the_json_of_its_dict() -> None:
+    """Frames are spliced from texts encoded once per update: each is exactly what
+    ``json.dumps`` makes of the frame's dict (non-ASCII and ``reply_to`` included)."""
+    import json
+
+    from liarsdice.server.views import Broadcast, Live
+
+    state = _room_with(["ann", "bob", "cy"], Fixed())
+    d = decide(state, 0, StartMsg(), Fixed())
+    assert not isinstance(d, CommandError)
+    live = Live(((True, False), (False, True), (True, False)), 2, (1, 5.5), (None, 7, None))
+    out = Broadcast(d.after, live, state.seq, d.events, ({"kind": "notice", "note": "é"},), 9.0)
+    for seat in (0, 1, 2, -1):
+        for frame in (out.frame(seat), out.frame(seat, reply_to="r1")):
+            assert frame.text == json.dumps(frame, separators=(",", ":"))
+            assert frame.size == len(frame.text.encode())
+    assert out.frame(-1) is out.frame(-1)  # one frame per viewer, shared by its connections

@@ -65,10 +65,9 @@ def view_dict(room: RoomState, seat: int) -> dict[str, Any] | None:
     state, game = room.state, room.game
     if state is None or game is None:
         return None
-    out = family_of_game(game).view_frame(state, seat)
+    out = family_of_game(game).view_frame(state, seat)  # the core's state.view(seat), once
     out["legal"] = [
-        {"action": a, "text": game.action_to_string(a, seat)}
-        for a in seat_view(state, seat).legal_actions
+        {"action": a, "text": game.action_to_string(a, seat)} for a in out["legal_actions"]
     ]
     out["game_no"] = room.game_no
     return out
@@ -208,9 +207,14 @@ def snapshot(room: RoomState, live: Live, viewer: int) -> Encoded:
     )
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 class Broadcast:
-    """One update to every recipient: the events and the room's facts are projected once,
-    each viewer's view once, and each distinct frame encoded once."""
+    """One update to every recipient: the events and the room's facts are projected and
+    encoded to JSON once, each viewer's view built and encoded once, and each recipient's
+    frame spliced from those texts (its ``text`` is never encoded again)."""
 
     def __init__(
         self,
@@ -224,27 +228,36 @@ class Broadcast:
         self.room, self.from_seq, self.now = room, from_seq, now
         self.events = [event_dict(ev) for ev in events] + [dict(e) for e in ephemeral]
         self.room_facts = room_dict(room, live)
+        self._shared = f'"events":{_json(self.events)},"room":{_json(self.room_facts)}'
         self._frames: dict[int, Encoded] = {}
 
     def frame(self, seat: int, reply_to: str | None = None) -> Encoded:
         viewer = viewer_of(self.room, seat)
         out = self._frames.get(viewer)
         if out is None:
-            out = self._frames[viewer] = _frame(
-                "update",
-                {
-                    "from_seq": self.from_seq,
-                    "seq": self.room.seq,
-                    "seat": _seat_field(viewer),
-                    "events": self.events,
-                    "room": self.room_facts,
-                    "view": view_dict(self.room, viewer),
-                    "now": self.now,
-                },
-            )
+            out = self._frames[viewer] = self._encoded(viewer, view_dict(self.room, viewer))
         if reply_to is None:
             return out
         return _frame("update", {**out["data"], "reply_to": reply_to})
+
+    def _encoded(self, viewer: int, view: dict[str, Any] | None) -> Encoded:
+        data = {
+            "from_seq": self.from_seq,
+            "seq": self.room.seq,
+            "seat": _seat_field(viewer),
+            "events": self.events,
+            "room": self.room_facts,
+            "view": view,
+            "now": self.now,
+        }
+        out = _frame("update", data)
+        head = {k: data[k] for k in ("from_seq", "seq", "seat")}
+        # the same text json.dumps would make of ``out``, with the shared parts encoded once
+        out.__dict__["text"] = (
+            f'{{"type":"update","version":{PROTOCOL_VERSION},"data":{_json(head)[:-1]},'
+            f'{self._shared},"view":{_json(view)},"now":{_json(self.now)}}}}}'
+        )
+        return out
 
 
 def welcome(room: RoomState, seat: int, reply_to: str | None = None) -> Encoded:

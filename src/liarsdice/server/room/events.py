@@ -30,9 +30,8 @@ class ReplayError(RuntimeError):
     """The log does not replay (a room whose log fails this way is quarantined)."""
 
 
-def _room_created(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(
-        s,
+def _room_created(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(
         preset=d["preset"],
         family=family_of(d["preset"]).name,
         options=dict(d["options"]),
@@ -42,7 +41,7 @@ def _room_created(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
     )
 
 
-def _seat_joined(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _seat_joined(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     level: str | None = d.get("level")
     bot = d["kind"] == "bot"
     seat = Seat(
@@ -54,47 +53,47 @@ def _seat_joined(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
         d["client_seed"],
         player=bot_player(level) if bot and level else d.get("player"),
     )
-    return replace(s, seats=(*s.seats, seat))
+    return dict(seats=(*s.seats, seat))
 
 
-def _client_seed(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _client_seed(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     return _with_seat(s, d["seat"], client_seed=d["seed"])
 
 
-def _with_seat(s: RoomState, index: int, **changes: Any) -> RoomState:
+def _with_seat(s: RoomState, index: int, **changes: Any) -> dict[str, Any]:
     seats = list(s.seats)
     seats[index] = replace(seats[index], **changes)
-    return replace(s, seats=tuple(seats))
+    return dict(seats=tuple(seats))
 
 
-def _seat_removed(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _seat_removed(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     gone = d["seat"]
     seats = s.seats[:gone] + tuple(replace(x, index=x.index - 1) for x in s.seats[gone + 1 :])
-    return replace(s, seats=seats, host=s.host - 1 if s.host > gone else s.host)
+    return dict(seats=seats, host=s.host - 1 if s.host > gone else s.host)
 
 
-def _seat_left(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _seat_left(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     # the seat's token stops working; a bot plays it to the end of the game
     return _with_seat(s, d["seat"], left=True, token_hash=None)
 
 
-def _host_changed(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(s, host=d["seat"])
+def _host_changed(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(host=d["seat"])
 
 
-def _settings(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(s, turn_timer=d.get("turn_timer"))
+def _settings(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(turn_timer=d.get("turn_timer"))
 
 
-def _locked(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(s, locked=bool(d["locked"]))
+def _locked(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(locked=bool(d["locked"]))
 
 
-def _banned(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(s, banned=s.banned | {d["key"]})
+def _banned(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(banned=s.banned | {d["key"]})
 
 
-def _fair_round(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _fair_round(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     names = s.names()
     info = {
         "scheme": fair.SCHEME,
@@ -102,8 +101,7 @@ def _fair_round(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
         "client_seeds": dict(zip(names, d["client_seeds"], strict=True)),
     }
     earlier = {} if d["round"] == 0 else s.fair_info
-    return replace(
-        s,
+    return dict(
         fair_round=FairRound(
             d["game_no"], d["round"], d["idx"], d["commitment"], tuple(d["client_seeds"])
         ),
@@ -127,14 +125,13 @@ def _draw(s: RoomState, d: dict[str, Any], n: int, value: int, seq: int) -> Fair
     return replace(cur, at=(at[0], at[1]))
 
 
-def _game_started(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _game_started(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     game = build_game(s.preset, s.options, d["players"], d.get("opener"))
     fair_round, fair_info = s.fair_round, s.fair_info
     if d.get("opener_draw"):
         fair_round = _draw(s, d, len(d["players"]), d["opener"], ev.seq)
         fair_info = {**fair_info, 0: {**fair_info[0], "opener_draw": True}}
-    return replace(
-        s,
+    return dict(
         game=game,
         state=game.new_initial_state(),
         game_no=d["game_no"],
@@ -146,16 +143,16 @@ def _game_started(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
     )
 
 
-def _chance(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _chance(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     st, value = s.state, d["value"]
     if s.fair_round is None:
-        return replace(s, state=st.apply_event(-1, value))
+        return dict(state=st.apply_event(-1, value))
     outcomes = [v for v, _ in st.chance_outcomes()]
     drawn = _draw(s, d, len(outcomes), outcomes.index(value), ev.seq)
-    return replace(s, state=st.apply_event(-1, value), fair_round=drawn)
+    return dict(state=st.apply_event(-1, value), fair_round=drawn)
 
 
-def _action(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _action(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     st = s.state
     before = st.active_players()
     after_state = st.apply_event(d["seat"], d["action"])
@@ -166,17 +163,17 @@ def _action(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
     ids = s.action_ids
     if "id" in d:
         ids = {**ids, (d["seat"], d["id"]): (ev.seq, d["action"])}
-    return replace(s, state=after_state, out_order=out, action_ids=ids)
+    return dict(state=after_state, out_order=out, action_ids=ids)
 
 
-def _fair_reveal(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _fair_reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     info = {**s.fair_info[d["round"]], "server_seed": d["server_seed"]}
     # a revealed seed is public (in fair_info): the room keeps only the secret ones
     seeds = {i: seed for i, seed in s.seeds.items() if i != d["idx"]}
-    return replace(s, fair_info={**s.fair_info, d["round"]: info}, fair_round=None, seeds=seeds)
+    return dict(fair_info={**s.fair_info, d["round"]: info}, fair_round=None, seeds=seeds)
 
 
-def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
+def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     winner = d.get("winner")
     names = list(s.state.game.names)
     wins = dict(s.wins)
@@ -184,8 +181,7 @@ def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
         wins[names[winner]] = wins.get(names[winner], 0) + 1
     rest = tuple(p for p in s.state.active_players() if p != winner)
     first = () if winner is None else (winner,)
-    return replace(
-        s,
+    return dict(
         status="finished",
         wins=wins,
         ranking=first + rest + s.out_order[::-1],
@@ -193,15 +189,16 @@ def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
     )
 
 
-def _chat(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(s, chat=(*s.chat, ev)[-CHAT_KEEP:])
+def _chat(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(chat=(*s.chat, ev)[-CHAT_KEEP:])
 
 
-def _room_closed(s: RoomState, d: dict[str, Any], ev: Event) -> RoomState:
-    return replace(s, status="closed")
+def _room_closed(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(status="closed")
 
 
-Fold = Callable[[RoomState, dict[str, Any], Event], RoomState]
+# A fold step: the fields an event changes (the new value is made once, with its ``seq``).
+Fold = Callable[[RoomState, dict[str, Any], Event], dict[str, Any]]
 FOLDS: dict[str, Fold] = {
     "room_created": _room_created,
     "seat_joined": _seat_joined,
@@ -230,7 +227,7 @@ def fold(state: RoomState, ev: Event) -> RoomState:
     step = FOLDS.get(ev.kind)
     if step is None:
         raise ReplayError(f"room {state.room_id}: unknown event kind {ev.kind!r} at {ev.seq}")
-    return replace(step(state, ev.data, ev), seq=ev.seq)
+    return replace(state, seq=ev.seq, **step(state, ev.data, ev))
 
 
 def fold_all(state: RoomState, events: Iterable[Event]) -> RoomState:
