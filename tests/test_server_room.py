@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy import delete
 
 from liarsdice.server import fair
 from liarsdice.server.config import Limits, Settings
@@ -29,6 +30,7 @@ from liarsdice.server.room import CommandError, Room, RoomManager, RoomState, de
 from liarsdice.server.room.actor import RECORDS_KEPT
 from liarsdice.server.room.commands import CreateRoom, Join
 from liarsdice.server.room.state import GAMES_LISTED
+from liarsdice.server.schema import room_snapshots_table
 from liarsdice.server.store import Store
 from server_util import Sink, assert_replays, client, create, hello, join, msg, until
 
@@ -164,6 +166,18 @@ async def _many_games(tmp: Path) -> None:
         again = manager.get(rid)
         assert again is not None and again.seq == seq and again.value.game_no == games
         assert await manager.record(rid, 1) == first
+        facts = again.value.facts()
+        assert store.engine is not None
+        async with store.engine.begin() as conn:  # a database from before snapshots
+            await conn.execute(delete(room_snapshots_table))
+    async with _manager(tmp) as (store, manager):  # replays the whole log, stores a snapshot
+        legacy = manager.get(rid)
+        assert legacy is not None and legacy.value.facts() == facts
+    async with _manager(tmp) as (store, manager):  # ... which the next start reads from
+        (stored,) = [r for r in await store.load() if r.room_id == rid]
+        assert stored.snapshot is not None and len(stored.events) < total / 5
+        again = manager.get(rid)
+        assert again is not None and again.value.facts() == facts
 
 
 def test_memory_frames_and_startup_do_not_grow_with_games(tmp_path: Path) -> None:

@@ -103,6 +103,7 @@ class Batch:
             or self.players
             or self.renames
             or self.probe
+            or self.snapshot is not None
         )
 
 

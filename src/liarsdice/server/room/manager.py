@@ -15,24 +15,29 @@ from liarsdice.server.protocol import CreateRoomBody
 from liarsdice.server.room.actor import Room
 from liarsdice.server.room.commands import CreateRoom
 from liarsdice.server.room.events import fold
-from liarsdice.server.room.state import Event, RoomState, from_snapshot
-from liarsdice.server.store import Store, StoredRoom
+from liarsdice.server.room.state import Event, RoomState, from_snapshot, snapshot_json
+from liarsdice.server.store import Batch, Store, StoredRoom
 
 log = logging.getLogger("liarsdice.server")
 
 
-def replay(stored: StoredRoom) -> tuple[RoomState, list[Event]]:
-    """A stored room's value: its snapshot (if any) with the events after it folded in; and
-    those events (the room's recent history)."""
+def replay(stored: StoredRoom) -> tuple[RoomState, list[Event], tuple[int, Any] | None]:
+    """A stored room's value: its snapshot (if any) with the events after it folded in; those
+    events (the room's recent history); and, for a room without a snapshot (from before
+    snapshots existed), the one its log implies (the value before its latest game started),
+    for the caller to store so that the next startup reads from there."""
     if stored.snapshot is not None:
         value = from_snapshot(stored.room_id, stored.snapshot[1])
     else:
         value = RoomState(room_id=stored.room_id)
     value = value.with_seeds(stored.seeds)
     events = [Event(seq, kind, data) for seq, kind, data in stored.events if seq > value.seq]
+    missing: tuple[int, Any] | None = None
     for ev in events:
+        if stored.snapshot is None and ev.kind == "game_started":
+            missing = (value.seq, snapshot_json(value))
         value = fold(value, ev)
-    return value, events
+    return value, events, missing
 
 
 class RoomManager:
@@ -54,13 +59,19 @@ class RoomManager:
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
+        snapshots = []
         for stored in await self.store.load():
             try:
-                self._restore(stored)
+                missing = self._restore(stored)
             except Exception as err:
                 reason = f"{type(err).__name__}: {err}"
                 log.exception("room %s: its log does not replay; quarantined", stored.room_id)
                 self.broken[stored.room_id] = reason
+                continue
+            if missing is not None:
+                snapshots.append(Batch(stored.room_id, snapshot=missing))
+        for batch in snapshots:  # rooms from before snapshots: the next start reads less
+            await self.store.write(batch)
         seated = {s.player for r in self.rooms.values() for s in r.seats if s.player}
         self.ratings.update(await self.store.ratings_of(sorted(seated)))
         self._sweeper = asyncio.get_running_loop().create_task(
@@ -96,9 +107,9 @@ class RoomManager:
             return room.records[game_no]
         return await self.store.record(room_id, game_no)
 
-    def _restore(self, stored: StoredRoom) -> None:
+    def _restore(self, stored: StoredRoom) -> tuple[int, Any] | None:
         room = Room(stored.room_id, self.settings, self.store, self.ratings)
-        value, events = replay(stored)
+        value, events, missing = replay(stored)
         room.restore(value, events[-64:])
         if stored.secret is not None:
             room.secret, room.secret_stored = stored.secret, True
@@ -108,6 +119,7 @@ class RoomManager:
             if s.kind == "human":
                 room.turns.start_grace(s.index)
         room.post(_schedule, room)
+        return missing
 
     async def create(
         self, body: CreateRoomBody, player: str | None = None
