@@ -292,3 +292,28 @@ def test_a_broadcast_frame_is_the_json_of_its_dict() -> None:
             assert frame.text == json.dumps(frame, separators=(",", ":"))
             assert frame.size == len(frame.text.encode())
     assert out.frame(-1) is out.frame(-1)  # one frame per viewer, shared by its connections
+
+
+async def _start_of_unknown_outcome(tmp: Path) -> None:
+    async with _manager(tmp, store_retry=0.05) as (store, manager):
+        room, _, _ = await manager.create(CreateRoomBody(name="ann"))
+        ann = Sink(0)
+        await room.submit(lambda: room.connect(ann, None, None, None))
+        await room.submit(lambda: room.handle(ann, "add_bot", AddBotMsg(level="random")))
+        seq = room.seq
+        store.faults.set("fail_after", {room.id})  # committed (with a snapshot), then failed
+        await room.submit(lambda: room.handle(ann, "start", StartMsg()))
+        assert room.paused and room.seq == seq
+        store.faults.clear()
+        for _ in range(300):
+            if not room.paused:
+                break
+            await asyncio.sleep(0.02)
+        # the probe folded the committed start: from the events after the room's own seq,
+        # not from the snapshot that start wrote
+        assert not room.paused and room.status in ("playing", "finished") and room.seq > seq
+        await assert_replays(store, manager.settings, room)
+
+
+def test_a_start_committed_while_the_room_gave_up_is_folded_on_resume(tmp_path: Path) -> None:
+    asyncio.run(_start_of_unknown_outcome(tmp_path))

@@ -101,10 +101,10 @@ class FaultyStore(Store):
     async def write(self, batch: Batch) -> None:
         await _faulty_write(self, self.faults, batch, super().write)
 
-    async def load_room(self, room_id: str) -> StoredRoom | None:
+    async def load_room(self, room_id: str, since: int | None = None) -> StoredRoom | None:
         if self.faults.reads and self.faults.applies(room_id):
             raise StoreFault(f"injected fault: read of room {room_id} refused")
-        return await super().load_room(room_id)
+        return await super().load_room(room_id, since)
 
 
 def install(store: Store, faults: Faults | None = None) -> Faults:

@@ -573,19 +573,24 @@ class Store:
             open_ids = select(rooms_table.c.id).where(rooms_table.c.status != CLOSED)
             return await self._load(conn, ids, lambda col: col.in_(open_ids))
 
-    async def load_room(self, room_id: str) -> StoredRoom | None:
-        """One room as :meth:`load` gives it (None when there is no such room)."""
+    async def load_room(self, room_id: str, since: int | None = None) -> StoredRoom | None:
+        """One room as :meth:`load` gives it (None when there is no such room); ``since``:
+        no snapshot, the events after that ``seq`` (a paused room catching up on its log)."""
         async with self._engine().connect() as conn:
             found = await conn.execute(select(rooms_table.c.id).where(rooms_table.c.id == room_id))
             if found.first() is None:
                 return None
-            return (await self._load(conn, [room_id], lambda col: col == room_id))[0]
+            return (await self._load(conn, [room_id], lambda col: col == room_id, since))[0]
 
     async def _load(
-        self, conn: AsyncConnection, ids: list[str], which: Callable[[Any], Any]
+        self,
+        conn: AsyncConnection,
+        ids: list[str],
+        which: Callable[[Any], Any],
+        since: int | None = None,
     ) -> list[StoredRoom]:
         """The rooms ``ids``; ``which(room_id column)`` selects their rows in each table.
-        A room with a snapshot gets the events after it only."""
+        A room with a snapshot gets the events after it only (``since``: after that)."""
         wanted = set(ids)
         snapshots: dict[str, tuple[int, Any]] = {}
         for room_id, seq, data in await conn.execute(
@@ -595,8 +600,10 @@ class Store:
                 room_snapshots_table.c.data,
             ).where(which(room_snapshots_table.c.room_id))
         ):
-            snapshots[room_id] = (seq, json.loads(data))
+            if since is None:
+                snapshots[room_id] = (seq, json.loads(data))
         snap = room_snapshots_table.alias("snap")
+        after = func.coalesce(snap.c.seq, 0) if since is None else since
         rows = await conn.execute(
             select(
                 events_table.c.room_id,
@@ -606,7 +613,7 @@ class Store:
             )
             .select_from(events_table.outerjoin(snap, snap.c.room_id == events_table.c.room_id))
             .where(which(events_table.c.room_id))
-            .where(events_table.c.seq > func.coalesce(snap.c.seq, 0))
+            .where(events_table.c.seq > after)
             .order_by(events_table.c.room_id, events_table.c.seq)
         )
         events: dict[str, list[tuple[int, str, dict[str, Any]]]] = {i: [] for i in ids}

@@ -63,7 +63,7 @@ class Pause:
         timeout = room.settings.store_timeout
         try:
             await room.within(room.store.probe(room_id=room.id), timeout)
-            stored = await room.within(room.store.load_room(room.id), timeout)
+            stored = await room.within(room.store.load_room(room.id, since=room.seq), timeout)
         except Exception as err:
             log.info("room %s: the store still fails (%r)", room.id, err)
             self._wait = min(self._wait * 2, room.settings.store_retry * BACKOFF_MAX)
