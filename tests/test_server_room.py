@@ -287,7 +287,6 @@ def test_a_paused_room_resumes_only_when_a_real_write_fits(tmp_path: Path) -> No
 def test_a_broadcast_frame_is_the_json_of_its_dict() -> None:
     """Frames are spliced from texts encoded once per update: each is exactly what
     ``json.dumps`` makes of the frame's dict (non-ASCII and ``reply_to`` included)."""
-
     from liarsdice.server.views import Broadcast, Live
 
     state = _room_with(["ann", "bob", "cy"], Fixed())
