@@ -24,8 +24,9 @@ from typing import Any, TypeVar
 
 from liarsdice.server.config import Settings
 from liarsdice.server.projection import project
-from liarsdice.server.protocol import CLIENT_MESSAGES, BackMsg, PingMsg, ResyncMsg
+from liarsdice.server.protocol import CLIENT_MESSAGES, BackMsg, ClientSeedMsg, PingMsg, ResyncMsg
 from liarsdice.server.room.commands import (
+    CloseRoom,
     CommandError,
     Decision,
     Entropy,
@@ -36,7 +37,7 @@ from liarsdice.server.room.commands import (
 )
 from liarsdice.server.room.fanout import Fanout, Sink
 from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
-from liarsdice.server.room.state import Event, RoomState, snapshot_json
+from liarsdice.server.room.state import Event, RoomState, Seat, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
 from liarsdice.server.store import Store
 from liarsdice.server.views import (
@@ -76,9 +77,9 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
 
 
 class Room:
-    within = staticmethod(within)
-
     """One room's actor: its value, its connections, its queue of commands."""
+
+    within = staticmethod(within)  # (for the probe, which must not cancel a write either)
 
     def __init__(
         self,
@@ -123,7 +124,7 @@ class Room:
         return self.value.status == "closed"
 
     @property
-    def seats(self) -> tuple[Any, ...]:
+    def seats(self) -> tuple[Seat, ...]:
         return self.value.seats
 
     @property
@@ -382,8 +383,6 @@ class Room:
         here.away, here.timeouts = False, 0
         self._presence(sink.seat, "back" if was_away else "connected")
         if client_seed is not None and client_seed != self.value.seats[sink.seat].client_seed:
-            from liarsdice.server.protocol import ClientSeedMsg
-
             try:
                 await self.command(sink.seat, ClientSeedMsg(seed=client_seed))
             except CommandError as err:  # the store is failing: the seed is not changed
@@ -431,8 +430,6 @@ class Room:
     async def close(self, ttl: float) -> bool:
         """Close the room if it has been idle for ``ttl`` seconds: a ``room_closed`` event
         (the room is not loaded at startup any more). True when it was closed."""
-        from liarsdice.server.room.commands import CloseRoom
-
         if self.closed:
             return True
         if self.fanout.sinks or self.paused or not self._queue.empty():
