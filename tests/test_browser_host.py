@@ -234,6 +234,16 @@ def test_host_kicks_a_player_during_a_game(browser: Browser, server: str) -> Non
         page.context.close()
 
 
+def _refused(page: Page, url: str, name: str) -> str:
+    """Try to take a seat as ``name``; the error the page shows."""
+    page.goto(url)
+    page.wait_for_selector("#seat-join-button:visible")
+    page.fill("#seat-name", name)
+    page.click("#seat-join-button")
+    page.wait_for_selector("#error:visible")
+    return page.inner_text("#error-text")
+
+
 def test_host_bans_a_squatter_and_locks_the_room(browser: Browser, server: str) -> None:
     """Against squatters: the host bans a player (kicked; the name is refused from then on)
     and locks the room (nobody new takes a seat), and unlocks it again."""
@@ -248,20 +258,10 @@ def test_host_bans_a_squatter_and_locks_the_room(browser: Browser, server: str) 
     sq.wait_for_selector("#error:visible")
     assert "removed you" in sq.inner_text("#error-text")
     wait_seats(ann, 1)
-    sq.goto(url)  # the same name again: refused
-    sq.wait_for_selector("#seat-join-button:visible")
-    sq.fill("#seat-name", "Squatter")
-    sq.click("#seat-join-button")
-    sq.wait_for_selector("#error:visible")
-    assert "banned that name" in sq.inner_text("#error-text")
+    assert "banned that name" in _refused(sq, url, "Squatter")  # the same name again
     ann.check("#lock-room")
     ann.wait_for_function("() => document.getElementById('lock-room').checked")
-    dee.goto(url)
-    dee.wait_for_selector("#seat-join-button:visible")
-    dee.fill("#seat-name", "dee")
-    dee.click("#seat-join-button")
-    dee.wait_for_selector("#error:visible")
-    assert "locked this room" in dee.inner_text("#error-text")
+    assert "locked this room" in _refused(dee, url, "dee")
     ann.uncheck("#lock-room")
     dee.click("#error-close")
     dee.wait_for_timeout(300)  # the unlock reaches the room

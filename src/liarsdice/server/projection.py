@@ -24,6 +24,8 @@ class _Event(Protocol):
     def kind(self) -> str: ...
     @property
     def data(self) -> dict[str, Any]: ...
+    @property
+    def text(self) -> str: ...
 
 
 class _Seat(Protocol):
@@ -67,7 +69,7 @@ def project(
     (``snapshot``: a JSON-ready value of the room before a ``game_started``, which startup
     reads instead of the room's whole history) the room's latest snapshot."""
     batch = Batch(room_id)
-    batch.events = [(ev.seq, ev.kind, ev.data) for ev in events]
+    batch.events = [(ev.seq, ev.kind, ev.text) for ev in events]  # JSON made once
     batch.seeds = [(idx, seed, fair.commitment(seed)) for idx, seed in seeds.items()]
     for ev, after in zip(events, states, strict=True):
         _ROWS.get(ev.kind, _nothing)(batch, ev, after)

@@ -73,7 +73,8 @@ class Batch:
     """Everything one command writes, in one transaction."""
 
     room_id: str
-    events: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
+    # (seq, kind, data): data as a dict, or already as its JSON text
+    events: list[tuple[int, str, dict[str, Any] | str]] = field(default_factory=list)
     new_room: dict[str, Any] | None = None
     room_update: dict[str, Any] = field(default_factory=dict)
     seats: list[dict[str, Any]] = field(default_factory=list)
@@ -166,7 +167,7 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
                 "room_id": b.room_id,
                 "seq": seq,
                 "kind": kind,
-                "data": json.dumps(data, separators=(",", ":")),
+                "data": data if isinstance(data, str) else json.dumps(data, separators=(",", ":")),
                 "created_at": now,
             }
             for seq, kind, data in b.events

@@ -40,7 +40,7 @@ class Fanout:
         self._snaps: tuple[Any, dict[int, Encoded]] = ((), {})
 
     def remember(self, ev: Event) -> None:
-        self.history.append((ev.seq, ev.kind, json.dumps(ev.data, separators=(",", ":"))))
+        self.history.append((ev.seq, ev.kind, ev.text))
 
     @property
     def spectators(self) -> int:

@@ -8,8 +8,10 @@ running timers, the bots' instances) lives in the actor (:mod:`liarsdice.server.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from liarsdice.families import Family, family_of, family_of_game
@@ -47,13 +49,18 @@ class FairRound:
     at: fair.Cursor = fair.START
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Event:
     """One event of a room's log: ``seq`` counts from 1 in each room."""
 
     seq: int
     kind: str
     data: dict[str, Any]
+
+    @cached_property
+    def text(self) -> str:
+        """``data`` as JSON, made once (the store's row and the resync history share it)."""
+        return json.dumps(self.data, separators=(",", ":"))
 
 
 @dataclass(frozen=True, kw_only=True)
