@@ -22,7 +22,7 @@ from collections import defaultdict
 from typing import Any
 
 from liarsdice.bots import BOT_NAMES, PANEL_BOT_NAMES, make_bot
-from liarsdice.core import CHANCE, PRESETS, Game, preset
+from liarsdice.core.bidding import CHANCE, PRESETS, Game, preset
 from liarsdice.core.poker import PokerGame, PokerRules
 
 Times = dict[str, list[float]]

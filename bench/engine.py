@@ -48,7 +48,7 @@ Slice = Callable[[float], tuple[int, int, float]]  # seconds -> (games, actions,
 
 def ours_slice(preset_name: str, players: int, dice: int, seed: int) -> Slice:
     """Our engine's loop, one slice at a time (the RNG carries on between slices)."""
-    from liarsdice.core import Game, preset
+    from liarsdice.core.bidding import Game, preset
 
     game = Game(preset(preset_name, dice=dice), players)
     choice = random.Random(seed).choice

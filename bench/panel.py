@@ -28,7 +28,7 @@ import time
 from typing import Any
 
 from liarsdice.arena import ArenaSpec, run_arena
-from liarsdice.core import preset
+from liarsdice.core.bidding import preset
 
 PANEL = ("random", "prob", "bayes", "bluffer", "expert-v1")
 SINGLE = [(rules, dice) for rules in ("snyd-joker", "openspiel") for dice in ("2", "3", "5")]

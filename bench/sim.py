@@ -29,7 +29,7 @@ from typing import Any  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from liarsdice.sim import VectorEnv  # noqa: E402
+from liarsdice.sim.bidding import VectorEnv  # noqa: E402
 
 
 def batched(env: VectorEnv, seconds: float, seed: int) -> tuple[float, float]:

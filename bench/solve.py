@@ -45,7 +45,7 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from liarsdice.core import Game, preset
+from liarsdice.core.bidding import Game, preset
 from liarsdice.solve import solve
 from liarsdice.solve.tree import PublicTree, estimate_bytes, make_game
 
@@ -172,7 +172,7 @@ def _child(
 _SUBGAME_CHILD = """
 import json, sys, time
 import numpy as np
-from liarsdice.bots.bayes import hand_set
+from liarsdice.bots.bidding.bayes import hand_set
 from liarsdice.solve.subgame import BidSubgame
 from liarsdice.solve.tree import make_game
 name, (a, b, faces), honest = sys.argv[1], map(int, sys.argv[2:5]), float(sys.argv[5])
@@ -287,7 +287,7 @@ def run_big(args: argparse.Namespace) -> None:
 # ----------------------------------------------------------------------------- bots
 def run_bots(args: argparse.Namespace) -> None:
     from liarsdice.bots import ExpertBot
-    from liarsdice.bots.nash import NashBot
+    from liarsdice.bots.bidding.nash import NashBot
     from liarsdice.solve.policy import policy_exploitability
 
     for dice in args.dice:

@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice.cli.replay import replay
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     BUY,
     EXACT,
     LIAR,

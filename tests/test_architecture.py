@@ -17,32 +17,11 @@ from liarsdice.families import FAMILIES, family_of, family_of_game, preset_names
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "liarsdice"
 
-# Modules that belong to one family: its engine, notation, bots, solver and family object.
-BIDDING_ONLY = {
-    "core/bid.py",
-    "core/game.py",
-    "core/ladder.py",
-    "core/rules.py",
-    "core/state.py",
-    "core/view.py",
-    "core/__init__.py",
-    "notation/bids.py",
-    "notation/record.py",
-    "notation/text.py",
-    "odds.py",
-}
-BIDDING_DIRS = ("solve/", "families/bidding/")
-BIDDING_BOTS = ("bots/random_bot.py", "bots/prob.py", "bots/bayes.py", "bots/expert.py")
-
-
 def _family_specific(rel: str) -> bool:
-    return (
-        "poker" in rel
-        or rel in BIDDING_ONLY
-        or rel.startswith(BIDDING_DIRS)
-        or rel.startswith(BIDDING_BOTS)
-        or rel.startswith("bots/nash")
-    )
+    """A module belongs to one family when a folder or file in its path is named after it
+    (``core/bidding/state.py``, ``notation/poker/record.py``, ``bots/bidding/prob.py``...)."""
+    parts = set(rel.removesuffix(".py").split("/"))
+    return bool(parts & {f.name for f in FAMILIES})
 
 
 def _shared_modules() -> list[tuple[str, str]]:

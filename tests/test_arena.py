@@ -29,7 +29,7 @@ from liarsdice.arena import (
 )
 from liarsdice.bots import Bot, RandomBot
 from liarsdice.cli.arena import arena
-from liarsdice.core import PRESETS, Game, PlayerView, preset
+from liarsdice.core.bidding import PRESETS, Game, PlayerView, preset
 from liarsdice.core.poker import poker_preset
 
 

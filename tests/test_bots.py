@@ -9,7 +9,7 @@ import pytest
 
 from bot_util import play_bots, play_spied, rolled
 from liarsdice.bots import Bot, ProbBot, make_bot
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     BUY,
     EXACT,
     LIAR,

@@ -17,17 +17,17 @@ from liarsdice.bots import (
     bot_names,
     make_bot,
 )
-from liarsdice.bots.bayes import Belief, BidModel, BidReader, hand_set, tail
-from liarsdice.bots.expert import (
+from liarsdice.bots.bidding.bayes import Belief, BidModel, BidReader, hand_set, tail
+from liarsdice.bots.bidding.expert import (
     LIKELIHOOD_FLOOR,
     READINGS,
     _bid_likelihoods,
     _round_strategy,
     bluff_models,
 )
-from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
-from liarsdice.core.game import BID_BASE
-from liarsdice.core.state import State
+from liarsdice.core.bidding import CHANCE, LIAR, Bid, Game, preset
+from liarsdice.core.bidding.game import BID_BASE
+from liarsdice.core.bidding.state import State
 from liarsdice.odds import bid_odds
 from liarsdice.solve import solve
 from liarsdice.solve.subgame import BidSubgame

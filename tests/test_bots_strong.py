@@ -18,10 +18,10 @@ from liarsdice.bots import (
     PokerExpertBot,
     make_bot,
 )
-from liarsdice.bots.bayes import Belief, Situation, hand_set, settle
-from liarsdice.bots.expert import determinise
-from liarsdice.bots.poker_levels import cup_posterior
-from liarsdice.core import (
+from liarsdice.bots.bidding.bayes import Belief, Situation, hand_set, settle
+from liarsdice.bots.bidding.expert import determinise
+from liarsdice.bots.poker.levels import cup_posterior
+from liarsdice.core.bidding import (
     EXACT,
     LIAR,
     PRESETS,
@@ -209,7 +209,7 @@ def test_poker_posterior_sees_through_a_least_raise() -> None:
     from liarsdice.core.poker import bid_id
 
     post = cup_posterior((), 5, bid_id(bid), bid_id(prev))
-    from liarsdice.bots.poker import reach
+    from liarsdice.bots.poker.simple import reach
 
     p_true = sum(w for h, w in post if reach(h, bid) == 1.0)
     assert p_true < reach((), bid)

@@ -1,6 +1,6 @@
 """The engine's fast paths against its general ones, over many random games.
 
-The hot paths of :mod:`liarsdice.core.state` take shortcuts: legal actions come from shared
+The hot paths of :mod:`liarsdice.core.bidding.state` take shortcuts: legal actions come from shared
 per-round tables (``_Round``), the deal cuts the rolls with a cached plan, a single-round game
 fills the tables of its deal and of its end only when read, a round's :class:`RoundResult` is
 built only when read, and the next seats come from a cache. Each is checked here against the
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from liarsdice.core import CHANCE, Game, Phase, State, preset
-from liarsdice.core.state import Table, _next_seats, _single_round_table
+from liarsdice.core.bidding import CHANCE, Game, Phase, State, preset
+from liarsdice.core.bidding.state import Table, _next_seats, _single_round_table
 from test_core_helpers import random_playout
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -209,7 +209,7 @@ def test_next_seats_cache_is_bounded() -> None:
         if not any(dice):
             continue
         s = State._make(game, t.copy(dice=dice), Phase.BID, 0, -1, -1, (), 0, (), None, 0)
-        from liarsdice.core.state import _start_round
+        from liarsdice.core.bidding.state import _start_round
 
         started = _start_round(game, s.table.copy(), None, 0)
         assert started.table.nxt == _next_seats(dice)
@@ -217,7 +217,7 @@ def test_next_seats_cache_is_bounded() -> None:
 
 
 def test_illegal_moves_still_raise_on_the_fast_paths() -> None:
-    from liarsdice.core import BID_BASE, LIAR, IllegalActionError
+    from liarsdice.core.bidding import BID_BASE, LIAR, IllegalActionError
 
     game = Game(preset("openspiel", dice=2), 2)
     s = game.new_initial_state()

@@ -12,7 +12,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     BUY,
     CHANCE,
     EXACT,

@@ -7,8 +7,8 @@ import itertools
 
 import pytest
 
-from liarsdice.core import Bid, Game, Ordering, Rules, preset
-from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO, BidSpace
+from liarsdice.core.bidding import Bid, Game, Ordering, Rules, preset
+from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO, BidSpace
 from test_core_helpers import bids_of, deal, new_game, play, ref_beats, roll
 
 WORDS = {

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from liarsdice.core import CHANCE, EXACT, LIAR, Bid, ExactCall, Game, Scoring, State, preset
+from liarsdice.core.bidding import CHANCE, EXACT, LIAR, Bid, ExactCall, Game, Scoring, State, preset
 from test_core_helpers import ref_beats, ref_count, ref_resolve
 
 GOLDEN = Path(__file__).parent / "golden" / "core_perft.json"

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     BID_BASE,
     BUY,
     CHANCE,
@@ -32,7 +32,7 @@ from liarsdice.core import (
     State,
     preset,
 )
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.view import PlayerView
 from test_core_helpers import Expected, random_playout, ref_beats, ref_count, ref_resolve
 
 # CORE_EXAMPLES=5000 pytest ... runs a deep, randomised search instead of the fixed quick one.

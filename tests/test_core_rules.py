@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     CHANCE,
     EXACT,
     LIAR,
@@ -20,7 +20,7 @@ from liarsdice.core import (
     RulesError,
     preset,
 )
-from liarsdice.core.game import SHOW_BASE
+from liarsdice.core.bidding.game import SHOW_BASE
 from test_core_helpers import bids_of, deal, is_legal, new_game, play, roll
 
 ALL_PRESETS = (
@@ -469,7 +469,7 @@ def test_options_round_trip(name: str) -> None:
 
 
 def test_parse_option() -> None:
-    from liarsdice.core import parse_option
+    from liarsdice.core.bidding import parse_option
 
     assert parse_option("ordering", "Perudo").value == "perudo"
     assert parse_option("dice", "3, 2") == (3, 2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     CHANCE,
     LIAR,
     TERMINAL,

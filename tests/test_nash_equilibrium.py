@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 from liarsdice.bots import ExpertBot, ExpertV1Bot, make_bot
-from liarsdice.bots.nash import PROGRESS_ENV, NashBot, SolveBar, cached_policy, show_progress
-from liarsdice.core import CHANCE, Game, preset
+from liarsdice.bots.bidding.nash import (
+    PROGRESS_ENV,
+    NashBot,
+    SolveBar,
+    cached_policy,
+    show_progress,
+)
+from liarsdice.core.bidding import CHANCE, Game, preset
 from liarsdice.solve import cache
 from liarsdice.solve.cache import CACHE_ENV, cache_path
 from liarsdice.solve.cfr import Progress
@@ -135,7 +141,7 @@ def test_beyond_first_use_the_expert_plays_a_cached_equilibrium(
 ) -> None:
     """A game too large to solve on first use (two dice each with 6 faces: 11 GiB) is played
     from the equilibrium once ``liarsdice solve --cache`` has put it on disk."""
-    from liarsdice.bots import expert as expert_module
+    from liarsdice.bots.bidding import expert as expert_module
 
     game = make_game("snyd-normal", (1, 2), 5)
     monkeypatch.setattr(expert_module, "EQUILIBRIUM_MAX_BYTES", 1024)

@@ -1,4 +1,4 @@
-"""Tests for liarsdice.notation.bids: canonical bids, calls, and lenient human input."""
+"""Tests for liarsdice.notation.bidding.bids: canonical bids, calls, and lenient human input."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from liarsdice.core.bid import Bid
+from liarsdice.core.bidding.bid import Bid
 from liarsdice.core.errors import NotationError
-from liarsdice.notation.bids import (
+from liarsdice.notation.bidding.bids import (
     Call,
     bid_to_words,
     format_bid,

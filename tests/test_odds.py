@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liarsdice.bots import RandomBot
-from liarsdice.core import CHANCE, LIAR, Bid, Game, Phase, State, preset
+from liarsdice.core.bidding import CHANCE, LIAR, Bid, Game, Phase, State, preset
 from liarsdice.odds import bid_odds, prob_at_least, prob_exactly, unseen_dice
 
 # --------------------------------------------------------------------------- binomials

@@ -29,8 +29,8 @@ from open_spiel.python.algorithms import (  # type: ignore[import-not-found]
 )
 
 from liarsdice.families import preset_names
+from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.interop import openspiel as los
-from liarsdice.sim.encoding import BiddingEncoding
 from liarsdice.solve.cfr import solve
 from liarsdice.solve.policy import Policy
 from liarsdice.solve.tree import make_game

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from liarsdice.cli.rules_cmd import rules
-from liarsdice.core import PRESETS, Bid, Game, Rules, preset
+from liarsdice.core.bidding import PRESETS, Bid, Game, Rules, preset
 from liarsdice.families import load_record
 from liarsdice.families.bidding.terminal import parse_command
 from play_util import finished, play_error, play_out, unsaid

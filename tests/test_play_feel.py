@@ -14,12 +14,12 @@ from click.testing import CliRunner
 
 from liarsdice.cli import session as session_module
 from liarsdice.cli.verify import verify
-from liarsdice.core import LIAR, Bid, Game, State, preset
+from liarsdice.core.bidding import LIAR, Bid, Game, State, preset
 from liarsdice.core.poker import PokerGame, PokerRules
 from liarsdice.families import record_to_text
 from liarsdice.families.bidding.terminal import BiddingTerminal, parse_command
 from liarsdice.families.poker.terminal import PokerTerminal
-from liarsdice.notation.bids import parse_human_bid
+from liarsdice.notation.bidding.bids import parse_human_bid
 from liarsdice.notation.grammar import clause, counted, possessive
 from play_util import play_out, run_play
 from record_util import example, rename, run_replay

@@ -10,7 +10,7 @@ import pytest
 
 from bot_util import play_bots, play_spied
 from liarsdice.bots import PokerBot, make_bot
-from liarsdice.bots.poker import (
+from liarsdice.bots.poker.simple import (
     PokerProbBot,
     best_reroll,
     five_chance,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from liarsdice.core.bidding.game import CHANCE, TERMINAL
 from liarsdice.core.errors import IllegalActionError, RulesError
-from liarsdice.core.game import CHANCE, TERMINAL
 from liarsdice.core.poker import (
     ACCEPT,
     BID_BASE,

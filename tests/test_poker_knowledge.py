@@ -13,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liarsdice.bots import make_bot
-from liarsdice.bots.poker import (
+from liarsdice.bots.poker.simple import (
     PokerProbBot,
     accept_odds,
     known_dice,
     next_knows_cup,
     next_sees,
 )
-from liarsdice.core.game import CHANCE
+from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.poker import (
     ACCEPT,
     LIAR,

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liarsdice.core.game import CHANCE
+from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.poker import ACCEPT, LIAR, Phase, PokerGame, PokerRules, PokerState
 
 MAX_EVENTS = 3000

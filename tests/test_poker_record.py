@@ -1,4 +1,4 @@
-"""Tests for the poker-dice game record (liarsdice.notation.poker_record), read through
+"""Tests for the poker-dice game record (liarsdice.notation.poker.record), read through
 liarsdice.families like every record: the poker-dice rules, moves and messages. What every
 family's record shares is tested in test_family_records.py and test_replay_cli.py."""
 
@@ -24,7 +24,7 @@ from liarsdice.families import (
     replay_record,
     replay_summary,
 )
-from liarsdice.notation.poker_record import (
+from liarsdice.notation.poker.record import (
     is_poker_record,
     load_poker_record,
     poker_record_from_state,

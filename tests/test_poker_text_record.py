@@ -1,4 +1,4 @@
-"""Tests for liarsdice.notation.poker_text: the poker-dice text record (its items, bids,
+"""Tests for liarsdice.notation.poker.text: the poker-dice text record (its items, bids,
 options and messages). What every family's text record shares is tested in
 test_family_records.py."""
 
@@ -22,8 +22,8 @@ from liarsdice.families import (
     replay_record,
     text_to_record,
 )
-from liarsdice.notation.poker_record import load_poker_record
-from liarsdice.notation.poker_text import poker_record_to_text, poker_text_to_record
+from liarsdice.notation.poker.record import load_poker_record
+from liarsdice.notation.poker.text import poker_record_to_text, poker_text_to_record
 from record_util import (
     POKER_EXAMPLE,
     POKER_FIVE,

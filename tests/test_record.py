@@ -1,4 +1,4 @@
-"""Tests for liarsdice.notation.record: the bidding family's JSON game record and its replay
+"""Tests for liarsdice.notation.bidding.record: the bidding family's JSON game record and its replay
 (its rules, moves and messages). What every family's record shares (the header, the writer,
 players, rounds, round trips) is tested in test_family_records.py."""
 
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import record_util
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     BUY,
     CHANCE,
     LIAR,
@@ -27,7 +27,7 @@ from liarsdice.core import (
     State,
     preset,
 )
-from liarsdice.notation.record import (
+from liarsdice.notation.bidding.record import (
     dumps_record,
     load_record,
     record_from_state,

@@ -24,7 +24,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from liarsdice.notation.record import replay_record
+from liarsdice.notation.bidding.record import replay_record
 
 BIN = Path(sys.executable).parent / "liarsdice"
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from liarsdice.core.bidding.rules import Stash
+from liarsdice.core.bidding.state import State
 from liarsdice.core.poker.state import PokerState
-from liarsdice.core.rules import Stash
-from liarsdice.core.state import State
 from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
 from liarsdice.server.room import RoomManager
@@ -178,7 +178,7 @@ def test_no_hidden_dice_leak(
 
 
 def test_the_checker_catches_a_leak(tmp_path: Path) -> None:
-    from liarsdice.core import Game, preset
+    from liarsdice.core.bidding import Game, preset
 
     state = Game(preset("openspiel")).new_initial_state().apply_action(3).apply_action(6)
     view = state.view(0).to_dict() | {"results": [], "legal": [], "game_no": 1}

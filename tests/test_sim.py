@@ -9,10 +9,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from liarsdice.core import CHANCE, Game, IllegalActionError, RulesError, preset
-from liarsdice.core.rules import PRESETS
-from liarsdice.sim import VectorEnv, check_supported
-from liarsdice.sim.encoding import BiddingEncoding
+from liarsdice.core.bidding import CHANCE, Game, IllegalActionError, RulesError, preset
+from liarsdice.core.bidding.rules import PRESETS
+from liarsdice.families.bidding.encoding import BiddingEncoding
+from liarsdice.sim.bidding import VectorEnv, check_supported
 
 
 def replay_check(env: VectorEnv, steps: int, seed: int) -> int:
@@ -163,7 +163,7 @@ def test_sampled_actions_are_uniform_over_the_legal_ones() -> None:
 def test_the_paths_without_lookup_tables_agree_too(
     monkeypatch: pytest.MonkeyPatch, name: str, players: int, options: dict[str, Any]
 ) -> None:
-    from liarsdice.sim import vector
+    from liarsdice.sim.bidding import vector
 
     monkeypatch.setattr(vector, "_TABLE_BYTES", 0)
     env = VectorEnv(preset(name, **options), 16, players=players, seed=9, record=True)

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from liarsdice.bots.nash import NashBot
+from liarsdice.bots.bidding.nash import NashBot
 from liarsdice.cli.solve import solve as solve_cmd
-from liarsdice.core import CHANCE, LIAR, Bid, Game, preset
+from liarsdice.core.bidding import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.solve import (
     CFRSolver,
     Policy,

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from liarsdice.core import Game, preset
+from liarsdice.core.bidding import Game, preset
 from liarsdice.solve import cache
 from liarsdice.solve.cache import (
     CACHE_ENV,

@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from liarsdice.core import Game, preset
+from liarsdice.core.bidding import Game, preset
 from liarsdice.solve import br, seq
 from liarsdice.solve.cfr import CFRSolver, choose_dtype, solve
 from liarsdice.solve.lp import solve_lp

@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from liarsdice.core import CHANCE, Game
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding import CHANCE, Game
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.solve.cfr import CFRSolver
 from liarsdice.solve.policy import policy_exploitability
 from liarsdice.solve.tree import PublicTree, make_game

@@ -1,4 +1,5 @@
-"""Tests for liarsdice.notation.text: the bidding family's text record (its dice lines, items,
+"""Tests for liarsdice.notation.bidding.text: the bidding family's text record (its dice lines,
+items,
 options and messages). What every family's text record shares is tested in
 test_family_records.py."""
 
@@ -12,14 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import record_util
-from liarsdice.core import (
+from liarsdice.core.bidding import (
     PRESETS,
     Game,
     RecordError,
     preset,
 )
-from liarsdice.notation.record import load_record, record_from_state, replay_record
-from liarsdice.notation.text import describe_result, record_to_text, text_to_record
+from liarsdice.notation.bidding.record import load_record, record_from_state, replay_record
+from liarsdice.notation.bidding.text import describe_result, record_to_text, text_to_record
 from record_util import BIDDING_EXAMPLE, BIDDING_TEXT, check_text_error, play, raised
 
 EXAMPLE = BIDDING_EXAMPLE

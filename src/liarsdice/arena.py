@@ -10,7 +10,7 @@ Every game is reproducible on its own: its chance RNG and each bot's RNG are see
 ``(seed, game index)`` (and the bot's label), and every game gets freshly built bots, so results
 never depend on how games are split between processes.
 
->>> from liarsdice.core import preset
+>>> from liarsdice.core.bidding import preset
 >>> spec = ArenaSpec(rules=preset("classic", players=2), bots=("prob", "random"), games=4)
 >>> result = run_arena(spec)
 >>> [g.seats for g in result.games]
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.game import CHANCE
+from liarsdice.core.bidding.game import CHANCE
 from liarsdice.families import family_named, family_of_rules
 
 __all__ = [
@@ -706,7 +706,7 @@ def run_arena(
 def check_spec(spec: ArenaSpec) -> None:
     """Raise :class:`ValueError` (or the rules' own error) for an arena that cannot run.
 
-    >>> from liarsdice.core import preset
+    >>> from liarsdice.core.bidding import preset
     >>> check_spec(ArenaSpec(rules=preset("classic"), bots=("prob", "genius")))
     Traceback (most recent call last):
     ...

@@ -17,11 +17,11 @@ import math
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from liarsdice.core.bid import Bid
+from liarsdice.core.bidding.bid import Bid
 
 if TYPE_CHECKING:
-    from liarsdice.core.game import Game
-    from liarsdice.core.view import PlayerView
+    from liarsdice.core.bidding.game import Game
+    from liarsdice.core.bidding.view import PlayerView
 
 __all__ = [
     "bid_odds",
@@ -97,7 +97,7 @@ def match_probability(game: Game, view: PlayerView, face: int) -> float:
 
     ``2/faces`` for a non-wild face while a wild is active, ``1/faces`` otherwise.
 
-    >>> from liarsdice.core import Game, preset
+    >>> from liarsdice.core.bidding import Game, preset
     >>> g = Game(preset("classic"))
     >>> v = g.new_initial_state().view(-1)
     >>> match_probability(g, v, 5), match_probability(g, v, 1)
@@ -129,7 +129,7 @@ def unseen_dice(view: PlayerView) -> int:
 def bid_odds(game: Game, view: PlayerView, bid: Bid) -> tuple[float, float]:
     """``(P(at least bid.quantity), P(exactly bid.quantity))`` dice match ``bid``, for the viewer.
 
-    >>> from liarsdice.core import Game, preset
+    >>> from liarsdice.core.bidding import Game, preset
     >>> g = Game(preset("openspiel"))                  # 2 players, 1 die each, 6s wild
     >>> s = g.new_initial_state().apply_action(3).apply_action(5)
     >>> bid_odds(g, s.view(0), Bid(1, 3))              # my own 3 makes it certain

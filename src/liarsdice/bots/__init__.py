@@ -38,13 +38,13 @@ from collections.abc import Mapping
 from typing import Any, Literal, overload
 
 from liarsdice.bots.base import BaseBot, Bot
-from liarsdice.bots.bayes import BayesBot
-from liarsdice.bots.bluffer import BlufferBot
-from liarsdice.bots.expert import ExpertBot, ExpertV1Bot
-from liarsdice.bots.poker import PokerBot, PokerProbBot, PokerRandomBot
-from liarsdice.bots.poker_levels import PokerBayesBot, PokerExpertBot
-from liarsdice.bots.prob import ProbBot
-from liarsdice.bots.random_bot import RandomBot
+from liarsdice.bots.bidding.bayes import BayesBot
+from liarsdice.bots.bidding.bluffer import BlufferBot
+from liarsdice.bots.bidding.expert import ExpertBot, ExpertV1Bot
+from liarsdice.bots.bidding.prob import ProbBot
+from liarsdice.bots.bidding.random_bot import RandomBot
+from liarsdice.bots.poker.levels import PokerBayesBot, PokerExpertBot
+from liarsdice.bots.poker.simple import PokerBot, PokerProbBot, PokerRandomBot
 
 __all__ = [
     "BOTS",
@@ -97,7 +97,7 @@ assert set(POKER_BOTS) == set(BOTS)  # the levels; the panel bots are the biddin
 
 def _lazy_bot(name: str) -> type[Bot]:
     """A solver bot class, imported on first use (NumPy and SciPy)."""
-    from liarsdice.bots.nash import NashBot
+    from liarsdice.bots.bidding.nash import NashBot
 
     return {NashBot.name: NashBot}[name]
 

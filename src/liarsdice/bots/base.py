@@ -1,12 +1,12 @@
-"""The bot interface: a bot sees only its own :class:`~liarsdice.core.view.PlayerView`.
+"""The bot interface: a bot sees only its own :class:`~liarsdice.core.bidding.view.PlayerView`.
 
-A bot is given the (immutable, public) :class:`~liarsdice.core.game.Game` for its rules and
+A bot is given the (immutable, public) :class:`~liarsdice.core.bidding.game.Game` for its rules and
 action encoding, and the view of its own seat: its own hidden dice and public facts. It never
-sees a :class:`~liarsdice.core.state.State`. All of its randomness comes from the
+sees a :class:`~liarsdice.core.bidding.state.State`. All of its randomness comes from the
 :class:`random.Random` it was built with, so a seeded bot is reproducible.
 
 >>> import random
->>> from liarsdice.core import Bid, Game, preset
+>>> from liarsdice.core.bidding import Bid, Game, preset
 >>> class FirstLegal(Bot):
 ...     name = "first"
 ...     def choose(self, game, view):
@@ -42,8 +42,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, dataclass_transform
 
-from liarsdice.core.game import Game
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.view import PlayerView
 
 __all__ = ["BaseBot", "Bot"]
 

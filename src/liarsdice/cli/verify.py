@@ -17,8 +17,8 @@ from typing import Any
 
 import click
 
+from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.errors import LiarsDiceError, RecordError
-from liarsdice.core.game import CHANCE
 from liarsdice.families import load_record, read_record_text, replay_record
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
 

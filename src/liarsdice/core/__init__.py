@@ -1,7 +1,12 @@
-"""The pure rules core of the bidding family: no I/O, no printing, no global randomness."""
+"""The pure rules engines: no I/O, no printing, no global randomness.
 
-from liarsdice.core import rules
-from liarsdice.core.bid import Bid
+The shared primitives live here (:mod:`~liarsdice.core.common`: ``CHANCE``, ``TERMINAL``, the
+game and state bases; :mod:`~liarsdice.core.errors`: the typed errors); each rule family's
+engine is a subpackage of its own: :mod:`liarsdice.core.bidding` (bids on all the dice) and
+:mod:`liarsdice.core.poker` (poker dice under one cup).
+"""
+
+from liarsdice.core.common import CHANCE, TERMINAL
 from liarsdice.core.errors import (
     IllegalActionError,
     LiarsDiceError,
@@ -9,30 +14,13 @@ from liarsdice.core.errors import (
     RecordError,
     RulesError,
 )
-from liarsdice.core.game import BID_BASE, BUY, CHANCE, EXACT, LIAR, NO_SHOW, TERMINAL, Game
-from liarsdice.core.rules import *  # noqa: F403  (the rule options and presets: rules.__all__)
-from liarsdice.core.state import Phase, Question, RoundResult, State
-from liarsdice.core.view import PlayerView
 
 __all__ = [
-    "BID_BASE",
-    "BUY",
     "CHANCE",
-    "EXACT",
-    "LIAR",
-    "NO_SHOW",
     "TERMINAL",
-    "Bid",
-    "Game",
     "IllegalActionError",
     "LiarsDiceError",
     "NotationError",
-    "Phase",
-    "PlayerView",
-    "Question",
     "RecordError",
-    "RoundResult",
     "RulesError",
-    "State",
 ]
-__all__ += rules.__all__

@@ -34,7 +34,8 @@ class Sizes(NamedTuple):
 
 
 class RecordModule(Protocol):
-    """What a family's JSON record module provides (``notation/record.py`` and its twins)."""
+    """What a family's JSON record module provides (``notation/bidding/record.py`` and its
+    twins)."""
 
     def load_record(self, source: Any) -> Record: ...
     def record_from_state(self, state: Any) -> Record: ...
@@ -44,7 +45,7 @@ class RecordModule(Protocol):
 
 
 class TextModule(Protocol):
-    """What a family's text record module provides (``notation/text.py`` and its twins)."""
+    """What a family's text record module provides (``notation/bidding/text.py`` and its twins)."""
 
     def record_to_text(self, record: Any) -> str: ...
     def text_to_record(self, text: str) -> Record: ...

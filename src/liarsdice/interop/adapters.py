@@ -20,13 +20,14 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import Economy, ExactCall, FirstOpener, Scoring, ShowReroll, Stash
 from liarsdice.core.common import CHANCE, TERMINAL, default_names
-from liarsdice.core.game import Game
-from liarsdice.core.rules import Economy, ExactCall, FirstOpener, Scoring, ShowReroll, Stash
 from liarsdice.families import family_of
 from liarsdice.families.base import Family, Sizes
-from liarsdice.interop.poker import PokerEncoding
-from liarsdice.sim.encoding import BiddingEncoding, Floats32
+from liarsdice.families.bidding.encoding import BiddingEncoding
+from liarsdice.families.poker.encoding import PokerEncoding
+from liarsdice.families.tensors import Floats32
 
 __all__ = [
     "ADAPTERS",
@@ -114,7 +115,7 @@ class Adapter(ABC):
 
 
 class BiddingAdapter(Adapter):
-    """The bidding family (:class:`~liarsdice.sim.encoding.BiddingEncoding`)."""
+    """The bidding family (:class:`~liarsdice.families.bidding.encoding.BiddingEncoding`)."""
 
     family_name = "bidding"
     game: Game
@@ -232,7 +233,7 @@ class BiddingAdapter(Adapter):
 
 
 class PokerAdapter(Adapter):
-    """The poker-dice family (:class:`~liarsdice.interop.poker.PokerEncoding`)."""
+    """The poker-dice family (:class:`~liarsdice.families.poker.encoding.PokerEncoding`)."""
 
     family_name = "poker"
 

@@ -16,8 +16,9 @@ parameter      default    meaning
 Actions are the dense indices of :mod:`liarsdice.interop.adapters` (the engine's integers,
 show-and-reroll actions renumbered after the bids); chance outcomes are the engine's (a die's
 face 1..F, a random opener's seat). Information-state strings recall the player's every
-observation (perfect recall); the tensors are those of :mod:`liarsdice.sim.encoding` and
-:mod:`liarsdice.interop.poker`. The engine is the rules: each OpenSpiel state wraps an
+observation (perfect recall); the tensors are those of :mod:`liarsdice.families.bidding.encoding`
+and
+:mod:`liarsdice.families.poker.encoding`. The engine is the rules: each OpenSpiel state wraps an
 immutable engine state (:attr:`LiarsDiceState.engine_state`).
 
 >>> import pyspiel

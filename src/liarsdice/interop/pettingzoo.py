@@ -43,8 +43,8 @@ from pettingzoo.utils import AgentSelector, wrappers
 
 from liarsdice.core.common import CHANCE, TERMINAL
 from liarsdice.families import family_of_game
+from liarsdice.families.tensors import Floats32
 from liarsdice.interop.adapters import Adapter, make_adapter
-from liarsdice.sim.encoding import Floats32
 
 __all__ = ["LiarsDiceAEC", "LiarsDiceGymEnv", "env", "raw_env"]
 

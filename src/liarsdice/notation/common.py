@@ -1,8 +1,8 @@
 """What the JSON records of every rule family share: the header, errors that say where, the
 compact JSON writer and the skeleton of a replay.
 
-The family modules (:mod:`liarsdice.notation.record` for the bidding family,
-:mod:`liarsdice.notation.poker_record` for poker dice) keep only what really differs: the
+The family modules (:mod:`liarsdice.notation.bidding.record` for the bidding family,
+:mod:`liarsdice.notation.poker.record` for poker dice) keep only what really differs: the
 rounds and moves, and how they drive their engine. Nothing here knows a family; finding the
 family of a record is :mod:`liarsdice.families`' job.
 

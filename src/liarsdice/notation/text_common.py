@@ -1,8 +1,8 @@
 """What the text records of every rule family share: the first line, the header, names and
 their quoting, the round headers, the result lines and the line reader.
 
-The family modules (:mod:`liarsdice.notation.text` for the bidding family,
-:mod:`liarsdice.notation.poker_text` for poker dice) keep their dice lines and moves: a
+The family modules (:mod:`liarsdice.notation.bidding.text` for the bidding family,
+:mod:`liarsdice.notation.poker.text` for poker dice) keep their dice lines and moves: a
 :class:`TextReader` subclass reads them, and :func:`write_text` prints them.
 
 >>> Line('"ann marie": 3x5', 4, 0, None, KEYWORDS).token()

@@ -1,15 +1,9 @@
-"""Research tools on top of the bidding family: the batched simulator and the encodings.
+"""Research tools on top of the rule families: batched simulators stepped in NumPy.
 
-* :mod:`~liarsdice.sim.encoding` — dense action indices and observation tensors of a game
-  (shared with the OpenSpiel and PettingZoo bindings in :mod:`liarsdice.interop`);
-* :mod:`~liarsdice.sim.vector` — :class:`VectorEnv`, ``N`` games stepped at once in NumPy.
+* :mod:`~liarsdice.sim.bidding` — :class:`~liarsdice.sim.bidding.VectorEnv`, ``N`` games of
+  the bidding family stepped at once, observed through the family's encoding
+  (:mod:`liarsdice.families.bidding.encoding`, shared with the OpenSpiel and PettingZoo
+  bindings in :mod:`liarsdice.interop`).
 
 See ``docs/RESEARCH.md``.
 """
-
-from __future__ import annotations
-
-from liarsdice.sim.encoding import BiddingEncoding
-from liarsdice.sim.vector import UNSUPPORTED, VectorEnv, check_supported
-
-__all__ = ["UNSUPPORTED", "BiddingEncoding", "VectorEnv", "check_supported"]

@@ -9,7 +9,7 @@
 * :mod:`~liarsdice.solve.policy` — solved policies, JSON save/load, any policy's exploitability;
 * :mod:`~liarsdice.solve.cache` — solved policies cached per process and on disk per user.
 
-The bot playing a solved policy is :class:`~liarsdice.bots.nash.NashBot`.
+The bot playing a solved policy is :class:`~liarsdice.bots.bidding.nash.NashBot`.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import platformdirs
 
-from liarsdice.core.game import Game
+from liarsdice.core.bidding.game import Game
 from liarsdice.solve.cfr import Algorithm, Progress, solve
 from liarsdice.solve.policy import Policy
 from liarsdice.solve.tree import DEFAULT_MAX_BYTES, PublicTree

@@ -51,7 +51,7 @@ from typing import Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.game import Game
+from liarsdice.core.bidding.game import Game
 from liarsdice.solve import seq
 from liarsdice.solve.br import Plan
 from liarsdice.solve.tree import DEFAULT_MAX_BYTES, PublicTree, SolverError, estimate_bytes

@@ -13,7 +13,7 @@ the policy itself never reaches (own reach below 1e-9) are left out and read bac
 they cannot change what the policy does or its exploitability.
 
 :func:`policy_exploitability` measures any behaviour policy given as a function of a
-:class:`~liarsdice.core.view.PlayerView`.
+:class:`~liarsdice.core.bidding.view.PlayerView`.
 
 >>> from liarsdice.solve.tree import make_game
 >>> from liarsdice.solve.cfr import solve
@@ -36,10 +36,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.bid import Bid
-from liarsdice.core.game import Game
-from liarsdice.core.rules import Rules
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import Rules
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.solve.br import Plan, exploitability
 from liarsdice.solve.cfr import SolveResult
 from liarsdice.solve.seq import exploitability as seq_exploitability

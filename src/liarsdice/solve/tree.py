@@ -2,7 +2,7 @@
 
 Under a total bid order a bid history is an increasing sequence of bid ids, so it is fully
 described by the *set* of bids made: a bitmask ``m`` over the ``B`` bids of the game's
-:class:`~liarsdice.core.ladder.BidSpace`. The public tree therefore has exactly ``2**B``
+:class:`~liarsdice.core.bidding.ladder.BidSpace`. The public tree therefore has exactly ``2**B``
 decision nodes, indexed by their mask:
 
 * the acting player at ``m`` is ``popcount(m) % 2`` (player 0 opens);
@@ -48,11 +48,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.bid import Bid
-from liarsdice.core.errors import RulesError
-from liarsdice.core.game import BID_BASE, LIAR, Game
-from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.game import BID_BASE, LIAR, Game
+from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
+from liarsdice.core.bidding.rules import (
     Economy,
     ExactCall,
     FirstOpener,
@@ -64,6 +63,7 @@ from liarsdice.core.rules import (
     Stash,
     preset,
 )
+from liarsdice.core.errors import RulesError
 
 __all__ = [
     "DEFAULT_MAX_BYTES",

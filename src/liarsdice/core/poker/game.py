@@ -1,6 +1,6 @@
 """The poker-dice game: rules + seats, and the integer action encoding.
 
-Actions are integers, as in the bidding family (:mod:`liarsdice.core.game`); use
+Actions are integers, as in the bidding family (:mod:`liarsdice.core.bidding.game`); use
 :meth:`PokerGame.action_to_string` / :meth:`PokerGame.string_to_action` for people.
 
 =====================  ===========================================================

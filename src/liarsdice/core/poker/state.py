@@ -2,7 +2,7 @@
 
 A :class:`PokerState` is never changed: :meth:`PokerState.apply_action` returns a new state.
 Die rolls are explicit chance actions (1..6) taken when :attr:`PokerState.current_player` is
-:data:`~liarsdice.core.game.CHANCE`. Every state keeps its event log, from which
+:data:`~liarsdice.core.bidding.game.CHANCE`. Every state keeps its event log, from which
 :meth:`PokerGame.replay` rebuilds it exactly.
 
 A round: Player One's five dice are rolled under the cup (5 chance actions); Player One bids

@@ -8,14 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from liarsdice import bots
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import PRESETS, Rules, parse_option, preset
+from liarsdice.core.bidding.state import Phase, RoundResult, State
 from liarsdice.core.errors import RulesError
-from liarsdice.core.game import Game
-from liarsdice.core.rules import PRESETS, Rules, parse_option, preset
-from liarsdice.core.state import Phase, RoundResult, State
 from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
-from liarsdice.notation import record as record_module
-from liarsdice.notation import text as text_module
+from liarsdice.notation.bidding import record as record_module
+from liarsdice.notation.bidding import text as text_module
 from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.text_common import option_text
 

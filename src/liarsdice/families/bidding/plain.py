@@ -2,7 +2,7 @@
 
 One sentence per rule, no option names: what a newcomer needs to play this preset.
 
->>> from liarsdice.core.rules import preset
+>>> from liarsdice.core.bidding.rules import preset
 >>> lines = plain_rules(preset("classic"))
 >>> lines[0]
 'Every player starts with 5 dice (6-sided) and keeps them hidden under a cup.'
@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.rules import (
     Economy,
     ExactCall,
     ExactCount,

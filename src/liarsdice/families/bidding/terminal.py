@@ -1,7 +1,8 @@
 """The bidding family at the terminal (``liarsdice play``): its narration, table, reveal,
 prompts, hints and the reading of bids and calls.
 
-What a player sees is built from their own :class:`~liarsdice.core.view.PlayerView` only, and
+What a player sees is built from their own :class:`~liarsdice.core.bidding.view.PlayerView` only,
+and
 narration of other players' moves from public facts only.
 
 >>> parse_command("three fives", faces=6)
@@ -23,8 +24,8 @@ from typing import Any
 from rich.markup import escape
 
 from liarsdice.bots import ProbBot
-from liarsdice.bots.prob import raise_candidates
-from liarsdice.core import (
+from liarsdice.bots.bidding.prob import raise_candidates
+from liarsdice.core.bidding import (
     BUY,
     EXACT,
     LIAR,
@@ -53,7 +54,7 @@ from liarsdice.families.terminal import (
     pct,
     plural,
 )
-from liarsdice.notation.bids import Call, bid_to_words, parse_call, parse_human_bid
+from liarsdice.notation.bidding.bids import Call, bid_to_words, parse_call, parse_human_bid
 from liarsdice.odds import bid_odds
 
 __all__ = ["BiddingTerminal", "parse_command"]

@@ -14,9 +14,9 @@ from liarsdice.core.poker.rules import POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import PokerState
 from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
-from liarsdice.notation import poker_record as record_module
-from liarsdice.notation import poker_text as text_module
 from liarsdice.notation.grammar import clause, possessive
+from liarsdice.notation.poker import record as record_module
+from liarsdice.notation.poker import text as text_module
 from liarsdice.notation.text_common import option_text
 
 DESCRIPTION = (

@@ -31,7 +31,7 @@ from typing import Any
 from rich.markup import escape
 
 from liarsdice.bots import PokerProbBot
-from liarsdice.bots.poker import accept_odds, best_reroll, five_keep
+from liarsdice.bots.poker.simple import accept_odds, best_reroll, five_keep
 from liarsdice.core.errors import IllegalActionError, LiarsDiceError, NotationError
 from liarsdice.core.poker import (
     ACCEPT,

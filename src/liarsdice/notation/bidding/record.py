@@ -29,9 +29,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.errors import IllegalActionError, RecordError, RulesError
-from liarsdice.core.game import BUY, CHANCE, EXACT, LIAR, NO_SHOW, Game
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.game import BUY, CHANCE, EXACT, LIAR, NO_SHOW, Game
+from liarsdice.core.bidding.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     OPTION_NAMES,
@@ -43,8 +42,9 @@ from liarsdice.core.rules import (
     ShowReroll,
     Stash,
 )
-from liarsdice.core.state import Phase, Question, RoundResult, State
-from liarsdice.notation.bids import parse_bid
+from liarsdice.core.bidding.state import Phase, Question, RoundResult, State
+from liarsdice.core.errors import IllegalActionError, RecordError, RulesError
+from liarsdice.notation.bidding.bids import parse_bid
 from liarsdice.notation.common import (
     VERSION,
     Fail,

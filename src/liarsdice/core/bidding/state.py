@@ -2,12 +2,12 @@
 
 A :class:`State` is never changed: :meth:`State.apply_action` returns a new state. Chance events
 (die rolls, a random opener) are explicit actions taken when :attr:`State.current_player` is
-:data:`~liarsdice.core.game.CHANCE`; :meth:`State.chance_outcomes` lists them with their
+:data:`~liarsdice.core.bidding.game.CHANCE`; :meth:`State.chance_outcomes` lists them with their
 probabilities. Every state keeps its event log, from which it can be rebuilt exactly.
 
 >>> import random
->>> from liarsdice.core.rules import preset
->>> from liarsdice.core.game import Game
+>>> from liarsdice.core.bidding.rules import preset
+>>> from liarsdice.core.bidding.game import Game
 >>> g = Game(preset("openspiel"))
 >>> s = g.new_initial_state().apply_action(3).apply_action(6)   # p1 rolls 3, p2 rolls 6
 >>> s.current_player, s.legal_actions()[:3]
@@ -27,12 +27,10 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any
 
-from liarsdice.core.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
-from liarsdice.core.bid import Bid
-from liarsdice.core.common import CHANCE, TERMINAL, StateBase
-from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.ladder import OPEN_ANY, PALIFICO
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.ladder import OPEN_ANY, PALIFICO
+from liarsdice.core.bidding.rules import (
     Economy,
     ExactCall,
     ExactCount,
@@ -43,10 +41,12 @@ from liarsdice.core.rules import (
     Scoring,
     ShowReroll,
 )
-from liarsdice.core.view import PlayerView, make_view
+from liarsdice.core.bidding.view import PlayerView, make_view
+from liarsdice.core.common import CHANCE, TERMINAL, StateBase
+from liarsdice.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
-    from liarsdice.core.game import Game
+    from liarsdice.core.bidding.game import Game
 
 
 class Phase(IntEnum):
@@ -630,8 +630,8 @@ class State(StateBase):
         with more dice than the game will ever hold (which has no action), in the words
         :meth:`explain_illegal` uses for a bid.
 
-        >>> from liarsdice.core.game import Game
-        >>> from liarsdice.core.rules import preset
+        >>> from liarsdice.core.bidding.game import Game
+        >>> from liarsdice.core.bidding.rules import preset
         >>> s = Game(preset("classic", players=2), opener=0).new_initial_state()
         >>> while s.current_player == CHANCE:
         ...     s = s.apply_action(1)
@@ -1234,7 +1234,7 @@ def settle_challenge(
     pile (a right exact call wins it). ``losses`` and ``gains``: dice per seat, not yet capped
     at the seat's dice. ``over``: a room-scoring bid that stood ends the game (no dice change).
 
-    >>> from liarsdice.core.rules import preset
+    >>> from liarsdice.core.bidding.rules import preset
     >>> settle_challenge(preset("classic"), LIAR, 1, 0, 4, 6, [5, 5], (5, 5), 0)
     (0, {1: 2}, {}, False)
     >>> settle_challenge(preset("perudo"), EXACT, 1, 0, 4, 4, [5, 3], (5, 5), 0)
@@ -1292,7 +1292,7 @@ def game_winner_after(
     A single-round game, or one already ``over``, goes to the challenge winner; otherwise the
     game ends when at most one seat has dice left.
 
-    >>> from liarsdice.core.rules import preset
+    >>> from liarsdice.core.bidding.rules import preset
     >>> rules = preset("classic")
     >>> game_winner_after(rules, [0, 2, 1], 1), game_winner_after(rules, [0, 2, 0], 1)
     (None, 1)

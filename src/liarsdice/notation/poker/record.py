@@ -1,6 +1,6 @@
 """The JSON game record (version 1) of the poker-dice family, and its replay.
 
-Same top level as the bidding family's record (:mod:`liarsdice.notation.record`), with
+Same top level as the bidding family's record (:mod:`liarsdice.notation.bidding.record`), with
 ``"rules": "poker-dice"``; each round holds its opener, Player One's roll and the moves, and
 every chance roll is written down so that a game replays exactly. Faces are the strings
 ``"9" "10" "J" "Q" "K" "A"``. ``docs/RECORD.md`` ("Poker dice") documents every key. The
@@ -33,8 +33,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.errors import RecordError, RulesError
-from liarsdice.core.game import CHANCE
 from liarsdice.core.poker.game import ACCEPT, LEFT, LIAR, RIGHT, PokerGame
 from liarsdice.core.poker.hands import (
     FACE_SYMBOLS,

@@ -33,11 +33,11 @@ exact counts, spot-on and calza calls, the calling-advantage pile, the stash.
   jointly over the next player's posterior, so a call is likelier exactly when they hold
   few of the face.
 * **bluff** — now and then (``bluff``) it picks a raise a little worse than the best one.
-* **show-and-reroll**, **buy** — as the prob bot (:mod:`liarsdice.bots.prob`), with the
+* **show-and-reroll**, **buy** — as the prob bot (:mod:`liarsdice.bots.bidding.prob`), with the
   Bayesian probabilities.
 
 >>> import random
->>> from liarsdice.core import Bid, Game, preset
+>>> from liarsdice.core.bidding import Bid, Game, preset
 >>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
 >>> s = g.new_initial_state()
 >>> for face in (2, 2, 5, 3, 4, 6):        # seat 0: 2 2 5, seat 1: 3 4 6
@@ -64,12 +64,12 @@ from itertools import combinations_with_replacement
 import numpy as np
 from numpy.typing import NDArray
 
-from liarsdice.bots.prob import ProbBot
-from liarsdice.core.bid import Bid
-from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, Game
-from liarsdice.core.rules import Rules, Scoring, ShowReroll
-from liarsdice.core.state import game_winner_after, settle_challenge
-from liarsdice.core.view import PlayerView
+from liarsdice.bots.bidding.prob import ProbBot
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, Game
+from liarsdice.core.bidding.rules import Rules, Scoring, ShowReroll
+from liarsdice.core.bidding.state import game_winner_after, settle_challenge
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.odds import sigmoid
 
 __all__ = [
@@ -368,7 +368,7 @@ class BidReader:
     them than their own dice alone say; that is what lets a bluff through.
 
     >>> import random
-    >>> from liarsdice.core import Bid, Game, preset
+    >>> from liarsdice.core.bidding import Bid, Game, preset
     >>> g = Game(preset("classic", players=3, dice=2, first_opener="given"))
     >>> s = g.new_initial_state()
     >>> for face in (2, 3, 4, 4, 5, 6):
@@ -428,7 +428,7 @@ def settle(
 
     Returns ``(dice, challenge winner, game winner or None, scores)``.
 
-    >>> from liarsdice.core import preset
+    >>> from liarsdice.core.bidding import preset
     >>> sit = Situation(preset("classic"), (5, 5), (5, 5), 0, (0, 0))
     >>> settle(sit, LIAR, 1, 0, 4, 6)[:2]    # two more than bid: the caller loses two
     ([5, 3], 0)
@@ -465,7 +465,7 @@ def position_value(
     (a rough chance of winning from the dice counts). Single-round: 1 for the winner.
     Room: the score change plus a small worth per die kept.
 
-    >>> from liarsdice.core import preset
+    >>> from liarsdice.core.bidding import preset
     >>> sit = Situation(preset("classic"), (5, 5), (5, 5), 0, (0, 0))
     >>> position_value(sit, 0, (5, 5), None, (0, 0)), position_value(sit, 0, (0, 3), 1, (0, 0))
     (0.5, 0.0)

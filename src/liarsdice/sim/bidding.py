@@ -3,14 +3,15 @@
 :class:`VectorEnv` plays whole games (every round, multi-player elimination, palifico rounds,
 calza, spot-on, show-and-reroll, stashes, all-call rooms) for ``N`` tables at once, with a
 Gymnasium-style vector interface: :meth:`VectorEnv.reset` and :meth:`VectorEnv.step` return
-observations of the player to act (:class:`~liarsdice.sim.encoding.BiddingEncoding`), legal
+observations of the player to act (:class:`~liarsdice.families.bidding.encoding.BiddingEncoding`),
+legal
 action masks over the dense action indices, rewards and done flags. A finished game resets
 itself in the same step (Gymnasium's ``SAME_STEP`` auto-reset): its row of the returned
 observation is the first decision of the next game, and its result is in ``rewards``.
 
 Chance (dice, random openers, roll-offs, re-rolls) is drawn inside the simulator from a NumPy
 generator; every decision it returns is a player's. The rules are the engine's, exactly:
-``tests/test_sim.py`` replays batched games through :class:`~liarsdice.core.game.Game` with
+``tests/test_sim.py`` replays batched games through :class:`~liarsdice.core.bidding.game.Game` with
 the same dice and actions and compares every step.
 
 >>> env = VectorEnv("perudo", 8, players=3, seed=1)
@@ -34,10 +35,9 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.actions import BID_BASE, EXACT, LIAR, NO_SHOW
-from liarsdice.core.errors import IllegalActionError, RulesError
-from liarsdice.core.game import Game
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR, NO_SHOW
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import (
     Economy,
     ExactCall,
     ExactCount,
@@ -51,7 +51,9 @@ from liarsdice.core.rules import (
     Stash,
     preset,
 )
-from liarsdice.sim.encoding import BiddingEncoding, Floats32
+from liarsdice.core.errors import IllegalActionError, RulesError
+from liarsdice.families.bidding.encoding import BiddingEncoding
+from liarsdice.families.tensors import Floats32
 
 __all__ = ["UNSUPPORTED", "VectorEnv", "check_supported"]
 
@@ -93,13 +95,14 @@ def check_supported(rules: Rules) -> None:
 class VectorEnv:
     """``num_envs`` games of one bidding-family rule set, stepped together.
 
-    ``rules``: a preset name or a :class:`~liarsdice.core.rules.Rules`; ``players``: the
+    ``rules``: a preset name or a :class:`~liarsdice.core.bidding.rules.Rules`; ``players``: the
     number of seats (default: the rules'); ``opener``: the first round's opener (default: the
     rules' way, e.g. a random seat or a roll-off); ``history``: observations are the
     information-state layout (with the round's bid history); ``record``: keep every chance
     outcome in :attr:`chance_log` (for replaying games through the engine; slow).
 
-    Actions are dense indices (:class:`~liarsdice.sim.encoding.BiddingEncoding`): the engine's
+    Actions are dense indices (:class:`~liarsdice.families.bidding.encoding.BiddingEncoding`): the
+    engine's
     integers for calls and bids. ``rewards`` has one row per game and one column per seat:
     the engine's ``returns()`` in the step that ends a game, zero otherwise.
     """

@@ -37,7 +37,7 @@ def _to_int(digits: str, text: str) -> int:
 
 def read_bid(text: str, *, faces: int = 6) -> Bid:
     """Read a bid in the canonical ``QxF`` form (the core's own reader; the lenient readers
-    people use live in :mod:`liarsdice.notation.bids`).
+    people use live in :mod:`liarsdice.notation.bidding.bids`).
 
     >>> read_bid(" 3x5 ")
     Bid(quantity=3, face=5)

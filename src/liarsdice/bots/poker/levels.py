@@ -1,6 +1,6 @@
 """Stronger poker-dice bots: ``bayes`` (a belief over the cup) and ``expert`` (lookahead).
 
-**PokerBayesBot** keeps the prob bot's exact re-roll odds (:mod:`liarsdice.bots.poker`) and
+**PokerBayesBot** keeps the prob bot's exact re-roll odds (:mod:`liarsdice.bots.poker.simple`) and
 replaces its model of the bidder by a posterior over the dice under the cup. Every way the
 hidden dice can lie (the sorted outcomes of the cup dice it does not know, joined to the dice
 it knows of: outside, and any it still knows are under the cup) is weighted by the likelihood
@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from liarsdice.bots.poker import (
+from liarsdice.bots.poker.simple import (
     PokerProbBot,
     _best_reach,
     _merge,

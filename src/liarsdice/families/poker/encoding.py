@@ -52,7 +52,7 @@ import numpy as np
 from liarsdice.core.poker.actions import KEEP_BASE, NUM_MULTISETS
 from liarsdice.core.poker.hands import BID_IDS, NUM_BIDS, format_face, format_poker_bid
 from liarsdice.core.poker.state import Phase
-from liarsdice.sim.encoding import Floats32
+from liarsdice.families.tensors import Floats32
 
 __all__ = ["PokerEncoding"]
 

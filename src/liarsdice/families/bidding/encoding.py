@@ -1,9 +1,9 @@
 """Dense actions and observation tensors of the bidding family, shared by the batched
-simulator (:mod:`liarsdice.sim.vector`) and the OpenSpiel and PettingZoo bindings.
+simulator (:mod:`liarsdice.sim.bidding`) and the OpenSpiel and PettingZoo bindings.
 
 **Actions.** A dense *action index* names each move of a game. It is the engine's own action
 integer for every action below ``SHOW_BASE`` (``0`` liar, ``1`` exact, ``2`` no-show, ``3``
-buy, ``8 + i`` bid number ``i`` of the game's :class:`~liarsdice.core.ladder.BidSpace`; 4..7
+buy, ``8 + i`` bid number ``i`` of the game's :class:`~liarsdice.core.bidding.ladder.BidSpace`; 4..7
 are never legal), and show-and-reroll actions (engine integers ``SHOW_BASE + code``, far above)
 follow the bids, in ascending order of their engine integers. Ascending indices are ascending
 engine actions, so a legal-action list keeps the engine's order.
@@ -41,7 +41,7 @@ The *information-state* tensor appends ``history`` (P*B): 1 at (relative seat, b
 every bid of the current round. Earlier rounds appear in it only through the dice counts
 (and scores); the information-state *strings* of the bindings recall everything.
 
->>> from liarsdice.core import Game, preset
+>>> from liarsdice.core.bidding import Game, preset
 >>> game = Game(preset("openspiel"))
 >>> enc = BiddingEncoding(game)
 >>> enc.num_actions, enc.size, enc.info_size
@@ -62,12 +62,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
-from liarsdice.core.actions import BID_BASE, BUY, SHOW_BASE, SHOW_BITS
+from liarsdice.core.bidding.actions import BID_BASE, BUY, SHOW_BASE, SHOW_BITS
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import Economy, Resolution, Scoring, ShowReroll, Stash
 from liarsdice.core.errors import RulesError
-from liarsdice.core.game import Game
-from liarsdice.core.rules import Economy, Resolution, Scoring, ShowReroll, Stash
+from liarsdice.families.tensors import Floats32
 
 __all__ = [
     "MAX_SHOW_ACTIONS",
@@ -76,7 +76,6 @@ __all__ = [
     "show_multisets",
 ]
 
-Floats32 = npt.NDArray[np.float32]
 
 #: The most show actions a game may have (show-and-reroll with many dice per seat has too
 #: many multisets to number densely).

@@ -1,8 +1,8 @@
 """A readable text game record, for people (in the spirit of PGN and poker hand histories).
 
-It holds exactly what the JSON record (:mod:`liarsdice.notation.record`) holds, and the two
+It holds exactly what the JSON record (:mod:`liarsdice.notation.bidding.record`) holds, and the two
 convert both ways: :func:`record_to_text` and :func:`text_to_record`. Poker-dice records have
-their own text format (:mod:`liarsdice.notation.poker_text`); :mod:`liarsdice.families` reads
+their own text format (:mod:`liarsdice.notation.poker.text`); :mod:`liarsdice.families` reads
 and writes text records of any family.
 
 >>> text = '''Liar's Dice record, version 1
@@ -58,11 +58,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.rules import Rules, ShowReroll
-from liarsdice.core.state import RoundResult
+from liarsdice.core.bidding.rules import Rules, ShowReroll
+from liarsdice.core.bidding.state import RoundResult
+from liarsdice.notation.bidding.record import (
+    load_record,
+    record_rules,
+    replay_partial,
+    summarize_result,
+)
 from liarsdice.notation.common import Record, Source
 from liarsdice.notation.grammar import clause
-from liarsdice.notation.record import load_record, record_rules, replay_partial, summarize_result
 from liarsdice.notation.text_common import (
     KEYWORDS,
     Line,

@@ -7,8 +7,8 @@ How it decides, on its own view only, in order:
 2. **A re-solve of the round** when exactly two players have dice, the rules fit and the hands
    are few (up to two dice each; see below).
 3. **Otherwise, a reading of the table** (the default; ``search`` off): the Bayesian
-   evaluation (:class:`~liarsdice.bots.bayes.BayesBot`) with the next player modelled as a
-   player who reads the bids too (``read`` = 1: :class:`~liarsdice.bots.bayes.BidReader`).
+   evaluation (:class:`~liarsdice.bots.bidding.bayes.BayesBot`) with the next player modelled as a
+   player who reads the bids too (``read`` = 1: :class:`~liarsdice.bots.bidding.bayes.BidReader`).
    The bayes bot judges the risk of a raise by the next player's own dice alone; a player who
    reads bids believes a bid on a face the bidder has been bidding, so a well-placed bid on a
    face this bot does not hold goes unchallenged more often than its dice say, and a bid
@@ -23,7 +23,7 @@ With ``search`` on (as :class:`ExpertV1Bot`) step 3 is a search instead:
    its two best faces.
 2. **Determinisation.** A world is drawn from the belief: every opponent's hidden hand from
    their posterior, a secret stash from fair dice. :func:`determinise` builds a full engine
-   :class:`~liarsdice.core.state.State` consistent with the view and that world.
+   :class:`~liarsdice.core.bidding.state.State` consistent with the view and that world.
 3. **Rollouts.** Each candidate is applied in the same world (common random numbers) and the
    round is played out to its challenge by a fast probability-driven policy
    (:class:`Playout`) in which every player uses only their own dice and the public ones. The
@@ -42,7 +42,8 @@ too.
 In every two-player single-round game within the solver's reach (``openspiel``, ``snyd-*`` up
 to one die against two with 6 faces, or two dice each with 5:
 :func:`~liarsdice.solve.tree.in_reach` with :data:`EQUILIBRIUM_MAX_BYTES`) it does not search
-at all: it plays the game's solved equilibrium (:class:`~liarsdice.bots.nash.NashBot`: solved
+at all: it plays the game's solved equilibrium (:class:`~liarsdice.bots.bidding.nash.NashBot`:
+solved
 on first use, a second for one die each, 10 to 30 seconds for one against two, then cached on
 disk), which no opponent can exploit by more than the solver's target (0.001). A larger game
 solved into the disk cache beforehand (``liarsdice solve --cache --max-gib 16``: two dice each
@@ -82,7 +83,7 @@ default: see docs/BOTS.md; :func:`bluff_models`). :class:`ExpertV1Bot` is the ex
 re-solving and reading (search, bayes evaluation), kept for measuring.
 
 >>> import random
->>> from liarsdice.core import Bid, Game, preset
+>>> from liarsdice.core.bidding import Bid, Game, preset
 >>> g = Game(preset("classic", players=2, dice=2, first_opener="given"))
 >>> s = g.new_initial_state()
 >>> for face in (2, 3, 4, 5):
@@ -104,7 +105,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from liarsdice.bots.base import Bot
-from liarsdice.bots.bayes import (
+from liarsdice.bots.bidding.bayes import (
     BayesBot,
     Belief,
     BidModel,
@@ -118,10 +119,19 @@ from liarsdice.bots.bayes import (
     position_value,
     tail,
 )
-from liarsdice.core.bid import Bid
-from liarsdice.core.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE, TERMINAL, Game
-from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.game import (
+    BID_BASE,
+    BUY,
+    EXACT,
+    LIAR,
+    NO_SHOW,
+    SHOW_BASE,
+    TERMINAL,
+    Game,
+)
+from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
+from liarsdice.core.bidding.rules import (
     Economy,
     ExactCall,
     Ordering,
@@ -131,11 +141,11 @@ from liarsdice.core.rules import (
     ShowReroll,
     Stash,
 )
-from liarsdice.core.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
+from liarsdice.core.bidding.view import PlayerView
 
 if TYPE_CHECKING:
-    from liarsdice.bots.nash import NashBot
+    from liarsdice.bots.bidding.nash import NashBot
     from liarsdice.solve.subgame import BidSubgame
 
 __all__ = [
@@ -210,7 +220,7 @@ def determinise(
     Built from the view's public facts through the state's internals; it has no event log
     (the round's bids live in ``view.bids``), so it is for search, not for records.
 
-    >>> from liarsdice.core import Game, preset
+    >>> from liarsdice.core.bidding import Game, preset
     >>> g = Game(preset("classic", players=2, dice=2, first_opener="given"))
     >>> s = g.new_initial_state()
     >>> for face in (2, 3, 4, 5):
@@ -546,7 +556,7 @@ def bluff_models(
     bid yet keep ``base``.
 
     >>> import random
-    >>> from liarsdice.core import Bid, Game, preset
+    >>> from liarsdice.core.bidding import Bid, Game, preset
     >>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
     >>> s = g.new_initial_state()
     >>> for face in (2, 3, 4, 5, 5, 6):          # seat 0: 2 3 4, seat 1: 5 5 6
@@ -632,7 +642,7 @@ class ExpertBot(BayesBot):
         key = (rules, game.start_dice)
         if key in _UNSOLVABLE:
             return None
-        from liarsdice.bots.nash import NashBot
+        from liarsdice.bots.bidding.nash import NashBot
         from liarsdice.solve.cache import LOAD_MAX_BYTES, is_cached
         from liarsdice.solve.tree import in_reach
 
@@ -956,7 +966,7 @@ class ExpertBot(BayesBot):
 
 class ExpertV1Bot(ExpertBot):
     """The first expert, kept for measuring the levels: an honest-bidder belief (the bayes
-    bot's :class:`~liarsdice.bots.bayes.BidModel`), no adaptation, search rather than
+    bot's :class:`~liarsdice.bots.bidding.bayes.BidModel`), no adaptation, search rather than
     re-solving (the solved equilibrium where the solver solves on first use, as the expert;
     not a policy solved into the cache beyond that)."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 
-from liarsdice.core.bid import Bid, read_bid
+from liarsdice.core.bidding.bid import Bid, read_bid
 from liarsdice.core.errors import NotationError
 
 __all__ = [

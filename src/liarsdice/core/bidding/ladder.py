@@ -1,11 +1,12 @@
 """Bid spaces: every possible bid of a game numbered once, with precomputed raising rules.
 
-Bid ids are stable for a given :class:`~liarsdice.core.rules.Rules` and maximum quantity. For
+Bid ids are stable for a given :class:`~liarsdice.core.bidding.rules.Rules` and maximum quantity.
+For
 total orders (every ordering but ``monotone``) ids follow the rank of the bid, so "higher bid"
 is "higher id"; the legal raises from a bid are then a slice of the bids allowed under the
 current cap, which keeps legal-move generation cheap.
 
->>> from liarsdice.core.rules import preset
+>>> from liarsdice.core.bidding.rules import preset
 >>> space = BidSpace(preset("classic"), 4)
 >>> [str(b) for b in space.bids[:8]]
 ['1x2', '1x3', '1x4', '1x5', '1x6', '1x1', '2x2', '2x3']
@@ -17,8 +18,8 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from liarsdice.core.bid import Bid
-from liarsdice.core.rules import Ordering, Rules
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.rules import Ordering, Rules
 
 # Opening modes for :meth:`BidSpace.raises`.
 OPEN_ANY = 0

@@ -1,6 +1,6 @@
 """The readable text record of the poker-dice family (the bidding family's is in ``text``).
 
-It holds exactly what the poker JSON record (:mod:`liarsdice.notation.poker_record`) holds, and
+It holds exactly what the poker JSON record (:mod:`liarsdice.notation.poker.record`) holds, and
 the two convert both ways: :func:`poker_record_to_text` and :func:`poker_text_to_record`.
 :func:`liarsdice.families.record_to_text` and ``text_to_record`` read and write text records of
 any family, so ``liarsdice replay FILE.txt`` reads them too.
@@ -54,7 +54,7 @@ from liarsdice.core.poker.hands import FACE_SYMBOLS, parse_face, parse_poker_bid
 from liarsdice.core.poker.rules import POKER_PRESETS
 from liarsdice.core.poker.state import PokerRoundResult
 from liarsdice.notation.common import Record, Source
-from liarsdice.notation.poker_record import (
+from liarsdice.notation.poker.record import (
     describe_poker_result,
     load_poker_record,
     replay_poker_partial,
@@ -313,7 +313,7 @@ class _Reader(TextReader):
         if rules not in POKER_PRESETS:
             raise line.error(
                 f"{rules!r} are not poker-dice rules: read the record with "
-                "liarsdice.notation.text.text_to_record"
+                "liarsdice.notation.bidding.text.text_to_record"
             )
 
     def option(self, name: str, value: str, line: Line) -> Any:

@@ -15,7 +15,7 @@ How it decides, on its own view only (the prob bot's odds, :mod:`liarsdice.odds`
 * Otherwise it plays as the prob bot (show-and-reroll, buying, the 'before' show step).
 
 >>> import random
->>> from liarsdice.core import Bid, Game, preset
+>>> from liarsdice.core.bidding import Bid, Game, preset
 >>> g = Game(preset("openspiel"))
 >>> s = g.new_initial_state().apply_action(3).apply_action(5)   # seat 0: 3, seat 1: 5
 >>> bot = BlufferBot(random.Random(1), rate=1.0, push=0)
@@ -28,10 +28,10 @@ How it decides, on its own view only (the prob bot's odds, :mod:`liarsdice.odds`
 
 from __future__ import annotations
 
-from liarsdice.bots.prob import Candidate, ProbBot
-from liarsdice.core.bid import Bid
-from liarsdice.core.game import EXACT, LIAR, Game
-from liarsdice.core.view import PlayerView
+from liarsdice.bots.bidding.prob import Candidate, ProbBot
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.game import EXACT, LIAR, Game
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.odds import bid_odds, known_matches, match_probability, prob_at_least, unseen_dice
 
 __all__ = ["BlufferBot"]

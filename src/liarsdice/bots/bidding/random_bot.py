@@ -1,7 +1,7 @@
 """A bot that plays uniformly at random among its legal actions.
 
 >>> import random
->>> from liarsdice.core import Game, preset
+>>> from liarsdice.core.bidding import Game, preset
 >>> g = Game(preset("openspiel"))
 >>> s = g.new_initial_state().apply_action(3).apply_action(6)
 >>> v = s.view(0)
@@ -12,8 +12,8 @@ True
 from __future__ import annotations
 
 from liarsdice.bots.base import Bot
-from liarsdice.core.game import Game
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.view import PlayerView
 
 __all__ = ["RandomBot"]
 

@@ -16,7 +16,7 @@ How it decides, on its own view only:
 * It never asks house-rule questions.
 
 >>> import random
->>> from liarsdice.core import Game, preset
+>>> from liarsdice.core.bidding import Game, preset
 >>> g = Game(preset("openspiel"))
 >>> s = g.new_initial_state().apply_action(3).apply_action(6)
 >>> bot = ProbBot(random.Random(0), bluff=0.0)
@@ -30,9 +30,9 @@ How it decides, on its own view only:
 from __future__ import annotations
 
 from liarsdice.bots.base import Bot
-from liarsdice.core.bid import Bid
-from liarsdice.core.game import BUY, EXACT, LIAR, NO_SHOW, Game
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.game import BUY, EXACT, LIAR, NO_SHOW, Game
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.odds import bid_odds, known_matches, match_probability, prob_at_least, unseen_dice
 
 __all__ = ["Candidate", "ProbBot", "raise_candidates"]
@@ -69,7 +69,7 @@ def raise_candidates(game: Game, view: PlayerView, safe: float = 0.8) -> list[Ca
     """For each face with a legal bid: the least bid and the highest bid at least ``safe``.
 
     >>> import random
-    >>> from liarsdice.core import Game, preset
+    >>> from liarsdice.core.bidding import Game, preset
     >>> g = Game(preset("openspiel"))
     >>> s = g.new_initial_state().apply_action(3).apply_action(6)
     >>> [str(c.bid) for c in raise_candidates(g, s.view(0))]

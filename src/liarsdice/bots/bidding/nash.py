@@ -12,7 +12,7 @@ stderr is a terminal, or when asked (``progress=True``, or ``LIARSDICE_PROGRESS=
 ``LIARSDICE_PROGRESS=0`` hides it).
 
 >>> import random
->>> from liarsdice.core import Game, preset
+>>> from liarsdice.core.bidding import Game, preset
 >>> from liarsdice.solve.tree import make_game
 >>> game = make_game("snyd-joker", faces=3)
 >>> state = game.new_initial_state().apply_action(1).apply_action(2)
@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from liarsdice.bots.base import Bot
-from liarsdice.core.game import Game
-from liarsdice.core.view import PlayerView
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.solve.cache import DISK_MIN_NODES
 from liarsdice.solve.cache import cached_policy as solved_policy
 from liarsdice.solve.cfr import Progress

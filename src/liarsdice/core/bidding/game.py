@@ -3,7 +3,7 @@
 Actions are integers (as in OpenSpiel) so that search and solvers stay fast; use
 :meth:`Game.action_to_string` / :meth:`Game.string_to_action` for people.
 
->>> from liarsdice.core.rules import preset
+>>> from liarsdice.core.bidding.rules import preset
 >>> g = Game(preset("openspiel"))
 >>> g.action_to_string(g.bid_action(Bid(2, 6)))
 '2x6'
@@ -17,13 +17,11 @@ from collections.abc import Callable, Iterable, Sequence
 from operator import itemgetter
 from typing import Any
 
-from liarsdice.core.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
-from liarsdice.core.actions import SHOW_BITS as _SHOW_BITS
-from liarsdice.core.bid import Bid, read_bid
-from liarsdice.core.common import CHANCE, TERMINAL, GameBase
-from liarsdice.core.errors import IllegalActionError
-from liarsdice.core.ladder import OPEN_ANY, OPEN_NO_WILD, BidSpace
-from liarsdice.core.rules import (
+from liarsdice.core.bidding.actions import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, SHOW_BASE
+from liarsdice.core.bidding.actions import SHOW_BITS as _SHOW_BITS
+from liarsdice.core.bidding.bid import Bid, read_bid
+from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, BidSpace
+from liarsdice.core.bidding.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Economy,
@@ -34,8 +32,10 @@ from liarsdice.core.rules import (
     ShowReroll,
     Stash,
 )
-from liarsdice.core.state import State, Table, _Round, initial_state
-from liarsdice.core.state import _next_seats as next_seats
+from liarsdice.core.bidding.state import State, Table, _Round, initial_state
+from liarsdice.core.bidding.state import _next_seats as next_seats
+from liarsdice.core.common import CHANCE, TERMINAL, GameBase
+from liarsdice.core.errors import IllegalActionError
 
 __all__ = ["BID_BASE", "BUY", "CHANCE", "EXACT", "LIAR", "NO_SHOW", "SHOW_BASE", "TERMINAL", "Game"]
 
@@ -153,7 +153,8 @@ class Game(GameBase[State]):
         return dealer
 
     def _round_of(self, t: Table) -> _Round:
-        """The shared :class:`~liarsdice.core.state._Round` of the round on table ``t``: one per
+        """The shared :class:`~liarsdice.core.bidding.state._Round` of the round on table ``t``:
+        one per
         dice in play, bid modes and next seats (at most 4096 kept), whose legal-action list is
         shared by every round with the same dice in play and modes."""
         key = (t.cap, t.modes, t.nxt)

@@ -3,8 +3,8 @@
 A view holds the viewer's own hidden dice and public facts only: shown dice, dice counts, the
 stash when it is open, the bids of the round, and the reveals of finished rounds.
 
->>> from liarsdice.core.rules import preset
->>> from liarsdice.core.game import Game
+>>> from liarsdice.core.bidding.rules import preset
+>>> from liarsdice.core.bidding.game import Game
 >>> s = Game(preset("openspiel")).new_initial_state().apply_action(3).apply_action(6)
 >>> v = s.view(0)
 >>> v.my_dice, v.dice_counts, v.to_move
@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from liarsdice.core.bid import Bid
+from liarsdice.core.bidding.bid import Bid
+from liarsdice.core.bidding.rules import Stash
 from liarsdice.core.common import CHANCE, TERMINAL, ViewBase, view_fields
-from liarsdice.core.rules import Stash
 
 if TYPE_CHECKING:
-    from liarsdice.core.state import RoundResult, State
+    from liarsdice.core.bidding.state import RoundResult, State
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,1 @@
+"""The poker-dice family's JSON record and text record."""
