@@ -163,7 +163,7 @@ def test_sampled_actions_are_uniform_over_the_legal_ones() -> None:
 def test_the_paths_without_lookup_tables_agree_too(
     monkeypatch: pytest.MonkeyPatch, name: str, players: int, options: dict[str, Any]
 ) -> None:
-    from liarsdice.sim.bidding import vector
+    from liarsdice.sim import bidding as vector
 
     monkeypatch.setattr(vector, "_TABLE_BYTES", 0)
     env = VectorEnv(preset(name, **options), 16, players=players, seed=9, record=True)
