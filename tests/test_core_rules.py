@@ -468,21 +468,22 @@ def test_options_round_trip(name: str) -> None:
     assert preset(name, faces=5, face_order=None, wild=None).diff(r)["faces"] == 5
 
 
-def test_parse_option() -> None:
-    from liarsdice.core.bidding import parse_option
+def test_option_text() -> None:
+    from liarsdice.core.bidding import OPTIONS
 
-    assert parse_option("ordering", "Perudo").value == "perudo"
-    assert parse_option("dice", "3, 2") == (3, 2)
-    assert parse_option("face_order", "2,3,4,5,6,1") == (2, 3, 4, 5, 6, 1)
-    assert parse_option("wild", "none") is None and parse_option("wild", "6") == 6
-    assert parse_option("palifico", "yes") is True and parse_option("drinking", "off") is False
-    assert parse_option("players", "7") == 7
-    with pytest.raises(RulesError):
-        parse_option("colour", "red")
-    with pytest.raises(RulesError):
-        parse_option("palifico", "maybe")
-    with pytest.raises(ValueError):
-        parse_option("ordering", "sideways")
+    assert OPTIONS.from_text("ordering", "Perudo").value == "perudo"
+    assert OPTIONS.from_text("dice", "3, 2") == (3, 2)
+    assert OPTIONS.from_text("face_order", "2,3,4,5,6,1") == (2, 3, 4, 5, 6, 1)
+    assert OPTIONS.from_text("wild", "none") is None and OPTIONS.from_text("wild", "6") == 6
+    assert OPTIONS.from_text("palifico", "yes") is True
+    assert OPTIONS.from_text("drinking", "off") is False
+    assert OPTIONS.from_text("players", "7") == 7
+    with pytest.raises(RulesError, match="unknown rule option 'colour'"):
+        OPTIONS.from_text("colour", "red")
+    with pytest.raises(RulesError, match="option palifico takes true or false, not 'maybe'"):
+        OPTIONS.from_text("palifico", "maybe")
+    with pytest.raises(RulesError, match="option ordering takes one of ladder, perudo"):
+        OPTIONS.from_text("ordering", "sideways")
 
 
 @pytest.mark.parametrize("preset_name", ALL_PRESETS)

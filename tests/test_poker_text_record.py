@@ -256,11 +256,11 @@ def test_bare_keyword_as_a_name_is_an_error() -> None:
             (None, None),
         ),
         (HEAD + "Option: lives 3\n", "line 4: write an option as", (None, None)),
-        (HEAD + "Option: live = 3\n", "line 4: unknown poker-dice rule option 'live'", None),
-        (HEAD + "Option: lives = many\n", "line 4: option lives must be a number", None),
+        (HEAD + "Option: live = 3\n", "line 4: unknown rule option 'live'; options: ", None),
+        (HEAD + "Option: lives = many\n", "line 4: option lives takes a whole number", None),
         (
             HEAD + "Option: five_of_a_kind_rule = 2\n",
-            "line 4: option five_of_a_kind_rule must be true or false",
+            "line 4: option five_of_a_kind_rule takes true or false, not '2'",
             None,
         ),
         (

@@ -573,9 +573,10 @@ def test_unknown_players() -> None:
     [
         ({"rules": "poker"}, "unknown rules 'poker'"),
         ({"options": {"lose": "one"}}, "unknown rule option 'lose'"),
-        ({"options": {"loss": "two"}}, "loss must be one of difference, one"),
-        ({"options": {"dice": "5"}}, "option dice must be an integer"),
-        ({"options": {"palifico": 1}}, "option palifico must be true or false"),
+        ({"options": {"loss": "two"}}, "option loss takes one of difference, one, not 'two'"),
+        ({"options": {"dice": "5"}}, "option dice takes a whole number or a list of whole"),
+        ({"options": {"palifico": 1}}, "option palifico takes true or false, not 1"),
+        ({"options": {"exact-count": "bid-stands"}}, "unknown rule option 'exact-count'"),
         ({"options": {"face_order": [1, 2]}}, "face_order must rank each face"),
         ({"options": {"dice": [5, 5]}}, "dice lists 2 counts but the game has 3 players"),
     ],

@@ -200,7 +200,7 @@ def test_illegal_record_still_prints_up_to_the_error() -> None:
         ),
         (
             "Liar's Dice record, version 1\nRules: classic\nOption: palifico = maybe\n",
-            "palifico must be true or false",
+            "line 3: option palifico takes true or false, not 'maybe'",
             (None, None),
         ),
         (

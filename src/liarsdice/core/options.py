@@ -9,11 +9,15 @@ rules for every caller:
   ``on``/``off``/``1``/``0``; numbers are decimal; an enum option takes one of its values;
   a tuple of whole numbers is written ``5,4`` (or ``[5, 4]``); ``none`` (or ``null``) where
   the option may be empty;
-* **JSON** (the server's room options, a JSON record's ``options``): ``true``/``false``,
+* **JSON** (a JSON record's ``options``, the server's room options): ``true``/``false``,
   numbers, the enum's string, a list of whole numbers, ``null`` where the option may be empty.
+  With ``text_strings`` (the server's room options, which the browser sends as the strings
+  typed in its rule-changes box) a string is read as the option's text form instead.
 
-Every error is a :class:`~liarsdice.core.errors.RulesError` that names the option and the
-values it takes.
+Whole numbers have at most nine digits, in text and in JSON. Option names are read with dashes
+as underscores (``exact-count``), but ``exact=True`` (the records) takes only the names as
+declared. Every error is a :class:`~liarsdice.core.errors.RulesError` that names the option
+and the values it takes; :meth:`OptionCodec.to_json` writes a value back as JSON.
 
 >>> from dataclasses import dataclass
 >>> @dataclass(frozen=True, kw_only=True)
@@ -36,10 +40,21 @@ liarsdice.core.errors.RulesError: option fast takes true or false, not 'maybe'
 Traceback (most recent call last):
 ...
 liarsdice.core.errors.RulesError: option seats takes a whole number, not '3'
+>>> room = {"seats": "3", "fast": "1", "dice": [5, 4]}  # the server's: strings read as text
+>>> codec.read_json(room, text_strings=True)
+{'seats': 3, 'fast': True, 'dice': (5, 4)}
+>>> codec.from_json("fast", 1, text_strings=True)
+Traceback (most recent call last):
+...
+liarsdice.core.errors.RulesError: option fast takes true or false, not 1
+>>> codec.to_json("dice", codec.from_text("dice", "[5, 4]"))
+[5, 4]
 >>> codec.read_text({"colour": "red"})
 Traceback (most recent call last):
 ...
 liarsdice.core.errors.RulesError: unknown option 'colour'; options: seats, dice, wild, fast
+>>> codec.read_json({"fast": True}, exact=True), codec.read_text({" fast ": "no"})
+({'fast': True}, {'fast': False})
 """
 
 from __future__ import annotations
@@ -63,6 +78,7 @@ _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 _NONE = frozenset({"none", "null"})
 _INT = re.compile(r"[+-]?[0-9]{1,9}")
+_BOUND = 10**9  # whole numbers have at most nine digits (as _INT reads them)
 _FLOAT = re.compile(r"[+-]?(?:[0-9]{1,9}(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]{1,3})?")
 
 
@@ -100,6 +116,14 @@ class Option:
     def error(self, value: object) -> RulesError:
         return RulesError(f"option {self.name} takes {self.takes()}, not {value!r}")
 
+    def to_json(self, value: Any) -> Any:
+        """``value`` (as read) as JSON: an enum as its string, a tuple as a list."""
+        if isinstance(value, tuple):
+            return [self.to_json(v) for v in value]
+        if isinstance(value, Enum):
+            return value.value
+        return value
+
     # ------------------------------------------------------------------------ text
     def from_text(self, text: str) -> Any:
         """The value of ``text`` (the command line's, a text record's or a bot label's)."""
@@ -136,8 +160,11 @@ class Option:
         raise self.error(whole.strip())
 
     # ------------------------------------------------------------------------ JSON
-    def from_json(self, value: object) -> Any:
-        """The value of a parsed JSON ``value`` (the server's, a JSON record's)."""
+    def from_json(self, value: object, *, text_strings: bool = False) -> Any:
+        """The value of a parsed JSON ``value`` (a JSON record's, the server's); with
+        ``text_strings`` a string is read as the option's text (:meth:`from_text`)."""
+        if text_strings and isinstance(value, str):
+            return self.from_text(value)
         if value is None:
             if self.nullable:
                 return None
@@ -156,7 +183,7 @@ class Option:
             if isinstance(value, bool):
                 return value
         elif kind is int:
-            if isinstance(value, int) and not isinstance(value, bool):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) < _BOUND:
                 return value
         elif kind is float:
             if isinstance(value, int | float) and not isinstance(value, bool):
@@ -217,9 +244,12 @@ def _declared(name: str, hint: Any) -> Option:
 class OptionCodec:
     """Every option of one dataclass, read from text and from JSON (see the module doc)."""
 
-    def __init__(self, options: Iterable[Option], *, what: str = "option") -> None:
+    def __init__(
+        self, options: Iterable[Option], *, what: str = "option", listed: bool = True
+    ) -> None:
         self.options: dict[str, Option] = {o.name: o for o in options}
         self.what = what
+        self.listed = listed  # whether an unknown name's error lists the options
 
     @classmethod
     def of(
@@ -229,12 +259,14 @@ class OptionCodec:
         skip: Iterable[str] = (),
         keep: Callable[[dataclasses.Field[Any]], bool] = lambda f: f.init,
         what: str = "option",
+        listed: bool = True,
         strict: bool = True,
     ) -> OptionCodec:
         """The codec of ``dataclass_type``'s fields (but ``skip``; those ``keep`` accepts:
         by default the ones ``__init__`` takes), their kinds read from the type hints. A field
         of another type is a TypeError, or with ``strict=False`` not an option (a bot's
-        collaborators)."""
+        collaborators). ``what`` names an option in errors; ``listed``: an unknown name's
+        error lists the options."""
         skipped = set(skip)
         options = []
         for f in dataclasses.fields(dataclass_type):
@@ -245,34 +277,52 @@ class OptionCodec:
             except TypeError:
                 if strict:
                     raise
-        return cls(options, what=what)
+        return cls(options, what=what, listed=listed)
 
     @property
     def names(self) -> tuple[str, ...]:
         """Every option name, in declaration order."""
         return tuple(self.options)
 
-    def option(self, name: str) -> Option:
-        """The option ``name`` (dashes read as underscores); RulesError listing the options."""
-        key = name.strip().replace("-", "_")
+    def option(self, name: str, *, exact: bool = False) -> Option:
+        """The option ``name`` (dashes read as underscores, but with ``exact``); a RulesError
+        listing the options."""
+        key = name if exact else name.strip().replace("-", "_")
         try:
             return self.options[key]
         except KeyError:
-            listed = ", ".join(self.options) or "none"
-            raise RulesError(f"unknown {self.what} {name!r}; options: {listed}") from None
+            listed = f"; options: {', '.join(self.options) or 'none'}" if self.listed else ""
+            raise RulesError(f"unknown {self.what} {name!r}{listed}") from None
 
-    def from_text(self, name: str, text: str) -> Any:
+    def from_text(self, name: str, text: str, *, exact: bool = False) -> Any:
         """Option ``name``'s value read from text."""
-        return self.option(name).from_text(text)
+        return self.option(name, exact=exact).from_text(text)
 
-    def from_json(self, name: str, value: object) -> Any:
-        """Option ``name``'s value read from a parsed JSON value."""
-        return self.option(name).from_json(value)
+    def from_json(
+        self, name: str, value: object, *, exact: bool = False, text_strings: bool = False
+    ) -> Any:
+        """Option ``name``'s value read from a parsed JSON value (``text_strings``: a string
+        is read as text)."""
+        return self.option(name, exact=exact).from_json(value, text_strings=text_strings)
 
-    def read_text(self, options: Mapping[str, str]) -> dict[str, Any]:
+    def to_json(self, name: str, value: Any) -> Any:
+        """Option ``name``'s ``value`` (as read) as JSON: enums as strings, tuples as lists."""
+        return self.option(name).to_json(value)
+
+    def read_text(self, options: Mapping[str, str], *, exact: bool = False) -> dict[str, Any]:
         """Every ``name -> text`` option read (names normalized: dashes to underscores)."""
-        return {self.option(k).name: self.from_text(k, v) for k, v in options.items()}
+        return {
+            self.option(k, exact=exact).name: self.from_text(k, v, exact=exact)
+            for k, v in options.items()
+        }
 
-    def read_json(self, options: Mapping[str, object]) -> dict[str, Any]:
+    def read_json(
+        self, options: Mapping[str, object], *, exact: bool = False, text_strings: bool = False
+    ) -> dict[str, Any]:
         """Every ``name -> JSON value`` option read (names normalized)."""
-        return {self.option(k).name: self.from_json(k, v) for k, v in options.items()}
+        return {
+            self.option(k, exact=exact).name: self.from_json(
+                k, v, exact=exact, text_strings=text_strings
+            )
+            for k, v in options.items()
+        }

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from liarsdice.core.errors import RecordError
+from liarsdice.core.options import OptionCodec
 from liarsdice.families.terminal import GameTerminal
 
 Record = dict[str, Any]
@@ -63,6 +64,10 @@ class Family(ABC):
 
     rules_type: type
     """The type of this family's rules objects."""
+
+    options: OptionCodec
+    """The one reader of this family's rule options, from text and from JSON
+    (:mod:`liarsdice.core.options`)."""
 
     def owns(self, preset: str) -> bool:
         """Whether ``preset`` (a name, any case) is one of this family's presets."""

@@ -18,6 +18,7 @@ from enum import StrEnum
 from typing import Any
 
 from liarsdice.core.errors import RulesError
+from liarsdice.core.options import OptionCodec
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -244,6 +245,21 @@ OPTION_NAMES: frozenset[str] = frozenset(
     f.name for f in dataclasses.fields(Rules) if f.name != "description"
 )
 
+OPTIONS = OptionCodec.of(Rules, skip=("name", "description"), what="rule option", listed=False)
+"""The one reader of the rule options' values, from text (``--option``, a text record's
+``Option:`` lines) and from JSON (a JSON record, the server's room options). An unknown
+name's error does not list the 23 options (``liarsdice rules`` and ``docs/RULES.md`` do).
+
+>>> OPTIONS.from_text("dice", "3,2"), OPTIONS.from_text("wild", "none")
+((3, 2), None)
+>>> OPTIONS.from_json("ordering", "perudo")
+<Ordering.PERUDO: 'perudo'>
+>>> OPTIONS.from_text("palifico", "maybe")
+Traceback (most recent call last):
+...
+liarsdice.core.errors.RulesError: option palifico takes true or false, not 'maybe'
+"""
+
 # A lost challenge costs one die, and an exact count upholds the bid (seeds 003, 004, Perudo).
 _LOSE_ONE: dict[str, Any] = {"loss": Loss.ONE, "exact_count": ExactCount.BID_STANDS}
 
@@ -357,38 +373,10 @@ def preset(name: str, **overrides: Any) -> Rules:
     return base.replace(**overrides) if overrides else base
 
 
-def parse_option(name: str, text: str) -> Any:
-    """Convert a command-line string to the type of option ``name``.
-
-    >>> parse_option("dice", "3"), parse_option("dice", "3,2"), parse_option("wild", "none")
-    (3, (3, 2), None)
-    """
-    if name not in OPTION_NAMES:
-        raise RulesError(f"unknown rule option {name!r}")
-    low = text.strip().lower()
-    if name in _ENUM_FIELDS:
-        return _ENUM_FIELDS[name](low)
-    if name in {"wild"}:
-        return None if low in {"none", "no", "off", "0", ""} else int(low)
-    if name in {"dice", "face_order"}:
-        parts = [int(p) for p in low.replace(" ", "").split(",") if p]
-        if name == "dice" and len(parts) == 1:
-            return parts[0]
-        return tuple(parts)
-    if name in {"open_on_wild", "calling_advantage", "house_penalties", "drinking", "palifico"}:
-        if low in {"1", "true", "yes", "on"}:
-            return True
-        if low in {"0", "false", "no", "off"}:
-            return False
-        raise RulesError(f"{name} must be true or false, not {text!r}")
-    if name in {"players", "faces", "chips", "ante"}:
-        return int(low)
-    return text
-
-
 __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "OPTIONS",
     "OPTION_NAMES",
     "PRESETS",
     "Economy",
@@ -403,6 +391,5 @@ __all__ = [
     "Scoring",
     "ShowReroll",
     "Stash",
-    "parse_option",
     "preset",
 ]

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liarsdice.core.errors import RulesError
+from liarsdice.core.options import OptionCodec
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
@@ -64,6 +65,17 @@ class PokerRules:
 
 POKER_PRESETS: dict[str, PokerRules] = {"poker-dice": PokerRules()}
 
+POKER_OPTIONS = OptionCodec.of(PokerRules, skip=("name",), what="rule option")
+"""The one reader of the poker-dice rule options' values, from text and from JSON.
+
+>>> POKER_OPTIONS.from_text("five_of_a_kind_rule", "1"), POKER_OPTIONS.from_json("lives", 2)
+(True, 2)
+>>> POKER_OPTIONS.from_json("lives", "2")
+Traceback (most recent call last):
+...
+liarsdice.core.errors.RulesError: option lives takes a whole number, not '2'
+"""
+
 
 def poker_preset(name: str = "poker-dice", **overrides: Any) -> PokerRules:
     """A preset by name, with options overridden.
@@ -80,4 +92,11 @@ def poker_preset(name: str = "poker-dice", **overrides: Any) -> PokerRules:
     return base.replace(**overrides) if overrides else base
 
 
-__all__ = ["MAX_PLAYERS", "MIN_PLAYERS", "POKER_PRESETS", "PokerRules", "poker_preset"]
+__all__ = [
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "POKER_OPTIONS",
+    "POKER_PRESETS",
+    "PokerRules",
+    "poker_preset",
+]

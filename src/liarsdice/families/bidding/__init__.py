@@ -9,9 +9,10 @@ from typing import Any
 
 from liarsdice import bots
 from liarsdice.core.bidding.game import Game
-from liarsdice.core.bidding.rules import PRESETS, Rules, parse_option, preset
+from liarsdice.core.bidding.rules import OPTIONS, PRESETS, Rules, preset
 from liarsdice.core.bidding.state import Phase, RoundResult, State
 from liarsdice.core.errors import RulesError
+from liarsdice.core.options import OptionCodec
 from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.notation.bidding import record as record_module
@@ -27,23 +28,14 @@ class BiddingFamily(Family):
 
     presets: Mapping[str, Rules] = PRESETS
     rules_type = Rules
+    options: OptionCodec = OPTIONS
 
     # ------------------------------------------------------------------------------ rules
     def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Rules:
-        parsed: dict[str, Any] = {}
-        for k, v in options.items():
-            k = k.replace("-", "_")
-            if k in ("players", "name"):
+        for k in options:
+            if k.strip().replace("-", "_") in ("players", "name"):
                 raise RulesError(f"option {k!r} is set by the room, not by an option")
-            text = ",".join(map(str, v)) if isinstance(v, list) else str(v).lower()
-            if v is None:
-                text = "none"
-            try:
-                parsed[k] = parse_option(k, text)
-            except ValueError as err:  # a parse error that may not say which option it was
-                if k.lower() in str(err).lower():
-                    raise
-                raise RulesError(f"option {k}: can't read {v!r} ({err})") from None
+        parsed = OPTIONS.read_json(options, text_strings=True)
         if players is not None:
             parsed["players"] = players
         try:
@@ -57,11 +49,11 @@ class BiddingFamily(Family):
 
     def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> Rules:
         players, dice, faces = sizes
-        overrides = {key: parse_option(key, value) for key, value in options.items()}
+        overrides = OPTIONS.read_text(options)
         if players is not None:
             overrides["players"] = players
         if dice is not None:
-            overrides["dice"] = parse_option("dice", dice)
+            overrides["dice"] = OPTIONS.from_text("dice", dice)
         if faces is not None:
             overrides["faces"] = faces
         return _preset(preset, overrides)

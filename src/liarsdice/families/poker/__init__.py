@@ -9,8 +9,9 @@ from typing import Any
 
 from liarsdice import bots
 from liarsdice.core.errors import RulesError
+from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.game import PokerGame
-from liarsdice.core.poker.rules import POKER_PRESETS, PokerRules, poker_preset
+from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import PokerState
 from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
 from liarsdice.families.terminal import GameTerminal
@@ -23,17 +24,6 @@ DESCRIPTION = (
     "Poker dice (seed 004, second half): one set of five poker dice and a cup go round; "
     "claim a poker hand that beats the last claim, or call liar."
 )
-_BOOL = {"true": True, "on": True, "yes": True, "1": True}
-_BOOL_CLI = {**_BOOL, "false": False, "off": False, "no": False, "0": False}
-
-
-def _whole_number(name: str, value: Any) -> int:
-    """A room option's JSON value as a whole number (``3`` or ``"3"``), else a RulesError."""
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(f"{name} must be a whole number, not {value!r}")
-    return value
 
 
 class PokerFamily(Family):
@@ -43,27 +33,16 @@ class PokerFamily(Family):
 
     presets: Mapping[str, PokerRules] = POKER_PRESETS
     rules_type = PokerRules
+    options: OptionCodec = POKER_OPTIONS
 
     # ------------------------------------------------------------------------------ rules
     def rules(
         self, preset: str, options: Mapping[str, Any], players: int | None = None
     ) -> PokerRules:
-        overrides: dict[str, Any] = {}
-        for k, v in options.items():
-            k = k.replace("-", "_")
-            if k == "five_of_a_kind_rule":
-                if isinstance(v, str):
-                    v = v.strip().lower() in _BOOL
-                if not isinstance(v, bool | int) or v not in (True, False):
-                    raise RulesError(f"five_of_a_kind_rule must be true or false, not {v!r}")
-                overrides[k] = bool(v)
-            elif k in ("lives", "dice"):
-                overrides[k] = _whole_number(k, v)
-            else:
-                raise RulesError(
-                    f"unknown rule option {k!r} for poker dice; options: lives, dice, "
-                    "five_of_a_kind_rule"
-                )
+        for k in options:
+            if k.strip().replace("-", "_") in ("players", "name"):
+                raise RulesError(f"option {k!r} is set by the room, not by an option")
+        overrides = POKER_OPTIONS.read_json(options, text_strings=True)
         if players is not None:
             overrides["players"] = players
         return poker_preset(preset.strip().lower(), **overrides)
@@ -72,24 +51,11 @@ class PokerFamily(Family):
         players, dice, faces = sizes
         if faces is not None:
             raise RulesError("poker dice have six faces (9, 10, J, Q, K, A): drop --faces")
-        overrides: dict[str, Any] = {}
-        for key, value in options.items():
-            low = value.strip().lower()
-            if key == "five_of_a_kind_rule":
-                if low not in _BOOL_CLI:
-                    raise RulesError(f"five_of_a_kind_rule must be true or false, not {value!r}")
-                overrides[key] = _BOOL_CLI[low]
-            elif key in ("players", "lives", "dice"):
-                overrides[key] = int(low)
-            else:
-                raise RulesError(
-                    f"unknown rule option {key!r} for poker dice; options: players, lives, dice, "
-                    "five_of_a_kind_rule"
-                )
+        overrides = POKER_OPTIONS.read_text(options)
         if players is not None:
             overrides["players"] = players
         if dice is not None:
-            overrides["dice"] = int(dice)
+            overrides["dice"] = POKER_OPTIONS.from_text("dice", dice)
         return poker_preset(preset.strip().lower(), **overrides)
 
     def rules_json(self, rules: PokerRules) -> dict[str, Any]:

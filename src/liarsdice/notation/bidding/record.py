@@ -33,7 +33,7 @@ from liarsdice.core.bidding.game import BUY, CHANCE, EXACT, LIAR, NO_SHOW, Game
 from liarsdice.core.bidding.rules import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    OPTION_NAMES,
+    OPTIONS,
     PRESETS,
     Economy,
     FirstOpener,
@@ -54,7 +54,6 @@ from liarsdice.notation.common import (
     check_header,
     failer,
     int_list,
-    is_int,
     load_move_player,
     load_record_with,
     load_round_with,
@@ -89,38 +88,9 @@ CUSTOM = "custom"
 _ROUND_KEYS = ("opener", "dice", "stash", "moves", "fair")
 _CALLS = {"liar": LIAR, "exact": EXACT}
 _QUESTIONS = (Question.TURN, Question.COUNT)
-# Options whose value may be null, or a list (the record writes tuples as lists).
-_NULLABLE = frozenset({"wild", "face_order"})
-_LISTABLE = frozenset({"dice", "face_order"})
 
 
 # ------------------------------------------------------------------------------------ loading
-def _option_value(name: str, value: object) -> Any:
-    """Check the JSON type of option ``name`` and convert it for :class:`Rules`."""
-    default = Rules().options()[name]
-    if value is None and name in _NULLABLE:
-        return None
-    if name in _LISTABLE and isinstance(value, list):
-        if not value or not int_list(value):
-            raise RecordError(f"option {name} must be a non-empty list of integers, not {value!r}")
-        return tuple(value)
-    if name == "face_order":
-        raise RecordError(f"option face_order must be a list of faces or null, not {value!r}")
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise RecordError(f"option {name} must be true or false, not {value!r}")
-        return value
-    if is_int(default):
-        if not is_int(value):
-            raise RecordError(f"option {name} must be an integer, not {value!r}")
-        return value
-    if isinstance(default, str):
-        if not isinstance(value, str):
-            raise RecordError(f"option {name} must be a string, not {value!r}")
-        return value
-    return tuple(value) if isinstance(value, list) else value
-
-
 def _rules_from(name: object, options: Mapping[str, Any]) -> Rules:
     if not isinstance(name, str):
         raise RecordError(f"'rules' must be a preset name or {CUSTOM!r}, not {name!r}")
@@ -130,15 +100,10 @@ def _rules_from(name: object, options: Mapping[str, Any]) -> Rules:
         base = PRESETS[name]
     else:
         raise RecordError(f"unknown rules {name!r}; presets: {', '.join(PRESETS)} (or {CUSTOM})")
-    changes: dict[str, Any] = {}
-    for key, value in options.items():
-        if key == "name":
-            raise RecordError("'name' is not an option: the record's 'rules' key names the rules")
-        if key not in OPTION_NAMES:
-            raise RecordError(f"unknown rule option {key!r}")
-        changes[key] = _option_value(key, value)
+    if "name" in options:
+        raise RecordError("'name' is not an option: the record's 'rules' key names the rules")
     try:
-        return base.replace(**changes)
+        return base.replace(**OPTIONS.read_json(options, exact=True))
     except RulesError as err:
         raise RecordError(str(err)) from None
 

@@ -53,13 +53,13 @@ like JSON strings: ``"Round": 3x5``, ``"ann marie" rolls 2 4``.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.bidding.rules import Rules, ShowReroll
+from liarsdice.core.bidding.rules import OPTIONS, ShowReroll
 from liarsdice.core.bidding.state import RoundResult
+from liarsdice.core.errors import RulesError
 from liarsdice.notation.bidding.record import (
     load_record,
     record_rules,
@@ -177,30 +177,11 @@ def _ints(text: str, line: Line, what: str) -> list[int]:
 
 
 def _option_value(name: str, text: str, line: Line) -> Any:
-    low = text.strip().lower()
-    default = Rules().options().get(name)
-    if text.strip().startswith("["):
-        if not text.strip().endswith("]"):
-            raise line.error(f"option {name}: unclosed list {text!r}")
-        return _ints(text.strip()[1:-1], line, f"option {name}")
-    if low in {"none", "null"} and (name in {"wild", "face_order"} or default is None):
-        return None
-    if isinstance(default, bool):
-        if low in {"true", "yes", "on", "1"}:
-            return True
-        if low in {"false", "no", "off", "0"}:
-            return False
-        raise line.error(f"option {name} must be true or false, not {text.strip()!r}")
-    if isinstance(default, int) or name in {"wild", "dice"}:
-        if not re.fullmatch(r"-?[0-9]{1,9}", low):
-            raise line.error(f"option {name} must be a number, not {text.strip()!r}")
-        return int(low)
-    if isinstance(default, str):
-        return text.strip()
+    """The JSON value of an ``Option: name = text`` line, read by the rules' one codec."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text.strip()
+        return OPTIONS.to_json(name, OPTIONS.from_text(name, text, exact=True))
+    except RulesError as err:
+        raise line.error(str(err)) from None
 
 
 def _move(line: Line, player: str, body: str) -> dict[str, Any]:

@@ -43,7 +43,13 @@ from liarsdice.core.poker.hands import (
     format_poker_bid,
     parse_poker_bid,
 )
-from liarsdice.core.poker.rules import MAX_PLAYERS, MIN_PLAYERS, POKER_PRESETS, PokerRules
+from liarsdice.core.poker.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    POKER_OPTIONS,
+    POKER_PRESETS,
+    PokerRules,
+)
 from liarsdice.core.poker.state import FIVE_ROLLS, Phase, PokerRoundResult, PokerState
 from liarsdice.notation import common
 from liarsdice.notation.common import Fail, Record, Replayer, Source
@@ -84,25 +90,10 @@ def is_poker_record(data: object) -> bool:
 
 # ------------------------------------------------------------------------------------ loading
 def _rules_from(name: str, options: Mapping[str, Any]) -> PokerRules:
-    base = POKER_PRESETS[name]
-    defaults = base.options()
-    changes: dict[str, Any] = {}
-    for key, value in options.items():
-        if key == "name":
-            raise RecordError("'name' is not an option: the record's 'rules' key names the rules")
-        if key not in defaults:
-            raise RecordError(
-                f"unknown poker-dice rule option {key!r}; options: "
-                + ", ".join(k for k in defaults if k != "name")
-            )
-        if isinstance(defaults[key], bool):
-            if not isinstance(value, bool):
-                raise RecordError(f"option {key} must be true or false, not {value!r}")
-        elif not common.is_int(value):
-            raise RecordError(f"option {key} must be an integer, not {value!r}")
-        changes[key] = value
+    if "name" in options:
+        raise RecordError("'name' is not an option: the record's 'rules' key names the rules")
     try:
-        return base.replace(**changes)
+        return POKER_PRESETS[name].replace(**POKER_OPTIONS.read_json(options, exact=True))
     except RulesError as err:
         raise RecordError(str(err)) from None
 

@@ -48,10 +48,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.errors import NotationError, RecordError
+from liarsdice.core.errors import NotationError, RecordError, RulesError
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.hands import FACE_SYMBOLS, parse_face, parse_poker_bid
-from liarsdice.core.poker.rules import POKER_PRESETS
+from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS
 from liarsdice.core.poker.state import PokerRoundResult
 from liarsdice.notation.common import Record, Source
 from liarsdice.notation.poker.record import (
@@ -282,23 +282,12 @@ def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     return move
 
 
-def _poker_option(name: str, text: str, line: Line) -> bool | int:
-    defaults = next(iter(POKER_PRESETS.values())).options()
-    low = text.strip().lower()
-    if name == "name" or name not in defaults:
-        raise line.error(
-            f"unknown poker-dice rule option {name!r}; options: "
-            + ", ".join(k for k in defaults if k != "name")
-        )
-    if isinstance(defaults[name], bool):
-        if low in {"true", "yes", "on"}:
-            return True
-        if low in {"false", "no", "off"}:
-            return False
-        raise line.error(f"option {name} must be true or false, not {text.strip()!r}")
-    if not re.fullmatch(r"-?[0-9]{1,9}", low):
-        raise line.error(f"option {name} must be a number, not {text.strip()!r}")
-    return int(low)
+def _poker_option(name: str, text: str, line: Line) -> Any:
+    """The JSON value of an ``Option: name = text`` line, read by the rules' one codec."""
+    try:
+        return POKER_OPTIONS.to_json(name, POKER_OPTIONS.from_text(name, text, exact=True))
+    except RulesError as err:
+        raise line.error(str(err)) from None
 
 
 class _Reader(TextReader):
