@@ -71,7 +71,7 @@ def test_every_family_is_complete_and_found_by_the_registry(family: object) -> N
         game = family.new_game(rules.replace(players=2), ["ann", "bob"])
         assert family_of_game(game) is family
         assert family.rules_json(rules)["description"]
-    assert family.bot_names()[:2] == ("random", "prob")
+    assert family.bots.levels[:2] == ("random", "prob") == tuple(family.bots)[:2]
 
 
 def test_presets_are_unique_across_families() -> None:
