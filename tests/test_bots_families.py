@@ -130,6 +130,7 @@ def test_nash_is_a_bidding_bot_only_imported_on_first_use() -> None:
         "names = list(b.bots); b.make_bot('expert', random.Random(0)); "
         "assert 'liarsdice.bots.bidding.nash' not in sys.modules, 'nash'; "
         "assert 'scipy' not in sys.modules, 'scipy'; "
+        "assert 'liarsdice.families.adapter' not in sys.modules, 'adapter'; "
         "print(type(b.make_bot('nash', random.Random(0))).__name__)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
