@@ -21,9 +21,9 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from liarsdice.bots import BOT_NAMES, PANEL_BOT_NAMES, make_bot
 from liarsdice.core.bidding import CHANCE, PRESETS, Game, preset
 from liarsdice.core.poker import PokerGame, PokerRules
+from liarsdice.families import FAMILIES, family_named
 
 Times = dict[str, list[float]]
 
@@ -41,7 +41,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 def _bot(kind: str, seed: Any, family: str, think: float | None) -> Any:
     rng = random.Random(seed)
-    return make_bot(kind, rng, family=family, think=think)
+    return family_named(family).make_bot(kind, rng, think=think)
 
 
 def play(
@@ -125,7 +125,7 @@ def legal(args: argparse.Namespace) -> None:
     """``--games`` games spread over every preset, bot mixes rotating; all moves legal."""
     cases = _presets()
     # Every level of each family, and the bidding family's panel bots (bluffer, expert-v1).
-    family_names = {"bidding": [*BOT_NAMES, *PANEL_BOT_NAMES], "poker": list(BOT_NAMES)}
+    family_names = {f.name: [*f.bots.levels, *f.bots.panel] for f in FAMILIES}
     start = time.perf_counter()
     count = 0
     for g in range(args.games):

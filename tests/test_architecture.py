@@ -71,8 +71,10 @@ def test_every_family_is_complete_and_found_by_the_registry(family: object) -> N
         assert family.owns_rules(rules)
         game = family.new_game(rules.replace(players=2), ["ann", "bob"])
         assert family_of_game(game) is family
+        adapter = family.adapter(game)  # the research bindings' view of the game
+        assert isinstance(adapter, family.adapter_type()) and adapter.game is game
         assert family.rules_json(rules)["description"]
-    assert family.bot_names()[:2] == ("random", "prob")
+    assert family.bots.levels[:2] == ("random", "prob") == tuple(family.bots)[:2]
 
 
 def test_presets_are_unique_across_families() -> None:

@@ -12,14 +12,12 @@ import numpy as np
 import pytest
 from click.testing import CliRunner, Result
 
-from liarsdice import bots
 from liarsdice.arena import (
     ArenaSpec,
     GameResult,
-    bot_kinds,
+    accepts_think,
     fit_bradley_terry,
     game_seats,
-    make_arena_bot,
     pairwise_scores,
     play_game,
     rank_seats,
@@ -31,6 +29,13 @@ from liarsdice.bots import Bot, RandomBot
 from liarsdice.cli.arena import arena
 from liarsdice.core.bidding import PRESETS, Game, PlayerView, preset
 from liarsdice.core.poker import poker_preset
+from liarsdice.families import FAMILIES, Family
+from liarsdice.families.bidding import BIDDING, BiddingFamily
+
+
+def add_bots(monkeypatch: pytest.MonkeyPatch, *classes: type[Bot]) -> None:
+    """The bidding family with these bots too (in this process: one job)."""
+    monkeypatch.setattr(BiddingFamily, "bots", BIDDING.bots.plus(*classes))
 
 
 def cli(args: list[str]) -> Result:
@@ -219,8 +224,7 @@ class CheatBot(Bot):
 
 
 def test_bot_errors_are_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(bots.REGISTRY["bidding"], "crash", CrashBot)
-    monkeypatch.setitem(bots.REGISTRY["bidding"], "cheat", CheatBot)
+    add_bots(monkeypatch, CrashBot, CheatBot)
     spec = ArenaSpec(preset("classic", players=3), ("crash", "cheat", "random"), games=6, seed=8)
     result = run_arena(spec, bootstrap=0)
     assert len(result.errors) == 6 and all(g.error is not None for g in result.games)
@@ -243,7 +247,14 @@ def test_bot_errors_are_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 # ---------------------------------------------------------------------------------- think
+class Thinker(RandomBot):
+    name = "thinker"
+    think: float | None = None  # the convention: a ``think`` field
+
+
 class KeywordThinker(RandomBot):
+    """A constructor keyword alone is not the convention: no budget."""
+
     name = "kw-thinker"
 
     def __init__(self, rng: random.Random, *, think: float | None = None) -> None:
@@ -251,39 +262,35 @@ class KeywordThinker(RandomBot):
         self.budget = think
 
 
-class AttributeThinker(RandomBot):
-    name = "attr-thinker"
-    think: float | None = None
-
-
 def test_think_budget_reaches_bots_that_take_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(bots.REGISTRY["bidding"], "kw-thinker", KeywordThinker)
-    monkeypatch.setitem(bots.REGISTRY["bidding"], "attr-thinker", AttributeThinker)
+    add_bots(monkeypatch, Thinker, KeywordThinker)
     rng = random.Random(0)
-    kw = make_arena_bot("kw-thinker", rng, "bidding", 0.25)
-    assert isinstance(kw, KeywordThinker) and kw.budget == 0.25
-    attr = make_arena_bot("attr-thinker", rng, "bidding", 0.5)
-    assert isinstance(attr, AttributeThinker) and attr.think == 0.5
-    assert AttributeThinker.think is None  # set on the instance only
-    plain = make_arena_bot("random", rng, "bidding", 0.5)
-    assert not hasattr(plain, "think")
+    thinker = BIDDING.make_bot("thinker", rng, think=0.5)
+    assert isinstance(thinker, Thinker) and thinker.think == 0.5
+    assert Thinker.think is None and BIDDING.make_bot("thinker", rng).think is None
+    assert accepts_think("thinker", BIDDING) and not accepts_think("kw-thinker", BIDDING)
+    assert BIDDING.make_bot("kw-thinker", rng, think=0.5).budget is None
+    plain = BIDDING.make_bot("random", rng, think=0.5)
+    assert not hasattr(plain, "think") and not accepts_think("random", BIDDING)
     with pytest.raises(ValueError, match="unknown bot 'genius'"):
-        make_arena_bot("genius", rng, "bidding", None)
+        BIDDING.make_bot("genius", rng)
+    spec = ArenaSpec(preset("classic", players=2), ("thinker", "kw-thinker"), games=2, think=0.1)
+    assert run_arena(spec, bootstrap=0).to_dict()["config"]["think_used_by"] == ["thinker"]
 
 
 def test_labels_give_their_bots_options(monkeypatch: pytest.MonkeyPatch) -> None:
     """``name:key=value``: the bot gets the option, the label keeps it, the budget yields."""
-    monkeypatch.setitem(bots.REGISTRY["bidding"], "extreme", ExtremeBot)
+    add_bots(monkeypatch, ExtremeBot)
     rng = random.Random(0)
-    bluffer = make_arena_bot("bluffer:rate=1:floor=0#2", rng, "bidding", None)
+    bluffer = BIDDING.make_bot("bluffer:rate=1:floor=0#2", rng)
     assert (bluffer.rate, bluffer.floor) == (1.0, 0.0) and isinstance(bluffer.rate, float)
-    expert = make_arena_bot("expert:cached=false:think=0.2", rng, "bidding", 0.5)
+    expert = BIDDING.make_bot("expert:cached=false:think=0.2", rng, think=0.5)
     assert (expert.cached, expert.think) == (False, 0.2)  # the label's own budget wins
-    assert make_arena_bot("expert:cached=false", rng, "bidding", 0.5).think == 0.5
-    with pytest.raises(ValueError, match="option 'cached' of 'expert' is true or false"):
-        make_arena_bot("expert:cached=1", rng, "bidding", None)
-    with pytest.raises(ValueError, match="bot 'random' has no option 'rate'"):
-        make_arena_bot("random:rate=1", rng, "bidding", None)
+    assert BIDDING.make_bot("expert:cached=false", rng, think=0.5).think == 0.5
+    with pytest.raises(ValueError, match="option cached takes true or false, not 'maybe'"):
+        BIDDING.make_bot("expert:cached=maybe", rng)
+    with pytest.raises(ValueError, match="bot 'random': unknown bot option 'rate'; options: none"):
+        BIDDING.make_bot("random:rate=1", rng)
     # An always-bluffing bluffer and the default one, side by side in one arena.
     spec = ArenaSpec(preset("classic", players=2), ("bluffer:rate=1", "bluffer"), games=40, seed=3)
     result = run_arena(spec, bootstrap=0)
@@ -365,8 +372,11 @@ def test_cli_poker_dice_and_options() -> None:
     [
         (["--bots", "prob,genius"], "unknown bot 'genius'"),
         (["--bots", "prob#2"], "unknown bot 'prob#2'"),
-        (["--bots", "prob,bluffer:ratee=0.5"], "bot 'bluffer' has no option 'ratee'; its options:"),
-        (["--bots", "prob,bluffer:rate=high"], "bot option 'rate' of 'bluffer' is a number"),
+        (
+            ["--bots", "prob,bluffer:ratee=0.5"],
+            "bot 'bluffer': unknown bot option 'ratee'; options:",
+        ),
+        (["--bots", "prob,bluffer:rate=high"], "bot 'bluffer': option rate takes a number, not"),
         (["--bots", "prob,bluffer:rate"], "bot option 'rate' of 'bluffer:rate' is not key=value"),
         (["--bots", " , "], "name at least one bot"),
         (["--rules", "chess"], "'chess' is not one of"),
@@ -384,18 +394,19 @@ def test_cli_errors(args: list[str], message: str) -> None:
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("family", ["bidding", "poker"])
-def test_every_registered_bot_plays_without_errors(family: str) -> None:
-    """Whatever the registry holds now (new bots appear by themselves), in both families."""
-    rules = poker_preset(players=2) if family == "poker" else preset("classic", players=2)
+@pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
+def test_every_registered_bot_plays_without_errors(family: Family) -> None:
+    """Whatever the family holds now (new bots appear by themselves), in both families."""
+    rules = family.presets["poker-dice" if family.name == "poker" else "classic"]
+    rules = rules.replace(players=2)
     # solver bots only play two-player single-round games: checked on openspiel below
-    kinds = tuple(k for k in bot_kinds(family) if k != "nash")
+    kinds = tuple(k for k in family.bots if k not in family.bots.lazy)
     assert {"prob", "random"} <= set(kinds)
     spec = ArenaSpec(rules, kinds, games=len(kinds), seed=1, players=2, think=0.005)
     result = run_arena(spec, bootstrap=0)
     assert result.errors == []
     assert all(s.games == 2 for s in result.standings)
-    if family == "bidding":
-        assert "nash" in bot_kinds(family)
+    if family.name == "bidding":
+        assert "nash" in family.bots
         spec = ArenaSpec(preset("openspiel"), ("nash", "prob"), games=20, seed=1)
         assert run_arena(spec, bootstrap=0).errors == []

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from bot_util import play_bots, play_spied, rolled
-from liarsdice.bots import Bot, ProbBot, make_bot
+from liarsdice.bots import Bot, ProbBot
 from liarsdice.core.bidding import (
     BUY,
     EXACT,
@@ -24,6 +24,7 @@ from liarsdice.core.bidding import (
     State,
     preset,
 )
+from liarsdice.families.bidding import BIDDING
 
 BASIC = ("prob", "random")  # the strong levels have their own tests (test_bots_strong.py)
 
@@ -91,7 +92,9 @@ def _assert_private(state: State, view: PlayerView) -> None:
 def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -> State:
     """Play one game between bots given only their views; every action must be legal."""
     game = Game(rules, len(kinds))
-    bots: list[Bot] = [make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)]
+    bots: list[Bot] = [
+        BIDDING.make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)
+    ]
     if not spy:
         return play_bots(game, bots, seed)
     state, _ = play_spied(game, bots, seed, _assert_private)

@@ -1,16 +1,18 @@
 """Family-agnostic bot tests, written once and run for every rule family through
 :data:`liarsdice.families.FAMILIES`: every level plays legally, reproducibly, from its own view
-only; the registry answers the same way for every family."""
+only; the family object finds and builds its bots the same way for every family."""
 
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 from typing import Any
 
 import pytest
 
 from bot_util import Spy, play_spied
-from liarsdice import bots
+from liarsdice.core.errors import RulesError
 from liarsdice.families import FAMILIES, Family
 
 # Small games per family: (preset, players); the bots' legality must hold in each.
@@ -25,7 +27,7 @@ PARAMS = [pytest.param(f, id=f.name) for f in FAMILIES]
 def _bot(family: Family, name: str, seed: Any) -> Any:
     rng = random.Random(seed)
     if name == "expert":  # no time budget: a fixed amount of search, so reproducible
-        return family.bot_registry()[name](rng, think=None)
+        return family.make_bot(name, rng, options={"think": "none"})
     return family.make_bot(name, rng)
 
 
@@ -50,7 +52,7 @@ def _play(family: Family, rules: Any, kinds: list[str], seed: int) -> tuple[Any,
 
 @pytest.mark.parametrize("family", PARAMS)
 def test_every_level_plays_legally_from_its_own_view(family: Family) -> None:
-    levels = [n for n in family.bot_names() if n != "nash"]
+    levels = [n for n in family.bots if n != "nash"]
     for preset, players in GAMES[family.name]:
         rules = _rules(family, preset, players)
         for seed in range(len(levels)):
@@ -78,7 +80,7 @@ def test_bots_refuse_when_it_is_not_their_turn(family: Family) -> None:
     game = family.new_game(_rules(family, *GAMES[family.name][0]), ["a", "b"])
     state = game.new_initial_state().resolve_chance(random.Random(3))
     idle = 1 - state.current_player
-    for kind in family.bot_names():
+    for kind in family.bots:
         if kind == "nash":
             continue
         with pytest.raises(ValueError, match="no legal action"):
@@ -86,24 +88,50 @@ def test_bots_refuse_when_it_is_not_their_turn(family: Family) -> None:
 
 
 @pytest.mark.parametrize("family", PARAMS)
-def test_registry_per_family(family: Family) -> None:
-    names = family.bot_names()
-    assert names[:4] == bots.BOT_NAMES == ("random", "prob", "bayes", "expert")
-    registry = family.bot_registry()
-    assert tuple(registry) == names
-    assert tuple(registry) == tuple(bots.bot_registry(family.name))
-    for name in bots.BOT_NAMES:
+def test_the_family_finds_and_makes_its_bots(family: Family) -> None:
+    names = tuple(family.bots)
+    assert names[:4] == family.bots.levels == ("random", "prob", "bayes", "expert")
+    assert len(family.bots) == len(names) == len(set(names))
+    for name in family.bots.levels:
         bot = family.make_bot(f" {name.title()} ", random.Random(0))
-        assert type(bot) is registry[name] and bot.name == name
+        assert type(bot) is family.bots[name] and bot.name == name
     expert = family.make_bot("expert", random.Random(0), think=0.3)
     assert expert.think == 0.3
-    with pytest.raises(ValueError, match=r"unknown bot 'oracle'; bots: random, prob"):
+    with pytest.raises(ValueError, match=rf"unknown bot 'oracle'; {family.name} bots: random, p"):
         family.make_bot("oracle", random.Random(0))
 
 
-def test_nash_is_a_bidding_level_only() -> None:
+@pytest.mark.parametrize("family", PARAMS)
+def test_bot_options_go_through_the_codec(family: Family) -> None:
+    """``name:key=value`` and ``options``: read by the bot class's option codec."""
+    rng = random.Random(0)
+    bot = family.make_bot("expert:bluff=0.5#2", rng, think=0.2)
+    assert (bot.bluff, bot.think) == (0.5, 0.2) and isinstance(bot.bluff, float)
+    assert family.make_bot("expert:think=none", rng, think=0.2).think is None  # the label's own
+    assert family.make_bot("expert", rng, options={"think": "0.1"}).think == 0.1
+    assert not hasattr(family.make_bot("random", rng, think=0.2), "think")  # no think field
+    with pytest.raises(RulesError, match="bot 'expert': option bluff takes a number, not 'lots'"):
+        family.make_bot("expert:bluff=lots", rng)
+    with pytest.raises(RulesError, match="bot 'random': unknown bot option 'rate'; options: none"):
+        family.make_bot("random", rng, options={"rate": "1"})
+    with pytest.raises(RulesError, match="bot 'prob': unknown bot option 'ratee'; options: "):
+        family.make_bot("prob:ratee=1", rng)
+    with pytest.raises(RulesError, match="bot option 'bluff' of 'prob:bluff' is not key=value"):
+        family.make_bot("prob:bluff", rng)
+
+
+def test_nash_is_a_bidding_bot_only_imported_on_first_use() -> None:
     bidding, poker = FAMILIES
-    assert "nash" in bidding.bot_names() and "nash" not in poker.bot_names()
-    assert bots.bot_names("poker") == bots.BOT_NAMES
-    with pytest.raises(ValueError, match="unknown rule family 'chess'; families: bidding, poker"):
-        bots.make_bot("prob", random.Random(0), family="chess")
+    assert bidding.bots.lazy == ("nash",) and tuple(bidding.bots)[-1] == "nash"
+    assert bidding.bots.panel == ("bluffer", "expert-v1")
+    assert "nash" not in poker.bots and poker.bots.lazy == poker.bots.panel == ()
+    code = (
+        "import sys, random; from liarsdice.families import FAMILIES; b = FAMILIES[0]; "
+        "names = list(b.bots); b.make_bot('expert', random.Random(0)); "
+        "assert 'liarsdice.bots.bidding.nash' not in sys.modules, 'nash'; "
+        "assert 'scipy' not in sys.modules, 'scipy'; "
+        "assert 'liarsdice.families.adapter' not in sys.modules, 'adapter'; "
+        "print(type(b.make_bot('nash', random.Random(0))).__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "NashBot"

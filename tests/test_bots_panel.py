@@ -8,14 +8,11 @@ import numpy as np
 import pytest
 
 from liarsdice.bots import (
-    PANEL_BOT_NAMES,
     BayesBot,
     BlufferBot,
     ExpertBot,
     ExpertV1Bot,
     ProbBot,
-    bot_names,
-    make_bot,
 )
 from liarsdice.bots.bidding.bayes import Belief, BidModel, BidReader, hand_set, tail
 from liarsdice.bots.bidding.expert import (
@@ -28,6 +25,8 @@ from liarsdice.bots.bidding.expert import (
 from liarsdice.core.bidding import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.core.bidding.game import BID_BASE
 from liarsdice.core.bidding.state import State
+from liarsdice.families.bidding import BIDDING
+from liarsdice.families.poker import POKER
 from liarsdice.odds import bid_odds
 from liarsdice.solve import solve
 from liarsdice.solve.subgame import BidSubgame
@@ -53,12 +52,11 @@ def _positions(rules_name: str, games: int, seed: int, **options: object) -> lis
 
 
 def test_panel_bots_are_bidding_bots() -> None:
-    assert PANEL_BOT_NAMES == ("bluffer", "expert-v1")
-    assert set(PANEL_BOT_NAMES) <= set(bot_names()) and not set(PANEL_BOT_NAMES) & set(
-        bot_names("poker")
-    )
-    assert isinstance(make_bot("bluffer", random.Random(0)), BlufferBot)
-    v1 = make_bot("expert-v1", random.Random(0), think=0.01)
+    panel = BIDDING.bots.panel
+    assert panel == ("bluffer", "expert-v1")
+    assert set(panel) <= set(BIDDING.bots) and not set(panel) & set(POKER.bots)
+    assert isinstance(BIDDING.make_bot("bluffer", random.Random(0)), BlufferBot)
+    v1 = BIDDING.make_bot("expert-v1", random.Random(0), think=0.01)
     assert isinstance(v1, ExpertV1Bot) and v1.think == 0.01
 
 

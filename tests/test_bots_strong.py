@@ -11,12 +11,10 @@ import pytest
 
 from bot_util import play_bots, rolled
 from liarsdice.bots import (
-    BOT_NAMES,
     Bot,
     ExpertBot,
     PokerBot,
     PokerExpertBot,
-    make_bot,
 )
 from liarsdice.bots.bidding.bayes import Belief, Situation, hand_set, settle
 from liarsdice.bots.bidding.expert import determinise
@@ -33,6 +31,10 @@ from liarsdice.core.bidding import (
     preset,
 )
 from liarsdice.core.poker import PokerGame, PokerRules, PokerState, parse_poker_bid
+from liarsdice.families import family_named
+from liarsdice.families.bidding import BIDDING
+
+LEVELS = BIDDING.bots.levels
 
 STRONG = ("bayes", "expert")
 
@@ -57,7 +59,7 @@ def _bot(kind: str, seed: Any, family: str = "bidding") -> Any:
         return ExpertBot(rng, think=None, worlds=6) if family == "bidding" else PokerExpertBot(rng)
     if kind == "expert-search":  # the expert's search (rollouts) instead of its reading
         return ExpertBot(rng, search=True, think=None, worlds=6)
-    return make_bot(kind, rng, family=family)
+    return family_named(family).make_bot(kind, rng)
 
 
 def play(rules: Rules, kinds: list[str], seed: int) -> State:
@@ -84,7 +86,7 @@ def test_strong_bots_play_legally_everywhere(rules: Rules) -> None:
     single = rules.scoring.value == "single-round"
     for seed in range(3 if single else 2):
         players = 2 if single else 2 + seed
-        kinds = [BOT_NAMES[(seed + i) % len(BOT_NAMES)] for i in range(players)]
+        kinds = [LEVELS[(seed + i) % len(LEVELS)] for i in range(players)]
         if seed == 0:
             kinds = ["expert", "expert-search"][:players] + ["prob"] * (players - 2)
         state = play(rules.replace(dice=3) if not single else rules, kinds, seed)
@@ -101,7 +103,7 @@ def play_poker(kinds: list[str], seed: int, *, five: bool = True, lives: int = 2
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_strong_poker_bots_play_legally(players: int, five: bool) -> None:
     for seed in range(3):
-        kinds = [BOT_NAMES[(i + seed) % len(BOT_NAMES)] for i in range(players)]
+        kinds = [LEVELS[(i + seed) % len(LEVELS)] for i in range(players)]
         state = play_poker(kinds, seed, five=five)
         assert state.winner is not None
 

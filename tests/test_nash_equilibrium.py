@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from liarsdice.bots import ExpertBot, ExpertV1Bot, make_bot
+from liarsdice.bots import ExpertBot, ExpertV1Bot
 from liarsdice.bots.bidding.nash import (
     PROGRESS_ENV,
     NashBot,
@@ -17,6 +17,7 @@ from liarsdice.bots.bidding.nash import (
     show_progress,
 )
 from liarsdice.core.bidding import CHANCE, Game, preset
+from liarsdice.families.bidding import BIDDING
 from liarsdice.solve import cache
 from liarsdice.solve.cache import CACHE_ENV, cache_path
 from liarsdice.solve.cfr import Progress
@@ -85,7 +86,7 @@ def test_out_of_reach_the_expert_searches() -> None:
 
 def test_nash_bot_reads_the_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     game = make_game("snyd-normal", (1, 2), 5)  # 2^15 nodes
-    bot = make_bot("nash", random.Random(0))
+    bot = BIDDING.make_bot("nash", random.Random(0))
     assert isinstance(bot, NashBot)
     policy = bot.policy_for(game)
     monkeypatch.setattr(cache, "_MEMORY", {})  # a new process: no solve, the file is read

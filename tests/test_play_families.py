@@ -153,5 +153,5 @@ def test_a_seed_makes_the_game_reproducible(table: Table) -> None:
 @each_family
 def test_unknown_bots_are_refused_with_the_familys_list(table: Table) -> None:
     out = play_error(["--rules", table.preset, "--bots", "prob,genius"])
-    bots = ", ".join(family_of(table.preset).bot_names())
+    bots = ", ".join(family_of(table.preset).bots)
     assert f"unknown bot 'genius'; bots: {bots}" in out

@@ -9,7 +9,7 @@ from itertools import product
 import pytest
 
 from bot_util import play_bots, play_spied
-from liarsdice.bots import PokerBot, make_bot
+from liarsdice.bots import PokerBot
 from liarsdice.bots.poker.simple import (
     PokerProbBot,
     best_reroll,
@@ -29,6 +29,7 @@ from liarsdice.core.poker import (
     parse_poker_bid,
     satisfies,
 )
+from liarsdice.families.poker import POKER
 
 BASIC = ("prob", "random")  # the strong levels have their own tests (test_bots_strong.py)
 
@@ -61,7 +62,7 @@ def play_game(
     """One game between poker bots given only their views; every action must be legal."""
     game = PokerGame(PokerRules(players=len(kinds), lives=lives, five_of_a_kind_rule=five))
     bots: list[PokerBot] = [
-        make_bot(k, random.Random(seed * 1000 + i), family="poker") for i, k in enumerate(kinds)
+        POKER.make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)
     ]
     if not spy:
         return play_bots(game, bots, seed)

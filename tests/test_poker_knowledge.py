@@ -12,7 +12,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from liarsdice.bots import make_bot
 from liarsdice.bots.poker.simple import (
     PokerProbBot,
     accept_odds,
@@ -31,6 +30,7 @@ from liarsdice.core.poker import (
     bid_id,
     parse_face,
 )
+from liarsdice.families.poker import POKER
 from liarsdice.families.poker.terminal import PokerTerminal, parse_poker_command
 
 
@@ -128,7 +128,7 @@ def test_the_hint_counts_the_dice_the_player_knows() -> None:
 def test_the_bots_do_not_call_a_bid_they_know_is_true(level: str) -> None:
     s = issue_state()
     for seed in range(5):
-        bot = make_bot(level, random.Random(seed), family="poker")
+        bot = POKER.make_bot(level, random.Random(seed))
         assert bot.choose(s.game, s.view(0)) == ACCEPT
 
 
@@ -138,7 +138,7 @@ def test_the_bots_call_a_bid_they_know_is_false(level: str) -> None:
     s = play(g.new_initial_state(), "roll 10 J J J K", "three J K 10", "accept")
     s = play(s, "out 10 K", "reroll 10 K", "roll Q 9", "four J 9")  # only three jacks
     for seed in range(5):
-        bot = make_bot(level, random.Random(seed), family="poker")
+        bot = POKER.make_bot(level, random.Random(seed))
         assert bot.choose(g, s.view(0)) == LIAR
 
 
@@ -155,7 +155,7 @@ def test_the_holder_knows_who_will_know_an_unshaken_cup() -> None:
     s = play(s, "pair A", "accept")
     bot = PokerProbBot(random.Random(0), bluff=0.0)
     for level in ("prob", "bayes", "expert"):
-        planner = make_bot(level, random.Random(0), family="poker")
+        planner = POKER.make_bot(level, random.Random(0))
         assert isinstance(planner, PokerProbBot)
         _, roll = planner.plan(s.game, s.view(1))
         assert s.game.action_roll(roll) != (False, ()), level

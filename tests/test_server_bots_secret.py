@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import liarsdice.bots
+from liarsdice.families.base import Family
 from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg
 from liarsdice.server.room import RoomManager
@@ -53,13 +53,13 @@ def test_bot_rng_is_keyed_by_a_server_secret(
 ) -> None:
     made: list[tuple[Any, ...]] = []
     frames: list[str] = []
-    real = liarsdice.bots.make_bot
+    real = Family.make_bot
 
-    def spy(level: str, rng: random.Random, *args: Any, **kw: Any) -> Any:
+    def spy(self: Family, level: str, rng: random.Random, *args: Any, **kw: Any) -> Any:
         made.append(rng.getstate())
-        return real(level, rng, *args, **kw)
+        return real(self, level, rng, *args, **kw)
 
-    monkeypatch.setattr(liarsdice.bots, "make_bot", spy)
+    monkeypatch.setattr(Family, "make_bot", spy)
     room_id, secret = asyncio.run(_game(tmp_path, made, frames))
     assert len(made) == 2  # the bot's seat and ann's (taken over)
     # Whatever public values a spectator could combine, the rng is none of theirs.

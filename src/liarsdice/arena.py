@@ -24,7 +24,6 @@ never depend on how games are split between processes.
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import math
 import multiprocessing
 import operator
@@ -39,8 +38,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from liarsdice.bots.table import takes_think
 from liarsdice.core.bidding.game import CHANCE
-from liarsdice.families import family_named, family_of_rules
+from liarsdice.families import Family, family_of_rules
 
 __all__ = [
     "ELO_BASE",
@@ -52,9 +52,6 @@ __all__ = [
     "BotStanding",
     "GameResult",
     "accepts_think",
-    "bot_kinds",
-    "bot_options",
-    "bot_registry",
     "build_game",
     "check_spec",
     "chunks",
@@ -62,7 +59,6 @@ __all__ = [
     "fit_bradley_terry",
     "game_seats",
     "kind_of",
-    "make_arena_bot",
     "pairwise_scores",
     "play_chunk",
     "play_game",
@@ -84,9 +80,10 @@ Z95 = 1.959963984540054  # the two-sided 95% normal quantile
 class ArenaSpec:
     """What to play: rules (either family), bots, number of seats and games, seed, budget.
 
-    ``bots`` are registry names (see :data:`liarsdice.bots.BOT_NAMES`), cycled over the seats
-    when there are fewer of them than players; ``players`` defaults to ``rules.players``.
-    ``think`` is a per-move time budget in seconds, passed to bots that accept one.
+    ``bots`` are bot labels: names of the rules' family's bots (``Family.bots``), perhaps with
+    options (``expert:cached=false``), cycled over the seats when there are fewer of them than
+    players; ``players`` defaults to ``rules.players``. ``think`` is a per-move time budget in
+    seconds, passed to bots that take one.
     """
 
     rules: Any  # the rules of any family (liarsdice.families)
@@ -97,9 +94,9 @@ class ArenaSpec:
     think: float | None = None
 
     @property
-    def family(self) -> str:
-        """The name of the rules' family (``"bidding"``, ``"poker"``)."""
-        return family_of_rules(self.rules).name
+    def family(self) -> Family:
+        """The rules' family."""
+        return family_of_rules(self.rules)
 
     @property
     def num_players(self) -> int:
@@ -115,7 +112,7 @@ class ArenaSpec:
         """JSON-friendly description of the arena."""
         return {
             "rules": self.rules.name,
-            "family": self.family,
+            "family": self.family.name,
             "options": self.rules.options(),
             "players": self.num_players,
             "bots": list(self.bots),
@@ -124,27 +121,6 @@ class ArenaSpec:
             "seed": self.seed,
             "think": self.think,
         }
-
-
-def bot_registry(family: str) -> dict[str, type]:
-    """Every bot class registered for a rule family, by name, looked up now.
-
-    >>> reg = bot_registry("poker")
-    >>> reg["random"].__name__, "prob" in bot_registry("bidding")
-    ('PokerRandomBot', True)
-    """
-    return family_named(family).bot_registry()
-
-
-def bot_kinds(family: str) -> tuple[str, ...]:
-    """The bot names registered for a rule family, its own levels first.
-
-    >>> "prob" in bot_kinds("bidding") and "random" in bot_kinds("poker")
-    True
-    """
-    registry = bot_registry(family)
-    order = list(family_named(family).bot_names()) + sorted(registry)
-    return tuple(dict.fromkeys(n for n in order if n in registry))
 
 
 def seat_labels(bots: Sequence[str], players: int) -> list[str]:
@@ -174,71 +150,6 @@ def kind_of(label: str) -> str:
     return label.split("#", 1)[0].split(":", 1)[0].strip()
 
 
-def _option_value(text: str) -> bool | int | float | str | None:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low == "none":
-        return None
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
-def bot_options(label: str) -> dict[str, bool | int | float | str | None]:
-    """The options a label gives its bot: ``name:key=value:key=value`` (then ``#n``).
-
-    Values are ``true``/``false``, ``none``, numbers, or else text; dashes in keys read as
-    underscores.
-
-    >>> bot_options("expert:cached=false:exploit=0.7#2")
-    {'cached': False, 'exploit': 0.7}
-    >>> bot_options("prob")
-    {}
-    >>> bot_options("expert:cached")
-    Traceback (most recent call last):
-    ...
-    ValueError: bot option 'cached' of 'expert:cached' is not key=value
-    """
-    spec = label.split("#", 1)[0]
-    out: dict[str, bool | int | float | str | None] = {}
-    for pair in spec.split(":")[1:]:
-        key, sep, text = pair.partition("=")
-        key = key.strip().replace("-", "_")
-        if not sep or not key:
-            raise ValueError(f"bot option {pair!r} of {spec!r} is not key=value")
-        out[key] = _option_value(text.strip())
-    return out
-
-
-def _check_options(cls: type, name: str, options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` checked against the bot class's tuning parameters (its init fields),
-    numbers made floats where the default is one."""
-    if not dataclasses.is_dataclass(cls):
-        raise ValueError(f"bot {name!r} takes no options")
-    fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "rng"}
-    out = {}
-    for key, value in options.items():
-        f = fields.get(key)
-        if f is None:
-            raise ValueError(
-                f"bot {name!r} has no option {key!r}; its options: {', '.join(sorted(fields))}"
-            )
-        default = f.default
-        if isinstance(default, bool) and not isinstance(value, bool):
-            raise ValueError(f"bot option {key!r} of {name!r} is true or false, not {value!r}")
-        if isinstance(default, (int, float)) and not isinstance(default, bool):
-            if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise ValueError(f"bot option {key!r} of {name!r} is a number, not {value!r}")
-            if isinstance(default, float):
-                value = float(value)
-        out[key] = value
-    return out
-
-
 def game_seats(labels: Sequence[str], players: int, seed: int, index: int) -> tuple[str, ...]:
     """The labels seated in game ``index``, seat 0 first.
 
@@ -265,59 +176,15 @@ def _bot_rng(seed: int, index: int, label: str) -> random.Random:
     return random.Random(f"arena:{seed}:game:{index}:bot:{label}")
 
 
-def make_arena_bot(label: str, rng: random.Random, family: str, think: float | None) -> Any:
-    """A bot from the registry, given the per-move budget ``think`` if it takes one, and the
-    options its label names (``expert:cached=false``: :func:`bot_options`).
+def accepts_think(name: str, family: Family) -> bool:
+    """Whether bot ``name`` of ``family`` uses a ``--think`` budget: its class has a ``think``
+    field (:func:`~liarsdice.bots.table.takes_think`; docs/ARENA.md).
 
-    The convention (docs/ARENA.md): the bot class (else ``make_bot``) takes a keyword
-    ``think``, and/or the bot has a ``think`` attribute, which is set after construction.
-    Bots with none of these ignore the budget; ``think=None`` leaves every bot at its default.
-
-    >>> make_arena_bot("random", random.Random(0), "bidding", 0.5)
-    RandomBot()
-    >>> make_arena_bot("bluffer:rate=0.5", random.Random(0), "bidding", None).rate
-    0.5
+    >>> from liarsdice.families import family_of
+    >>> accepts_think("random", family_of("classic")), accepts_think("expert", family_of("classic"))
+    (False, True)
     """
-    name = kind_of(label)
-    registry = bot_registry(family)
-    if name not in registry:
-        raise ValueError(f"unknown bot {name!r}; {family} bots: {', '.join(bot_kinds(family))}")
-    rule_family = family_named(family)
-    cls = registry[name]
-    options = bot_options(label)
-    if options:
-        options = _check_options(cls, name, options)
-    budget = think is not None and "think" not in options  # the label's own comes first
-    if budget and _takes_think(cls):
-        options["think"] = think
-    if options:
-        bot = cls(rng, **options)
-    elif budget:
-        bot = rule_family.make_bot(name, rng, think=think)
-    else:
-        return rule_family.make_bot(name, rng)
-    if budget and hasattr(bot, "think"):
-        bot.think = think
-    return bot
-
-
-def _takes_think(func: Callable[..., Any]) -> bool:
-    try:
-        params = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        return False
-    return "think" in params
-
-
-def accepts_think(name: str, family: str) -> bool:
-    """Whether bot ``name`` uses a ``--think`` budget: its class takes a ``think`` keyword or
-    has a ``think`` attribute (see :func:`make_arena_bot`).
-
-    >>> accepts_think("random", "bidding")
-    False
-    """
-    cls = bot_registry(family).get(name)
-    return cls is not None and (_takes_think(cls) or hasattr(cls, "think"))
+    return name in family.bots and takes_think(family.bots[name])
 
 
 # ------------------------------------------------------------------------------ one game
@@ -423,9 +290,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
     bots: list[Any] = []
     for s, label in enumerate(seats):
         try:
-            bots.append(
-                make_arena_bot(label, _bot_rng(spec.seed, index, label), family, spec.think)
-            )
+            bots.append(family.make_bot(label, _bot_rng(spec.seed, index, label), think=spec.think))
         except Exception as e:
             return failed(label, s, f"cannot build the bot: {type(e).__name__}: {e}")
     rng = _chance_rng(spec.seed, index)
@@ -712,12 +577,13 @@ def check_spec(spec: ArenaSpec) -> None:
     ...
     ValueError: unknown bot 'genius'; bidding bots: ...
     """
-    kinds = bot_kinds(spec.family)
+    family = spec.family
     for name in spec.bots:
-        if kind_of(name.strip().lower()) not in kinds or "#" in name:
-            raise ValueError(f"unknown bot {name!r}; {spec.family} bots: {', '.join(kinds)}")
-        if bot_options(name):  # options a bot does not have: refused before any game
-            make_arena_bot(name.strip().lower(), random.Random(0), spec.family, spec.think)
+        if kind_of(name.strip().lower()) not in family.bots or "#" in name:
+            known = ", ".join(family.bots)
+            raise ValueError(f"unknown bot {name!r}; {family.name} bots: {known}")
+        if ":" in name:  # options a bot does not have: refused before any game
+            family.make_bot(name.strip().lower(), random.Random(0), think=spec.think)
     if spec.games < 0:
         raise ValueError(f"games must not be negative, not {spec.games}")
     build_game(spec, spec.labels[: spec.num_players])

@@ -37,14 +37,13 @@ from liarsdice.arena import (
     ArenaResult,
     ArenaSpec,
     accepts_think,
-    bot_kinds,
     check_spec,
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
 from liarsdice.cli.options import build_rules, count_option, rule_options
 from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import family_of
+from liarsdice.families import FAMILIES, family_of
 
 __all__ = ["arena", "format_ms", "render_table"]
 
@@ -102,7 +101,7 @@ def _print_report(result: ArenaResult, console: Console) -> None:
     games = len(result.games)
     say = console.print
     say(
-        f"Arena: {escape(spec.rules.name)} rules ({spec.family} family), "
+        f"Arena: {escape(spec.rules.name)} rules ({spec.family.name} family), "
         f"{spec.num_players} players, {games} games, seed {spec.seed}, {result.jobs} "
         f"job{'s' if result.jobs != 1 else ''}, {result.seconds:.1f} s.",
         highlight=False,
@@ -148,7 +147,7 @@ def _print_report(result: ArenaResult, console: Console) -> None:
     default="prob,random",
     show_default=True,
     help="Bots, comma-separated, cycled over the seats; a name twice = two instances "
-    f"({', '.join(bot_kinds('bidding'))}).",
+    f"({', '.join(dict.fromkeys(n for f in FAMILIES for n in f.bots))}).",
 )
 @count_option("--games", 100, "Games to play.", minimum=1)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
@@ -192,15 +191,15 @@ def arena(
     """
     rules_name = rules_name.lower()
     rules = _build(rules_name, players, dice, faces, options)
-    family = family_of(rules_name).name
+    family = family_of(rules_name)
     names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
     if not names:
         raise click.BadParameter("name at least one bot", param_hint="--bots")
-    kinds = bot_kinds(family)
     for name in names:
-        if kind_of(name) not in kinds or "#" in name:
+        if kind_of(name) not in family.bots or "#" in name:
+            known = ", ".join(family.bots)
             raise click.BadParameter(
-                f"unknown bot {name!r}; {family} bots: {', '.join(kinds)}", param_hint="--bots"
+                f"unknown bot {name!r}; {family.name} bots: {known}", param_hint="--bots"
             )
     spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
     try:

@@ -21,11 +21,10 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from liarsdice.bots import bot_names
 from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
-from liarsdice.families import family_of, preset_names
+from liarsdice.families import FAMILIES, family_of, preset_names
 
 __all__ = ["WATCH_DELAY", "play", "seat_plan"]
 
@@ -105,7 +104,8 @@ def seat_plan(
     "--bots",
     default="prob",
     show_default=True,
-    help=f"Bot kinds for the other seats, comma-separated, cycled ({', '.join(bot_names())}).",
+    help="Bot kinds for the other seats, comma-separated, cycled "
+    f"({', '.join(dict.fromkeys(n for f in FAMILIES for n in f.bots))}).",
 )
 @click.option(
     "--human",
@@ -158,7 +158,7 @@ def play(
     rules = build_rules(family, rules_name, players, dice, faces, options)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    plan = seat_plan(rules.players, players, names, humans, bots, watch, family.bot_names())
+    plan = seat_plan(rules.players, players, names, humans, bots, watch, tuple(family.bots))
     seats = [
         Seat(n)
         if kind is None

@@ -16,11 +16,15 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
-from liarsdice.core.errors import RecordError
+from liarsdice.bots.table import AnyBot, BotTable, option_codec, read_label, takes_think
+from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.families.terminal import GameTerminal
+
+if TYPE_CHECKING:
+    from liarsdice.families.adapter import Adapter
 
 Record = dict[str, Any]
 """A checked, normalized JSON game record (``docs/RECORD.md``)."""
@@ -181,18 +185,40 @@ class Family(ABC):
         return None
 
     # -------------------------------------------------------------------------------- bots
-    @abstractmethod
-    def bot_names(self) -> tuple[str, ...]:
-        """Every bot level this family has, weakest first."""
+    bots: BotTable
+    """Every bot of this family by name: its levels weakest first (``bots.levels``), then its
+    panel bots (``bots.panel``), then the bots imported on first use (``bots.lazy``: the
+    bidding family's solver bot, NumPy and SciPy)."""
 
-    @abstractmethod
-    def bot_registry(self) -> dict[str, type]:
-        """Every bot class of this family by name (the arena's registry)."""
+    def make_bot(
+        self,
+        label: str,
+        rng: random.Random,
+        *,
+        think: float | None = None,
+        options: Mapping[str, str] | None = None,
+    ) -> AnyBot:
+        """A new bot drawing its randomness from ``rng``: the one factory of every caller.
 
-    @abstractmethod
-    def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
-        """A new bot of level ``name`` drawing its randomness from ``rng`` (ValueError for an
-        unknown name, listing the levels)."""
+        ``label`` is a bot name (any case) and perhaps options, ``expert:cached=false:
+        exploit=0.7`` (then perhaps the arena's ``#n``), ``options`` more of them (name ->
+        text); both are read by the bot class's option codec, so an error names the option
+        and the values it takes. ``think`` (seconds per move; None: the bot's default) goes to
+        the bots with a ``think`` field, unless the options set it. ValueError for an unknown
+        bot (listing this family's bots), :class:`RulesError` for a wrong option.
+        """
+        name, given = read_label(label)
+        if name not in self.bots:
+            raise ValueError(f"unknown bot {name!r}; {self.name} bots: {', '.join(self.bots)}")
+        cls = self.bots[name]
+        given.update(options or {})
+        try:
+            kwargs = option_codec(cls).read_text(given)
+        except RulesError as err:
+            raise RulesError(f"bot {name!r}: {err}") from None
+        if think is not None and "think" not in kwargs and takes_think(cls):
+            kwargs["think"] = think
+        return cls(rng, **kwargs)
 
     # ---------------------------------------------------------------- the terminal front end
     @abstractmethod
@@ -200,6 +226,16 @@ class Family(ABC):
         """The family-specific parts of ``liarsdice play`` for ``game``: the text it prints
         (narration, table, reveal, prompts, hints, help) and the reading of a human's input
         (``hot_seat``: several humans share the screen)."""
+
+    # ------------------------------------------------------------------- the research bindings
+    @abstractmethod
+    def adapter_type(self) -> type[Adapter]:
+        """This family's :class:`~liarsdice.families.adapter.Adapter` (what the OpenSpiel and
+        PettingZoo bindings need of its games), imported now: it needs NumPy."""
+
+    def adapter(self, game: object) -> Adapter:
+        """The adapter of ``game``, a game of this family."""
+        return self.adapter_type()(game)
 
 
 __all__ = ["Family", "Record", "RecordModule", "Sizes", "TextModule"]

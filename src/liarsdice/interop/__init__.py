@@ -1,7 +1,8 @@
 """Bindings to research frameworks, for every preset of both families (``docs/RESEARCH.md``).
 
-* :mod:`~liarsdice.interop.adapters` — what the bindings need of a game (dense actions,
-  observation tensors and strings), through the family registry;
+* :mod:`~liarsdice.interop.adapters` — the game of a preset wrapped in its family's adapter
+  (:mod:`liarsdice.families.adapter`: dense actions, observation tensors and strings), through
+  the family registry;
 * :mod:`~liarsdice.interop.openspiel` — the ``python_liarsdice`` OpenSpiel game (needs the
   ``openspiel`` extra: ``pip install 'liarsdice[openspiel]'``);
 * :mod:`~liarsdice.interop.pettingzoo` — a PettingZoo AEC environment and a Gymnasium

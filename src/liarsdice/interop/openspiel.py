@@ -13,13 +13,13 @@ parameter      default    meaning
 ``options``    ``""``     rule options as ``--option`` takes them: ``"exact:spot-on; lives:1"``
 =============  =========  ===================================================================
 
-Actions are the dense indices of :mod:`liarsdice.interop.adapters` (the engine's integers,
-show-and-reroll actions renumbered after the bids); chance outcomes are the engine's (a die's
-face 1..F, a random opener's seat). Information-state strings recall the player's every
-observation (perfect recall); the tensors are those of :mod:`liarsdice.families.bidding.encoding`
-and
-:mod:`liarsdice.families.poker.encoding`. The engine is the rules: each OpenSpiel state wraps an
-immutable engine state (:attr:`LiarsDiceState.engine_state`).
+Actions are the dense indices of the family's adapter (:mod:`liarsdice.families.adapter`: the
+engine's integers, show-and-reroll actions renumbered after the bids); chance outcomes are the
+engine's (a die's face 1..F, a random opener's seat). Information-state strings recall the
+player's every observation (perfect recall); the tensors are those of
+:mod:`liarsdice.families.bidding.encoding` and :mod:`liarsdice.families.poker.encoding`. The
+engine is the rules: each OpenSpiel state wraps an immutable engine state
+(:attr:`LiarsDiceState.engine_state`).
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_liarsdice", {"rules": "perudo", "players": 3})
@@ -49,7 +49,8 @@ import numpy as np
 import pyspiel
 
 from liarsdice.core.common import CHANCE, TERMINAL
-from liarsdice.interop.adapters import Adapter, make_adapter
+from liarsdice.families.adapter import Adapter
+from liarsdice.interop.adapters import make_adapter
 
 __all__ = ["GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "load"]
 
@@ -90,7 +91,7 @@ _GAME_TYPE = _game_type(True)
 
 
 def adapter_of(params: Mapping[str, Any]) -> Adapter:
-    """The :class:`~liarsdice.interop.adapters.Adapter` of the game ``params`` describe."""
+    """The :class:`~liarsdice.families.adapter.Adapter` of the game ``params`` describe."""
     p = {**_PARAMETERS, **params}
     return make_adapter(
         str(p["rules"]),
@@ -226,7 +227,7 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
 
     def information_state_string_of(self, player: int) -> str:
         """``player``'s perfect-recall information state: its seat, then what it observed
-        (:meth:`~liarsdice.interop.adapters.Adapter.recall_key`, when that changed) and every
+        (:meth:`~liarsdice.families.adapter.Adapter.recall_key`, when that changed) and every
         move, in order."""
         return " ".join(self._node.recall[player])
 

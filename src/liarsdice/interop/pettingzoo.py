@@ -3,12 +3,12 @@ single-agent environment against the project's bots (the ``pettingzoo`` extra:
 ``pip install 'liarsdice[pettingzoo]'``).
 
 :func:`env` (or :class:`LiarsDiceAEC`) plays whole games: each agent ``player_<seat>``
-observes ``{"observation": tensor, "action_mask": int8 mask}`` (the tensors of
-:mod:`liarsdice.interop.adapters`; the mask is all zeros for an agent not to act), acts with a
-dense action index (``Discrete(num_actions)``), and receives the engine's ``returns()`` when
-the game ends; chance is resolved inside the environment from its seeded generator. A seat
-that is out of the game is simply never selected again. ``render_mode="ansi"`` renders the
-table as a spectator sees it (``"human"`` prints it).
+observes ``{"observation": tensor, "action_mask": int8 mask}`` (the tensors of the family's
+adapter, :mod:`liarsdice.families.adapter`; the mask is all zeros for an agent not to act),
+acts with a dense action index (``Discrete(num_actions)``), and receives the engine's
+``returns()`` when the game ends; chance is resolved inside the environment from its seeded
+generator. A seat that is out of the game is simply never selected again.
+``render_mode="ansi"`` renders the table as a spectator sees it (``"human"`` prints it).
 
 >>> aec = env(rules="perudo", players=3, render_mode="ansi")
 >>> aec.reset(seed=1)
@@ -21,7 +21,8 @@ table as a spectator sees it (``"human"`` prints it).
 perudo: round 0 bid opener 0 to_move 0 dice 5,5,5 | to act: player_0
 
 :class:`LiarsDiceGymEnv` is one seat of such a game with the other seats played by bots
-(``opponents``: a level of :func:`liarsdice.families.Family.bot_names`, or one per seat):
+(``opponents``: a bot of the family, :attr:`liarsdice.families.Family.bots`, or one per
+seat):
 
 >>> single = LiarsDiceGymEnv(rules="openspiel", opponents="prob")
 >>> obs, info = single.reset(seed=3)
@@ -43,8 +44,9 @@ from pettingzoo.utils import AgentSelector, wrappers
 
 from liarsdice.core.common import CHANCE, TERMINAL
 from liarsdice.families import family_of_game
+from liarsdice.families.adapter import Adapter
 from liarsdice.families.tensors import Floats32
-from liarsdice.interop.adapters import Adapter, make_adapter
+from liarsdice.interop.adapters import make_adapter
 
 __all__ = ["LiarsDiceAEC", "LiarsDiceGymEnv", "env", "raw_env"]
 
@@ -236,7 +238,7 @@ class LiarsDiceGymEnv(gymnasium.Env[Any, Any]):
         if len(levels) != P - 1:
             raise ValueError(f"give one opponent level, or {P - 1} (one per other seat)")
         self.family = family_of_game(self.adapter.game)
-        known = self.family.bot_names()
+        known = tuple(self.family.bots)
         for level in levels:
             if level not in known:
                 raise ValueError(f"unknown bot {level!r}; levels: {', '.join(known)}")

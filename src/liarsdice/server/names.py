@@ -179,9 +179,9 @@ def _is_bot_name(value: str) -> bool:
     if _BOT_NAME.fullmatch(value.casefold()):
         return True
     # Look-alikes of a bot name: "prob-bot-l", "рrob-bot-1" (Cyrillic er), ...
-    from liarsdice import bots
+    from liarsdice.families import FAMILIES
 
-    levels: tuple[str, ...] = bots.BOT_NAMES
+    levels = tuple(dict.fromkeys(n for f in FAMILIES for n in f.bots.levels))
     keys = _keys(value)
     digits = {skeleton(d) for d in "0123456789"} | {skeleton(d).casefold() for d in "0123456789"}
     for level in levels:

@@ -3,11 +3,19 @@ wild ones, the ones-halving ladder, exact calls, chips, stashes, scored rooms.""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from liarsdice import bots
+from liarsdice.bots import (
+    BayesBot,
+    BlufferBot,
+    Bot,
+    BotTable,
+    ExpertBot,
+    ExpertV1Bot,
+    ProbBot,
+    RandomBot,
+)
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import OPTIONS, PRESETS, Rules, preset
 from liarsdice.core.bidding.state import Phase, RoundResult, State
@@ -19,6 +27,16 @@ from liarsdice.notation.bidding import record as record_module
 from liarsdice.notation.bidding import text as text_module
 from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.text_common import option_text
+
+if TYPE_CHECKING:
+    from liarsdice.families.adapter import Adapter
+
+
+def _nash_bot() -> type[Bot]:
+    """The solver bot, imported on first use (NumPy and SciPy)."""
+    from liarsdice.bots.bidding.nash import NashBot
+
+    return NashBot
 
 
 class BiddingFamily(Family):
@@ -131,20 +149,23 @@ class BiddingFamily(Family):
         return {"faces": rules.faces, "wild": rules.wild}
 
     # -------------------------------------------------------------------------------- bots
-    def bot_names(self) -> tuple[str, ...]:
-        return bots.bot_names("bidding")
-
-    def bot_registry(self) -> dict[str, type]:
-        return bots.bot_registry("bidding")  # the nash bot: NumPy and SciPy, on first use
-
-    def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
-        return bots.make_bot(name, rng, "bidding", think=think)
+    bots = BotTable(
+        levels=(RandomBot, ProbBot, BayesBot, ExpertBot),
+        panel=(BlufferBot, ExpertV1Bot),
+        lazy={"nash": _nash_bot},
+    )
 
     # ---------------------------------------------------------------- the terminal front end
     def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
         from liarsdice.families.bidding.terminal import BiddingTerminal
 
         return BiddingTerminal(game, hot_seat=hot_seat)
+
+    # ------------------------------------------------------------------- the research bindings
+    def adapter_type(self) -> type[Adapter]:
+        from liarsdice.families.bidding.adapter import BiddingAdapter  # NumPy, on first use
+
+        return BiddingAdapter
 
 
 def _preset(name: str, overrides: Mapping[str, Any]) -> Rules:

@@ -3,11 +3,10 @@ bids of poker hands, lives."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from liarsdice import bots
+from liarsdice.bots import BotTable, PokerBayesBot, PokerExpertBot, PokerProbBot, PokerRandomBot
 from liarsdice.core.errors import RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.game import PokerGame
@@ -19,6 +18,9 @@ from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.poker import record as record_module
 from liarsdice.notation.poker import text as text_module
 from liarsdice.notation.text_common import option_text
+
+if TYPE_CHECKING:
+    from liarsdice.families.adapter import Adapter
 
 DESCRIPTION = (
     "Poker dice (seed 004, second half): one set of five poker dice and a cup go round; "
@@ -112,20 +114,19 @@ class PokerFamily(Family):
         return state.view(seat).to_dict()
 
     # -------------------------------------------------------------------------------- bots
-    def bot_names(self) -> tuple[str, ...]:
-        return bots.bot_names("poker")
-
-    def bot_registry(self) -> dict[str, type]:
-        return bots.bot_registry("poker")
-
-    def make_bot(self, name: str, rng: random.Random, *, think: float | None = None) -> Any:
-        return bots.make_bot(name, rng, "poker", think=think)
+    bots = BotTable(levels=(PokerRandomBot, PokerProbBot, PokerBayesBot, PokerExpertBot))
 
     # ---------------------------------------------------------------- the terminal front end
     def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
         from liarsdice.families.poker.terminal import PokerTerminal
 
         return PokerTerminal(game, hot_seat=hot_seat)
+
+    # ------------------------------------------------------------------- the research bindings
+    def adapter_type(self) -> type[Adapter]:
+        from liarsdice.families.poker.adapter import PokerAdapter  # NumPy, on first use
+
+        return PokerAdapter
 
 
 POKER = PokerFamily()

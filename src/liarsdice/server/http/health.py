@@ -46,9 +46,8 @@ async def presets() -> dict[str, Any]:
         for f in FAMILIES
         for n, r in f.presets.items()
     ]
-    from liarsdice import bots
-
-    return {"presets": out, "bot_levels": list(bots.BOT_NAMES)}
+    levels = dict.fromkeys(n for f in FAMILIES for n in f.bots.levels)
+    return {"presets": out, "bot_levels": list(levels)}
 
 
 __all__ = ["router"]

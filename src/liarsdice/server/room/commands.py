@@ -304,7 +304,7 @@ def _seat_human(
 
 def _add_bot(d: _Draft, level: str) -> None:
     s = d.state
-    levels = s.family_obj.bot_names()
+    levels = tuple(s.family_obj.bots)
     level = level.strip().lower()
     if level not in levels:
         raise CommandError("invalid", f"unknown bot level {level!r}; levels: {', '.join(levels)}")
