@@ -13,13 +13,18 @@ refused with a message that says to verify the JSON record instead.
 
 from __future__ import annotations
 
-from typing import Any
-
 import click
 
 from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.errors import LiarsDiceError, RecordError
-from liarsdice.families import load_record, read_record_text, replay_record
+from liarsdice.families import (
+    AnyRecord,
+    LoadedRecord,
+    RulesAPI,
+    load_record,
+    read_record_text,
+    replay_record,
+)
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
 
 TEXT_RECORD = (
@@ -28,7 +33,7 @@ TEXT_RECORD = (
 )
 
 
-def read_record(path: str) -> dict[str, Any]:
+def read_record(path: str) -> LoadedRecord[RulesAPI]:
     """The JSON record in the file ``path``, checked; a :class:`RecordError` for a text record
     (it has no seeds to verify) or a file that is neither format."""
     with open(path, encoding="utf-8") as handle:
@@ -44,17 +49,17 @@ def read_record(path: str) -> dict[str, Any]:
     raise RecordError(TEXT_RECORD.format(path=path))
 
 
-def verify_record(record: dict[str, Any]) -> list[str]:
+def verify_record(record: AnyRecord) -> list[str]:
     """The problems found (an empty list: every round is proven: its ``fair`` seeds match
     their commitments and re-derive every roll). A round without ``fair`` seeds is a problem.
 
     Raises :class:`RecordError` when the record itself does not load or replay, or when no
     round carries a ``fair`` key.
     """
-    rec = load_record(record)
+    rec = load_record(record)  # a loaded record (read_record's) is taken as it is
     final = replay_record(rec)
-    players = list(rec["players"])
-    rounds = rec["rounds"]
+    players = list(rec.players)
+    rounds = rec.rounds
     if not any("fair" in r for r in rounds):
         raise RecordError("the record has no 'fair' seeds to verify")
     game = final.game
@@ -118,7 +123,7 @@ def verify(record_file: str) -> None:
             reason = f"can't read {record_file}: {why}"
         click.echo(f"liarsdice verify: {reason}", err=True)
         raise SystemExit(1) from None
-    rounds = len(data["rounds"])
+    rounds = len(data.rounds)
     if problems:
         for p in problems:
             click.echo(p, err=True)

@@ -14,14 +14,18 @@ liarsdice.core.errors.RulesError: unknown preset 'chess'; presets: classic, ...
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from liarsdice.core.api import GameAPI, RulesAPI, StateAPI
 from liarsdice.core.errors import RecordError, RulesError
-from liarsdice.families.base import Family, Record
+from liarsdice.families.base import Family, JSONObject, LoadedRecord, Record
 from liarsdice.families.bidding import BIDDING
 from liarsdice.families.poker import POKER
 from liarsdice.notation.common import Source, error_object, read_source, write_record
 from liarsdice.notation.text_common import rules_name
+
+AnyRecord = Source | LoadedRecord[RulesAPI]
+"""What the record functions here take: JSON text, parsed data (checked first), or a
+:class:`LoadedRecord` (taken as it is: checked already)."""
 
 FAMILIES: tuple[Family, ...] = (BIDDING, POKER)
 """Every rule family, in listing order. The first one reads records that name no known
@@ -52,12 +56,12 @@ def family_of(preset: str) -> Family:
     raise RulesError(f"unknown preset {preset!r}; presets: {', '.join(preset_names())}")
 
 
-def family_of_game(game: Any) -> Family:
+def family_of_game(game: GameAPI) -> Family:
     """The family of a game (or of a state's ``game``) built by one of the families."""
     return _BY_NAME[game.family]
 
 
-def family_of_rules(rules: Any) -> Family:
+def family_of_rules(rules: object) -> Family:
     """The family whose rules type ``rules`` is (rules built by one of the families)."""
     for family in FAMILIES:
         if family.owns_rules(rules):
@@ -65,8 +69,11 @@ def family_of_rules(rules: Any) -> Family:
     raise TypeError(f"not the rules of any family: {rules!r}")
 
 
-def family_of_record(data: Mapping[str, Any]) -> Family:
-    """The family of a parsed JSON record, by its ``"rules"`` name."""
+def family_of_record(data: Mapping[str, object] | LoadedRecord[RulesAPI]) -> Family:
+    """The family of a parsed JSON record, by its ``"rules"`` name (of a loaded record: the
+    family that loaded it)."""
+    if isinstance(data, LoadedRecord):
+        return _BY_NAME[data.family]
     for family in FAMILIES:
         if family.owns_record(data):
             return family
@@ -84,36 +91,39 @@ def family_of_text(text: str) -> Family:
 
 
 # ------------------------------------------------------------------- records of any family
-def load_record(source: Source) -> Record:
-    """Read and check a JSON record (text or parsed data) of any family."""
+def load_record(source: AnyRecord) -> LoadedRecord[RulesAPI]:
+    """Read and check a JSON record (text or parsed data) of any family: its family is looked
+    up and its rules built, once. A loaded record is returned as it is."""
+    if isinstance(source, LoadedRecord):
+        return source
     data = read_source(source)
     return family_of_record(data).load_record(data)
 
 
-def read_record_text(text: str) -> Record:
+def read_record_text(text: str) -> LoadedRecord[RulesAPI]:
     """A record from the text of a file in either format (JSON when it starts with ``{``)."""
     if text.lstrip().startswith("{"):
         return load_record(text)
     return text_to_record(text)
 
 
-def text_to_record(text: str) -> Record:
-    """Read a text record of any family; the checked JSON record."""
+def text_to_record(text: str) -> LoadedRecord[RulesAPI]:
+    """Read a text record of any family; the loaded record (``.data``: the JSON record)."""
     return family_of_text(text).text_to_record(text)
 
 
-def record_to_text(source: Source) -> str:
-    """The text record of a JSON record of any family."""
+def record_to_text(source: AnyRecord) -> str:
+    """The text record of a record of any family."""
     record = load_record(source)
     return family_of_record(record).record_to_text(record)
 
 
-def record_from_state(state: Any) -> Record:
-    """The JSON record of a game (any family) so far."""
+def record_from_state(state: StateAPI) -> LoadedRecord[RulesAPI]:
+    """The record of a game (any family) so far, loaded (``.data``: the JSON record)."""
     return family_of_game(state.game).record_from_state(state)
 
 
-def replay_partial(source: Source) -> tuple[Any | None, RecordError | None]:
+def replay_partial(source: AnyRecord) -> tuple[StateAPI | None, RecordError | None]:
     """Replay a record of any family as far as it is legal: (state reached, first error)."""
     try:
         record = load_record(source)
@@ -122,15 +132,16 @@ def replay_partial(source: Source) -> tuple[Any | None, RecordError | None]:
     return family_of_record(record).replay_partial(record)
 
 
-def replay_record(source: Source) -> Any:
+def replay_record(source: AnyRecord) -> StateAPI:
     """Replay a record of any family; the state after its last move, or :class:`RecordError`."""
     state, error = replay_partial(source)
     if error is not None:
         raise error
+    assert state is not None
     return state
 
 
-def replay_summary(source: Source) -> dict[str, Any]:
+def replay_summary(source: AnyRecord) -> JSONObject:
     """Check a record of any family and sum it up: the ``liarsdice replay --json`` output."""
     try:
         record = load_record(source)
@@ -139,16 +150,19 @@ def replay_summary(source: Source) -> dict[str, Any]:
     return family_of_record(record).replay_summary(record)
 
 
-def dumps_record(source: Source) -> str:
+def dumps_record(source: AnyRecord) -> str:
     """Write a record of any family as compact, readable JSON: the header, then one line per
     move."""
-    return write_record(load_record(source))
+    return write_record(load_record(source).data)
 
 
 __all__ = [
     "FAMILIES",
+    "AnyRecord",
     "Family",
+    "LoadedRecord",
     "Record",
+    "RulesAPI",
     "dumps_record",
     "error_object",
     "family_named",

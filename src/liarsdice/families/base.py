@@ -6,9 +6,18 @@ per-player view the server sends, its bots and the terminal front end's family-s
 Callers (CLI, server, arena, replay, verify) find a family through the registry in
 :mod:`liarsdice.families` by preset name, record or game, and never ask which family it is.
 
-The game, state, rules and view types differ between families; to the callers they are opaque
-objects that follow the OpenSpiel-style API of the rules core (``new_initial_state``,
-``current_player``, ``legal_actions``, ``apply_action``, ``view(seat)``, ``history``...).
+The game, state, rules and view types differ between families; to the callers they are the
+protocols of :mod:`liarsdice.core.api` (:class:`RulesAPI`, :class:`GameAPI`, :class:`StateAPI`,
+:class:`ViewAPI`, :class:`ResultAPI`), the OpenSpiel-style API every engine keeps. A record, once
+read and checked, is a :class:`~liarsdice.notation.common.LoadedRecord`: every later step takes
+it and checks nothing again.
+
+Why not a generic ``Family[R, G, S]``: the callers hold families of every kind side by side
+(the registry, a room's family), so they would see ``Family[Any, Any, Any]`` and lose the
+checking. The interface takes and returns the protocols instead; a concrete family keeps them
+in its signatures (a method may not narrow a parameter) and narrows to its own engine's types
+inside, with :func:`own` and :func:`own_record` (a :class:`TypeError` for another family's
+object, which is a bug of the caller).
 """
 
 from __future__ import annotations
@@ -16,18 +25,20 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from liarsdice.bots.table import AnyBot, BotTable, option_codec, read_label, takes_think
+from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.families.terminal import GameTerminal
+from liarsdice.notation.common import JSONObject, LoadedRecord, Record, Source
 
 if TYPE_CHECKING:
     from liarsdice.families.adapter import Adapter
 
-Record = dict[str, Any]
-"""A checked, normalized JSON game record (``docs/RECORD.md``)."""
+T = TypeVar("T")
+R = TypeVar("R", bound=RulesAPI)
 
 
 class Sizes(NamedTuple):
@@ -38,22 +49,17 @@ class Sizes(NamedTuple):
     faces: int | None = None
 
 
-class RecordModule(Protocol):
-    """What a family's JSON record module provides (``notation/bidding/record.py`` and its
-    twins)."""
-
-    def load_record(self, source: Any) -> Record: ...
-    def record_from_state(self, state: Any) -> Record: ...
-    def replay_partial(self, record: Any) -> tuple[Any | None, RecordError | None]: ...
-    def replay_summary(self, record: Any) -> dict[str, Any]: ...
-    def summarize_result(self, game: Any, result: Any) -> dict[str, Any]: ...
+def own(value: object, kind: type[T]) -> T:
+    """``value`` as the family's own ``kind`` (its rules, game or state type); a
+    :class:`TypeError` when another family's object reached it."""
+    if not isinstance(value, kind):
+        raise TypeError(f"expected {kind.__name__}, not {type(value).__name__}: {value!r}")
+    return value
 
 
-class TextModule(Protocol):
-    """What a family's text record module provides (``notation/bidding/text.py`` and its twins)."""
-
-    def record_to_text(self, record: Any) -> str: ...
-    def text_to_record(self, text: str) -> Record: ...
+def own_record(record: LoadedRecord[RulesAPI], kind: type[R]) -> LoadedRecord[R]:
+    """A loaded record with its rules as the family's own ``kind`` (no check of the data)."""
+    return LoadedRecord(record.family, own(record.rules, kind), record.data)
 
 
 class Family(ABC):
@@ -63,10 +69,10 @@ class Family(ABC):
     """The family's name as the public formats write it (``"bidding"``, ``"poker"``)."""
 
     # ------------------------------------------------------------------------------ rules
-    presets: Mapping[str, Any]
+    presets: Mapping[str, RulesAPI]
     """The named presets of this family (name -> rules), in listing order."""
 
-    rules_type: type
+    rules_type: type[RulesAPI]
     """The type of this family's rules objects."""
 
     options: OptionCodec
@@ -77,23 +83,25 @@ class Family(ABC):
         """Whether ``preset`` (a name, any case) is one of this family's presets."""
         return preset.strip().lower() in self.presets
 
-    def owns_rules(self, rules: Any) -> bool:
+    def owns_rules(self, rules: object) -> bool:
         """Whether ``rules`` are rules of this family (of its rules type)."""
         return isinstance(rules, self.rules_type)
 
     @abstractmethod
-    def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Any:
+    def rules(
+        self, preset: str, options: Mapping[str, object], players: int | None = None
+    ) -> RulesAPI:
         """The rules of ``preset`` with ``options`` as JSON values (the server's room options,
         a record's options); :class:`RulesError` naming the option when one is wrong."""
 
     @abstractmethod
-    def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> Any:
+    def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> RulesAPI:
         """The rules of ``preset`` from the command line's ``--option name=value`` texts and
         ``--players``, ``--dice``, ``--faces``; :class:`ValueError` (a :class:`RulesError` or
         a parse error) with a message for the user when something is wrong."""
 
     @abstractmethod
-    def rules_json(self, rules: Any) -> dict[str, Any]:
+    def rules_json(self, rules: RulesAPI) -> JSONObject:
         """Every option of ``rules`` plus its description, JSON-friendly (``rules --json``)."""
 
     @abstractmethod
@@ -101,86 +109,83 @@ class Family(ABC):
         """This family's lines of ``liarsdice rules`` (every preset, where it differs)."""
 
     @abstractmethod
-    def description(self, rules: Any) -> str:
+    def description(self, rules: RulesAPI) -> str:
         """A one-line description of the rules."""
 
     # ------------------------------------------------------------------------------- games
     @abstractmethod
-    def new_game(self, rules: Any, names: Sequence[str], opener: int | None = None) -> Any:
+    def new_game(self, rules: RulesAPI, names: Sequence[str], opener: int | None = None) -> GameAPI:
         """A game of ``rules`` with these seat names (``opener``: who opens round 1, None for
         the rules' own way)."""
 
-    def needs_opener_draw(self, game: Any) -> bool:
+    def needs_opener_draw(self, game: GameAPI) -> bool:
         """Whether the first opener of ``game`` is drawn by a chance event before round 1
         (the server draws it from the fair dice stream)."""
         return False
 
     @abstractmethod
-    def plain_rules(self, rules: Any) -> list[str]:
+    def plain_rules(self, rules: RulesAPI) -> list[str]:
         """The rules that are on, one plain sentence each, for players (no option names)."""
 
-    def preset_description(self, rules: Any) -> str:
+    def preset_description(self, rules: RulesAPI) -> str:
         """The description the server lists for a preset (``GET /api/presets``)."""
         return self.description(rules)
 
     # ----------------------------------------------------------------------------- records
     @abstractmethod
-    def owns_record(self, data: Mapping[str, Any]) -> bool:
+    def owns_record(self, data: Mapping[str, object]) -> bool:
         """Whether a parsed record (its ``"rules"`` name) belongs to this family."""
 
-    records: RecordModule
-    """The family's JSON record module (in :mod:`liarsdice.notation`)."""
+    @abstractmethod
+    def load_record(self, data: Source) -> LoadedRecord[RulesAPI]:
+        """Check a record of this family (parsed data or JSON text): the loaded record, with
+        its rules built, or :class:`RecordError`."""
 
-    texts: TextModule
-    """The family's text record module (in :mod:`liarsdice.notation`)."""
+    @abstractmethod
+    def record_from_state(self, state: StateAPI) -> LoadedRecord[RulesAPI]:
+        """The record of the game so far (a loaded record: nothing to check)."""
 
-    def record_from_state(self, state: Any) -> Record:
-        """The JSON record of the game so far."""
-        return self.records.record_from_state(state)
+    @abstractmethod
+    def replay_partial(
+        self, record: LoadedRecord[RulesAPI]
+    ) -> tuple[StateAPI | None, RecordError | None]:
+        """Replay a loaded record as far as it is legal: (state reached, first error)."""
 
-    def load_record(self, data: Mapping[str, Any]) -> Record:
-        """Check a parsed record of this family; a normalized copy or :class:`RecordError`."""
-        return self.records.load_record(data)
-
-    def replay_partial(self, record: Record) -> tuple[Any | None, RecordError | None]:
-        """Replay a checked record as far as it is legal: (state reached, first error)."""
-        return self.records.replay_partial(record)
-
-    def replay(self, record: Record) -> Any:
-        """Replay a checked record; the state reached, or :class:`RecordError`."""
+    def replay(self, record: LoadedRecord[RulesAPI]) -> StateAPI:
+        """Replay a loaded record; the state reached, or :class:`RecordError`."""
         state, error = self.replay_partial(record)
         if error is not None:
             raise error
         assert state is not None
         return state
 
-    def replay_summary(self, record: Record) -> dict[str, Any]:
-        """The ``replay --json`` object of a checked record."""
-        return self.records.replay_summary(record)
-
-    def summarize_result(self, game: Any, result: Any) -> dict[str, Any]:
-        """One finished round as the replay summary (and the server's views) write it."""
-        return self.records.summarize_result(game, result)
+    @abstractmethod
+    def replay_summary(self, record: LoadedRecord[RulesAPI]) -> JSONObject:
+        """The ``replay --json`` object of a loaded record."""
 
     @abstractmethod
-    def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
+    def summarize_result(self, game: GameAPI, result: ResultAPI) -> JSONObject:
+        """One finished round as the replay summary (and the server's views) write it."""
+
+    @abstractmethod
+    def round_line(self, number: int, summary: JSONObject) -> str:
         """Round ``number`` (1-based) of a replay summary as ``liarsdice replay`` prints it."""
 
-    def record_to_text(self, record: Record) -> str:
-        """The text record of a checked record."""
-        return self.texts.record_to_text(record)
+    @abstractmethod
+    def record_to_text(self, record: LoadedRecord[RulesAPI]) -> str:
+        """The text record of a loaded record."""
 
-    def text_to_record(self, text: str) -> Record:
-        """Read a text record of this family; the checked JSON record or :class:`RecordError`."""
-        return self.texts.text_to_record(text)
+    @abstractmethod
+    def text_to_record(self, text: str) -> LoadedRecord[RulesAPI]:
+        """Read a text record of this family; the loaded record or :class:`RecordError`."""
 
     # -------------------------------------------------------------------------- the server
     @abstractmethod
-    def view_frame(self, state: Any, seat: int) -> dict[str, Any]:
+    def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
         """What ``seat`` (-1: a spectator) may see of ``state``, as the server's ``view``
         object (``docs/PROTOCOL.md``), built from the rules core's own ``state.view(seat)``."""
 
-    def public_rules(self, rules: Any) -> dict[str, Any] | None:
+    def public_rules(self, rules: RulesAPI) -> JSONObject | None:
         """The dice facts a browser needs for its odds helper (None: no helper)."""
         return None
 
@@ -222,7 +227,7 @@ class Family(ABC):
 
     # ---------------------------------------------------------------- the terminal front end
     @abstractmethod
-    def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
+    def terminal(self, game: GameAPI, *, hot_seat: bool = False) -> GameTerminal:
         """The family-specific parts of ``liarsdice play`` for ``game``: the text it prints
         (narration, table, reveal, prompts, hints, help) and the reading of a human's input
         (``hot_seat``: several humans share the screen)."""
@@ -238,4 +243,4 @@ class Family(ABC):
         return self.adapter_type()(game)
 
 
-__all__ = ["Family", "Record", "RecordModule", "Sizes", "TextModule"]
+__all__ = ["Family", "JSONObject", "LoadedRecord", "Record", "Sizes", "own", "own_record"]

@@ -22,13 +22,17 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from liarsdice.core.api import RulesAPI, StateAPI
 from liarsdice.core.errors import IllegalActionError, NotationError, RecordError, RulesError
 
 __all__ = [
     "VERSION",
     "Fail",
+    "JSONObject",
+    "LoadedRecord",
     "Record",
     "Replayer",
     "Source",
@@ -40,6 +44,7 @@ __all__ = [
     "load_move_player",
     "load_record_with",
     "load_round_with",
+    "loaded",
     "read_source",
     "record_header",
     "replay_partial_with",
@@ -52,7 +57,12 @@ VERSION = 1
 """The record version this package reads and writes (the ``"liarsdice"`` key)."""
 
 Record = dict[str, Any]
-"""A game record: the JSON object as Python data."""
+"""A game record's raw JSON object as Python data (unchecked; a checked one is a
+:class:`LoadedRecord`)."""
+
+JSONObject = dict[str, Any]
+"""A JSON object as Python data (a replay summary, a round's summary, a view frame): its values
+are whatever JSON holds, so they are typed no further."""
 
 Source = str | bytes | Mapping[str, Any]
 """What the readers accept: JSON text, or the parsed data."""
@@ -62,8 +72,46 @@ Fail = Callable[[str], RecordError]
 
 _TOP_KEYS = ("liarsdice", "rules", "options", "players", "rounds")
 
-R = TypeVar("R")
-S = TypeVar("S")
+R = TypeVar("R", bound=RulesAPI)
+R_co = TypeVar("R_co", bound=RulesAPI, covariant=True)
+S = TypeVar("S", bound=StateAPI)
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedRecord(Generic[R_co]):
+    """A checked record: what a family's ``load_record`` (and ``text_to_record``,
+    ``record_from_state``) returns, and what every later step (replay, summary, the text and
+    JSON writers) takes without checking it again.
+
+    ``family`` is the family's name (``"bidding"``, ``"poker"``), ``rules`` the rules object the
+    record names, built once while checking it, and ``data`` the normalized JSON object (what
+    ``dumps_record`` writes): ``players`` and ``rounds`` are its parts. ``data`` belongs to the
+    record: change a copy, never it. Two loaded records are equal when their family and data
+    are (the rules follow from the data).
+    """
+
+    family: str
+    rules: R_co = field(compare=False)
+    data: Record
+
+    @property
+    def players(self) -> list[str]:
+        """The seat names, in seat order."""
+        players: list[str] = self.data["players"]
+        return players
+
+    @property
+    def rounds(self) -> list[dict[str, Any]]:
+        """The rounds as the JSON record holds them (normalized)."""
+        rounds: list[dict[str, Any]] = self.data["rounds"]
+        return rounds
+
+
+def loaded(
+    record: Source | LoadedRecord[R], load: Callable[[Source], LoadedRecord[R]]
+) -> LoadedRecord[R]:
+    """``record`` itself when it is loaded already, else ``load(record)``."""
+    return record if isinstance(record, LoadedRecord) else load(record)
 
 
 # ------------------------------------------------------------------------------------ reading
@@ -119,13 +167,15 @@ def check_header(data: Mapping[str, Any]) -> None:
 
 def load_record_with(
     source: Source,
+    family: str,
     rules_of: Callable[[Mapping[str, Any]], R],
     players_range: tuple[int, int],
     load_round: Callable[[object, int, list[str], R], dict[str, Any]],
     setup: Callable[[R, int], None] | None = None,
-) -> Record:
-    """Read a record with a family's parts: its rules, its player limits, its round reader and
-    ``setup`` (a check of the rules for that many players)."""
+) -> LoadedRecord[R]:
+    """Read and check a record of ``family`` with its parts: its rules (built here, once), its
+    player limits, its round reader and ``setup`` (a check of the rules for that many
+    players)."""
     data = read_source(source)
     check_header(data)
     rules = rules_of(data)
@@ -142,12 +192,13 @@ def load_record_with(
     rounds = data["rounds"]
     if not isinstance(rounds, list):
         raise RecordError("'rounds' must be a list")
-    return record_header(
+    header = record_header(
         data["rules"],
         copy.deepcopy(dict(data.get("options", {}))),
         players,
         [load_round(rnd, r, players, rules) for r, rnd in enumerate(rounds)],
     )
+    return LoadedRecord(family, rules, header)
 
 
 def load_round_with(
@@ -246,7 +297,7 @@ def write_record(rec: Mapping[str, Any]) -> str:
 
 
 # ---------------------------------------------------------------------------------- replaying
-class Replayer(Generic[S]):
+class Replayer(Generic[S, R]):
     """Applies a loaded record to a family's engine, move by move; ``state`` is the latest.
 
     A family's replayer builds its game (:meth:`new_game`), deals a round's dice
@@ -258,10 +309,10 @@ class Replayer(Generic[S]):
     roll: Any
     """The family's ``Phase.ROLL`` (a round about to be rolled)."""
 
-    def __init__(self, rec: Record, rules: Any) -> None:
-        self.rec = rec
-        self.rules = rules
-        self.names: list[str] = rec["players"]
+    def __init__(self, rec: LoadedRecord[R]) -> None:
+        self.rec = rec.data
+        self.rules: R = rec.rules
+        self.names: list[str] = rec.players
         self.seats = {name: seat for seat, name in enumerate(self.names)}
         self.state: S | None = None
 
@@ -308,7 +359,7 @@ class Replayer(Generic[S]):
 
     def _apply(self, action: int, r: int, m: int | None) -> None:
         try:
-            self.state = self._now().apply_action(action)  # type: ignore[attr-defined]
+            self.state = self._now().apply_action(action)  # type: ignore[assignment]
         except IllegalActionError as err:
             raise RecordError(str(err), round=r, move=m) from None
 
@@ -369,14 +420,17 @@ class Replayer(Generic[S]):
 
 
 def replay_partial_with(
-    source: Source, load: Callable[[Source], Record], replayer: Callable[[Record], Replayer[S]]
+    source: Source | LoadedRecord[R],
+    load: Callable[[Source], LoadedRecord[R]],
+    replayer: Callable[[LoadedRecord[R]], Replayer[S, R]],
 ) -> tuple[S | None, RecordError | None]:
     """Replay as far as the record is legal: the last good state and the error, if any.
 
-    The state is None when the record could not be read or its game could not be set up.
+    The state is None when the record could not be read or its game could not be set up. A
+    :class:`LoadedRecord` is replayed as it is, without checking it again.
     """
     try:
-        player = replayer(load(source))
+        player = replayer(loaded(source, load))
     except RecordError as err:
         return None, err
     try:
@@ -401,9 +455,9 @@ def error_object(err: RecordError) -> dict[str, Any]:
 
 
 def summary_with(
-    replayed: tuple[Any | None, RecordError | None],
-    summarize: Callable[[Any, Any], dict[str, Any]],
-) -> dict[str, Any]:
+    replayed: tuple[S | None, RecordError | None],
+    summarize: Callable[[Any, Any], JSONObject],
+) -> JSONObject:
     """The ``liarsdice replay --json`` object of a replay: ``{"ok": true, "rounds": [...],
     "winner": name or null}`` (``summarize(game, result)`` writes a round), or ``{"ok": false,
     "error": {"round", "move", "message"}}``."""

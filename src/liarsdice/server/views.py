@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from liarsdice.core.api import StateAPI, ViewAPI
 from liarsdice.families import family_of_game
 from liarsdice.server.protocol import PROTOCOL_VERSION, envelope
 
@@ -52,7 +53,7 @@ class Live:
     ratings: tuple[int | None, ...] = ()  # the seats' display ratings
 
 
-def seat_view(state: Any, seat: int) -> Any:
+def seat_view(state: StateAPI, seat: int) -> ViewAPI:
     """The rules core's view of ``state`` for ``seat`` (:data:`SPECTATOR`: public facts only)."""
     return state.view(seat)
 

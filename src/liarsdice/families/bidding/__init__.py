@@ -16,15 +16,17 @@ from liarsdice.bots import (
     ProbBot,
     RandomBot,
 )
+from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import OPTIONS, PRESETS, Rules, preset
 from liarsdice.core.bidding.state import Phase, RoundResult, State
-from liarsdice.core.errors import RulesError
+from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
-from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
+from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.notation.bidding import record as record_module
 from liarsdice.notation.bidding import text as text_module
+from liarsdice.notation.common import Source
 from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.text_common import option_text
 
@@ -40,7 +42,11 @@ def _nash_bot() -> type[Bot]:
 
 
 class BiddingFamily(Family):
-    """Bids of a quantity and a face on all the dice in play (``liarsdice.core``)."""
+    """Bids of a quantity and a face on all the dice in play (``liarsdice.core``).
+
+    The methods take the protocol types of :class:`Family` and narrow them to this engine's
+    (:class:`Rules`, :class:`Game`, :class:`State`) with :func:`own`.
+    """
 
     name = "bidding"
 
@@ -76,7 +82,8 @@ class BiddingFamily(Family):
             overrides["faces"] = faces
         return _preset(preset, overrides)
 
-    def rules_json(self, rules: Rules) -> dict[str, Any]:
+    def rules_json(self, rules: RulesAPI) -> JSONObject:
+        rules = own(rules, Rules)
         return {**rules.options(), "description": rules.description}
 
     def rules_listing(self) -> list[str]:
@@ -94,28 +101,48 @@ class BiddingFamily(Family):
                 lines.append("  (the default options)")
         return lines
 
-    def plain_rules(self, rules: Rules) -> list[str]:
+    def plain_rules(self, rules: RulesAPI) -> list[str]:
         from liarsdice.families.bidding.plain import plain_rules
 
-        return plain_rules(rules)
+        return plain_rules(own(rules, Rules))
 
-    def description(self, rules: Rules) -> str:
-        return rules.description
+    def description(self, rules: RulesAPI) -> str:
+        return own(rules, Rules).description
 
     # ------------------------------------------------------------------------------- games
-    def new_game(self, rules: Rules, names: Sequence[str], opener: int | None = None) -> Game:
-        return Game(rules, list(names), opener=opener)
+    def new_game(self, rules: RulesAPI, names: Sequence[str], opener: int | None = None) -> Game:
+        return Game(own(rules, Rules), list(names), opener=opener)
 
-    def needs_opener_draw(self, game: Game) -> bool:
-        root = game.new_initial_state()
+    def needs_opener_draw(self, game: GameAPI) -> bool:
+        root = own(game, Game).new_initial_state()
         return root.is_chance_node() and root.phase is Phase.SETUP
 
     # ----------------------------------------------------------------------------- records
-    records: RecordModule = record_module
-    texts: TextModule = text_module
-
-    def owns_record(self, data: Mapping[str, Any]) -> bool:
+    def owns_record(self, data: Mapping[str, object]) -> bool:
         return data.get("rules") in PRESETS or data.get("rules") == record_module.CUSTOM
+
+    def load_record(self, data: Source) -> LoadedRecord[Rules]:
+        return record_module.load_record(data)
+
+    def record_from_state(self, state: StateAPI) -> LoadedRecord[Rules]:
+        return record_module.record_from_state(own(state, State))
+
+    def replay_partial(
+        self, record: LoadedRecord[RulesAPI]
+    ) -> tuple[State | None, RecordError | None]:
+        return record_module.replay_partial(own_record(record, Rules))
+
+    def replay_summary(self, record: LoadedRecord[RulesAPI]) -> JSONObject:
+        return record_module.replay_summary(own_record(record, Rules))
+
+    def summarize_result(self, game: GameAPI, result: ResultAPI) -> JSONObject:
+        return record_module.summarize_result(own(game, Game), own(result, RoundResult))
+
+    def record_to_text(self, record: LoadedRecord[RulesAPI]) -> str:
+        return text_module.record_to_text(own_record(record, Rules))
+
+    def text_to_record(self, text: str) -> LoadedRecord[Rules]:
+        return text_module.text_to_record(text)
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         return (
@@ -125,7 +152,8 @@ class BiddingFamily(Family):
         )
 
     # -------------------------------------------------------------------------- the server
-    def view_frame(self, state: State, seat: int) -> dict[str, Any]:
+    def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
+        state = own(state, State)
         view = state.view(seat)
         out = view.to_dict()
         out["results"] = [self._result_frame(state, r) for r in view.results]
@@ -145,7 +173,8 @@ class BiddingFamily(Family):
             out["stash"] = list(result.stash)
         return out
 
-    def public_rules(self, rules: Rules) -> dict[str, Any] | None:
+    def public_rules(self, rules: RulesAPI) -> JSONObject | None:
+        rules = own(rules, Rules)
         return {"faces": rules.faces, "wild": rules.wild}
 
     # -------------------------------------------------------------------------------- bots
@@ -156,10 +185,10 @@ class BiddingFamily(Family):
     )
 
     # ---------------------------------------------------------------- the terminal front end
-    def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
+    def terminal(self, game: GameAPI, *, hot_seat: bool = False) -> GameTerminal:
         from liarsdice.families.bidding.terminal import BiddingTerminal
 
-        return BiddingTerminal(game, hot_seat=hot_seat)
+        return BiddingTerminal(own(game, Game), hot_seat=hot_seat)
 
     # ------------------------------------------------------------------- the research bindings
     def adapter_type(self) -> type[Adapter]:

@@ -7,9 +7,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from liarsdice.core.bidding.game import Game
-from liarsdice.core.bidding.rules import Economy, ExactCall, FirstOpener, Scoring, ShowReroll, Stash
+from liarsdice.core.bidding.rules import (
+    Economy,
+    ExactCall,
+    FirstOpener,
+    Rules,
+    Scoring,
+    ShowReroll,
+    Stash,
+)
 from liarsdice.families.adapter import Adapter
-from liarsdice.families.base import Family, Sizes
+from liarsdice.families.base import Family, Sizes, own
 from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.families.tensors import Floats32
 
@@ -63,7 +71,7 @@ class BiddingAdapter(Adapter):
 
     @classmethod
     def rules(cls, family: Family, preset: str, options: Mapping[str, str], sizes: Sizes) -> Any:
-        base = family.rules_from_cli(preset, {}, Sizes())
+        base = own(family.rules_from_cli(preset, {}, Sizes()), Rules)
         changed = dict(options)
         if sizes.faces is not None and "wild" not in changed and base.wild == base.faces:
             changed["wild"] = str(sizes.faces)  # the highest face stays wild (OpenSpiel)

@@ -7,13 +7,15 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from liarsdice.bots import BotTable, PokerBayesBot, PokerExpertBot, PokerProbBot, PokerRandomBot
-from liarsdice.core.errors import RulesError
+from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
+from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules, poker_preset
-from liarsdice.core.poker.state import PokerState
-from liarsdice.families.base import Family, RecordModule, Sizes, TextModule
+from liarsdice.core.poker.state import PokerRoundResult, PokerState
+from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
 from liarsdice.families.terminal import GameTerminal
+from liarsdice.notation.common import Source
 from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.poker import record as record_module
 from liarsdice.notation.poker import text as text_module
@@ -29,7 +31,11 @@ DESCRIPTION = (
 
 
 class PokerFamily(Family):
-    """Poker hands bid on one set of five poker dice under a cup (``liarsdice.core.poker``)."""
+    """Poker hands bid on one set of five poker dice under a cup (``liarsdice.core.poker``).
+
+    The methods take the protocol types of :class:`Family` and narrow them to this engine's
+    (:class:`PokerRules`, :class:`PokerGame`, :class:`PokerState`) with :func:`own`.
+    """
 
     name = "poker"
 
@@ -60,8 +66,8 @@ class PokerFamily(Family):
             overrides["dice"] = POKER_OPTIONS.from_text("dice", dice)
         return poker_preset(preset.strip().lower(), **overrides)
 
-    def rules_json(self, rules: PokerRules) -> dict[str, Any]:
-        return {**rules.options(), "family": "poker", "description": DESCRIPTION}
+    def rules_json(self, rules: RulesAPI) -> JSONObject:
+        return {**own(rules, PokerRules).options(), "family": "poker", "description": DESCRIPTION}
 
     def rules_listing(self) -> list[str]:
         lines: list[str] = []
@@ -74,29 +80,49 @@ class PokerFamily(Family):
             )
         return lines
 
-    def plain_rules(self, rules: PokerRules) -> list[str]:
+    def plain_rules(self, rules: RulesAPI) -> list[str]:
         from liarsdice.families.poker.plain import plain_rules
 
-        return plain_rules(rules)
+        return plain_rules(own(rules, PokerRules))
 
-    def description(self, rules: PokerRules) -> str:
+    def description(self, rules: RulesAPI) -> str:
         return DESCRIPTION
 
-    def preset_description(self, rules: PokerRules) -> str:
+    def preset_description(self, rules: RulesAPI) -> str:
         return ""  # the server's list has no blurb for poker presets (the browser has its own)
 
     # ------------------------------------------------------------------------------- games
     def new_game(
-        self, rules: PokerRules, names: Sequence[str], opener: int | None = None
+        self, rules: RulesAPI, names: Sequence[str], opener: int | None = None
     ) -> PokerGame:
-        return PokerGame(rules, list(names), opener=opener)
+        return PokerGame(own(rules, PokerRules), list(names), opener=opener)
 
     # ----------------------------------------------------------------------------- records
-    records: RecordModule = record_module
-    texts: TextModule = text_module
-
-    def owns_record(self, data: Mapping[str, Any]) -> bool:
+    def owns_record(self, data: Mapping[str, object]) -> bool:
         return data.get("rules") in POKER_PRESETS
+
+    def load_record(self, data: Source) -> LoadedRecord[PokerRules]:
+        return record_module.load_record(data)
+
+    def record_from_state(self, state: StateAPI) -> LoadedRecord[PokerRules]:
+        return record_module.record_from_state(own(state, PokerState))
+
+    def replay_partial(
+        self, record: LoadedRecord[RulesAPI]
+    ) -> tuple[PokerState | None, RecordError | None]:
+        return record_module.replay_partial(own_record(record, PokerRules))
+
+    def replay_summary(self, record: LoadedRecord[RulesAPI]) -> JSONObject:
+        return record_module.replay_summary(own_record(record, PokerRules))
+
+    def summarize_result(self, game: GameAPI, result: ResultAPI) -> JSONObject:
+        return record_module.summarize_result(own(game, PokerGame), own(result, PokerRoundResult))
+
+    def record_to_text(self, record: LoadedRecord[RulesAPI]) -> str:
+        return text_module.record_to_text(own_record(record, PokerRules))
+
+    def text_to_record(self, text: str) -> LoadedRecord[PokerRules]:
+        return text_module.text_to_record(text)
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         who = (
@@ -110,17 +136,17 @@ class PokerFamily(Family):
         )
 
     # -------------------------------------------------------------------------- the server
-    def view_frame(self, state: PokerState, seat: int) -> dict[str, Any]:
-        return state.view(seat).to_dict()
+    def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
+        return own(state, PokerState).view(seat).to_dict()
 
     # -------------------------------------------------------------------------------- bots
     bots = BotTable(levels=(PokerRandomBot, PokerProbBot, PokerBayesBot, PokerExpertBot))
 
     # ---------------------------------------------------------------- the terminal front end
-    def terminal(self, game: Any, *, hot_seat: bool = False) -> GameTerminal:
+    def terminal(self, game: GameAPI, *, hot_seat: bool = False) -> GameTerminal:
         from liarsdice.families.poker.terminal import PokerTerminal
 
-        return PokerTerminal(game, hot_seat=hot_seat)
+        return PokerTerminal(own(game, PokerGame), hot_seat=hot_seat)
 
     # ------------------------------------------------------------------- the research bindings
     def adapter_type(self) -> type[Adapter]:

@@ -12,15 +12,17 @@ and write it, so the reader is strict and every error says where (``round`` and 
 ...              "moves": [{"player": "ann", "bid": "3x5"},
 ...                        {"player": "bob", "show": [6, 6], "reroll": [1, 4, 2], "bid": "5x6"},
 ...                        {"player": "cy", "call": "liar"}]}]}
->>> summary = replay_summary(record)
+>>> loaded = load_record(record)  # checked once: the rules are built here
+>>> loaded.rules.name, loaded.players
+('milton-bradley', ['ann', 'bob', 'cy'])
+>>> summary = replay_summary(loaded)
 >>> summary["rounds"][0]["count"], summary["rounds"][0]["losses"], summary["winner"]
 (7, {'cy': 1}, None)
->>> state = replay_record(record)
->>> record_from_state(state) == load_record(record)
+>>> state = replay_record(loaded)
+>>> record_from_state(state) == loaded
 True
->>> bad = load_record(record)
->>> bad["rounds"][0]["moves"][2] = {"player": "cy", "bid": "4x5"}
->>> replay_summary(bad)["error"]
+>>> record["rounds"][0]["moves"][2] = {"player": "cy", "bid": "4x5"}
+>>> replay_summary(record)["error"]
 {'round': 0, 'move': 2, 'message': '4x5 does not beat 5x6; least legal bids: 3x1, 6x2, 6x3, 6x4'}
 """
 
@@ -48,7 +50,8 @@ from liarsdice.notation.bidding.bids import parse_bid
 from liarsdice.notation.common import (
     VERSION,
     Fail,
-    Record,
+    JSONObject,
+    LoadedRecord,
     Replayer,
     Source,
     check_header,
@@ -57,6 +60,7 @@ from liarsdice.notation.common import (
     load_move_player,
     load_record_with,
     load_round_with,
+    loaded,
     read_source,
     record_header,
     replay_partial_with,
@@ -67,8 +71,9 @@ from liarsdice.notation.common import (
 
 __all__ = [
     "CUSTOM",
+    "FAMILY",
     "VERSION",
-    "Record",
+    "LoadedRecord",
     "Source",
     "check_header",
     "dumps_record",
@@ -206,9 +211,13 @@ def _start_dice(rules: Rules, players: int) -> None:
         raise RecordError(str(err)) from None
 
 
-def load_record(source: Source) -> Record:
-    """Read and check a bidding-family record (JSON text or already-parsed data); returns a
-    normalized copy.
+FAMILY = "bidding"
+"""The family these records belong to (:attr:`LoadedRecord.family`)."""
+
+
+def load_record(source: Source) -> LoadedRecord[Rules]:
+    """Read and check a bidding-family record (JSON text or already-parsed data): the
+    :class:`LoadedRecord`, with the rules it names and a normalized copy of the data.
 
     The structure, types, version, rules, options and player names are checked here;
     :func:`replay_record` checks the moves against the rules. Normalization: ``options`` is
@@ -216,11 +225,11 @@ def load_record(source: Source) -> Record:
     of any family are read by :func:`liarsdice.families.load_record`.
     """
     return load_record_with(
-        source, record_rules, (MIN_PLAYERS, MAX_PLAYERS), _load_round, _start_dice
+        source, FAMILY, record_rules, (MIN_PLAYERS, MAX_PLAYERS), _load_round, _start_dice
     )
 
 
-def dumps_record(record: Source) -> str:
+def dumps_record(record: Source | LoadedRecord[Rules]) -> str:
     """Write a bidding-family record as compact, readable JSON: the header, then one line per
     move (:func:`liarsdice.families.dumps_record` writes a record of any family).
 
@@ -234,7 +243,7 @@ def dumps_record(record: Source) -> str:
        "moves": [
         {"player": "a", "bid": "1x3"}]}]}
     """
-    return write_record(load_record(record))
+    return write_record(loaded(record, load_record).data)
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -244,7 +253,7 @@ def _rules_fields(rules: Rules) -> tuple[str, dict[str, Any]]:
     return CUSTOM, {k: v for k, v in rules.options().items() if k != "name"}
 
 
-def record_from_state(state: State) -> Record:
+def record_from_state(state: State) -> LoadedRecord[Rules]:
     """The record of everything that happened up to ``state`` (walks its event log).
 
     Every round gets its ``opener``. What the format cannot hold is normalized: chance events
@@ -350,11 +359,12 @@ def record_from_state(state: State) -> Record:
         flush()
     if declined is not None and moves and moves[-1] is declined:
         declined["show"] = []
-    return record_header(rules_name, options, names, rounds)
+    named = rules if rules.name == rules_name else rules.replace(name=rules_name)
+    return LoadedRecord(FAMILY, named, record_header(rules_name, options, names, rounds))
 
 
 # ---------------------------------------------------------------------------------- replaying
-class _Replayer(Replayer[State]):
+class _Replayer(Replayer[State, Rules]):
     """Applies a loaded record to the engine, move by move; ``state`` is the latest state."""
 
     over = Phase.OVER
@@ -470,13 +480,15 @@ class _Replayer(Replayer[State]):
             self._show(r, m, name, move, last)
 
 
-def replay_partial(record: Source) -> tuple[State | None, RecordError | None]:
+def replay_partial(
+    record: Source | LoadedRecord[Rules],
+) -> tuple[State | None, RecordError | None]:
     """Replay a bidding-family record up to its first error: (the last legal state or None,
     the :class:`~liarsdice.core.errors.RecordError` or None)."""
-    return replay_partial_with(record, load_record, lambda rec: _Replayer(rec, record_rules(rec)))
+    return replay_partial_with(record, load_record, _Replayer)
 
 
-def replay_record(record: Source) -> State:
+def replay_record(record: Source | LoadedRecord[Rules]) -> State:
     """The state after the last move of a bidding-family record, or its first error raised
     (a :class:`~liarsdice.core.errors.RecordError` located by 0-based ``round`` and
     ``move``)."""
@@ -484,7 +496,7 @@ def replay_record(record: Source) -> State:
 
 
 # ---------------------------------------------------------------------------------- summary
-def summarize_result(game: Game, result: RoundResult) -> dict[str, Any]:
+def summarize_result(game: Game, result: RoundResult) -> JSONObject:
     """One round's outcome with names: the ``rounds`` items of :func:`replay_summary`."""
     names = game.names
     rules = game.rules
@@ -510,7 +522,7 @@ def summarize_result(game: Game, result: RoundResult) -> dict[str, Any]:
     return out
 
 
-def replay_summary(record: Source) -> dict[str, Any]:
+def replay_summary(record: Source | LoadedRecord[Rules]) -> JSONObject:
     """Check a bidding-family record and sum it up: the ``liarsdice replay --json`` output.
 
     ``{"ok": true, "rounds": [...], "winner": name or null}`` for a legal record (an unfinished

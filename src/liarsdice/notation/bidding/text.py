@@ -16,8 +16,8 @@ and writes text records of any family.
 ... ann: 3x6
 ... bob: liar
 ... '''
->>> record = text_to_record(text)
->>> record["rounds"][0]["moves"][1], record["rounds"][0]["dice"]["bob"]
+>>> record = text_to_record(text)  # a checked LoadedRecord
+>>> record.rounds[0]["moves"][1], record.rounds[0]["dice"]["bob"]
 ({'player': 'ann', 'bid': '3x6'}, [3, 4, 4, 6, 1])
 >>> print(record_to_text(record))  # the printer adds a result line after each challenge
 Liar's Dice record, version 1
@@ -57,16 +57,16 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.bidding.rules import OPTIONS, ShowReroll
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import OPTIONS, Rules, ShowReroll
 from liarsdice.core.bidding.state import RoundResult
 from liarsdice.core.errors import RulesError
 from liarsdice.notation.bidding.record import (
     load_record,
-    record_rules,
     replay_partial,
     summarize_result,
 )
-from liarsdice.notation.common import Record, Source
+from liarsdice.notation.common import LoadedRecord, Source, loaded
 from liarsdice.notation.grammar import clause
 from liarsdice.notation.text_common import (
     KEYWORDS,
@@ -139,19 +139,19 @@ def describe_result(summary: Mapping[str, Any]) -> str:
     return " | ".join(parts)
 
 
-def _describe(game: Any, result: RoundResult) -> str:
+def _describe(game: Game, result: RoundResult) -> str:
     return describe_result(summarize_result(game, result))
 
 
-def record_to_text(record: Source) -> str:
+def record_to_text(record: Source | LoadedRecord[Rules]) -> str:
     """Write a bidding-family record in the text format (with a result line after each
     challenge).
 
     Result lines are worked out by replaying the record; an illegal record still prints, with
     result lines up to the first illegal move.
     """
-    rec = load_record(record)
-    before = record_rules(rec).show_reroll is ShowReroll.BEFORE
+    rec = loaded(record, load_record)
+    before = rec.rules.show_reroll is ShowReroll.BEFORE
     state, _ = replay_partial(rec)
 
     def round_lines(rnd: Mapping[str, Any]) -> list[str]:
@@ -163,7 +163,7 @@ def record_to_text(record: Source) -> str:
         lines += [f"{_name(move['player'])}: {_items(move, before)}" for move in rnd["moves"]]
         return lines
 
-    return write_text(rec, _name, round_lines, result_lines(state, _describe, one_line=False))
+    return write_text(rec.data, _name, round_lines, result_lines(state, _describe, one_line=False))
 
 
 # ------------------------------------------------------------------------------------ parsing
@@ -247,8 +247,9 @@ class _Reader(TextReader):
         return _move(line, player, body)
 
 
-def text_to_record(text: str) -> Record:
-    """Read the bidding family's text format; returns the (checked, normalized) JSON record.
+def text_to_record(text: str) -> LoadedRecord[Rules]:
+    """Read the bidding family's text format; returns the checked record (its data is the
+    normalized JSON record).
 
     Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong.
     """

@@ -4,7 +4,8 @@ Same top level as the bidding family's record (:mod:`liarsdice.notation.bidding.
 ``"rules": "poker-dice"``; each round holds its opener, Player One's roll and the moves, and
 every chance roll is written down so that a game replays exactly. Faces are the strings
 ``"9" "10" "J" "Q" "K" "A"``. ``docs/RECORD.md`` ("Poker dice") documents every key. The
-functions of :mod:`liarsdice.families` (``load_record``, ``replay_record``, ``replay_summary``,
+functions here have the names of their twins in :mod:`liarsdice.notation.bidding.record`; those
+of :mod:`liarsdice.families` (``load_record``, ``replay_record``, ``replay_summary``,
 ``record_from_state``, ``dumps_record``) read records of any family.
 
 >>> record = {"liarsdice": 1, "rules": "poker-dice", "players": ["ann", "bob", "cy"],
@@ -14,16 +15,15 @@ functions of :mod:`liarsdice.families` (``load_record``, ``replay_record``, ``re
 ...                         "shake": True, "reroll": ["9"], "rolled": ["Q", "Q", "J"],
 ...                         "bid": "two pair K Q"},
 ...                        {"player": "cy", "call": "liar"}]}]}
->>> summary = poker_replay_summary(record)
+>>> summary = replay_summary(record)
 >>> rnd = summary["rounds"][0]
 >>> rnd["hand"], rnd["stood"], rnd["losses"], rnd["lives"]
 (['K', 'K', 'Q', 'Q', 'J'], True, {'cy': 1}, {'ann': 3, 'bob': 3, 'cy': 2})
->>> state = replay_poker_record(record)
->>> poker_record_from_state(state) == load_poker_record(record)
+>>> state = replay_record(record)
+>>> record_from_state(state) == load_record(record)
 True
->>> bad = load_poker_record(record)
->>> bad["rounds"][0]["moves"][1]["bid"] = "pair Q"
->>> poker_replay_summary(bad)["error"]["message"]
+>>> record["rounds"][0]["moves"][1]["bid"] = "pair Q"
+>>> replay_summary(record)["error"]["message"]
 'pair Q does not beat pair K; least legal bids: pair K 9, pair K 10, pair K 10 9, pair K J'
 """
 
@@ -52,25 +52,21 @@ from liarsdice.core.poker.rules import (
 )
 from liarsdice.core.poker.state import FIVE_ROLLS, Phase, PokerRoundResult, PokerState
 from liarsdice.notation import common
-from liarsdice.notation.common import Fail, Record, Replayer, Source
+from liarsdice.notation.common import Fail, JSONObject, LoadedRecord, Replayer, Source, loaded
 from liarsdice.notation.grammar import clause
 
 __all__ = [
+    "FAMILY",
     "POKER_RULES",
     "describe_poker_result",
-    "dumps_poker_record",
+    "dumps_record",
     "is_poker_record",
-    "load_poker_record",
     "load_record",
-    "poker_record_from_state",
-    "poker_record_rules",
-    "poker_replay_summary",
     "record_from_state",
+    "record_rules",
     "replay_partial",
-    "replay_poker_partial",
-    "replay_poker_record",
+    "replay_record",
     "replay_summary",
-    "summarize_poker_result",
     "summarize_result",
 ]
 
@@ -98,7 +94,7 @@ def _rules_from(name: str, options: Mapping[str, Any]) -> PokerRules:
         raise RecordError(str(err)) from None
 
 
-def poker_record_rules(record: Mapping[str, Any]) -> PokerRules:
+def record_rules(record: Mapping[str, Any]) -> PokerRules:
     """The :class:`PokerRules` a poker record names: its preset with its options."""
     name = record.get("rules")
     if not isinstance(name, str) or name not in POKER_RULES:
@@ -215,28 +211,33 @@ def _load_round(raw: object, r: int, players: list[str], rules: PokerRules) -> d
     return common.load_round_with(raw, r, players, _ROUND_KEYS, _roll_of, _load_move)
 
 
-def load_poker_record(source: Source) -> Record:
-    """Read and check a poker-dice record (JSON text or parsed data); a normalized copy.
+FAMILY = "poker"
+"""The family these records belong to (:attr:`LoadedRecord.family`)."""
+
+
+def load_record(source: Source) -> LoadedRecord[PokerRules]:
+    """Read and check a poker-dice record (JSON text or parsed data): the
+    :class:`LoadedRecord`, with the rules it names and a normalized copy of the data.
 
     The structure, types, version, rules, options, player names and faces are checked here;
-    :func:`replay_poker_record` checks the moves against the rules. Normalization: ``options``
+    :func:`replay_record` checks the moves against the rules. Normalization: ``options``
     is always present, and so is ``reroll`` (``[]``) in a move that has ``shake``.
     """
     return common.load_record_with(
-        source, poker_record_rules, (MIN_PLAYERS, MAX_PLAYERS), _load_round
+        source, FAMILY, record_rules, (MIN_PLAYERS, MAX_PLAYERS), _load_round
     )
 
 
-def dumps_poker_record(record: Source) -> str:
+def dumps_record(record: Source | LoadedRecord[PokerRules]) -> str:
     """Write a poker-dice record as compact, readable JSON: the header, then one line per move.
 
-    >>> print(dumps_poker_record({"liarsdice": 1, "rules": "poker-dice", "players": ["a", "b"],
+    >>> print(dumps_record({"liarsdice": 1, "rules": "poker-dice", "players": ["a", "b"],
     ...                           "rounds": []}))
     {"liarsdice": 1, "rules": "poker-dice", "options": {},
      "players": ["a", "b"],
      "rounds": []}
     """
-    return common.write_record(load_poker_record(record))
+    return common.write_record(loaded(record, load_record).data)
 
 
 # ---------------------------------------------------------------------------------- writing
@@ -264,7 +265,7 @@ def _is_challenge(state: PokerState) -> bool:
     )
 
 
-def poker_record_from_state(state: PokerState) -> Record:
+def record_from_state(state: PokerState) -> LoadedRecord[PokerRules]:
     """The record of everything that happened up to ``state`` (walks its event log).
 
     Every round gets its ``opener``. A round appears once Player One's five dice are rolled
@@ -325,7 +326,9 @@ def poker_record_from_state(state: PokerState) -> Record:
                 kept = game.action_kept(action) or ()
                 move["attempts"].append({"keep": _symbols(kept)})
         s = s.apply_event(player, action)
-    return common.record_header(rules_name, options, names, rounds)
+    rules = game.rules
+    named = rules if rules.name == rules_name else rules.replace(name=rules_name)
+    return LoadedRecord(FAMILY, named, common.record_header(rules_name, options, names, rounds))
 
 
 # ---------------------------------------------------------------------------------- replaying
@@ -333,7 +336,7 @@ def _ints(faces: Iterable[str]) -> list[int]:
     return [FACE_SYMBOLS.index(f) + 1 for f in faces]
 
 
-class _Replayer(Replayer[PokerState]):
+class _Replayer(Replayer[PokerState, PokerRules]):
     """Applies a loaded poker record to the engine, move by move; ``state`` is the latest."""
 
     over = Phase.OVER
@@ -517,23 +520,23 @@ class _Replayer(Replayer[PokerState]):
             )
 
 
-def replay_poker_partial(record: Source) -> tuple[PokerState | None, RecordError | None]:
+def replay_partial(
+    record: Source | LoadedRecord[PokerRules],
+) -> tuple[PokerState | None, RecordError | None]:
     """Replay as far as the record is legal: the last good state and the error, if any.
 
     The state is None when the record could not be read or its game could not be set up.
     """
-    return common.replay_partial_with(
-        record, load_poker_record, lambda rec: _Replayer(rec, poker_record_rules(rec))
-    )
+    return common.replay_partial_with(record, load_record, _Replayer)
 
 
-def replay_poker_record(record: Source) -> PokerState:
+def replay_record(record: Source | LoadedRecord[PokerRules]) -> PokerState:
     """Replay a poker record move by move; the state after its last move.
 
     Raises :class:`~liarsdice.core.errors.RecordError` with ``round`` and ``move`` (0-based;
     ``move`` None when the round itself is wrong) at the first thing that is not legal.
     """
-    return common.replayed_state(replay_poker_partial(record))
+    return common.replayed_state(replay_partial(record))
 
 
 # ---------------------------------------------------------------------------------- summary
@@ -544,8 +547,8 @@ def _hand(dice: Iterable[int]) -> list[str]:
     return _symbols(sorted(dice, key=lambda f: (-counts[f], -f)))
 
 
-def summarize_poker_result(game: PokerGame, result: PokerRoundResult) -> dict[str, Any]:
-    """One round's outcome with names: the ``rounds`` items of :func:`poker_replay_summary`."""
+def summarize_result(game: PokerGame, result: PokerRoundResult) -> JSONObject:
+    """One round's outcome with names: the ``rounds`` items of :func:`replay_summary`."""
     names = game.names
     out: dict[str, Any] = {"bid": format_poker_bid(result.bid)}
     if result.call == "liar":
@@ -563,7 +566,7 @@ def summarize_poker_result(game: PokerGame, result: PokerRoundResult) -> dict[st
 
 
 def describe_poker_result(summary: Mapping[str, Any]) -> str:
-    """One line for a round's outcome (an item of ``poker_replay_summary()["rounds"]``).
+    """One line for a round's outcome (an item of ``replay_summary()["rounds"]``).
 
     >>> describe_poker_result({"bid": "two pair K Q", "call": "liar", "caller": "cy",
     ...     "bidder": "bob", "hand": ["K", "K", "Q", "Q", "J"], "stood": True,
@@ -587,14 +590,6 @@ def describe_poker_result(summary: Mapping[str, Any]) -> str:
     return " | ".join(parts)
 
 
-def poker_replay_summary(record: Source) -> dict[str, Any]:
+def replay_summary(record: Source | LoadedRecord[PokerRules]) -> JSONObject:
     """Check a poker record and sum it up: the ``liarsdice replay --json`` output."""
-    return common.summary_with(replay_poker_partial(record), summarize_poker_result)
-
-
-# The names every family's record module has (liarsdice.families.base.RecordModule).
-load_record = load_poker_record
-record_from_state = poker_record_from_state
-replay_partial = replay_poker_partial
-replay_summary = poker_replay_summary
-summarize_result = summarize_poker_result
+    return common.summary_with(replay_partial(record), summarize_result)

@@ -1,7 +1,7 @@
 """The readable text record of the poker-dice family (the bidding family's is in ``text``).
 
 It holds exactly what the poker JSON record (:mod:`liarsdice.notation.poker.record`) holds, and
-the two convert both ways: :func:`poker_record_to_text` and :func:`poker_text_to_record`.
+the two convert both ways: :func:`record_to_text` and :func:`text_to_record`.
 :func:`liarsdice.families.record_to_text` and ``text_to_record`` read and write text records of
 any family, so ``liarsdice replay FILE.txt`` reads them too.
 
@@ -15,10 +15,10 @@ any family, so ``liarsdice replay FILE.txt`` reads them too.
 ... bob: accept, out 9 K K, shake, reroll 9, rolled Q Q J, two pair K Q
 ... cy: liar
 ... '''
->>> record = poker_text_to_record(text)
->>> record["rounds"][0]["moves"][1]["rolled"], record["rounds"][0]["moves"][2]
+>>> record = text_to_record(text)
+>>> record.rounds[0]["moves"][1]["rolled"], record.rounds[0]["moves"][2]
 (['Q', 'Q', 'J'], {'player': 'cy', 'call': 'liar'})
->>> print(poker_record_to_text(record).splitlines()[-1])  # the printer adds the result
+>>> print(record_to_text(record).splitlines()[-1])  # the printer adds the result
 = hand K K Q Q J, the bid stands: cy loses a life | lives ann 3, bob 3, cy 2 | cy opens next
 
 The format, line by line (blank lines, comment lines starting with ``#`` and result lines
@@ -51,14 +51,14 @@ from typing import Any
 from liarsdice.core.errors import NotationError, RecordError, RulesError
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.hands import FACE_SYMBOLS, parse_face, parse_poker_bid
-from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS
+from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules
 from liarsdice.core.poker.state import PokerRoundResult
-from liarsdice.notation.common import Record, Source
+from liarsdice.notation.common import LoadedRecord, Source, loaded
 from liarsdice.notation.poker.record import (
     describe_poker_result,
-    load_poker_record,
-    replay_poker_partial,
-    summarize_poker_result,
+    load_record,
+    replay_partial,
+    summarize_result,
 )
 from liarsdice.notation.text_common import (
     KEYWORDS,
@@ -71,12 +71,7 @@ from liarsdice.notation.text_common import (
     write_text,
 )
 
-__all__ = [
-    "poker_record_to_text",
-    "poker_text_to_record",
-    "record_to_text",
-    "text_to_record",
-]
+__all__ = ["record_to_text", "text_to_record"]
 
 _KEYWORDS = KEYWORDS | {"roll"}
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -142,10 +137,10 @@ def _items(move: Mapping[str, Any]) -> str:
 
 
 def _describe(game: PokerGame, result: PokerRoundResult) -> str:
-    return describe_poker_result(summarize_poker_result(game, result))
+    return describe_poker_result(summarize_result(game, result))
 
 
-def poker_record_to_text(record: Source) -> str:
+def record_to_text(record: Source | LoadedRecord[PokerRules]) -> str:
     """Write a poker-dice record in the text format (with a result line after each round).
 
     Result lines are worked out by replaying the record; an illegal record still prints, with
@@ -158,7 +153,7 @@ def poker_record_to_text(record: Source) -> str:
     ...                        {"player": "bob", "accept": True,
     ...                         "attempts": [{"keep": ["Q", "Q"], "rolled": ["Q", "9", "Q"]},
     ...                                      {"keep": ["Q", "Q", "Q", "Q"], "rolled": ["Q"]}]}]}]}
-    >>> print(poker_record_to_text(record))  # doctest: +NORMALIZE_WHITESPACE
+    >>> print(record_to_text(record))  # doctest: +NORMALIZE_WHITESPACE
     Liar's Dice record, version 1
     Rules: poker-dice
     Option: lives = 1
@@ -171,14 +166,14 @@ def poker_record_to_text(record: Source) -> str:
     = hand Q Q K J 9, rolls Q Q Q Q 9; Q Q Q Q Q: five of a kind made, no life lost
       | lives ann 1, bob 1 | bob opens next
     """
-    rec = load_poker_record(record)
-    state, _ = replay_poker_partial(rec)
+    rec = loaded(record, load_record)
+    state, _ = replay_partial(rec)
 
     def round_lines(rnd: Mapping[str, Any]) -> list[str]:
         lines = [f"Roll: {_faces(rnd['roll'])}"]
         return lines + [f"{_name(move['player'])}: {_items(move)}" for move in rnd["moves"]]
 
-    return write_text(rec, _name, round_lines, result_lines(state, _describe))
+    return write_text(rec.data, _name, round_lines, result_lines(state, _describe))
 
 
 # ------------------------------------------------------------------------------------ parsing
@@ -322,21 +317,22 @@ class _Reader(TextReader):
         return _move(line, player, body)
 
 
-def poker_text_to_record(text: str) -> Record:
-    """Read the poker-dice text format; returns the (checked, normalized) JSON record.
+def text_to_record(text: str) -> LoadedRecord[PokerRules]:
+    """Read the poker-dice text format; returns the checked record (its data is the
+    normalized JSON record).
 
     Raises :class:`~liarsdice.core.errors.RecordError` naming the line that is wrong (with
     ``round`` and ``move`` set where the line is in a round).
 
-    >>> poker_text_to_record('''Liar's Dice record, version 1
+    >>> text_to_record('''Liar's Dice record, version 1
     ... Rules: poker-dice
     ... Players: ann, bob
     ... Round 1: ann opens
     ... Roll: K K 9 Q A
     ... ann: pair K
-    ... bob: accept, out none, no shake, pair A''')["rounds"][0]["moves"][1]
+    ... bob: accept, out none, no shake, pair A''').rounds[0]["moves"][1]
     {'player': 'bob', 'accept': True, 'out': [], 'shake': False, 'reroll': [], 'bid': 'pair A'}
-    >>> poker_text_to_record("Liar's Dice record, version 1\\nRules: poker-dice\\n"
+    >>> text_to_record("Liar's Dice record, version 1\\nRules: poker-dice\\n"
     ...                      "Players: ann, bob\\nRound 1\\nRoll: K K 9 Q B\\n")
     Traceback (most recent call last):
     ...
@@ -344,11 +340,6 @@ def poker_text_to_record(text: str) -> Record:
     """
     record, where = _Reader().read(text)
     try:
-        return load_poker_record(record)
+        return load_record(record)
     except RecordError as err:
         raise locate_error(err, where) from None
-
-
-# The names every family's text record module has (liarsdice.families.base.TextModule).
-record_to_text = poker_record_to_text
-text_to_record = poker_text_to_record

@@ -22,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.server.config import Settings
 from liarsdice.server.projection import project
 from liarsdice.server.protocol import CLIENT_MESSAGES, BackMsg, ClientSeedMsg, PingMsg, ResyncMsg
@@ -128,11 +129,11 @@ class Room:
         return self.value.seats
 
     @property
-    def state(self) -> Any:
+    def state(self) -> StateAPI | None:
         return self.value.state
 
     @property
-    def game(self) -> Any:
+    def game(self) -> GameAPI | None:
         return self.value.game
 
     @property

@@ -418,7 +418,7 @@ def _advance(d: _Draft) -> None:
     """Roll the dice the rules ask for (the fair stream), reveal finished rounds, end games."""
     while d.state.playing:
         s = d.state
-        st, cur = s.state, s.fair_round
+        st, cur = s.live_state, s.fair_round
         if cur is not None and (st.is_terminal() or st.round != cur.round):
             d.emit(
                 "fair_reveal",
@@ -447,7 +447,7 @@ def _play(d: _Draft, seat: int, action: int, *, auto: bool = False, **flags: Any
     data: dict[str, Any] = {
         "seat": seat,
         "action": action,
-        "text": s.game.action_to_string(action, seat),
+        "text": s.live_game.action_to_string(action, seat),
     }
     if auto:
         data["auto"] = True
@@ -468,7 +468,7 @@ def _action(d: _Draft, seat: int, msg: ActionMsg) -> None:
         return  # a repeat of an action applied in this game: acknowledged, not applied
     if not s.playing:
         raise CommandError("bad_state", "no game is in progress")
-    st = s.state
+    st = s.live_state
     if (msg.action is None) == (msg.text is None):
         raise CommandError("invalid", "action: give exactly one of 'action' and 'text'")
     if msg.seq is not None and msg.seq != s.seq:
@@ -479,7 +479,8 @@ def _action(d: _Draft, seat: int, msg: ActionMsg) -> None:
         who = s.seat_name(st.current_player)
         raise CommandError("not_your_turn", f"it is {who}'s turn, not yours")
     try:
-        action = msg.action if msg.action is not None else s.game.string_to_action(msg.text or "")
+        text = msg.text or ""
+        action = msg.action if msg.action is not None else s.live_game.string_to_action(text)
     except (LiarsDiceError, ValueError) as err:
         raise CommandError("illegal_action", str(err)) from None
     if action not in st.legal_actions():

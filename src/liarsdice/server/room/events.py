@@ -144,7 +144,7 @@ def _game_started(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
 
 
 def _chance(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
-    st, value = s.state, d["value"]
+    st, value = s.live_state, d["value"]
     if s.fair_round is None:
         return dict(state=st.apply_event(-1, value))
     outcomes = [v for v, _ in st.chance_outcomes()]
@@ -153,7 +153,7 @@ def _chance(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
 
 
 def _action(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
-    st = s.state
+    st = s.live_state
     before = st.active_players()
     after_state = st.apply_event(d["seat"], d["action"])
     after = after_state.active_players()
@@ -175,11 +175,11 @@ def _fair_reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
 
 def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     winner = d.get("winner")
-    names = list(s.state.game.names)
+    names = list(s.live_state.game.names)
     wins = dict(s.wins)
     if winner is not None:
         wins[names[winner]] = wins.get(names[winner], 0) + 1
-    rest = tuple(p for p in s.state.active_players() if p != winner)
+    rest = tuple(p for p in s.live_state.active_players() if p != winner)
     first = () if winner is None else (winner,)
     return dict(
         status="finished",

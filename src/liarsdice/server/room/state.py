@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from liarsdice.families import Family, family_of, family_of_game
+from liarsdice.core.api import GameAPI, StateAPI
+from liarsdice.families import Family, Record, family_of, family_of_game
 from liarsdice.server import fair
 from liarsdice.server.ratings import Standing
 
@@ -80,8 +81,8 @@ class RoomState:
     game_no: int = 0
     seats: tuple[Seat, ...] = ()
     host: int = 0
-    game: Any = None  # the current (or last) game of the room's family
-    state: Any = None  # its state (immutable, from the rules core)
+    game: GameAPI | None = None  # the current (or last) game of the room's family
+    state: StateAPI | None = None  # its state (immutable, from the rules core)
     seeds: Mapping[int, str] = field(default_factory=dict)  # secret server seeds by index
     next_idx: int = 0  # the server seed of the next fair round
     fair_round: FairRound | None = None
@@ -97,6 +98,18 @@ class RoomState:
     @property
     def family_obj(self) -> Family:
         return family_of(self.preset)
+
+    @property
+    def live_state(self) -> StateAPI:
+        """The state of the current (or last) game; only where there is one (a bug else)."""
+        assert self.state is not None, "no game has started in this room"
+        return self.state
+
+    @property
+    def live_game(self) -> GameAPI:
+        """The current (or last) game; only where there is one (a bug else)."""
+        assert self.game is not None, "no game has started in this room"
+        return self.game
 
     @property
     def playing(self) -> bool:
@@ -144,9 +157,11 @@ class RoomState:
                 return s.index
         return None
 
-    def record(self) -> dict[str, Any]:
+    def record(self) -> Record:
         """The JSON record of the current game, with each revealed round's ``fair`` key."""
-        rec = family_of_game(self.state.game).record_from_state(self.state)
+        assert self.state is not None
+        # the loaded record is made here and dropped: its data is ours to add the seeds to
+        rec = family_of_game(self.state.game).record_from_state(self.state).data
         for r, rnd in enumerate(rec["rounds"]):
             info = self.fair_info.get(r)
             if info is not None and "server_seed" in info:
@@ -156,7 +171,7 @@ class RoomState:
     def standings(self) -> tuple[int, list[Standing]] | None:
         """The finished game's rated seats (places from the ranking, calls from its rounds),
         or None when fewer than two seats have a rated identity."""
-        st = self.state
+        st = self.live_state
         game = st.game
         family = family_of_game(game)
         made: dict[str, int] = {}
@@ -229,7 +244,7 @@ def from_snapshot(room_id: str, d: Mapping[str, Any]) -> RoomState:
 
 def build_game(
     preset: str, options: Mapping[str, Any], names: list[str], opener: int | None
-) -> Any:
+) -> GameAPI:
     """A game of ``preset`` with the room's options (JSON values) and these seats."""
     family = family_of(preset)
     return family.new_game(family.rules(preset, dict(options), len(names)), names, opener)

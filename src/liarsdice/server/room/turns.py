@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from liarsdice.core.api import StateAPI
 from liarsdice.server.room.commands import BotMove
 from liarsdice.server.views import seat_view
 
@@ -39,7 +40,7 @@ class Turns:
     def __init__(self, room: Room) -> None:
         self.room = room
         self._timer: asyncio.TimerHandle | None = None
-        self._key: tuple[Any, int, bool] | None = None  # (state, seat, bot) of _timer
+        self._key: tuple[StateAPI, int, bool] | None = None  # (state, seat, bot) of _timer
         self.deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[tuple[int, int], Any] = {}  # (game_no, seat) -> bot
@@ -64,7 +65,7 @@ class Turns:
         room = self.room
         v = room.value
         st = v.state
-        if not v.playing or st.is_terminal() or st.current_player < 0 or room.paused:
+        if st is None or not v.playing or st.is_terminal() or st.current_player < 0 or room.paused:
             self.cancel()  # (a paused room's bots and timers wait: the probe reschedules)
             return
         p = st.current_player
@@ -101,13 +102,13 @@ class Turns:
             self._bots[key] = bot
         return bot
 
-    async def _bot_move(self, turn: Any, *, timeout: bool = False) -> None:
+    async def _bot_move(self, turn: StateAPI, *, timeout: bool = False) -> None:
         """A bot's move for the seat to move (a bot's seat, an away player's, or a player
         whose turn timer ran out: ``timeout``)."""
         self._timer, self._key = None, None
         room, v = self.room, self.room.value
         st = v.state
-        if st is not turn or not v.playing or st.is_terminal():
+        if st is None or st is not turn or not v.playing or st.is_terminal():
             return
         p = st.current_player
         if p < 0 or not (timeout or v.controlled_by_bot(p, room.presence[p].away)):
@@ -117,14 +118,14 @@ class Turns:
         if room.value.state is st:  # (commands are serialized: nothing moved meanwhile)
             await room.command(p, BotMove(int(action), timeout))
 
-    async def _timed_out(self, turn: Any) -> None:
+    async def _timed_out(self, turn: StateAPI) -> None:
         """The player to move let the turn timer run out: a bot plays this one move for them.
         Only ``Settings.timeouts_before_away`` timeouts in a row mark the seat away (then
         the bot plays every turn until the player sends anything)."""
         self._timer, self._key, self.deadline = None, None, None
         room, v = self.room, self.room.value
         st = v.state
-        if st is not turn or not v.playing:
+        if st is None or st is not turn or not v.playing:
             return
         seat = st.current_player
         here = room.presence[seat]
