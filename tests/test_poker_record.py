@@ -24,14 +24,12 @@ from liarsdice.families import (
     replay_record,
     replay_summary,
 )
-from liarsdice.notation.poker.record import (
-    is_poker_record,
-    load_poker_record,
-    poker_record_from_state,
-    poker_replay_summary,
-    replay_poker_partial,
-    replay_poker_record,
-)
+from liarsdice.notation.poker.record import is_poker_record
+from liarsdice.notation.poker.record import load_record as load_poker_record
+from liarsdice.notation.poker.record import record_from_state as poker_record_from_state
+from liarsdice.notation.poker.record import replay_partial as replay_poker_partial
+from liarsdice.notation.poker.record import replay_record as replay_poker_record
+from liarsdice.notation.poker.record import replay_summary as poker_replay_summary
 from record_util import (
     POKER_EXAMPLE,
     POKER_FIVE,

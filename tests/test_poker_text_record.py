@@ -22,8 +22,9 @@ from liarsdice.families import (
     replay_record,
     text_to_record,
 )
-from liarsdice.notation.poker.record import load_poker_record
-from liarsdice.notation.poker.text import poker_record_to_text, poker_text_to_record
+from liarsdice.notation.poker.record import load_record as load_poker_record
+from liarsdice.notation.poker.text import record_to_text as poker_record_to_text
+from liarsdice.notation.poker.text import text_to_record as poker_text_to_record
 from record_util import (
     POKER_EXAMPLE,
     POKER_FIVE,

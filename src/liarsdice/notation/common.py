@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
@@ -77,8 +77,8 @@ R_co = TypeVar("R_co", bound=RulesAPI, covariant=True)
 S = TypeVar("S", bound=StateAPI)
 
 
-@dataclass(frozen=True, slots=True)
-class LoadedRecord(Generic[R_co]):
+@dataclass(frozen=True, slots=True, eq=False)
+class LoadedRecord(Mapping[str, Any], Generic[R_co]):
     """A checked record: what a family's ``load_record`` (and ``text_to_record``,
     ``record_from_state``) returns, and what every later step (replay, summary, the text and
     JSON writers) takes without checking it again.
@@ -86,13 +86,29 @@ class LoadedRecord(Generic[R_co]):
     ``family`` is the family's name (``"bidding"``, ``"poker"``), ``rules`` the rules object the
     record names, built once while checking it, and ``data`` the normalized JSON object (what
     ``dumps_record`` writes): ``players`` and ``rounds`` are its parts. ``data`` belongs to the
-    record: change a copy, never it. Two loaded records are equal when their family and data
-    are (the rules follow from the data).
+    record: change a copy, never it.
+
+    It is also a read-only mapping over ``data``, so that what reads a record's JSON keys reads a
+    loaded one alike, and it equals any mapping with the same JSON data (the rules follow from
+    the data). Its type, not its keys, is what says it is checked: the functions that take a
+    :class:`LoadedRecord` take it as it is, and check anything else first.
     """
 
     family: str
     rules: R_co = field(compare=False)
     data: Record
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def __repr__(self) -> str:
+        return f"LoadedRecord({self.family!r}, {self.data!r})"
 
     @property
     def players(self) -> list[str]:
