@@ -12,6 +12,8 @@ from click.testing import CliRunner
 
 from liarsdice.cli.replay import replay
 from liarsdice.families import FAMILIES, Family, dumps_record, record_from_state, record_to_text
+from liarsdice.notation.bidding import record as bidding_record
+from liarsdice.notation.poker import record as poker_record
 from record_util import (
     EXAMPLES,
     FAMILY_NAMES,
@@ -197,3 +199,36 @@ def test_stdin_and_main_group(tmp_path: Path, family: str) -> None:
     path.write_text(content, encoding="utf-8")
     result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
     assert result.exit_code == 0 and json.loads(result.output) == SUMMARIES[family]
+
+
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+@pytest.mark.parametrize("form", ["json", "text"])
+@pytest.mark.parametrize("args", [(), ("--json",)])
+def test_replay_checks_the_record_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, family: str, form: str, args: tuple[str, ...]
+) -> None:
+    """``liarsdice replay`` reads and checks a record once: its rules are built once and its
+    family found by one pass over the registry; the replay and the summary take the loaded
+    record as it is."""
+    record = EXAMPLES[family]
+    content = dumps_record(record) if form == "json" else record_to_text(record)
+    built: list[object] = []
+    for module in (bidding_record, poker_record):
+
+        def counted(data: Any, real: Any = module.record_rules) -> Any:
+            built.append(data.get("rules"))
+            return real(data)
+
+        monkeypatch.setattr(module, "record_rules", counted)
+    asked: list[str] = []
+    for fam in FAMILIES:
+
+        def owns(data: Any, real: Any = fam.owns_record, name: str = fam.name) -> bool:
+            asked.append(name)
+            return bool(real(data))
+
+        monkeypatch.setattr(fam, "owns_record", owns)
+    code, out = run_replay(tmp_path, content, *args, name=f"game.{form}")
+    assert code == 0, out
+    assert built == [record["rules"]]
+    assert asked == [f.name for f in FAMILIES][: asked.index(family) + 1]

@@ -19,7 +19,6 @@ from liarsdice.families import (
     error_object,
     family_of_record,
     read_record_text,
-    replay_summary,
 )
 
 
@@ -38,10 +37,11 @@ def summarize_file(path: str) -> tuple[Family | None, dict[str, Any]]:
     """The record's family (None when unreadable) and the ``--json`` output for a file: the
     replay summary, or the error object."""
     try:
-        record = read_record_text(_read_file(path))
+        record = read_record_text(_read_file(path))  # checked here, its rules built once
     except RecordError as err:
         return None, {"ok": False, "error": error_object(err)}
-    return family_of_record(record), replay_summary(record)
+    family = family_of_record(record)  # the family that loaded it (no search)
+    return family, family.replay_summary(record)
 
 
 def _where(error: dict[str, Any]) -> str:
