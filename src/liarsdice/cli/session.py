@@ -19,6 +19,7 @@ from rich.markup import escape
 
 from liarsdice.cli.terminal import Terminal
 from liarsdice.core import CHANCE, LiarsDiceError
+from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.families import Family, dumps_record
 
 __all__ = ["Seat", "Session"]
@@ -47,7 +48,7 @@ class Session(Terminal):
     """One game at the terminal: the loop, the hand-overs and the human prompts."""
 
     family: Family
-    game: Any
+    game: GameAPI
     seats: list[Seat]
     rng: random.Random
     console: Console
@@ -95,7 +96,7 @@ class Session(Terminal):
         if self.delay > 0:
             time.sleep(self.delay)
 
-    def act(self, state: Any, seat: int, action: int) -> Any:
+    def act(self, state: StateAPI, seat: int, action: int) -> StateAPI:
         """Apply a move and the rolls that belong to it; narrate it and any reveal."""
         before = state
         state = state.apply_action(action)
@@ -106,7 +107,7 @@ class Session(Terminal):
         self.say_all(self.text.move_lines(before, state, seat, action))
         return state
 
-    def write_record(self, state: Any) -> None:
+    def write_record(self, state: StateAPI) -> None:
         """Save the game record (``--save``), even of a game left before its end."""
         assert self.save is not None
         try:
@@ -118,7 +119,7 @@ class Session(Terminal):
             return
         self.say(f"Game record saved to {escape(str(self.save))}.")
 
-    def human_turn(self, state: Any, seat: int) -> Any | None:
+    def human_turn(self, state: StateAPI, seat: int) -> StateAPI | None:
         """Prompt a human until they make a legal move; None when they quit."""
         text = self.text
         seat_name = text.name(seat)
