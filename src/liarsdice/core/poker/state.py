@@ -142,11 +142,6 @@ def _minus(dice: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rest)
 
 
-def _contains(dice: tuple[int, ...], part: tuple[int, ...]) -> bool:
-    have = Counter(dice)
-    return all(have[f] >= k for f, k in Counter(part).items())
-
-
 def _still_known(
     known: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...]
 ) -> tuple[int, ...]:
