@@ -3,17 +3,15 @@
 :func:`upgrade_head` runs ``alembic upgrade head`` on an open connection; the server calls it
 at startup. From a shell: ``python -m liarsdice.server.migrations DATABASE_URL``.
 
-The revisions (``versions/``) spell their columns with :func:`keys`, :func:`required` and
-:func:`optional`: ``op.create_table("seats", *keys(room_id=ID, seat=INT), *required(name=NAME))``.
+The revisions (``versions/``) spell their columns with the helpers of
+:mod:`liarsdice.server.schema` (:func:`~liarsdice.server.schema.keys`, ...).
 """
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Any
 
-import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import text
@@ -22,33 +20,6 @@ from sqlalchemy.engine import Connection
 from liarsdice.server.claim import PG_MIGRATE_KEY, claim_database
 
 HERE = Path(__file__).resolve().parent
-
-ID = sa.String(32)
-NAME = sa.String(64)
-INT = sa.Integer
-TEXT = sa.Text
-STAMP = sa.DateTime(timezone=True)
-ColumnType = type[sa.types.TypeEngine[Any]] | sa.types.TypeEngine[Any]
-
-
-def keys(**types: ColumnType) -> list[sa.Column[Any]]:
-    """The primary key's columns, in order: ``keys(room_id=ID, seat=INT)``."""
-    return [sa.Column(name, type_, primary_key=True) for name, type_ in types.items()]
-
-
-def required(**types: ColumnType) -> list[sa.Column[Any]]:
-    """``NOT NULL`` columns, in order."""
-    return [sa.Column(name, type_, nullable=False) for name, type_ in types.items()]
-
-
-def optional(**types: ColumnType) -> list[sa.Column[Any]]:
-    """Nullable columns, in order."""
-    return [sa.Column(name, type_, nullable=True) for name, type_ in types.items()]
-
-
-def stamps() -> list[sa.Column[Any]]:
-    """``created_at`` and ``updated_at``."""
-    return required(created_at=STAMP, updated_at=STAMP)
 
 
 def alembic_config(connection: Connection | None = None) -> Config:

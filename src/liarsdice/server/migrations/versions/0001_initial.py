@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from liarsdice.server.migrations import ID, INT, NAME, STAMP, TEXT, keys, optional, required, stamps
+from liarsdice.server.schema import ID, INT, NAME, STAMP, TEXT, keys, optional, required, stamps
 
 revision = "0001"
 down_revision: str | None = None

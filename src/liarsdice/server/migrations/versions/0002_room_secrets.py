@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alembic import op
 
-from liarsdice.server.migrations import ID, NAME, keys, required
+from liarsdice.server.schema import ID, NAME, keys, required
 
 revision = "0002"
 down_revision: str | None = "0001"

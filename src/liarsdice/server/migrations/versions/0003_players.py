@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from liarsdice.server.migrations import ID, INT, NAME, STAMP, keys, required, stamps
+from liarsdice.server.schema import ID, INT, NAME, STAMP, keys, required, stamps
 
 revision = "0003"
 down_revision: str | None = "0002"

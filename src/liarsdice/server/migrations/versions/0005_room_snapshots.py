@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from alembic import op
 
-from liarsdice.server.migrations import ID, INT, TEXT, keys, required
+from liarsdice.server.schema import ID, INT, TEXT, keys, required
 
 revision = "0005"
 down_revision: str | None = "0004"
