@@ -30,6 +30,25 @@ from liarsdice.core.bidding.rules import (
 _FACE_WORDS = {1: "Ones", 2: "Twos", 3: "Threes", 4: "Fours", 5: "Fives", 6: "Sixes"}
 
 
+# The sentence of each option value that needs one.
+_EXACT_CALL = {
+    ExactCall.SPOT_ON: "Instead of raising you may call 'exact' (spot on): if the count is exactly "
+    "the bid, everyone else loses a die; if not, you lose one.",
+    ExactCall.CALZA: "Instead of raising you may call 'exact' (calza): if you are right you win "
+    "back a die (up to your starting count); if not, you lose one.",
+}
+_SHOW_REROLL = {
+    ShowReroll.AFTER: "Before raising you may show some dice and re-roll the rest; shown dice "
+    "stay visible and count for everyone.",
+    ShowReroll.BEFORE: "After raising you may show some dice and re-roll the rest (they stay "
+    "shown).",
+}
+_STASH = {
+    Stash.SECRET: "One extra hidden die per player sits in the middle and counts at the reveal.",
+    Stash.OPEN: "One extra die per player sits open in the middle and counts for every bid.",
+}
+
+
 def _faces(face: int) -> str:
     return _FACE_WORDS.get(face, f"{face}s")
 
@@ -116,32 +135,14 @@ def plain_rules(rules: Rules) -> list[str]:
         out.append(f"If the count is exactly the bid, everyone but the bidder loses a die{spare}.")
     elif rules.scoring is Scoring.ELIMINATION:
         out.append("If the count is exactly the bid, the bid stands: the caller loses a die.")
-    if rules.exact is ExactCall.SPOT_ON:
-        out.append(
-            "Instead of raising you may call 'exact' (spot on): if the count is exactly the bid, "
-            "everyone else loses a die; if not, you lose one."
-        )
-    elif rules.exact is ExactCall.CALZA:
-        out.append(
-            "Instead of raising you may call 'exact' (calza): if you are right you win back a "
-            "die (up to your starting count); if not, you lose one."
-        )
+    out.append(_EXACT_CALL.get(rules.exact, ""))
     if rules.calling_advantage:
         out.append(
             "Lost dice go to a pile in the middle; a right exact call takes the whole pile, and "
             "then every other player loses a die."
         )
-    if rules.show_reroll is ShowReroll.AFTER:
-        out.append(
-            "Before raising you may show some dice and re-roll the rest; shown dice stay "
-            "visible and count for everyone."
-        )
-    elif rules.show_reroll is ShowReroll.BEFORE:
-        out.append("After raising you may show some dice and re-roll the rest (they stay shown).")
-    if rules.stash is Stash.SECRET:
-        out.append("One extra hidden die per player sits in the middle and counts at the reveal.")
-    elif rules.stash is Stash.OPEN:
-        out.append("One extra die per player sits open in the middle and counts for every bid.")
+    out.append(_SHOW_REROLL.get(rules.show_reroll, ""))
+    out.append(_STASH.get(rules.stash, ""))
     if rules.economy is Economy.CHIPS:
         out.append(
             f"Everyone starts with {rules.chips} chips: each round's pot goes to the winner of "
@@ -176,7 +177,7 @@ def plain_rules(rules: Rules) -> list[str]:
         out.append(f"The loser opens the next round.{first} The last player with dice wins.")
     elif rules.scoring is Scoring.ELIMINATION:
         out.append(f"{opener}{first} A player with no dice is out; the last one left wins.")
-    return out
+    return [line for line in out if line]
 
 
 __all__ = ["plain_rules"]
