@@ -16,7 +16,7 @@ from liarsdice.interop.openspiel import LiarsDiceGame, LiarsDiceState, Observer
 from liarsdice.interop.pettingzoo import LiarsDiceAEC, LiarsDiceGymEnv
 from liarsdice.server.http.players import create_player, get_player, rename_player
 from liarsdice.server.http.rooms import get_record, get_room, join_room, list_rooms
-from liarsdice.server.http.static import leaderboard_page, player_page, room_page, static_file
+from liarsdice.server.http.static import index, static_file
 from liarsdice.server.protocol import Envelope
 from liarsdice.server.room.state import RoomState
 from liarsdice.server.transport import BoundedWsProtocol
@@ -29,7 +29,7 @@ from liarsdice.solve.tree import PublicTree
 # FastAPI routes: called by the framework through their decorators.
 create_player, get_player, rename_player
 get_record, get_room, join_room, list_rooms
-leaderboard_page, player_page, room_page, static_file
+index, static_file
 ws_room
 
 # Alembic reads these from every revision module (server/migrations/versions/).
