@@ -119,6 +119,7 @@ from liarsdice.bots.bidding.bayes import (
     position_value,
     tail,
 )
+from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.bid import Bid
 from liarsdice.core.bidding.game import (
     BID_BASE,
@@ -131,16 +132,7 @@ from liarsdice.core.bidding.game import (
     Game,
 )
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
-from liarsdice.core.bidding.rules import (
-    Economy,
-    ExactCall,
-    Ordering,
-    Resolution,
-    Rules,
-    Scoring,
-    ShowReroll,
-    Stash,
-)
+from liarsdice.core.bidding.rules import ExactCall, Rules, Scoring, ShowReroll, Stash
 from liarsdice.core.bidding.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.bidding.view import PlayerView
 
@@ -689,15 +681,7 @@ class ExpertBot(BayesBot):
         key = ("resolve", rules)
         if key in _UNSOLVABLE:
             return False
-        if (
-            rules.exact is not ExactCall.NONE
-            or rules.show_reroll is not ShowReroll.OFF
-            or rules.stash is not Stash.NONE
-            or rules.economy is not Economy.NONE
-            or rules.resolution is not Resolution.FIRST_CALL
-            or rules.ordering is Ordering.MONOTONE
-            or rules.scoring is Scoring.ROOM
-        ):
+        if basic_round_lacks(rules) or rules.scoring is Scoring.ROOM:
             _UNSOLVABLE.add(key)
             return False
         if view.phase != "bid" or sum(1 for d in view.dice_counts if d > 0) != 2:
