@@ -548,11 +548,9 @@ def bluff_models(
     bid yet keep ``base``.
 
     >>> import random
-    >>> from liarsdice.core.bidding import Bid, Game, preset
+    >>> from liarsdice.core.bidding import CHANCE, Bid, Game, preset
     >>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
-    >>> s = g.new_initial_state()
-    >>> for face in (2, 3, 4, 5, 5, 6):          # seat 0: 2 3 4, seat 1: 5 5 6
-    ...     s = s.apply_action(face)
+    >>> s = g.replay((CHANCE, face) for face in (2, 3, 4, 5, 5, 6))  # seat 0: 2 3 4, seat 1: 5 5 6
     >>> s = s.apply_action(g.bid_action(Bid(4, 6)))      # seat 0 bids four 6s on no 6 or 1
     >>> s = s.apply_action(g.string_to_action("liar"))
     >>> rates = bluff_models(g, s.view(1), BidModel(eps=0.2))
