@@ -64,6 +64,7 @@ GameResult.outcome  # tests/test_arena.py: results equal whatever the scheduling
 BidSpace.id_of  # tests/test_core_ladder.py, the module's doctest
 BidSpace.beats  # tests/test_core_ladder.py
 OptionCodec.of  # core/options.py's doctest
+OptionCodec.read_json  # the families' and the records' option readers (main, since 3eed368)
 PokerState.rolling_under_cup  # tests/test_poker_core.py, docs/POKER.md
 LiarsDiceGame.engine_game  # tests/test_openspiel.py
 RoomState.facts  # tests/server_util.py, tests/test_server_room.py (a room value's content)

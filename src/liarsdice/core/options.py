@@ -272,3 +272,7 @@ class OptionCodec:
     def read_text(self, options: Mapping[str, str]) -> dict[str, Any]:
         """Every ``name -> text`` option read (names normalized: dashes to underscores)."""
         return {self.option(k).name: self.from_text(k, v) for k, v in options.items()}
+
+    def read_json(self, options: Mapping[str, object]) -> dict[str, Any]:
+        """Every ``name -> JSON value`` option read (names normalized)."""
+        return {self.option(k).name: self.from_json(k, v) for k, v in options.items()}
