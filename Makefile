@@ -21,10 +21,11 @@ play: $(STAMP)
 	$(BIN)/liarsdice play $(ARGS)
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench vulture_whitelist.py
+	$(BIN)/ruff format --check src tests bench vulture_whitelist.py
 	$(BIN)/mypy
 	$(BIN)/lint-imports
+	$(BIN)/vulture src vulture_whitelist.py --min-confidence 60
 	$(BIN)/pytest src tests docs README.md
 
 bench: $(STAMP)

@@ -84,4 +84,11 @@ def count_option(name: str, default: int, help: str, *, minimum: int = 0) -> Cal
     )
 
 
-__all__ = ["build_rules", "count_option", "rule_options"]
+def number_option(name: str, default: float, help: str, *, minimum: float) -> Callable[[F], F]:
+    """A number option (at least ``minimum``) with its default shown in ``--help``."""
+    return click.option(
+        name, type=click.FloatRange(minimum), default=default, show_default=True, help=help
+    )
+
+
+__all__ = ["build_rules", "count_option", "number_option", "rule_options"]

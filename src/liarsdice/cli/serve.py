@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from liarsdice.cli.options import count_option
+from liarsdice.cli.options import count_option, number_option
 
 if TYPE_CHECKING:
     from liarsdice.server.claim import Claim
@@ -100,20 +100,15 @@ def claim_or_exit(db_url: str) -> Claim:
     "--joins-per-ip", 5, "Joins of one room from one client address per minute.", minimum=1
 )
 @count_option("--joins-per-room", 20, "Joins of one room per minute, all addresses.", minimum=1)
-@click.option(
+@number_option(
     "--ip-rate",
-    default=50.0,
-    show_default=True,
-    type=click.FloatRange(0.1),
-    help="WebSocket messages a second from one client address (all its connections).",
+    50.0,
+    "WebSocket messages a second from one client address (all its connections).",
+    minimum=0.1,
 )
 @count_option("--ip-burst", 100, "Burst of WebSocket messages from one client address.", minimum=1)
-@click.option(
-    "--http-rate",
-    default=50.0,
-    show_default=True,
-    type=click.FloatRange(0),
-    help="HTTP requests a second from one client address (0: no limit).",
+@number_option(
+    "--http-rate", 50.0, "HTTP requests a second from one client address (0: no limit).", minimum=0
 )
 @count_option("--http-burst", 200, "Burst of HTTP requests from one client address.", minimum=1)
 @click.option(
@@ -121,19 +116,14 @@ def claim_or_exit(db_url: str) -> Claim:
     is_flag=True,
     help="No per-address HTTP limits (request rate, joins) for 127.0.0.1 and ::1.",
 )
-@click.option(
+@number_option(
     "--store-timeout",
-    default=10.0,
-    show_default=True,
-    type=click.FloatRange(0.1),
-    help="Seconds a database write (or an HTTP request's read) may take before it fails.",
+    10.0,
+    "Seconds a database write (or an HTTP request's read) may take before it fails.",
+    minimum=0.1,
 )
-@click.option(
-    "--store-retry",
-    default=1.0,
-    show_default=True,
-    type=click.FloatRange(0.01),
-    help="Seconds between a paused room's probes of the database.",
+@number_option(
+    "--store-retry", 1.0, "Seconds between a paused room's probes of the database.", minimum=0.01
 )
 def serve(
     host: str,

@@ -6,21 +6,8 @@ engine is a subpackage of its own: :mod:`liarsdice.core.bidding` (bids on all th
 :mod:`liarsdice.core.poker` (poker dice under one cup).
 """
 
+from liarsdice.core import errors
 from liarsdice.core.common import CHANCE, TERMINAL
-from liarsdice.core.errors import (
-    IllegalActionError,
-    LiarsDiceError,
-    NotationError,
-    RecordError,
-    RulesError,
-)
+from liarsdice.core.errors import *  # noqa: F403  (the typed errors: errors.__all__)
 
-__all__ = [
-    "CHANCE",
-    "TERMINAL",
-    "IllegalActionError",
-    "LiarsDiceError",
-    "NotationError",
-    "RecordError",
-    "RulesError",
-]
+__all__ = ["CHANCE", "TERMINAL", *errors.__all__]

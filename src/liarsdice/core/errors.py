@@ -31,3 +31,6 @@ class RecordError(LiarsDiceError):
         self.message = message
         self.round = round
         self.move = move
+
+
+__all__ = ["IllegalActionError", "LiarsDiceError", "NotationError", "RecordError", "RulesError"]

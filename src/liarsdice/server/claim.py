@@ -106,7 +106,7 @@ class Claim:
         self,
         kind: type[BaseException] | None,
         err: BaseException | None,
-        tb: TracebackType | None,
+        _tb: TracebackType | None,
     ) -> None:
         self.release()
 

@@ -117,10 +117,8 @@ class DiceStream:
         self._seed = server_seed
         self._clients = tuple(client_seeds)
         self.at: Cursor = START
-        self.draws = 0
 
     def draw(self, n: int) -> int:
         """A uniform integer in ``0..n-1`` (``1 <= n <= 256``), by rejection sampling."""
         value, self.at = draw_at(self._seed, self._clients, self.at, n)
-        self.draws += 1
         return value

@@ -43,7 +43,6 @@ class Faults:
     rooms: set[str] | None = None
     reads: bool = False  # fail reads too (``load_room``, ``record``) while a mode is set
     failed: int = 0  # writes refused so far
-    written: int = 0  # writes that reached the database
     _gate: asyncio.Event = field(default_factory=asyncio.Event)
 
     def set(self, mode: str | None, rooms: set[str] | None = None) -> None:
@@ -85,7 +84,6 @@ class Faults:
 async def _faulty_write(store: Store, faults: Faults, batch: Batch, write: Any) -> None:
     fail_after = await faults.before(batch.room_id)
     await write(batch)
-    faults.written += 1
     if fail_after:
         faults.failed += 1
         raise StoreFault(f"injected fault: write of room {batch.room_id} committed, then failed")

@@ -10,58 +10,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from liarsdice.server import fair
-from liarsdice.server.ratings import Standing
 from liarsdice.server.store import CLOSED, Batch
 
-
-class _Event(Protocol):
-    @property
-    def seq(self) -> int: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def data(self) -> dict[str, Any]: ...
-    @property
-    def text(self) -> str: ...
+if TYPE_CHECKING:  # (the room's modules import this one)
+    from liarsdice.server.room.state import Event, RoomState, Seat
 
 
-class _Seat(Protocol):
-    @property
-    def index(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def kind(self) -> str: ...
-    @property
-    def level(self) -> str | None: ...
-
-
-class _Room(Protocol):
-    """What the projections read of a room's value (``room.state.RoomState``)."""
-
-    @property
-    def seq(self) -> int: ...
-    @property
-    def preset(self) -> str: ...
-    @property
-    def game_no(self) -> int: ...
-    @property
-    def seats(self) -> Sequence[_Seat]: ...
-    def record(self) -> dict[str, Any]: ...
-    def standings(self) -> tuple[int, list[Standing]] | None: ...
-
-
-def _seat_row(s: _Seat) -> dict[str, Any]:
+def _seat_row(s: Seat) -> dict[str, Any]:
     return {"seat": s.index, "name": s.name, "kind": s.kind, "level": s.level}
 
 
 def project(
     room_id: str,
-    events: Sequence[_Event],
-    states: Sequence[_Room],
+    events: Sequence[Event],
+    states: Sequence[RoomState],
     seeds: Mapping[int, str],
     snapshot: Any = None,
 ) -> Batch:
@@ -79,11 +44,11 @@ def project(
     return batch
 
 
-def _nothing(batch: Batch, ev: _Event, after: _Room) -> None:
+def _nothing(batch: Batch, ev: Event, after: RoomState) -> None:
     return None
 
 
-def _room_created(batch: Batch, ev: _Event, after: _Room) -> None:
+def _room_created(batch: Batch, ev: Event, after: RoomState) -> None:
     d = ev.data
     batch.new_room = {
         "preset": d["preset"],
@@ -95,15 +60,15 @@ def _room_created(batch: Batch, ev: _Event, after: _Room) -> None:
     }
 
 
-def _seat_joined(batch: Batch, ev: _Event, after: _Room) -> None:
+def _seat_joined(batch: Batch, ev: Event, after: RoomState) -> None:
     batch.seats.append(_seat_row(after.seats[ev.data["seat"]]))
 
 
-def _seat_removed(batch: Batch, ev: _Event, after: _Room) -> None:
+def _seat_removed(batch: Batch, ev: Event, after: RoomState) -> None:
     batch.reseat = True
 
 
-def _game_started(batch: Batch, ev: _Event, after: _Room) -> None:
+def _game_started(batch: Batch, ev: Event, after: RoomState) -> None:
     d = ev.data
     batch.games.append(
         {
@@ -116,14 +81,14 @@ def _game_started(batch: Batch, ev: _Event, after: _Room) -> None:
     batch.room_update.update(status="playing", game_no=d["game_no"])
 
 
-def _game_over(batch: Batch, ev: _Event, after: _Room) -> None:
+def _game_over(batch: Batch, ev: Event, after: RoomState) -> None:
     record = json.dumps(after.record())
     batch.game_updates.append((ev.data["game_no"], {"finished_seq": ev.seq, "record": record}))
     batch.room_update["status"] = "finished"
     batch.standings = after.standings()
 
 
-def _room_closed(batch: Batch, ev: _Event, after: _Room) -> None:
+def _room_closed(batch: Batch, ev: Event, after: RoomState) -> None:
     batch.room_update["status"] = CLOSED
 
 

@@ -2,10 +2,16 @@
 
 The migrations (:mod:`liarsdice.server.migrations`) create and upgrade them; the store
 (:mod:`liarsdice.server.store`) reads and writes them. See the store's docstring for what each
-table holds.
+table holds. The tables and the migrations spell their columns with :func:`keys`,
+:func:`required` and :func:`optional` (names as keywords, in column order):
+
+>>> [(c.name, c.primary_key, c.nullable) for c in [*keys(room_id=ID), *optional(level=INT)]]
+[('room_id', True, False), ('level', False, True)]
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from sqlalchemy import (
     Boolean,
@@ -20,20 +26,46 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
 )
+from sqlalchemy.types import TypeEngine
+
+ID = String(32)
+NAME = String(64)  # also a hash or a secret in hex
+INT = Integer
+TEXT = Text
+STAMP = DateTime(timezone=True)
+ColumnType = type[TypeEngine[Any]] | TypeEngine[Any]
+
+
+def keys(**types: ColumnType) -> list[Column[Any]]:
+    """The primary key's columns, in order: ``keys(room_id=ID, seat=INT)``."""
+    return [Column(name, type_, primary_key=True) for name, type_ in types.items()]
+
+
+def required(**types: ColumnType) -> list[Column[Any]]:
+    """``NOT NULL`` columns, in order."""
+    return [Column(name, type_, nullable=False) for name, type_ in types.items()]
+
+
+def optional(**types: ColumnType) -> list[Column[Any]]:
+    """Nullable columns, in order."""
+    return [Column(name, type_, nullable=True) for name, type_ in types.items()]
+
+
+def stamps() -> list[Column[Any]]:
+    """``created_at`` and ``updated_at``."""
+    return required(created_at=STAMP, updated_at=STAMP)
+
 
 metadata = MetaData()
+_STATUS = String(16)
+_CALLS = {"calls_made": INT, "calls_won": INT}
 
 rooms_table = Table(
     "rooms",
     metadata,
-    Column("id", String(32), primary_key=True),
-    Column("preset", String(32), nullable=False),
-    Column("options", Text, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("game_no", Integer, nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    *keys(id=ID),
+    *required(preset=ID, options=TEXT, status=_STATUS, game_no=INT, seq=INT),
+    *stamps(),
     # migration 0004: by link only (its ``room_created`` says ``"private": true``); the public
     # pages (the room list, players' recent games) leave it out
     Column("private", Boolean, nullable=False, server_default=false()),
@@ -42,54 +74,38 @@ rooms_table = Table(
 seats_table = Table(
     "seats",
     metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("kind", String(16), nullable=False),
-    Column("level", String(16), nullable=True),
+    *keys(room_id=ID, seat=INT),
+    *required(name=NAME, kind=_STATUS),
+    *optional(level=_STATUS),
 )
 
 games_table = Table(
     "games",
     metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("game_no", Integer, primary_key=True),
-    Column("rules", String(32), nullable=False),
-    Column("players", Text, nullable=False),
-    Column("started_seq", Integer, nullable=False),
-    Column("finished_seq", Integer, nullable=True),
-    Column("record", Text, nullable=True),
+    *keys(room_id=ID, game_no=INT),
+    *required(rules=ID, players=TEXT, started_seq=INT),
+    *optional(finished_seq=INT, record=TEXT),
 )
 
 events_table = Table(
     "events",
     metadata,
-    Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("room_id", String(32), nullable=False, index=True),
-    Column("seq", Integer, nullable=False),
-    Column("kind", String(32), nullable=False),
-    Column("data", Text, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("id", INT, primary_key=True, autoincrement=True),
+    Column("room_id", ID, nullable=False, index=True),
+    *required(seq=INT, kind=ID, data=TEXT, created_at=STAMP),
     UniqueConstraint("room_id", "seq", name="uq_events_room_seq"),
 )
 
 fair_seeds_table = Table(
     "fair_seeds",
     metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("idx", Integer, primary_key=True),
-    Column("server_seed", String(64), nullable=False),
-    Column("commitment", String(64), nullable=False),
+    *keys(room_id=ID, idx=INT),
+    *required(server_seed=NAME, commitment=NAME),
 )
 
 # One secret per room (migration 0002): the key of the bots' random numbers. It never leaves the
 # server (no frame, no record carries it), so nobody can replay a bot's private decisions.
-room_secrets_table = Table(
-    "room_secrets",
-    metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("bot_secret", String(64), nullable=False),
-)
+room_secrets_table = Table("room_secrets", metadata, *keys(room_id=ID), *required(bot_secret=NAME))
 
 # Players (migration 0003): guest identities (a browser's secret token, only its SHA-256 kept)
 # and one row per bot level ("bot-prob", ...), each with its OpenSkill rating (mu, sigma; score
@@ -98,51 +114,29 @@ room_secrets_table = Table(
 players_table = Table(
     "players",
     metadata,
-    Column("id", String(32), primary_key=True),
-    Column("token_hash", String(64), nullable=True, unique=True),
-    Column("name", String(64), nullable=False),
-    Column("kind", String(8), nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
+    *keys(id=ID),
+    Column("token_hash", NAME, nullable=True, unique=True),
+    *required(name=NAME, kind=String(8), mu=Float, sigma=Float),
     Column("score", Float, nullable=False, index=True),
-    Column("games", Integer, nullable=False),
-    Column("wins", Integer, nullable=False),
-    Column("calls_made", Integer, nullable=False),
-    Column("calls_won", Integer, nullable=False),
-    Column("created_at", DateTime(timezone=True), nullable=False),
-    Column("updated_at", DateTime(timezone=True), nullable=False),
+    *required(games=INT, wins=INT, **_CALLS),
+    *stamps(),
 )
 
 player_games_table = Table(
     "player_games",
     metadata,
-    Column("player_id", String(32), primary_key=True),
-    Column("room_id", String(32), primary_key=True),
-    Column("game_no", Integer, primary_key=True),
-    Column("place", Integer, nullable=False),
-    Column("players", Integer, nullable=False),
-    Column("calls_made", Integer, nullable=False),
-    Column("calls_won", Integer, nullable=False),
-    Column("rating", Integer, nullable=False),
-    Column("finished_at", DateTime(timezone=True), nullable=False, index=True),
+    *keys(player_id=ID, room_id=ID, game_no=INT),
+    *required(place=INT, players=INT, **_CALLS, rating=INT),
+    Column("finished_at", STAMP, nullable=False, index=True),
 )
 
 # Room snapshots (migration 0005): a room's value just before its latest game started, as JSON
 # (no game state: the log's next event, game_started, builds it). Startup folds only the events
 # after ``seq``. One row per room, replaced at each game's start.
 room_snapshots_table = Table(
-    "room_snapshots",
-    metadata,
-    Column("room_id", String(32), primary_key=True),
-    Column("seq", Integer, nullable=False),
-    Column("data", Text, nullable=False),
+    "room_snapshots", metadata, *keys(room_id=ID), *required(seq=INT, data=TEXT)
 )
 
 # The store probe (migration 0005): a paused room writes a record-sized payload here (and
 # deletes it in the same transaction) to prove real writes fit before it resumes.
-store_probe_table = Table(
-    "store_probe",
-    metadata,
-    Column("id", String(32), primary_key=True),
-    Column("payload", Text, nullable=False),
-)
+store_probe_table = Table("store_probe", metadata, *keys(id=ID), *required(payload=TEXT))

@@ -42,6 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
+from sqlalchemy.sql import Select
 
 from liarsdice.server import ratings
 from liarsdice.server.claim import Claim, StoreInUse, claim_for
@@ -593,27 +594,21 @@ class Store:
         """The rooms ``ids``; ``which(room_id column)`` selects their rows in each table.
         A room with a snapshot gets the events after it only (``since``: after that)."""
         wanted = set(ids)
+
+        def rooms_rows(table: Table, *names: str) -> Select[Any]:
+            return select(*table.c[names]).where(which(table.c.room_id))
+
         snapshots: dict[str, tuple[int, Any]] = {}
         for room_id, seq, data in await conn.execute(
-            select(
-                room_snapshots_table.c.room_id,
-                room_snapshots_table.c.seq,
-                room_snapshots_table.c.data,
-            ).where(which(room_snapshots_table.c.room_id))
+            rooms_rows(room_snapshots_table, "room_id", "seq", "data")
         ):
             if since is None:
                 snapshots[room_id] = (seq, json.loads(data))
         snap = room_snapshots_table.alias("snap")
         after = func.coalesce(snap.c.seq, 0) if since is None else since
         rows = await conn.execute(
-            select(
-                events_table.c.room_id,
-                events_table.c.seq,
-                events_table.c.kind,
-                events_table.c.data,
-            )
+            rooms_rows(events_table, "room_id", "seq", "kind", "data")
             .select_from(events_table.outerjoin(snap, snap.c.room_id == events_table.c.room_id))
-            .where(which(events_table.c.room_id))
             .where(events_table.c.seq > after)
             .order_by(events_table.c.room_id, events_table.c.seq)
         )
@@ -623,18 +618,12 @@ class Store:
                 events[room_id].append((seq, kind, json.loads(data)))
         seeds: dict[str, dict[int, str]] = {}
         for room_id, idx, seed in await conn.execute(
-            select(
-                fair_seeds_table.c.room_id,
-                fair_seeds_table.c.idx,
-                fair_seeds_table.c.server_seed,
-            ).where(which(fair_seeds_table.c.room_id))
+            rooms_rows(fair_seeds_table, "room_id", "idx", "server_seed")
         ):
             seeds.setdefault(room_id, {})[idx] = seed
         secrets: dict[str, str] = {}
         for room_id, secret in await conn.execute(
-            select(room_secrets_table.c.room_id, room_secrets_table.c.bot_secret).where(
-                which(room_secrets_table.c.room_id)
-            )
+            rooms_rows(room_secrets_table, "room_id", "bot_secret")
         ):
             secrets[room_id] = secret
         return [
@@ -730,7 +719,7 @@ class Store:
         """One room's event log, in order (for tests and audits)."""
         async with self._engine().connect() as conn:
             rows = await conn.execute(
-                select(events_table.c.seq, events_table.c.kind, events_table.c.data)
+                select(*events_table.c["seq", "kind", "data"])
                 .where(events_table.c.room_id == room_id)
                 .order_by(events_table.c.seq)
             )

@@ -31,7 +31,6 @@ from liarsdice.server.transport import CLOSE_RATE, CLOSE_SLOW, EXTENSION, WsCont
 from liarsdice.server.views import SPECTATOR, Encoded, error_frame
 
 # WebSocket close codes (docs/PROTOCOL.md).
-CLOSE_NORMAL = 1000
 CLOSE_TOO_BIG = 1009
 CLOSE_BAD_HELLO = 4400
 CLOSE_BAD_TOKEN = 4401
@@ -70,8 +69,7 @@ class WsSink:
         self.over = over
         self.on_cut_off = on_cut_off
         self.control = control
-        self.throttled = False  # nothing more is queued
-        self.dropped = False  # the client did not read: dropped (4008)
+        self.throttled = False  # nothing more is queued (the client did not read: dropped, 4008)
         self.queue: asyncio.Queue[str | _Closing | None] = asyncio.Queue()
         self.pending: deque[tuple[float, int]] = deque()  # (queued at, bytes) not yet sent
         self.pending_bytes = 0
@@ -111,7 +109,7 @@ class WsSink:
 
     def drop(self) -> None:
         """The client does not read: close 4008 (it reconnects and resyncs by ``seq``)."""
-        self.throttled = self.dropped = True
+        self.throttled = True
         reason = "too slow: reconnect and resync"
         if self.control is not None:  # the app's reader hears of it at once
             self.control.drop(CLOSE_SLOW, reason)

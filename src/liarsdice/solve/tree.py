@@ -48,21 +48,11 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.bid import Bid
 from liarsdice.core.bidding.game import BID_BASE, LIAR, Game
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
-from liarsdice.core.bidding.rules import (
-    Economy,
-    ExactCall,
-    FirstOpener,
-    Ordering,
-    Resolution,
-    Rules,
-    Scoring,
-    ShowReroll,
-    Stash,
-    preset,
-)
+from liarsdice.core.bidding.rules import FirstOpener, Rules, Scoring, preset
 from liarsdice.core.errors import RulesError
 
 __all__ = [
@@ -166,18 +156,7 @@ def check_supported(game: Game) -> None:
         problems.append("two players")
     if r.scoring is not Scoring.SINGLE_ROUND:
         problems.append("scoring=single-round")
-    if r.ordering is Ordering.MONOTONE:
-        problems.append("a total bid order (not monotone)")
-    if r.exact is not ExactCall.NONE:
-        problems.append("no exact call")
-    if r.show_reroll is not ShowReroll.OFF:
-        problems.append("show_reroll=off")
-    if r.stash is not Stash.NONE:
-        problems.append("stash=none")
-    if r.economy is not Economy.NONE:
-        problems.append("economy=none")
-    if r.resolution is not Resolution.FIRST_CALL:
-        problems.append("resolution=first-call")
+    problems += basic_round_lacks(r)
     if game.opener not in (None, 0) or (
         game.opener is None and r.first_opener is not FirstOpener.GIVEN
     ):

@@ -37,11 +37,9 @@ exact counts, spot-on and calza calls, the calling-advantage pile, the stash.
   Bayesian probabilities.
 
 >>> import random
->>> from liarsdice.core.bidding import Bid, Game, preset
+>>> from liarsdice.core.bidding import CHANCE, Bid, Game, preset
 >>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
->>> s = g.new_initial_state()
->>> for face in (2, 2, 5, 3, 4, 6):        # seat 0: 2 2 5, seat 1: 3 4 6
-...     s = s.apply_action(face)
+>>> s = g.replay((CHANCE, face) for face in (2, 2, 5, 3, 4, 6))  # seat 0: 2 2 5, seat 1: 3 4 6
 >>> s = s.apply_action(g.bid_action(Bid(2, 2)))
 >>> belief = Belief(g, s.view(1))
 >>> round(float(belief.match_dist(0, 2) @ [0, 1, 2, 3]), 2)   # prior 1, raised by the 2x2 bid

@@ -48,13 +48,9 @@ class BlufferBot(ProbBot):
     floor: float = 0.12  # no bid, bluff or not, less likely than this
     call_below: float = 0.3  # call liar only on a bid less likely than this
 
-    def choose(self, game: Game, view: PlayerView) -> int:
-        legal = self.legal(view)
-        early = self._before_bidding(game, view)
-        if early is not None:
-            return early
-        legal_set = set(legal)
+    def _bid_or_call(self, game: Game, view: PlayerView, legal: tuple[int, ...]) -> int:
         safe, candidates = self._candidates_now(game, view)
+        legal_set = set(legal)
         possible = [c for c in candidates if c.least_p >= self.floor]
         cur = view.current_bid
         if cur is not None and LIAR in legal_set:
@@ -71,10 +67,7 @@ class BlufferBot(ProbBot):
             return self._bluff(game, view, possible)
         pick = self._pick_raise(possible, safe, view.palifico)
         assert pick is not None
-        show = self._show_for(game, view, pick.bid, pick.p)
-        if show is not None and show in legal_set:
-            return show
-        return pick.action
+        return self._raise(game, view, pick, legal_set)
 
     def _bluff(self, game: Game, view: PlayerView, candidates: list[Candidate]) -> int:
         """A bid on a face it holds few of, a little above the least legal quantity."""

@@ -119,6 +119,7 @@ from liarsdice.bots.bidding.bayes import (
     position_value,
     tail,
 )
+from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.bid import Bid
 from liarsdice.core.bidding.game import (
     BID_BASE,
@@ -131,16 +132,7 @@ from liarsdice.core.bidding.game import (
     Game,
 )
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
-from liarsdice.core.bidding.rules import (
-    Economy,
-    ExactCall,
-    Ordering,
-    Resolution,
-    Rules,
-    Scoring,
-    ShowReroll,
-    Stash,
-)
+from liarsdice.core.bidding.rules import ExactCall, Rules, Scoring, ShowReroll, Stash
 from liarsdice.core.bidding.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.bidding.view import PlayerView
 
@@ -556,11 +548,9 @@ def bluff_models(
     bid yet keep ``base``.
 
     >>> import random
-    >>> from liarsdice.core.bidding import Bid, Game, preset
+    >>> from liarsdice.core.bidding import CHANCE, Bid, Game, preset
     >>> g = Game(preset("classic", players=2, dice=3, first_opener="given"))
-    >>> s = g.new_initial_state()
-    >>> for face in (2, 3, 4, 5, 5, 6):          # seat 0: 2 3 4, seat 1: 5 5 6
-    ...     s = s.apply_action(face)
+    >>> s = g.replay((CHANCE, face) for face in (2, 3, 4, 5, 5, 6))  # seat 0: 2 3 4, seat 1: 5 5 6
     >>> s = s.apply_action(g.bid_action(Bid(4, 6)))      # seat 0 bids four 6s on no 6 or 1
     >>> s = s.apply_action(g.string_to_action("liar"))
     >>> rates = bluff_models(g, s.view(1), BidModel(eps=0.2))
@@ -689,15 +679,7 @@ class ExpertBot(BayesBot):
         key = ("resolve", rules)
         if key in _UNSOLVABLE:
             return False
-        if (
-            rules.exact is not ExactCall.NONE
-            or rules.show_reroll is not ShowReroll.OFF
-            or rules.stash is not Stash.NONE
-            or rules.economy is not Economy.NONE
-            or rules.resolution is not Resolution.FIRST_CALL
-            or rules.ordering is Ordering.MONOTONE
-            or rules.scoring is Scoring.ROOM
-        ):
+        if basic_round_lacks(rules) or rules.scoring is Scoring.ROOM:
             _UNSOLVABLE.add(key)
             return False
         if view.phase != "bid" or sum(1 for d in view.dice_counts if d > 0) != 2:

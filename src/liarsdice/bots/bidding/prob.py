@@ -119,8 +119,12 @@ class ProbBot(Bot):
         early = self._before_bidding(game, view)
         if early is not None:
             return early
-        legal_set = set(legal)
+        return self._bid_or_call(game, view, legal)
+
+    def _bid_or_call(self, game: Game, view: PlayerView, legal: tuple[int, ...]) -> int:
+        """A raise, a call or an exact call."""
         safe, candidates = self._candidates_now(game, view)
+        legal_set = set(legal)
         pick = self._pick_raise(candidates, safe, view.palifico)
         raise_value = max((c.least_p for c in candidates), default=-1.0)
 
@@ -136,8 +140,12 @@ class ProbBot(Bot):
 
         if pick is None:  # no raise is legal and no call either: cannot happen, stay legal
             return self.rng.choice(legal)
+        return self._raise(game, view, pick, legal_set)
+
+    def _raise(self, game: Game, view: PlayerView, pick: Candidate, legal: set[int]) -> int:
+        """``pick``'s bid, or first the show that goes with it."""
         show = self._show_for(game, view, pick.bid, pick.p)
-        if show is not None and show in legal_set:
+        if show is not None and show in legal:
             return show
         return pick.action
 

@@ -351,13 +351,7 @@ _CHIPS = Economy.CHIPS
 _PALIFICO_MODES = (OPEN_ANY, PALIFICO)  # a palifico round: keep the face after the opening bid
 
 # Module-level aliases: a global lookup is cheaper than an enum attribute on hot paths.
-_P_SETUP = Phase.SETUP
-_P_ROLL = Phase.ROLL
-_P_BID = Phase.BID
-_P_REROLL = Phase.REROLL
-_P_SHOW = Phase.SHOW
-_P_BUY_ROLL = Phase.BUY_ROLL
-_P_OVER = Phase.OVER
+_P_SETUP, _P_ROLL, _P_BID, _P_REROLL, _P_SHOW, _P_BUY_ROLL, _P_OVER = Phase  # in value order
 
 # Turn flags.
 _BOUGHT = 1

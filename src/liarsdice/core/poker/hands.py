@@ -35,7 +35,6 @@ FACE_SYMBOLS = ("9", "10", "J", "Q", "K", "A")
 FACE_WORDS = ("nine", "ten", "jack", "queen", "king", "ace")
 FACE_PLURALS = ("nines", "tens", "jacks", "queens", "kings", "aces")
 HAND_SIZE = 5
-KEY_LENGTH = 6  # category + five values
 LOW_STRAIGHT = KING  # K-Q-J-10-9, named by its top face
 HIGH_STRAIGHT = ACE  # A-K-Q-J-10
 

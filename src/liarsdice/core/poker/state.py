@@ -142,11 +142,6 @@ def _minus(dice: tuple[int, ...], part: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(rest)
 
 
-def _contains(dice: tuple[int, ...], part: tuple[int, ...]) -> bool:
-    have = Counter(dice)
-    return all(have[f] >= k for f, k in Counter(part).items())
-
-
 def _still_known(
     known: tuple[int, ...], before: tuple[int, ...], after: tuple[int, ...]
 ) -> tuple[int, ...]:
@@ -473,6 +468,10 @@ class PokerState(StateBase):
         """``known`` with ``seat`` knowing ``dice`` under the cup (it looked)."""
         return tuple(dice if p == seat else k for p, k in enumerate(self.known))
 
+    def _to_holder(self, action: int, phase: Phase, **changes: Any) -> PokerState:
+        """The dice rolled for the holder are all in: the holder acts next, in ``phase``."""
+        return self._next(action, phase=phase, player=self.holder, pending=(), **changes)
+
     def _pass_cup(self, action: int, direction: int, **changes: Any) -> PokerState:
         holder = self.holder
         passed = list(self.passed)
@@ -513,13 +512,11 @@ class PokerState(StateBase):
                 return self._next(action, pending=(shake, rolled_out, rolled))
             cup = tuple(sorted(rolled[:k])) if shake else self.cup
             outside = tuple(sorted(_minus(self.outside, rolled_out) + rolled[k:]))
-            return self._next(
+            return self._to_holder(
                 action,
-                phase=Phase.BID,
-                player=self.holder,
+                Phase.BID,
                 cup=cup,
                 outside=outside,
-                pending=(),
                 known=self._knowing(self.holder, cup),  # the holder looks again before bidding
             )
         # Phase.FIVE_ROLL
@@ -540,14 +537,7 @@ class PokerState(StateBase):
                 success=is_five_of_a_kind(dice),
                 outside=dice,
             )
-        return self._next(
-            action,
-            phase=Phase.KEEP,
-            player=self.holder,
-            outside=dice,
-            attempts=attempts,
-            pending=(),
-        )
+        return self._to_holder(action, Phase.KEEP, outside=dice, attempts=attempts)
 
     def _call_liar(self, action: int) -> PokerState:
         hand = self.dice

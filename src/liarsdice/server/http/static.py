@@ -52,22 +52,11 @@ def static_response(request: Request, name: str) -> Response:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def index(request: Request) -> Response:
-    return static_response(request, "index.html")
-
-
 @router.get("/r/{room_id}", response_class=HTMLResponse)
-async def room_page(room_id: str, request: Request) -> Response:
-    return static_response(request, "index.html")
-
-
 @router.get("/leaderboard", response_class=HTMLResponse)
-async def leaderboard_page(request: Request) -> Response:
-    return static_response(request, "index.html")
-
-
 @router.get("/p/{player_id}", response_class=HTMLResponse)
-async def player_page(player_id: str, request: Request) -> Response:
+async def index(request: Request) -> Response:
+    """The app's one page at each of its addresses (the page reads the path)."""
     return static_response(request, "index.html")
 
 

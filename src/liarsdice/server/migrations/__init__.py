@@ -2,6 +2,9 @@
 
 :func:`upgrade_head` runs ``alembic upgrade head`` on an open connection; the server calls it
 at startup. From a shell: ``python -m liarsdice.server.migrations DATABASE_URL``.
+
+The revisions (``versions/``) spell their columns with the helpers of
+:mod:`liarsdice.server.schema` (:func:`~liarsdice.server.schema.keys`, ...).
 """
 
 from __future__ import annotations

@@ -151,12 +151,6 @@ class RoomState:
         s = self.seats[seat]
         return s.kind == "bot" or s.left or away
 
-    def seat_of_token(self, token_hash: str) -> int | None:
-        for s in self.seats:
-            if s.token_hash is not None and s.token_hash == token_hash:
-                return s.index
-        return None
-
     def record(self) -> Record:
         """The JSON record of the current game, with each revealed round's ``fair`` key."""
         assert self.state is not None

@@ -320,34 +320,42 @@ export class MovePicker {
 
   // ------------------------------------------------------------ dice you click
 
+  /**
+   * Dice you click to pick some (the four pickers below): ``sel`` is the tray's selection
+   * (mode, title, caption, dice; null: no die to click), ``chosen()`` the move the picks make
+   * (null: none yet), ``update(m)`` relabels the dice and returns the button's text. Returns
+   * the picker (``extra`` before its button) and the function that redraws it.
+   */
+  dicePicker(id, sel, chosen, update, extra = null) {
+    const button = h("button", { type: "button", id, class: "primary", onclick: () => chosen() && this.move(chosen()) });
+    const refresh = () => {
+      const m = chosen();
+      button.disabled = !m;
+      button.textContent = update(m);
+      this.onSelection();
+    };
+    const toggle = (i) => {
+      sel.dice[i].picked = !sel.dice[i].picked;
+      refresh();
+    };
+    this.sel = sel && { ...sel, toggle };
+    refresh();
+    return [h("div", { class: "picker" }, extra, button), refresh];
+  }
+
   /** Show-and-reroll: pick dice to show; the rest are re-rolled. */
   showPicker(moves) {
     const S = this.S;
     const byKey = new Map(moves.map((m) => [multiset(tokensAfter(m.text, "show ", ","), false), m]));
     for (const m of moves) this.placed.add(m.action);
     const dice = S.view.my_dice.map((f) => ({ face: f, picked: false, zone: ZONES.hand, src: "mine", label: "" }));
-    const button = h("button", { type: "button", id: "show-button", class: "primary", onclick: () => chosen() && this.move(chosen()) });
-    const chosen = () => byKey.get(multiset(dice.filter((d) => d.picked).map((d) => d.face), false)) || null;
-    const refresh = () => {
+    const sel = { mode: "show", title: "Your dice", caption: "Click dice to show them to everyone; the others are re-rolled. Then you raise.", dice };
+    const [picker] = this.dicePicker("show-button", sel, () => pickedMove(byKey, dice, false), (m) => {
       const picked = dice.filter((d) => d.picked);
       dice.forEach((d) => (d.label = `${faceName(d.face)}: ${d.picked ? "will be shown" : "stays hidden"}`));
-      const m = chosen();
-      button.disabled = !m;
-      button.textContent = picked.length === 0 ? "Pick dice to show" : m ? `Show ${picked.length} and re-roll ${dice.length - picked.length}` : "Keep at least one die hidden";
-      this.onSelection();
-    };
-    this.sel = {
-      mode: "show",
-      title: "Your dice",
-      caption: "Click dice to show them to everyone; the others are re-rolled. Then you raise.",
-      dice,
-      toggle: (i) => {
-        dice[i].picked = !dice[i].picked;
-        refresh();
-      },
-    };
-    refresh();
-    return h("div", { class: "picker" }, button);
+      return picked.length === 0 ? "Pick dice to show" : m ? `Show ${picked.length} and re-roll ${dice.length - picked.length}` : "Keep at least one die hidden";
+    });
+    return picker;
   }
 
   /** Poker: arrange the five dice between the cup and outside. */
@@ -359,32 +367,17 @@ export class MovePicker {
       ...S.view.cup.map((f) => ({ face: f, out: false })),
       ...S.view.outside.map((f) => ({ face: f, out: true })),
     ].map((d) => ({ ...d, picked: d.out, zone: d.out ? ZONES.outside : ZONES.cup, src: d.out ? "outside" : "cup", label: "" }));
-    const button = h("button", { type: "button", id: "arrange-button", class: "primary", onclick: () => chosen() && this.move(chosen()) });
-    const chosen = () => byKey.get(multiset(dice.filter((d) => d.picked).map((d) => d.face), true)) || null;
-    const refresh = () => {
+    const sel = { mode: "arrange", title: "Arrange the dice", caption: "Click a die to move it between the cup and the table. Dice outside are seen by everyone.", dice };
+    const [picker] = this.dicePicker("arrange-button", sel, () => pickedMove(byKey, dice, true), (m) => {
       dice.forEach((d) => {
         d.zone = d.picked ? ZONES.outside : ZONES.cup;
         d.src = d.picked ? "outside" : "cup";
         d.label = `${faceName(d.face)}, ${d.picked ? "outside the cup: click to put it under" : "under the cup: click to put it outside"}`;
       });
       const out = dice.filter((d) => d.picked).length;
-      const m = chosen();
-      button.disabled = !m;
-      button.textContent = m ? (out ? `Done: ${out} outside, ${dice.length - out} under the cup` : "Done: every die under the cup") : "Leave at least one die under the cup";
-      this.onSelection();
-    };
-    this.sel = {
-      mode: "arrange",
-      title: "Arrange the dice",
-      caption: "Click a die to move it between the cup and the table. Dice outside are seen by everyone.",
-      dice,
-      toggle: (i) => {
-        dice[i].picked = !dice[i].picked;
-        refresh();
-      },
-    };
-    refresh();
-    return h("div", { class: "picker" }, button);
+      return m ? (out ? `Done: ${out} outside, ${dice.length - out} under the cup` : "Done: every die under the cup") : "Leave at least one die under the cup";
+    });
+    return picker;
   }
 
   /** Poker: shake the cup and/or roll dice outside it. */
@@ -402,40 +395,27 @@ export class MovePicker {
     }
     const canShake = moves.some((m) => m.text.startsWith("shake"));
     let shake = false;
+    let refresh = null;
     const dice = [
       ...S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" })),
     ];
     const shakeButton = canShake
       ? h("button", { type: "button", id: "shake-toggle", "aria-pressed": "false", onclick: () => { shake = !shake; refresh(); } })
       : null;
-    const button = h("button", { type: "button", id: "roll-button", class: "primary", onclick: () => chosen() && this.move(chosen()) });
     const chosen = () => byKey.get(key(shake, dice.filter((d) => d.picked).map((d) => d.face))) || null;
-    const refresh = () => {
+    const sel = dice.length ? { mode: "roll", title: "Roll", caption: "Click dice outside the cup to roll them in view.", dice } : null;
+    const update = () => {
       dice.forEach((d) => (d.label = `${faceName(d.face)}, outside: ${d.picked ? "will be rolled" : "stays"}`));
       if (shakeButton) {
         shakeButton.setAttribute("aria-pressed", shake ? "true" : "false");
         shakeButton.textContent = shake ? "✓ Shake the cup (re-roll the dice under it)" : "Shake the cup (re-roll the dice under it)";
       }
       const n = dice.filter((d) => d.picked).length;
-      const m = chosen();
-      button.disabled = !m;
-      button.textContent = !shake && !n ? "Roll nothing" : `Roll${shake ? " the cup" : ""}${n ? `${shake ? " and" : ""} ${n} outside` : ""}`;
-      this.onSelection();
+      return !shake && !n ? "Roll nothing" : `Roll${shake ? " the cup" : ""}${n ? `${shake ? " and" : ""} ${n} outside` : ""}`;
     };
-    this.sel = dice.length
-      ? {
-          mode: "roll",
-          title: "Roll",
-          caption: "Click dice outside the cup to roll them in view.",
-          dice,
-          toggle: (i) => {
-            dice[i].picked = !dice[i].picked;
-            refresh();
-          },
-        }
-      : null;
-    refresh();
-    return h("div", { class: "picker" }, shakeButton, button);
+    let picker;
+    [picker, refresh] = this.dicePicker("roll-button", sel, chosen, update, shakeButton);
+    return picker;
   }
 
   /** Poker: five-of-a-kind attempts: keep some dice and roll the rest. */
@@ -444,29 +424,19 @@ export class MovePicker {
     const byKey = new Map(moves.map((m) => [m.text === "keep none" ? "" : multiset(tokensAfter(m.text, "keep ", " "), true), m]));
     for (const m of moves) this.placed.add(m.action);
     const dice = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
-    const button = h("button", { type: "button", id: "keep-button", class: "primary", onclick: () => chosen() && this.move(chosen()) });
-    const chosen = () => byKey.get(multiset(dice.filter((d) => d.picked).map((d) => d.face), true)) || null;
-    const refresh = () => {
+    const sel = { mode: "keep", title: "Make five of a kind", caption: "Click the dice to keep; the others are rolled.", dice };
+    const [picker] = this.dicePicker("keep-button", sel, () => pickedMove(byKey, dice, true), (m) => {
       dice.forEach((d) => (d.label = `${faceName(d.face)}: ${d.picked ? "kept" : "will be rolled"}`));
       const n = dice.filter((d) => d.picked).length;
-      const m = chosen();
-      button.disabled = !m;
-      button.textContent = m ? `Keep ${n}, roll ${dice.length - n}` : "Roll at least one die";
-      this.onSelection();
-    };
-    this.sel = {
-      mode: "keep",
-      title: "Make five of a kind",
-      caption: "Click the dice to keep; the others are rolled.",
-      dice,
-      toggle: (i) => {
-        dice[i].picked = !dice[i].picked;
-        refresh();
-      },
-    };
-    refresh();
-    return h("div", { class: "picker" }, button);
+      return m ? `Keep ${n}, roll ${dice.length - n}` : "Roll at least one die";
+    });
+    return picker;
   }
+}
+
+/** The move of the picked dice in ``byKey`` (by the multiset of their faces). */
+function pickedMove(byKey, dice, sorted) {
+  return byKey.get(multiset(dice.filter((d) => d.picked).map((d) => d.face), sorted)) || null;
 }
 
 function capital(s) {

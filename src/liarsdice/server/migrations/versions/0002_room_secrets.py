@@ -1,28 +1,18 @@
-"""The per-room bot secret: ``room_secrets`` (the key of the bots' random numbers).
-
-Revision ID: 0002
-Revises: 0001
-Create Date: 2025-01-02
-"""
+"""The per-room bot secret: ``room_secrets`` (the key of the bots' random numbers)."""
 
 from __future__ import annotations
 
-import sqlalchemy as sa
 from alembic import op
+
+from liarsdice.server.schema import ID, NAME, keys, required
 
 revision = "0002"
 down_revision: str | None = "0001"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
     """Create ``room_secrets`` (rooms created before it get a secret when next loaded)."""
-    op.create_table(
-        "room_secrets",
-        sa.Column("room_id", sa.String(32), primary_key=True),
-        sa.Column("bot_secret", sa.String(64), nullable=False),
-    )
+    op.create_table("room_secrets", *keys(room_id=ID), *required(bot_secret=NAME))
 
 
 def downgrade() -> None:

@@ -1,51 +1,34 @@
 """Players and ratings: ``players`` (guest identities and the bot levels, with their OpenSkill
-rating and counts) and ``player_games`` (one row per rated player and finished game).
-
-Revision ID: 0003
-Revises: 0002
-Create Date: 2026-11-23
-"""
+rating and counts) and ``player_games`` (one row per rated player and finished game)."""
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 from alembic import op
 
+from liarsdice.server.schema import ID, INT, NAME, STAMP, keys, required, stamps
+
 revision = "0003"
 down_revision: str | None = "0002"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
     """Create ``players`` and ``player_games``."""
+    calls = {"calls_made": INT, "calls_won": INT}
     op.create_table(
         "players",
-        sa.Column("id", sa.String(32), primary_key=True),
-        sa.Column("token_hash", sa.String(64), nullable=True, unique=True),
-        sa.Column("name", sa.String(64), nullable=False),
-        sa.Column("kind", sa.String(8), nullable=False),
-        sa.Column("mu", sa.Float, nullable=False),
-        sa.Column("sigma", sa.Float, nullable=False),
+        *keys(id=ID),
+        sa.Column("token_hash", NAME, nullable=True, unique=True),
+        *required(name=NAME, kind=sa.String(8), mu=sa.Float, sigma=sa.Float),
         sa.Column("score", sa.Float, nullable=False, index=True),
-        sa.Column("games", sa.Integer, nullable=False),
-        sa.Column("wins", sa.Integer, nullable=False),
-        sa.Column("calls_made", sa.Integer, nullable=False),
-        sa.Column("calls_won", sa.Integer, nullable=False),
-        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
-        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+        *required(games=INT, wins=INT, **calls),
+        *stamps(),
     )
     op.create_table(
         "player_games",
-        sa.Column("player_id", sa.String(32), primary_key=True),
-        sa.Column("room_id", sa.String(32), primary_key=True),
-        sa.Column("game_no", sa.Integer, primary_key=True),
-        sa.Column("place", sa.Integer, nullable=False),
-        sa.Column("players", sa.Integer, nullable=False),
-        sa.Column("calls_made", sa.Integer, nullable=False),
-        sa.Column("calls_won", sa.Integer, nullable=False),
-        sa.Column("rating", sa.Integer, nullable=False),
-        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False, index=True),
+        *keys(player_id=ID, room_id=ID, game_no=INT),
+        *required(place=INT, players=INT, **calls, rating=INT),
+        sa.Column("finished_at", STAMP, nullable=False, index=True),
     )
 
 

@@ -2,10 +2,6 @@
 
 A room's privacy is in its ``room_created`` event (``{"private": true}``); the column is
 backfilled from it.
-
-Revision ID: 0004
-Revises: 0003
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -17,8 +13,6 @@ from alembic import op
 
 revision = "0004"
 down_revision: str | None = "0003"
-branch_labels: str | None = None
-depends_on: str | None = None
 
 
 def upgrade() -> None:
