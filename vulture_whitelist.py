@@ -9,6 +9,7 @@ is only parsed (by vulture, ruff and mypy), never run.
 from importlib import import_module
 
 from liarsdice.arena import GameResult
+from liarsdice.bots.table import BotTable
 from liarsdice.core.bidding.ladder import BidSpace
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
@@ -64,6 +65,7 @@ GameResult.outcome  # tests/test_arena.py: results equal whatever the scheduling
 BidSpace.id_of  # tests/test_core_ladder.py, the module's doctest
 BidSpace.beats  # tests/test_core_ladder.py
 OptionCodec.of  # core/options.py's doctest
+BotTable.plus  # tests/test_arena.py (a family's bots with extra panel bots)
 OptionCodec.read_json  # the families' and the records' option readers (main, since 3eed368)
 PokerState.rolling_under_cup  # tests/test_poker_core.py, docs/POKER.md
 LiarsDiceGame.engine_game  # tests/test_openspiel.py

@@ -21,7 +21,7 @@ from typing import Any
 
 from liarsdice.core.common import CHANCE, TERMINAL
 from liarsdice.families.base import Family, Sizes
-from liarsdice.families.tensors import Floats32
+from liarsdice.families.tensors import Encoding, Floats32
 
 __all__ = ["Adapter"]
 
@@ -72,21 +72,24 @@ class Adapter(ABC):
         return [self.to_index(a) for a in state.legal_actions()]
 
     # ----------------------------------------------------------- observations
-    @abstractmethod
+    encoding: Encoding
+    """The family's tensors of this game."""
+
     def observation(self, state: Any, player: int) -> Floats32:
         """``player``'s observation tensor (``observation_size`` floats)."""
+        return self.encoding.observation(state, player)
 
-    @abstractmethod
     def information_state(self, state: Any, player: int) -> Floats32:
         """``player``'s information-state tensor (``info_size`` floats)."""
+        return self.encoding.information_state(state, player)
 
     @abstractmethod
     def observation_string(self, state: Any, player: int) -> str:
         """What ``player`` sees now, as one line."""
 
-    @abstractmethod
     def slices(self, history: bool) -> dict[str, slice]:
         """The named blocks of the observation (``history``: the information state)."""
+        return self.encoding.blocks(history)
 
     @abstractmethod
     def observation_bounds(self) -> tuple[float, float]:

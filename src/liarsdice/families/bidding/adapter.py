@@ -19,7 +19,6 @@ from liarsdice.core.bidding.rules import (
 from liarsdice.families.adapter import Adapter
 from liarsdice.families.base import Family, Sizes, own
 from liarsdice.families.bidding.encoding import BiddingEncoding
-from liarsdice.families.tensors import Floats32
 
 __all__ = ["BiddingAdapter"]
 
@@ -28,6 +27,7 @@ class BiddingAdapter(Adapter):
     """The bidding family (:class:`~liarsdice.families.bidding.encoding.BiddingEncoding`)."""
 
     game: Game
+    encoding: BiddingEncoding
 
     def __init__(self, game: Game) -> None:
         super().__init__(game)
@@ -82,18 +82,6 @@ class BiddingAdapter(Adapter):
 
     def to_index(self, action: int) -> int:
         return self.encoding.to_index(action)
-
-    def observation(self, state: Any, player: int) -> Floats32:
-        return self.encoding.observation(state, player)
-
-    def information_state(self, state: Any, player: int) -> Floats32:
-        return self.encoding.information_state(state, player)
-
-    def slices(self, history: bool) -> dict[str, slice]:
-        out = dict(self.encoding.slices)
-        if not history:
-            del out["history"]
-        return out
 
     def recall_key(self, state: Any, player: int) -> str:
         """Single-round games with a given opener: only the player's own dice are observed

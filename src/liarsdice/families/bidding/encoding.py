@@ -61,13 +61,11 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from liarsdice.core.bidding.actions import BID_BASE, BUY, SHOW_BASE, SHOW_BITS
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import Economy, Resolution, Scoring, ShowReroll, Stash
 from liarsdice.core.errors import RulesError
-from liarsdice.families.tensors import Floats32
+from liarsdice.families.tensors import Encoding, Floats32
 
 __all__ = [
     "MAX_SHOW_ACTIONS",
@@ -104,7 +102,7 @@ def max_hand(game: Game) -> int:
     return max(game.start_dice)
 
 
-class BiddingEncoding:
+class BiddingEncoding(Encoding):
     """The dense action numbering and the observation layout of one bidding-family game."""
 
     def __init__(self, game: Game) -> None:
@@ -190,18 +188,6 @@ class BiddingEncoding:
         return [self.to_index(a) for a in state.legal_actions()]
 
     # ------------------------------------------------------------- observations
-    def observation(self, state: Any, player: int) -> Floats32:
-        """The observation tensor of ``player`` (a seat) in ``state``."""
-        out = np.zeros(self.size, dtype=np.float32)
-        self._fill(out, state, player, history=False)
-        return out
-
-    def information_state(self, state: Any, player: int) -> Floats32:
-        """The observation followed by the round's bid history (``info_size`` floats)."""
-        out = np.zeros(self.info_size, dtype=np.float32)
-        self._fill(out, state, player, history=True)
-        return out
-
     def _fill(self, out: Floats32, state: Any, player: int, *, history: bool) -> None:
         game = self.game
         P, F = self.players, self.faces

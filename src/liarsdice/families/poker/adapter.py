@@ -15,6 +15,8 @@ __all__ = ["PokerAdapter"]
 class PokerAdapter(Adapter):
     """The poker-dice family (:class:`~liarsdice.families.poker.encoding.PokerEncoding`)."""
 
+    encoding: PokerEncoding
+
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.encoding = enc = PokerEncoding(game)
@@ -42,12 +44,6 @@ class PokerAdapter(Adapter):
 
     def information_state(self, state: Any, player: int) -> Floats32:
         return self.encoding.information_state(state, player)
-
-    def slices(self, history: bool) -> dict[str, slice]:
-        out = dict(self.encoding.slices)
-        if not history:
-            del out["history"]
-        return out
 
     def observation_string(self, state: Any, player: int) -> str:
         return self.encoding.observation_string(state, player)

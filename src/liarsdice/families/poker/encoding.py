@@ -47,12 +47,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from liarsdice.core.poker.actions import KEEP_BASE, NUM_MULTISETS
 from liarsdice.core.poker.hands import BID_IDS, NUM_BIDS, format_face, format_poker_bid
 from liarsdice.core.poker.state import Phase
-from liarsdice.families.tensors import Floats32
+from liarsdice.families.tensors import Encoding, Floats32
 
 __all__ = ["PokerEncoding"]
 
@@ -63,7 +61,7 @@ def _faces(dice: tuple[int, ...]) -> str:
     return " ".join(format_face(d) for d in dice) if dice else "-"
 
 
-class PokerEncoding:
+class PokerEncoding(Encoding):
     """The observation layout of one poker-dice game (see the module docstring)."""
 
     def __init__(self, game: Any) -> None:
@@ -98,18 +96,6 @@ class PokerEncoding:
         self.size = at
         self.slices["history"] = slice(at, at + P * NUM_BIDS)
         self.info_size = at + P * NUM_BIDS
-
-    def observation(self, state: Any, player: int) -> Floats32:
-        """The observation tensor of ``player`` in ``state``."""
-        out = np.zeros(self.size, dtype=np.float32)
-        self._fill(out, state, player, history=False)
-        return out
-
-    def information_state(self, state: Any, player: int) -> Floats32:
-        """The observation followed by the round's bid history."""
-        out = np.zeros(self.info_size, dtype=np.float32)
-        self._fill(out, state, player, history=True)
-        return out
 
     def _fill(self, out: Floats32, state: Any, player: int, *, history: bool) -> None:
         P = self.players
