@@ -22,8 +22,8 @@ from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.rules import POKER_OPTIONS, PokerRules
 from liarsdice.families import family_of
 from liarsdice.families.base import Family, Sizes
-from liarsdice.notation.bidding.record import record_rules
-from liarsdice.notation.poker.record import poker_record_rules
+from liarsdice.notation.bidding.record import record_rules as bidding_record_rules
+from liarsdice.notation.poker.record import record_rules as poker_record_rules
 
 # option -> (a good text, its JSON value, a bad text); every option of each codec is here.
 BIDDING: dict[str, tuple[str, Any, str]] = {
@@ -68,7 +68,7 @@ CASES = [
 ]
 IDS = [f"{fam}-{name}" for fam, name, *_ in CASES]
 RULES_OF: dict[str, Callable[[Any], Any]] = {
-    "bidding": record_rules,
+    "bidding": bidding_record_rules,
     "poker": poker_record_rules,
 }
 
@@ -95,7 +95,7 @@ def via_text_record(fam: str, name: str, text: str) -> Any:
         f"Liar's Dice record, version 1\nRules: {preset}\nOption: {name} = {text}\n"
         "Players: ann, bob\n"
     )
-    return RULES_OF[fam](family.texts.text_to_record(source))
+    return family.text_to_record(source).rules
 
 
 def via_json_record(fam: str, name: str, value: Any) -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar
 
@@ -22,6 +22,7 @@ __all__ = [
     "StateBase",
     "ViewBase",
     "default_names",
+    "preset_with",
     "seat_names",
     "view_fields",
 ]
@@ -86,6 +87,23 @@ class StateBase:
 
     def __iter__(self) -> Iterator[int]:
         return iter(self.legal_actions())
+
+
+class _Replaceable(Protocol):
+    def replace(self, **changes: Any) -> Self: ...
+
+
+R = TypeVar("R", bound=_Replaceable)
+
+
+def preset_with(presets: Mapping[str, R], name: str, overrides: Mapping[str, Any], what: str) -> R:
+    """The preset ``name`` of ``presets`` with ``overrides`` (names checked by its
+    ``replace``); :class:`RulesError` naming ``what`` and listing the presets."""
+    try:
+        base = presets[name]
+    except KeyError:
+        raise RulesError(f"unknown {what} {name!r}; presets: {', '.join(presets)}") from None
+    return base.replace(**overrides) if overrides else base
 
 
 def default_names(n: int) -> tuple[str, ...]:

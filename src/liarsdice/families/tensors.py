@@ -43,6 +43,18 @@ class Encoding(ABC):
             del out["history"]
         return out
 
+    def _lay_out(self, blocks: list[tuple[str, int]], history: int) -> None:
+        """Name the observation's ``blocks`` (name, width) in order, then ``history`` floats
+        of the information state's extra block."""
+        self.slices = {}
+        at = 0
+        for name, width in blocks:
+            self.slices[name] = slice(at, at + width)
+            at += width
+        self.size = at
+        self.slices["history"] = slice(at, at + history)
+        self.info_size = at + history
+
     @abstractmethod
     def _fill(self, out: Floats32, state: Any, player: int, *, history: bool) -> None:
         """Write ``player``'s blocks of ``state`` into the zeroed ``out``."""

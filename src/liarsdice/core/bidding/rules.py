@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from liarsdice.core.common import preset_with
 from liarsdice.core.errors import RulesError
 from liarsdice.core.options import OptionCodec
 
@@ -366,11 +367,7 @@ def preset(name: str, **overrides: Any) -> Rules:
     ...
     liarsdice.core.errors.RulesError: unknown rules 'nope'; presets: classic, ...
     """
-    try:
-        base = PRESETS[name]
-    except KeyError:
-        raise RulesError(f"unknown rules {name!r}; presets: {', '.join(PRESETS)}") from None
-    return base.replace(**overrides) if overrides else base
+    return preset_with(PRESETS, name, overrides, "rules")
 
 
 __all__ = [

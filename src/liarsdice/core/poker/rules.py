@@ -17,6 +17,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
+from liarsdice.core.common import preset_with
 from liarsdice.core.errors import RulesError
 from liarsdice.core.options import OptionCodec
 
@@ -83,13 +84,7 @@ def poker_preset(name: str = "poker-dice", **overrides: Any) -> PokerRules:
     >>> poker_preset(players=3).players
     3
     """
-    try:
-        base = POKER_PRESETS[name]
-    except KeyError:
-        raise RulesError(
-            f"unknown poker rules {name!r}; presets: {', '.join(POKER_PRESETS)}"
-        ) from None
-    return base.replace(**overrides) if overrides else base
+    return preset_with(POKER_PRESETS, name, overrides, "poker rules")
 
 
 __all__ = [

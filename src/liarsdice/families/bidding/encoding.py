@@ -155,14 +155,7 @@ class BiddingEncoding(Encoding):
             blocks.append(("bought", 1))
         if rules.calling_advantage:
             blocks.append(("pile", 1))
-        self.slices: dict[str, slice] = {}
-        at = 0
-        for name, width in blocks:
-            self.slices[name] = slice(at, at + width)
-            at += width
-        self.size = at
-        self.slices["history"] = slice(at, at + P * B)
-        self.info_size = at + P * B
+        self._lay_out(blocks, P * B)
 
     # ------------------------------------------------------------------ actions
     def to_action(self, index: int) -> int:

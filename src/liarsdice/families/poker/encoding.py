@@ -88,14 +88,7 @@ class PokerEncoding(Encoding):
             ("bidder", P),
             ("attempts", 1),
         ]
-        self.slices: dict[str, slice] = {}
-        at = 0
-        for name, width in blocks:
-            self.slices[name] = slice(at, at + width)
-            at += width
-        self.size = at
-        self.slices["history"] = slice(at, at + P * NUM_BIDS)
-        self.info_size = at + P * NUM_BIDS
+        self._lay_out(blocks, P * NUM_BIDS)
 
     def _fill(self, out: Floats32, state: Any, player: int, *, history: bool) -> None:
         P = self.players

@@ -80,7 +80,6 @@ __all__ = [
     "load_record",
     "read_source",
     "record_from_state",
-    "record_rules",
     "replay_partial",
     "replay_record",
     "replay_summary",

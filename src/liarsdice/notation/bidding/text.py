@@ -61,11 +61,7 @@ from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import OPTIONS, Rules, ShowReroll
 from liarsdice.core.bidding.state import RoundResult
 from liarsdice.core.errors import RulesError
-from liarsdice.notation.bidding.record import (
-    load_record,
-    replay_partial,
-    summarize_result,
-)
+from liarsdice.notation.bidding.record import load_record, replay_partial, summarize_result
 from liarsdice.notation.common import LoadedRecord, Source, loaded
 from liarsdice.notation.grammar import clause
 from liarsdice.notation.text_common import (

@@ -63,7 +63,6 @@ __all__ = [
     "is_poker_record",
     "load_record",
     "record_from_state",
-    "record_rules",
     "replay_partial",
     "replay_record",
     "replay_summary",
