@@ -87,7 +87,8 @@ class ActionMsg(_Strict):
 
 
 class ChatMsg(_Strict):
-    """Table talk (seed 002): at most :data:`MAX_CHAT` characters, HTML-escaped on the way out."""
+    """Table talk (rules source 002): at most :data:`MAX_CHAT` characters, HTML-escaped on the way
+    out."""
 
     text: str = Field(min_length=1, max_length=MAX_CHAT)
     id: str | None = Field(default=None, max_length=64)

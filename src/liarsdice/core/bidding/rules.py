@@ -28,25 +28,28 @@ MAX_PLAYERS = 12
 class Ordering(StrEnum):
     """How one bid beats another."""
 
-    LADDER = "ladder"  # seeds 000/001/002: ones bids interleave, least ones bid floor(q/2)+1
+    # rules sources 000/001/002: ones bids interleave, least ones bid floor(q/2)+1
+    LADDER = "ladder"
     PERUDO = "perudo"  # Perudo: least ones bid ceil(q/2), back from k ones needs 2k+1
-    QUANTITY = "quantity"  # quantity-major with a face ranking (seed 003, OpenSpiel reset-face)
+    # quantity-major with a face ranking (rules source 003, OpenSpiel reset-face)
+    QUANTITY = "quantity"
     FACE = "face"  # face-major (OpenSpiel reset-quantity)
-    MONOTONE = "monotone"  # seed 004 room: neither goes down, at least one goes up
+    MONOTONE = "monotone"  # rules source 004 room: neither goes down, at least one goes up
 
 
 class ExactCall(StrEnum):
     """Whether a spot-on ("exact") call exists and what it does."""
 
     NONE = "none"
-    SPOT_ON = "spot-on"  # seed 003: right -> everyone but the caller loses one; wrong -> caller
+    # rules source 003: right -> everyone but the caller loses one; wrong -> caller
+    SPOT_ON = "spot-on"
     CALZA = "calza"  # Perudo: right -> caller regains a die (up to start); wrong -> caller loses
 
 
 class Loss(StrEnum):
     """How many dice a challenge loser loses."""
 
-    DIFFERENCE = "difference"  # |actual - bid| (seeds 000/001/002)
+    DIFFERENCE = "difference"  # |actual - bid| (rules sources 000/001/002)
     ONE = "one"
 
 
@@ -54,17 +57,18 @@ class ExactCount(StrEnum):
     """What happens on a liar call when the count equals the bid exactly."""
 
     BID_STANDS = "bid-stands"  # the bid was true: the caller loses (one die)
-    ALL_BUT_BIDDER = "all-but-bidder"  # seed 000: every player except the bidder loses one
-    ALL_BUT_BIDDER_SPARE_LAST = "all-but-bidder-spare-last"  # seed 001: bystanders keep a last die
-    CALLER_LOSES_ONE = "caller-loses-one"  # seed 002 (same effect as bid-stands)
+    ALL_BUT_BIDDER = "all-but-bidder"  # rules source 000: every player except the bidder loses one
+    # rules source 001: bystanders keep a last die
+    ALL_BUT_BIDDER_SPARE_LAST = "all-but-bidder-spare-last"
+    CALLER_LOSES_ONE = "caller-loses-one"  # rules source 002 (same effect as bid-stands)
 
 
 class NextOpener(StrEnum):
     """Who opens the next round."""
 
-    WINNER = "winner"  # seed 001: winner of the challenge (the bidder on an exact count)
-    LOSER = "loser"  # seed 002, Perudo: the loser (fewest dice among several)
-    BIDDER = "bidder"  # seed 003: the bidder of the called bid ("the previous player")
+    WINNER = "winner"  # rules source 001: winner of the challenge (the bidder on an exact count)
+    LOSER = "loser"  # rules source 002, Perudo: the loser (fewest dice among several)
+    BIDDER = "bidder"  # rules source 003: the bidder of the called bid ("the previous player")
 
 
 class FirstOpener(StrEnum):
@@ -72,20 +76,20 @@ class FirstOpener(StrEnum):
 
     GIVEN = "given"  # seat 0, or the seat the game is created with
     RANDOM = "random"
-    ROLL_ONE = "roll-one"  # seed 002: everyone rolls one die, highest opens, ties re-roll
-    ROLL_TWO = "roll-two"  # seed 004: two dice summed, highest opens, ties re-roll
+    ROLL_ONE = "roll-one"  # rules source 002: everyone rolls one die, highest opens, ties re-roll
+    ROLL_TWO = "roll-two"  # rules source 004: two dice summed, highest opens, ties re-roll
 
 
 class ShowReroll(StrEnum):
-    """Seed 001's show-and-reroll rule."""
+    """Rules source 001's show-and-reroll rule."""
 
     OFF = "off"
-    AFTER = "after"  # show, re-roll the hidden dice, then raise (SoCal order, the seed's standard)
+    AFTER = "after"  # show, re-roll the hidden dice, then raise (SoCal order, as source 001)
     BEFORE = "before"  # raise, then show and re-roll (original 1987 order)
 
 
 class Stash(StrEnum):
-    """Seed 003's stash: one extra die per active player rolled in the middle each round."""
+    """Rules source 003's stash: one extra die per active player rolled in the middle each round."""
 
     NONE = "none"
     SECRET = "secret"
@@ -96,22 +100,23 @@ class Economy(StrEnum):
     """Money on the side of the dice."""
 
     NONE = "none"
-    CHIPS = "chips"  # seed 001: round pot to the challenge winner, game pot to the game winner
-    RICH_MAN = "rich-man"  # seed 003: buy a die by paying the pot, which doubles
+    # rules source 001: round pot to the challenge winner, game pot to the game winner
+    CHIPS = "chips"
+    RICH_MAN = "rich-man"  # rules source 003: buy a die by paying the pot, which doubles
 
 
 class Resolution(StrEnum):
     """When a call resolves the bid."""
 
     FIRST_CALL = "first-call"  # the first call resolves it
-    ALL_CALL = "all-call"  # seed 004 room: every other active player must call it
+    ALL_CALL = "all-call"  # rules source 004 room: every other active player must call it
 
 
 class Scoring(StrEnum):
     """How a game ends and what it pays."""
 
     ELIMINATION = "elimination"  # last player with dice wins
-    ROOM = "room"  # seed 004 room: a true called bid wins the game outright (+1, others -1)
+    ROOM = "room"  # rules source 004 room: a true called bid wins the game outright (+1, others -1)
     SINGLE_ROUND = "single-round"  # one challenge decides: +1 winner, -1 loser (analysis)
 
 
@@ -141,8 +146,8 @@ class Rules:
     economy: Economy = Economy.NONE
     chips: int = 50  # starting chips (chips and rich-man economies)
     ante: int = 1  # rich-man: each player's ante into the game pot at the start
-    house_penalties: bool = False  # seed 002: asking whose turn / how many dice costs a die
-    drinking: bool = False  # seed 001: show a drink tally (one drink per die lost)
+    house_penalties: bool = False  # rules source 002: asking whose turn / how many dice costs a die
+    drinking: bool = False  # rules source 001: show a drink tally (one drink per die lost)
     resolution: Resolution = Resolution.FIRST_CALL
     scoring: Scoring = Scoring.ELIMINATION
     palifico: bool = False  # Perudo: a player dropping to one die gets a palifico round
@@ -261,7 +266,8 @@ Traceback (most recent call last):
 liarsdice.core.errors.RulesError: option palifico takes true or false, not 'maybe'
 """
 
-# A lost challenge costs one die, and an exact count upholds the bid (seeds 003, 004, Perudo).
+# A lost challenge costs one die, and an exact count upholds the bid (rules sources 003, 004,
+# Perudo).
 _LOSE_ONE: dict[str, Any] = {"loss": Loss.ONE, "exact_count": ExactCount.BID_STANDS}
 
 # The two-player, one-round analysis games (OpenSpiel, snyd) share everything but the wild face.
@@ -279,7 +285,7 @@ PRESETS: Mapping[str, Rules] = {
     for r in (
         Rules(
             name="classic",
-            description="Seed 000: wild ones, ones-halving ladder, lose the difference; "
+            description="Wild ones, ones-halving ladder, lose the difference; "
             "an exact count costs everyone but the bidder a die; the loser opens.",
         ),
         Rules(
@@ -287,7 +293,7 @@ PRESETS: Mapping[str, Rules] = {
             exact_count=ExactCount.ALL_BUT_BIDDER_SPARE_LAST,
             next_opener=NextOpener.WINNER,
             show_reroll=ShowReroll.AFTER,
-            description="Seed 001 (Milton Bradley 1987, J.R. Gracen's standard rules): wild bids, "
+            description="Milton Bradley 1987 (J.R. Gracen's standard rules): wild bids, "
             "lose the difference, show dice and re-roll them, then raise (SoCal order); "
             "the challenge winner opens.",
         ),
@@ -296,8 +302,9 @@ PRESETS: Mapping[str, Rules] = {
             exact_count=ExactCount.CALLER_LOSES_ONE,
             first_opener=FirstOpener.ROLL_ONE,
             house_penalties=True,
-            description="Seed 002: the ordering table, lose the difference, an exact count costs "
-            "the caller one die, roll-off for first player, penalties for asking questions.",
+            description="Table rules with house penalties: the ordering table, lose the "
+            "difference, an exact count costs the caller one die, roll-off for first player, "
+            "penalties for asking questions.",
         ),
         Rules(
             name="spot-on",
@@ -306,7 +313,7 @@ PRESETS: Mapping[str, Rules] = {
             exact=ExactCall.SPOT_ON,
             **_LOSE_ONE,
             next_opener=NextOpener.BIDDER,
-            description="Seed 003: no wilds, quantity-major bids, liar or spot-on calls, lose one "
+            description="No wilds, quantity-major bids, liar or spot-on calls, lose one "
             "die, the previous player opens. Variants: stash, calling advantage, Rich Man's Dice.",
         ),
         Rules(
@@ -319,7 +326,7 @@ PRESETS: Mapping[str, Rules] = {
             first_opener=FirstOpener.GIVEN,
             resolution=Resolution.ALL_CALL,
             scoring=Scoring.ROOM,
-            description="Seed 004 online room: 4 dice, no wilds, 2<3<4<5<6<1, monotone raises; "
+            description="The online scored room: 4 dice, no wilds, 2<3<4<5<6<1, monotone raises; "
             "a bid resolves when everyone else calls it; a true bid wins the game outright.",
         ),
         Rules(

@@ -62,7 +62,7 @@ class Phase(IntEnum):
 
 
 class Question:
-    """House-rule questions (seed 002) that cost the asker a die."""
+    """House-rule questions (rules source 002) that cost the asker a die."""
 
     TURN = "turn"  # "whose turn is it?"
     COUNT = "count"  # "how many dice are left?"
@@ -902,7 +902,7 @@ class State(StateBase):
 
     # ------------------------------------------------------------- questions
     def ask(self, player: int, question: str) -> State:
-        """Seed 002 house rule: ``player`` asks a question and forfeits a die for it.
+        """Rules source 002 house rule: ``player`` asks a question and forfeits a die for it.
 
         The die is taken when the round resolves, so the dice in play (and the bids they
         allow) stay fixed during the round. Returns the new state; the answer is public.

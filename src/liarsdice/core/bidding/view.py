@@ -85,7 +85,7 @@ def make_view(state: State, player: int) -> PlayerView:
     bids: list[tuple[int, Bid]] = []
     if state.phase.name != "OVER":
         for seat, action in state.round_events():
-            if isinstance(action, str):  # a house-rule question (seed 002), not a move
+            if isinstance(action, str):  # a house-rule question (rules source 002), not a move
                 continue
             bid = game.action_bid(action)
             if bid is not None:

@@ -1,4 +1,5 @@
-"""The pure rules core of the poker-dice family (seed 004, second half): no I/O, no printing,
+"""The pure rules core of the poker-dice family (rules source 004, second half): no I/O, no
+printing,
 no global randomness. The API mirrors the bidding family's (:mod:`liarsdice.core`).
 
 >>> import random

@@ -1,4 +1,5 @@
-"""Poker-dice hands and bids: ranking keys, satisfaction and notation (seed 004, second half).
+"""Poker-dice hands and bids: ranking keys, satisfaction and notation (rules source 004, second
+half).
 
 Faces are the ints 1..6 standing for 9, 10, J, Q, K, A (Appendix 1 of the seed, low to high).
 A :class:`PokerBid` names a category, its made ranks and optional kickers. Every bid and every

@@ -27,7 +27,7 @@ MAX_PLAYERS = 12
 
 @dataclass(frozen=True, kw_only=True)
 class PokerRules:
-    """Every rule option of poker-dice Liar's Dice (seed 004, second half)."""
+    """Every rule option of poker-dice Liar's Dice (rules source 004, second half)."""
 
     name: str = "poker-dice"
     players: int = 4  # default number of seats (a game may be created with another count)

@@ -1,4 +1,4 @@
-"""The bidding family (seeds 000-004 and the single-round analysis games): bids on all dice,
+"""The bidding family (rules sources 000-004 and the single-round analysis games): bids on all dice,
 wild ones, the ones-halving ladder, exact calls, chips, stashes, scored rooms."""
 
 from __future__ import annotations

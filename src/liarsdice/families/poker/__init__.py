@@ -1,4 +1,4 @@
-"""The poker-dice family (seed 004, second half): one cup of five poker dice passed around,
+"""The poker-dice family (rules source 004, second half): one cup of five poker dice passed around,
 bids of poker hands, lives."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from liarsdice.families.adapter import Adapter
 
 DESCRIPTION = (
-    "Poker dice (seed 004, second half): one set of five poker dice and a cup go round; "
+    "Poker dice: one set of five poker dice and a cup go round; "
     "claim a poker hand that beats the last claim, or call liar."
 )
 

@@ -126,8 +126,8 @@ export function presetTitle(name) {
 export function presetSummary(preset) {
   const known = PRESETS[preset.name];
   if (known) return known.summary;
-  // The server's description, without the references to source documents.
-  return String(preset.description || "").replace(/^Seed \d+[^:]*:\s*/i, "");
+  // The server's own description.
+  return String(preset.description || "");
 }
 
 /** The rules that are on, as sentences: the server's when it sends them, else ours. */
