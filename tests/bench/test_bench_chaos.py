@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-CHAOS = Path(__file__).resolve().parent.parent / "bench" / "chaos.py"
+CHAOS = Path(__file__).resolve().parents[2] / "bench" / "chaos.py"
 
 
 def _load() -> ModuleType:

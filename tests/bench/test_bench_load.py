@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
-LOAD = Path(__file__).resolve().parent.parent / "bench" / "load.py"
+LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
 
 
 def _load() -> ModuleType:

@@ -366,7 +366,7 @@ def test_panel_bench_smoke() -> None:
     import sys
     from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "bench" / "panel.py"
+    path = Path(__file__).resolve().parents[2] / "bench" / "panel.py"
     spec = importlib.util.spec_from_file_location("bench_panel", path)
     assert spec is not None and spec.loader is not None
     panel = importlib.util.module_from_spec(spec)

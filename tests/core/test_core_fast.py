@@ -25,7 +25,7 @@ from liarsdice.core.bidding import CHANCE, Game, Phase, State, preset
 from liarsdice.core.bidding.state import Table, _next_seats, _single_round_table
 from test_core_helpers import random_playout
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 # (preset, players, overrides): every preset, and the options that change the hot paths.
 CASES: list[tuple[str, int, dict[str, Any]]] = [

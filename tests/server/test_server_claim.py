@@ -20,7 +20,7 @@ import pytest
 from liarsdice.server.store import Store
 from pg_util import Cluster
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _outcome(store: Store) -> str:

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[1] / "bench" / "sim.py"
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "sim.py"
 
 
 def test_the_bench_prints_one_json_line() -> None:
