@@ -1,4 +1,4 @@
-"""Game-tree counts ("perft") of tiny configurations, stored in tests/golden/core_perft.json.
+"""Game-tree counts ("perft") of tiny configurations, stored in tests/core/golden/core_perft.json.
 
 Each count is checked three ways: the engine's full tree walk, the golden file, and an
 independent reference (a closed formula, or a brute-force enumerator written here from the
@@ -6,7 +6,7 @@ rules text that shares no code with the engine's bid tables or resolution).
 
 Regenerate the golden file after an intended rules change with::
 
-    CORE_PERFT_UPDATE=1 .venv/bin/pytest tests/test_core_perft.py
+    CORE_PERFT_UPDATE=1 .venv/bin/pytest tests/core/test_core_perft.py
 """
 
 from __future__ import annotations
