@@ -17,6 +17,7 @@ from liarsdice.families import FAMILIES, family_of, family_of_game, preset_names
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "liarsdice"
 
+
 def _family_specific(rel: str) -> bool:
     """A module belongs to one family when a folder or file in its path is named after it
     (``core/bidding/state.py``, ``notation/poker/record.py``, ``bots/bidding/prob.py``...)."""
