@@ -17,7 +17,6 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -30,12 +29,10 @@ from e2e_util import (
     create_room,
     get_json,
     horizontal_overflow,
-    launch_browser,
     my_turn,
     new_page,
     no_page_errors,
     screenshot,
-    serve,
     tab_to,
     wait_seats,
 )
@@ -44,16 +41,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 GAME_LIMIT = 60.0  # seconds for the two humans' game
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from serve(tmp_path_factory)
 
 
 def _random_bid(page: Page, rng: random.Random) -> None:

@@ -10,37 +10,22 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
-
-import pytest
 
 from e2e_util import (
     add_bot,
     create_room,
     get_json,
-    launch_browser,
     my_turn,
     new_page,
     no_page_errors,
     screenshot,
-    serve,
     state,
     wait_seats,
 )
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from serve(tmp_path_factory, "host-server")
 
 
 def _join(page: Page, url: str, name: str) -> None:

@@ -10,7 +10,6 @@ lobby, the table and the reveal. Screenshots go to tests/artifacts/. See e2e_uti
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -21,12 +20,10 @@ from e2e_util import (
     axe_serious,
     create_room,
     get_json,
-    launch_browser,
     my_turn,
     new_page,
     no_page_errors,
     screenshot,
-    serve,
     state,
     tab_to,
     wait_my_turn,
@@ -34,16 +31,6 @@ from e2e_util import (
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from serve(tmp_path_factory, "table-server")
 
 
 def _call_or_bid(page: Page) -> str:

@@ -9,34 +9,19 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
-
-import pytest
 
 from e2e_util import (
     add_bot,
     create_room,
-    launch_browser,
     new_page,
     no_page_errors,
-    serve,
     state,
     wait_my_turn,
 )
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    yield from launch_browser()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    yield from serve(tmp_path_factory, "timer-server")
 
 
 def test_timeout_plays_one_move_then_away_and_back(browser: Browser, server: str) -> None:
