@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
-import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from server_util import create, hello, is_reply, join, msg, until
+from server_util import create, hello, is_reply, join, msg, serving, until, websocket_refused
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -178,12 +177,7 @@ def test_websocket_origin_checks_the_scheme(tmp_path: Path) -> None:
     with _client(tmp_path) as c:
         host = create(c)
         url = f"/ws/rooms/{host['room']}"
-        with (
-            pytest.raises(WebSocketDisconnect) as exc,
-            c.websocket_connect(url, headers={"origin": "https://testserver"}) as ws,
-        ):
-            ws.receive_json()
-        assert exc.value.code == 4403
+        assert websocket_refused(c, url, origin="https://testserver") == 4403
 
 
 @contextmanager
@@ -195,18 +189,8 @@ def _real_server(tmp_path: Path) -> Iterator[int]:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     config = uvicorn.Config(_app(tmp_path), host="127.0.0.1", port=port, log_level="error")
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    try:
+    with serving(uvicorn.Server(config)):
         yield port
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 def test_refused_origin_is_close_code_4403_in_a_real_server(tmp_path: Path) -> None:
@@ -368,7 +352,6 @@ def test_an_address_cut_off_for_flooding_cools_down(tmp_path: Path) -> None:
     """Cut off for flooding (4429), an address may not reconnect at once: the refusal costs
     the server a handshake, not a welcome and a snapshot; the cool-down doubles with each
     cut-off in a row, and once it is over the address is welcome again."""
-    import time
 
     limits = {"cooldown": 0.3, "cooldown_max": 5.0}
     with _client(tmp_path, limits, rate_per_second=1.0, rate_burst=3) as c:

@@ -26,7 +26,7 @@ import httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from server_util import create, hello, is_reply, join, msg, until
+from server_util import create, hello, is_reply, join, msg, serving, until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -80,17 +80,8 @@ def _server(
         config = uvicorn_config(app, conf, lim, **opts)
     server = uvicorn.Server(config)
     app.state.uvicorn = server
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert server.started
-    try:
+    with serving(server):
         yield port, app
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 # ------------------------------------------------------------------ a raw WebSocket client

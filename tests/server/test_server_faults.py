@@ -10,13 +10,12 @@ quarantined at startup and every other room starts.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import dataclasses
 import random
 import sqlite3
 import time
 import warnings
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,14 +24,14 @@ import pytest
 from liarsdice.server.config import Settings
 from liarsdice.server.faults import FaultyStore, sqlite_lock
 from liarsdice.server.protocol import ActionMsg, AddBotMsg, CreateRoomBody, EmptyMsg
-from liarsdice.server.room import Room, RoomManager
+from liarsdice.server.room import Room
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from server_util import Sink, assert_replays
+from server_util import Sink, assert_replays, running_manager
 
 Locker = Callable[[float], None]  # holds the database's write lock for that many seconds
 
@@ -162,23 +161,9 @@ async def _check_log(store: FaultyStore, settings: Settings, room: Room, acked: 
     await assert_replays(store, settings, room)
 
 
-@contextlib.asynccontextmanager
-async def _running(settings: Settings) -> AsyncIterator[tuple[FaultyStore, RoomManager]]:
-    """A fault-injecting store and a room manager started on it (rooms loaded from the log)."""
-    store = FaultyStore(settings.db_url)
-    await store.start()
-    manager = RoomManager(settings, store)
-    await manager.start()
-    try:
-        yield store, manager
-    finally:
-        await manager.stop()
-        await store.close()
-
-
 async def _faults(url: str) -> None:
     settings = _settings(url)
-    async with _running(settings) as (store, manager):
+    async with running_manager(settings) as (store, manager):
         a = Player((await manager.create(CreateRoomBody(preset="classic", name="ann")))[0])
         b = Player((await manager.create(CreateRoomBody(preset="classic", name="bea")))[0])
         for p in (a, b):
@@ -246,7 +231,7 @@ async def _faults(url: str) -> None:
             await p.settle()
             await _check_log(store, settings, p.room, p.acked)
     # and the server starts again from that log, every room whole
-    async with _running(settings) as (store, manager):
+    async with running_manager(settings) as (store, manager):
         assert manager.broken == {} and len(manager.rooms) == 2
 
 
@@ -270,7 +255,7 @@ async def _bid_turn(a: Player) -> int:
 async def _locked(backend: Backend) -> None:
     settings = dataclasses.replace(_settings(backend.url), store_timeout=1.0)
     loop = asyncio.get_running_loop()
-    async with _running(settings) as (store, manager):
+    async with running_manager(settings) as (store, manager):
         a = Player((await manager.create(CreateRoomBody(preset="classic", name="ann")))[0])
         await a.setup()
         for _ in range(3):

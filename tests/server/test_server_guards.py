@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,7 +15,7 @@ import pytest
 
 from liarsdice.server.names import confusable_with, normalize_name
 from pg_util import Cluster
-from server_util import client, create, msg
+from server_util import client, create, play_with_bots
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -107,25 +106,8 @@ def test_names_are_compared_as_drawn() -> None:
 def _finish_rated_game(c: TestClient, token: str, private: bool) -> str:
     """A room of a rated guest and two random bots, played to the end by bots; its id."""
     room = create(c, "ann", options={"dice": 1}, player_token=token, private=private)
+    play_with_bots(c, room)
     rid: str = room["room"]
-    with c.websocket_connect(f"/ws/rooms/{rid}") as ws:
-        ws.send_json(msg("hello", token=room["token"]))
-        ws.receive_json(), ws.receive_json()
-        for n in (1, 2):
-            ws.send_json(msg("add_bot", level="random", id=f"b{n}"))
-            while ws.receive_json()["data"].get("reply_to") != f"b{n}":
-                pass
-        ws.send_json(msg("start", id="s"))
-        while ws.receive_json()["data"].get("reply_to") != "s":
-            pass
-    # ann left the socket: after the (zero) grace period a bot plays her seat to the end
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        page = c.get(f"/api/rooms/{rid}").json()["data"]["room"]
-        if page["status"] == "finished" and page.get("ranking"):
-            break
-        time.sleep(0.05)
-    assert page["status"] == "finished"
     return rid
 
 

@@ -4,11 +4,10 @@ player page with games, wins and calls; all in the same database (migration 0003
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from server_util import client, create, msg
+from server_util import client, create, play_with_bots
 
 if TYPE_CHECKING:
     from fastapi.testclient import TestClient
@@ -47,24 +46,7 @@ def test_a_finished_game_changes_ratings(tmp_path: Path) -> None:
         me = _player(c, "ann")
         room = create(c, "ann", options={"dice": 2}, player_token=me["token"])
         rid = room["room"]
-        with c.websocket_connect(f"/ws/rooms/{rid}") as ws:
-            ws.send_json(msg("hello", token=room["token"]))
-            ws.receive_json(), ws.receive_json()
-            for level in ("random", "random"):
-                ws.send_json(msg("add_bot", level=level, id=f"b{level}"))
-                while ws.receive_json()["data"].get("reply_to") != f"b{level}":
-                    pass
-            ws.send_json(msg("start", id="s"))
-            while ws.receive_json()["data"].get("reply_to") != "s":
-                pass
-        # ann left the socket: after the (zero) grace period a bot plays her seat to the end
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            snap = c.get(f"/api/rooms/{rid}").json()["data"]
-            if snap["room"]["status"] == "finished":
-                break
-            time.sleep(0.05)
-        snap_room = snap["room"]
+        snap_room = play_with_bots(c, room)["room"]
         assert snap_room["status"] == "finished"
         ranking = snap_room["ranking"]
         assert sorted(ranking) == [0, 1, 2]

@@ -19,7 +19,7 @@ from sqlalchemy import delete, select, update
 
 from liarsdice.server import fair
 from liarsdice.server.config import Limits, Settings
-from liarsdice.server.faults import FaultyStore, sqlite_cap
+from liarsdice.server.faults import sqlite_cap
 from liarsdice.server.protocol import (
     ActionMsg,
     AddBotMsg,
@@ -33,7 +33,17 @@ from liarsdice.server.room.commands import CreateRoom, Join
 from liarsdice.server.room.state import GAMES_LISTED
 from liarsdice.server.schema import events_table, room_snapshots_table
 from liarsdice.server.store import Store
-from server_util import Sink, assert_replays, client, create, hello, join, msg, until
+from server_util import (
+    Sink,
+    assert_replays,
+    client,
+    create,
+    hello,
+    join,
+    msg,
+    running_manager,
+    until,
+)
 
 
 class Fixed:
@@ -115,15 +125,8 @@ def test_the_dice_are_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
 @asynccontextmanager
 async def _manager(tmp: Path, **opts: Any) -> AsyncIterator[tuple[Store, RoomManager]]:
     settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0, **opts)
-    store = FaultyStore(settings.db_url)
-    await store.start()
-    manager = RoomManager(settings, store)
-    await manager.start()
-    try:
+    async with running_manager(settings) as (store, manager):
         yield store, manager
-    finally:
-        await manager.stop()
-        await store.close()
 
 
 async def _play_games(room: Room, ann: Sink, games: int, rng: random.Random) -> None:
