@@ -18,29 +18,14 @@ from liarsdice.core.poker import (
     Phase,
     PokerGame,
     PokerRules,
-    PokerState,
-    parse_face,
     parse_poker_bid,
     poker_preset,
 )
+from poker_util import play
 
 
 def game(players: int = 3, **rules: object) -> PokerGame:
     return PokerGame(PokerRules(players=players, **rules))  # type: ignore[arg-type]
-
-
-def play(state: PokerState, *moves: str) -> PokerState:
-    """Apply moves: ``roll K K 9`` is chance outcomes, anything else a player's move."""
-    g = state.game
-    for move in moves:
-        if move.startswith("roll "):
-            for face in move[5:].split():
-                assert state.is_chance_node(), (move, state)
-                state = state.apply_action(parse_face(face))
-        else:
-            assert not state.is_chance_node(), (move, state)
-            state = state.apply_action(g.string_to_action(move))
-    return state
 
 
 def bid(text: str) -> int:

@@ -32,19 +32,8 @@ from liarsdice.core.poker import (
     parse_face,
 )
 from liarsdice.families.poker.terminal import PokerTerminal, parse_poker_command
-
-
-def play(state: PokerState, *moves: str) -> PokerState:
-    """Apply moves: ``roll K K 9`` is chance outcomes, anything else a player's move."""
-    g = state.game
-    for move in moves:
-        if move.startswith("roll "):
-            for face in move[5:].split():
-                assert state.is_chance_node(), (move, state)
-                state = state.apply_action(parse_face(face))
-        else:
-            state = state.apply_action(g.string_to_action(move))
-    return state
+from poker_util import play
+from poker_util import random_game as random_poker_game
 
 
 def faces(text: str) -> tuple[int, ...]:
@@ -169,19 +158,7 @@ def test_the_holder_knows_who_will_know_an_unshaken_cup() -> None:
 
 # ------------------------------------------------------------------------- properties
 def random_game(seed: int, players: int, five: bool) -> list[PokerState]:
-    rng = random.Random(seed)
-    s = PokerGame(PokerRules(players=players, lives=2, five_of_a_kind_rule=five))
-    state = s.new_initial_state()
-    states = [state]
-    while not state.is_terminal() and len(states) < 2000:
-        if state.is_chance_node():
-            a = state.sample_chance(rng)
-        else:
-            legal = state.legal_actions()
-            a = LIAR if LIAR in legal and rng.random() < 0.2 else rng.choice(legal)
-        state = state.apply_action(a)
-        states.append(state)
-    return states
+    return random_poker_game(seed, players, 2, five, liar=0.2, limit=2000)
 
 
 def _within(part: tuple[int, ...], whole: tuple[int, ...]) -> bool:

@@ -8,26 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from liarsdice.core.bidding.game import CHANCE
-from liarsdice.core.poker import ACCEPT, LIAR, Phase, PokerGame, PokerRules, PokerState
+from liarsdice.core.poker import ACCEPT, Phase, PokerState
+from poker_util import random_game as random_poker_game
 
 MAX_EVENTS = 3000
 
 
 def random_game(seed: int, players: int, lives: int, five_rule: bool) -> list[PokerState]:
     """Every state of one game of random legal play (liar a little more likely)."""
-    rng = random.Random(seed)
-    g = PokerGame(PokerRules(players=players, lives=lives, five_of_a_kind_rule=five_rule))
-    s = g.new_initial_state()
-    states = [s]
-    while not s.is_terminal() and len(states) < MAX_EVENTS:
-        if s.is_chance_node():
-            a = s.sample_chance(rng)
-        else:
-            legal = s.legal_actions()
-            a = LIAR if LIAR in legal and rng.random() < 0.3 else rng.choice(legal)
-        s = s.apply_action(a)
-        states.append(s)
-    return states
+    return random_poker_game(seed, players, lives, five_rule, liar=0.3, limit=MAX_EVENTS)
 
 
 games = st.tuples(st.integers(0, 2**32 - 1), st.integers(2, 7), st.integers(1, 3), st.booleans())
