@@ -6,24 +6,12 @@ Also: the bench's audit does see a lost, duplicated or diverging move."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
 
-CHAOS = Path(__file__).resolve().parents[2] / "bench" / "chaos.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_chaos", CHAOS)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from bench_util import load_bench
 
 
 def _check(chaos: ModuleType, s: dict[str, Any], backend: str) -> None:
@@ -46,7 +34,7 @@ def _check(chaos: ModuleType, s: dict[str, Any], backend: str) -> None:
 
 
 def test_chaos_smoke_sqlite() -> None:
-    chaos = _load()
+    chaos = load_bench("chaos")
     # (latency is reported, not checked: it depends on what else the machine runs)
     cfg, as_json = chaos.parse_args(["--quick", "--db", "sqlite", "--p99-limit", "0", "--json"])
     assert as_json and cfg.rooms == 3 and cfg.cycles == 3 and cfg.n_faults == 1
@@ -57,7 +45,7 @@ def test_chaos_smoke_sqlite() -> None:
 
 def test_chaos_smoke_postgres(pg_url: str) -> None:
     pytest.importorskip("asyncpg", reason="pip install 'liarsdice[postgres]'")
-    chaos = _load()
+    chaos = load_bench("chaos")
     cfg, _ = chaos.parse_args(
         ["--quick", "--db", "postgres", "--pg-url", pg_url, "--p99-limit", "0"]
     )
@@ -66,7 +54,7 @@ def test_chaos_smoke_postgres(pg_url: str) -> None:
 
 
 def test_audit_sees_lost_duplicated_and_diverged_moves() -> None:
-    chaos = _load()
+    chaos = load_bench("chaos")
     run = SimpleNamespace(rooms=[], fuzz_room=None, window=None, samples={})
     room = chaos.RoomClient(run, 0, "R", "classic", 1)
     run.rooms.append(room)

@@ -4,25 +4,12 @@ subprocess, two rooms of five seats over real WebSockets for a couple of seconds
 from __future__ import annotations
 
 import asyncio
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 
-LOAD = Path(__file__).resolve().parents[2] / "bench" / "load.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_load", LOAD)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from bench_util import load_bench
 
 
 def test_load_smoke() -> None:
-    load = _load()
+    load = load_bench("load")
     cfg, as_json = load.parse_args(
         ["--rooms", "2", "--seconds", "2", "--warmup", "0.5", "--think-ms", "60", "--json"]
     )
