@@ -6,7 +6,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
+
 from liarsdice.core import CHANCE
+from liarsdice.core.bidding import PRESETS, RulesError, preset
 
 
 def play_bots(
@@ -72,3 +75,17 @@ def rolled(game: Any, rolls: list[int]) -> Any:
     for r in rolls:
         state = state.apply_action(r)
     return state
+
+
+def rules_cases(combos: Sequence[dict[str, Any]]) -> list[Any]:
+    """Every preset with every option combination in ``combos`` that its rules allow (exact
+    calls cannot combine with all-call resolution, for one), as ``rules`` parameters."""
+    cases = []
+    for name in PRESETS:
+        for i, combo in enumerate(combos):
+            try:
+                rules = preset(name, **combo)
+            except RulesError:
+                continue
+            cases.append(pytest.param(rules, id=f"{name}-{i}"))
+    return cases

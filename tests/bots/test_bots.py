@@ -7,19 +7,17 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots, play_spied, rolled
+from bot_util import play_bots, play_spied, rolled, rules_cases
 from liarsdice.bots import Bot, ProbBot, make_bot
 from liarsdice.core.bidding import (
     BUY,
     EXACT,
     LIAR,
     NO_SHOW,
-    PRESETS,
     Bid,
     Game,
     PlayerView,
     Rules,
-    RulesError,
     Stash,
     State,
     preset,
@@ -50,18 +48,6 @@ COMBOS: list[dict[str, Any]] = [
     },
     {"show_reroll": "after", "stash": "secret", "economy": "chips", "exact": "spot-on"},
 ]
-
-
-def _rules_cases() -> list[Any]:
-    cases = []
-    for name in PRESETS:
-        for i, combo in enumerate(COMBOS):
-            try:
-                rules = preset(name, **combo)
-            except RulesError:
-                continue  # e.g. exact calls cannot combine with all-call resolution
-            cases.append(pytest.param(rules, id=f"{name}-{i}"))
-    return cases
 
 
 def _assert_private(state: State, view: PlayerView) -> None:
@@ -98,7 +84,7 @@ def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -
     return state
 
 
-@pytest.mark.parametrize("rules", _rules_cases())
+@pytest.mark.parametrize("rules", rules_cases(COMBOS))
 def test_bots_play_legally_in_every_preset_and_combo(rules: Rules) -> None:
     n = rules.players
     mixed = [BASIC[i % len(BASIC)] for i in range(n)]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots, rolled
+from bot_util import play_bots, rolled, rules_cases
 from liarsdice.bots import (
     BOT_NAMES,
     Bot,
@@ -24,11 +24,9 @@ from liarsdice.bots.poker.levels import cup_posterior
 from liarsdice.core.bidding import (
     EXACT,
     LIAR,
-    PRESETS,
     Bid,
     Game,
     Rules,
-    RulesError,
     State,
     preset,
 )
@@ -67,19 +65,7 @@ def play(rules: Rules, kinds: list[str], seed: int) -> State:
     return play_bots(game, bots, seed)
 
 
-def _cases() -> list[Any]:
-    out = []
-    for name in PRESETS:
-        for i, combo in enumerate(COMBOS):
-            try:
-                rules = preset(name, **combo)
-            except RulesError:
-                continue
-            out.append(pytest.param(rules, id=f"{name}-{i}"))
-    return out
-
-
-@pytest.mark.parametrize("rules", _cases())
+@pytest.mark.parametrize("rules", rules_cases(COMBOS))
 def test_strong_bots_play_legally_everywhere(rules: Rules) -> None:
     single = rules.scoring.value == "single-round"
     for seed in range(3 if single else 2):
