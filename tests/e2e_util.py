@@ -220,6 +220,18 @@ def create_room(
     return page.url.rsplit("/r/", 1)[1].split("#")[0]
 
 
+def start_with_bots(
+    page: Page, base: str, name: str, bots: tuple[str, ...] = ("random",), **room_opts: Any
+) -> str:
+    """Create a room through the lobby (``room_opts``: :func:`create_room`'s), seat bots of
+    the levels ``bots`` and start the game; returns the room id."""
+    room = create_room(page, base, name, **room_opts)
+    for level in bots:
+        add_bot(page, level)
+    page.click("#start")
+    return room
+
+
 def seat_count(page: Page) -> int:
     return page.locator("#seats > li").count()
 

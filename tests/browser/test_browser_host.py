@@ -28,11 +28,15 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 
-def _join(page: Page, url: str, name: str) -> None:
+def _ask_for_a_seat(page: Page, url: str, name: str) -> None:
     page.goto(url)
     page.wait_for_selector("#seat-join-button:visible")
     page.fill("#seat-name", name)
     page.click("#seat-join-button")
+
+
+def _join(page: Page, url: str, name: str) -> None:
+    _ask_for_a_seat(page, url, name)
     page.wait_for_selector("#seats > li.mine")
 
 
@@ -221,10 +225,7 @@ def test_host_kicks_a_player_during_a_game(browser: Browser, server: str) -> Non
 
 def _refused(page: Page, url: str, name: str) -> str:
     """Try to take a seat as ``name``; the error the page shows."""
-    page.goto(url)
-    page.wait_for_selector("#seat-join-button:visible")
-    page.fill("#seat-name", name)
-    page.click("#seat-join-button")
+    _ask_for_a_seat(page, url, name)
     page.wait_for_selector("#error:visible")
     return page.inner_text("#error-text")
 

@@ -16,14 +16,13 @@ import pytest
 
 from e2e_util import (
     FOREIGN_DICE_JS,
-    add_bot,
     axe_serious,
-    create_room,
     get_json,
     my_turn,
     new_page,
     no_page_errors,
     screenshot,
+    start_with_bots,
     state,
     tab_to,
     wait_my_turn,
@@ -121,10 +120,7 @@ def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -
 
 def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
-    create_room(page, server, "rita", options="dice=3")
-    add_bot(page, "random")
-    add_bot(page, "random")
-    page.click("#start")
+    start_with_bots(page, server, "rita", options="dice=3", bots=("random", "random"))
     page.wait_for_selector("#my-dice-row")
     before = None
     deadline = time.monotonic() + 20
@@ -188,9 +184,7 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
 
 def test_reduced_motion_shows_the_final_state_at_once(browser: Browser, server: str) -> None:
     page = new_page(browser, reduced_motion="reduce")
-    create_room(page, server, "remy", options="dice=1")
-    add_bot(page, "random")
-    page.click("#start")
+    start_with_bots(page, server, "remy", options="dice=1")
     page.wait_for_selector("#my-dice-row")
     st = _wait_results(page, 1)
     res = st["view"]["results"][0]
@@ -209,9 +203,7 @@ def test_reduced_motion_shows_the_final_state_at_once(browser: Browser, server: 
 
 def test_game_log_round_by_round_with_palifico(browser: Browser, server: str) -> None:
     page = new_page(browser, reduced_motion="reduce")
-    create_room(page, server, "lou", options="dice=2", preset="perudo")
-    add_bot(page, "random")
-    page.click("#start")
+    start_with_bots(page, server, "lou", options="dice=2", preset="perudo")
     page.wait_for_selector("#my-dice-row")
     st = _wait_results(page, 1)
     res = st["view"]["results"][0]
@@ -254,9 +246,7 @@ def test_game_log_round_by_round_with_palifico(browser: Browser, server: str) ->
 
 def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None:
     page = new_page(browser, reduced_motion="reduce")
-    create_room(page, server, "milt", options="dice=3", preset="milton-bradley")
-    add_bot(page, "random")
-    page.click("#start")
+    start_with_bots(page, server, "milt", options="dice=3", preset="milton-bradley")
     page.wait_for_selector("#my-dice-row")
     deadline = time.monotonic() + 20
     while True:
@@ -293,9 +283,7 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
 
 def test_poker_dice_by_clicking_dice(browser: Browser, server: str) -> None:
     page = new_page(browser, reduced_motion="reduce")
-    create_room(page, server, "paula", options="", preset="poker-dice")
-    add_bot(page, "random")
-    page.click("#start")
+    start_with_bots(page, server, "paula", options="", preset="poker-dice")
     done: set[str] = set()
     deadline = time.monotonic() + 30
     while not {"arrange", "roll", "bid"} <= done:

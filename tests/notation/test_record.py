@@ -299,12 +299,15 @@ def test_before_mode_no_show_on_the_opening_bid() -> None:
     assert err.message.startswith("ann may not show after this bid")
 
 
-def rich_man() -> dict[str, Any]:
-    """Two players, spot-on with Rich Man's Dice: ann loses a die, then buys it back."""
+def ann_loses_a_die_then(
+    rules: str, options: dict[str, Any], dice: dict[str, list[int]], moves: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Two rounds of ann and bob: bob calls ann's 5x6 on 2 2 3 3 4 against 2 3 4 5 5 (ann
+    loses a die), then ann opens again on ``dice`` with ``moves``."""
     return {
         "liarsdice": 1,
-        "rules": "spot-on",
-        "options": {"economy": "rich-man", "chips": 10},
+        "rules": rules,
+        "options": options,
         "players": ["ann", "bob"],
         "rounds": [
             {
@@ -312,17 +315,23 @@ def rich_man() -> dict[str, Any]:
                 "dice": {"ann": [2, 2, 3, 3, 4], "bob": [2, 3, 4, 5, 5]},
                 "moves": [{"player": "ann", "bid": "5x6"}, {"player": "bob", "call": "liar"}],
             },
-            {
-                "opener": "ann",
-                "dice": {"ann": [6, 6, 6, 6], "bob": [1, 2, 3, 4, 5]},
-                "moves": [
-                    {"player": "ann", "buy": [6]},
-                    {"player": "ann", "bid": "5x6"},
-                    {"player": "bob", "call": "liar"},
-                ],
-            },
+            {"opener": "ann", "dice": dice, "moves": moves},
         ],
     }
+
+
+def rich_man() -> dict[str, Any]:
+    """Two players, spot-on with Rich Man's Dice: ann loses a die, then buys it back."""
+    return ann_loses_a_die_then(
+        "spot-on",
+        {"economy": "rich-man", "chips": 10},
+        {"ann": [6, 6, 6, 6], "bob": [1, 2, 3, 4, 5]},
+        [
+            {"player": "ann", "buy": [6]},
+            {"player": "ann", "bid": "5x6"},
+            {"player": "bob", "call": "liar"},
+        ],
+    )
 
 
 def test_rich_man_buy() -> None:
@@ -398,25 +407,15 @@ def test_summary_keys_follow_the_rules() -> None:
     assert pile["rounds"][0]["pile"] == 1
 
 
+def _perudo_calza(options: dict[str, Any], second: list[dict[str, Any]]) -> dict[str, Any]:
+    """Perudo: ann loses a die, then ``second`` on ann's 2 2 2 3 and bob's 2 3 4 5 6."""
+    return ann_loses_a_die_then(
+        "perudo", options, {"ann": [2, 2, 2, 3], "bob": [2, 3, 4, 5, 6]}, second
+    )
+
+
 def test_exact_call_gains_and_room_scores() -> None:
-    rec: dict[str, Any] = {
-        "liarsdice": 1,
-        "rules": "perudo",
-        "options": {},
-        "players": ["ann", "bob"],
-        "rounds": [
-            {
-                "opener": "ann",
-                "dice": {"ann": [2, 2, 3, 3, 4], "bob": [2, 3, 4, 5, 5]},
-                "moves": [{"player": "ann", "bid": "5x6"}, {"player": "bob", "call": "liar"}],
-            },
-            {
-                "opener": "ann",
-                "dice": {"ann": [2, 2, 2, 3], "bob": [2, 3, 4, 5, 6]},
-                "moves": [{"player": "ann", "bid": "4x2"}, {"player": "bob", "call": "exact"}],
-            },
-        ],
-    }
+    rec = _perudo_calza({}, [{"player": "ann", "bid": "4x2"}, {"player": "bob", "call": "exact"}])
     summary = replay_summary(rec)
     assert summary["ok"]
     # Round 2: four 2s exactly, bob called calza but has all his dice: no gain, no loss.
@@ -446,24 +445,9 @@ def test_exact_call_gains_and_room_scores() -> None:
 
 
 def test_gains_appear_when_a_calza_is_right() -> None:
-    rec = {
-        "liarsdice": 1,
-        "rules": "perudo",
-        "options": {"palifico": False},
-        "players": ["ann", "bob"],
-        "rounds": [
-            {
-                "opener": "ann",
-                "dice": {"ann": [2, 2, 3, 3, 4], "bob": [2, 3, 4, 5, 5]},
-                "moves": [{"player": "ann", "bid": "5x6"}, {"player": "bob", "call": "liar"}],
-            },
-            {
-                "opener": "ann",
-                "dice": {"ann": [2, 2, 2, 3], "bob": [2, 3, 4, 5, 6]},
-                "moves": [{"player": "ann", "bid": "4x2"}, {"player": "ann", "call": "exact"}],
-            },
-        ],
-    }
+    rec = _perudo_calza(
+        {"palifico": False}, [{"player": "ann", "bid": "4x2"}, {"player": "ann", "call": "exact"}]
+    )
     err = error_of(rec)
     assert (err.round, err.move, err.message) == (1, 1, "it is bob's turn, not ann's")
     rec["rounds"][1]["moves"] = [

@@ -39,6 +39,14 @@ async def _do(room: Room, sink: Sink, kind: str, msg: Any = None) -> dict[str, A
     return sink.frames[before] if len(sink.frames) > before else {}
 
 
+async def _ann_hosts(manager: RoomManager) -> tuple[Room, Sink]:
+    """A new room of ann's, ann connected to her seat 0."""
+    room, _, _ = await manager.create(CreateRoomBody(name="ann"))
+    ann = Sink(0)
+    await room.submit(lambda: room.connect(ann, None, None, None))
+    return room, ann
+
+
 async def _seat(room: Room, name: str) -> tuple[Sink, str]:
     seat, token = await room.submit(lambda: room.join(name, None))
     sink = Sink(seat)
@@ -48,9 +56,7 @@ async def _seat(room: Room, name: str) -> tuple[Sink, str]:
 
 async def _host_controls(tmp: Path) -> None:
     async with _manager(tmp) as (store, manager, settings):
-        room, _, _ = await manager.create(CreateRoomBody(name="ann"))
-        ann = Sink(0)
-        await room.submit(lambda: room.connect(ann, None, None, None))
+        room, ann = await _ann_hosts(manager)
         bob, _ = await _seat(room, "bob")
         await _do(room, ann, "add_bot", AddBotMsg(level="random"))
         cy, cy_token = await _seat(room, "cy")
@@ -97,9 +103,7 @@ async def _host_controls(tmp: Path) -> None:
 
 async def _leave_mid_game(tmp: Path) -> None:
     async with _manager(tmp) as (store, manager, settings):
-        room, _, _ = await manager.create(CreateRoomBody(name="ann"))
-        ann = Sink(0)
-        await room.submit(lambda: room.connect(ann, None, None, None))
+        room, ann = await _ann_hosts(manager)
         bob, bob_token = await _seat(room, "bob")
         cy, _ = await _seat(room, "cy")
         await _do(room, ann, "start")
