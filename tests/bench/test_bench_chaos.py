@@ -33,6 +33,7 @@ def _check(chaos: ModuleType, s: dict[str, Any], backend: str) -> None:
     assert "RESULT             ok" in chaos.render_text(s)
 
 
+@pytest.mark.slow
 def test_chaos_smoke_sqlite() -> None:
     chaos = load_bench("chaos")
     # (latency is reported, not checked: it depends on what else the machine runs)
@@ -43,6 +44,7 @@ def test_chaos_smoke_sqlite() -> None:
     _check(chaos, s, "sqlite")
 
 
+@pytest.mark.slow
 def test_chaos_smoke_postgres(pg_url: str) -> None:
     pytest.importorskip("asyncpg", reason="pip install 'liarsdice[postgres]'")
     chaos = load_bench("chaos")

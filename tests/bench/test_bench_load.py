@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bench_util import load_bench
 
 
+@pytest.mark.slow
 def test_load_smoke() -> None:
     load = load_bench("load")
     cfg, as_json = load.parse_args(

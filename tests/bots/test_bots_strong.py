@@ -227,6 +227,7 @@ def _against(kind: str, field: str, games: int, rules: Rules) -> float:
     return wins / games
 
 
+@pytest.mark.slow
 def test_the_expert_reads_the_table_better_than_bayes() -> None:
     # Whole games against bayes bots (docs/BOTS.md: 73.7% of 1000 2-player classic games,
     # 36.7% of 2000 4-player ones where an equal share is 25%); a clear margin here.

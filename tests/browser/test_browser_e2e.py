@@ -6,7 +6,7 @@ share link and joins, ann adds two bots and starts, both play until the game is 
 clicking the quantity and face buttons and the calls (each page only ever draws its own
 dice), then ann steps through the replay of game 1. A phone-width check (no horizontal
 scroll at 375 px), a keyboard-only bid, the odds module and reconnecting follow. The table's
-motion, the reveal, the log, timers, host controls and ratings are in
+motion, the reveal, the log, timers, host controls and ratings are in the other
 ``test_browser_*.py``. See e2e_util for the chromium requirement
 (``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
 """
@@ -36,6 +36,8 @@ from e2e_util import (
     tab_to,
     wait_seats,
 )
+
+pytestmark = pytest.mark.slow  # a real browser against a real server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -140,6 +140,7 @@ def _cpp_value(game: Any, policy: Any) -> float:
     return float(pyspiel.expected_returns(game.new_initial_state(), policy, -1, True)[0])
 
 
+@pytest.mark.slow
 def test_openspiel_cfr_reaches_the_exact_value_of_the_game() -> None:
     exact = Policy.from_result(solve(make_game("openspiel", faces=3), target=1e-9)).value()
     assert exact == pytest.approx(1 / 9, abs=1e-8)

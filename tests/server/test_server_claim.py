@@ -154,11 +154,13 @@ def _check_race(outs: list[str]) -> None:
     assert all(o.startswith("refused StoreInUse") for o in outs if o != "ok"), text
 
 
+@pytest.mark.slow
 def test_servers_started_at_once_on_a_fresh_sqlite_file(tmp_path: Path) -> None:
     for n in range(2):  # (the race of old failed one try in three)
         _check_race(_race(tmp_path, _sqlite(tmp_path / f"fresh{n}.db")))
 
 
+@pytest.mark.slow
 def test_servers_started_at_once_on_a_fresh_postgres_database(
     pg_cluster: Cluster, tmp_path: Path
 ) -> None:
@@ -193,6 +195,7 @@ def test_a_store_held_by_another_process_is_refused_with_its_pid(tmp_path: Path)
 
 
 # ------------------------------------------------------------------ liarsdice serve
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"])
 def test_serve_on_a_database_in_use_is_one_clear_error(
     tmp_path: Path, backend: str, request: pytest.FixtureRequest

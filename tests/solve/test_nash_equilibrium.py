@@ -136,6 +136,7 @@ def test_cached_policy_shows_the_bar_only_when_solving(
     assert seen == []
 
 
+@pytest.mark.slow
 def test_beyond_first_use_the_expert_plays_a_cached_equilibrium(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
