@@ -175,7 +175,7 @@ MY_DICE_JS = """() => {
 }"""
 
 
-# Screenshots (not committed). The browser and server fixtures are in browser/conftest.py.
+# Screenshots (not committed). The browser and server fixtures are in conftest.py.
 ARTIFACTS = Path(__file__).parent / "artifacts"
 
 
