@@ -11,6 +11,7 @@ the one name ``conftest``):
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -21,6 +22,17 @@ from pg_util import Cluster, start_cluster
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is slow (a real browser against a real server)."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -12,8 +12,6 @@ import json
 import time
 from typing import TYPE_CHECKING
 
-import pytest
-
 from e2e_util import (
     add_bot,
     create_room,
@@ -25,8 +23,6 @@ from e2e_util import (
     state,
     wait_seats,
 )
-
-pytestmark = pytest.mark.slow  # a real browser against a real server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

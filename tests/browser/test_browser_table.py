@@ -28,8 +28,6 @@ from e2e_util import (
     wait_my_turn,
 )
 
-pytestmark = pytest.mark.slow  # a real browser against a real server
-
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 

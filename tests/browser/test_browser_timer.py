@@ -11,8 +11,6 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 from e2e_util import (
     add_bot,
     create_room,
@@ -21,8 +19,6 @@ from e2e_util import (
     state,
     wait_my_turn,
 )
-
-pytestmark = pytest.mark.slow  # a real browser against a real server
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
