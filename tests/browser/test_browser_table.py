@@ -57,6 +57,15 @@ def _wait_results(page: Page, n: int, timeout: float = 15) -> Any:
         page.wait_for_timeout(50)
 
 
+def _game(browser: Browser, server: str, name: str, **room: Any) -> Page:
+    """A page with reduced motion whose player started a game against a random bot (``room``:
+    :func:`create_room`'s options) and sees their dice."""
+    page = new_page(browser, reduced_motion="reduce")
+    start_with_bots(page, server, name, **room)
+    page.wait_for_selector("#my-dice-row")
+    return page
+
+
 def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -> None:
     page = new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(server + "/")
@@ -183,9 +192,7 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
 
 
 def test_reduced_motion_shows_the_final_state_at_once(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce")
-    start_with_bots(page, server, "remy", options="dice=1")
-    page.wait_for_selector("#my-dice-row")
+    page = _game(browser, server, "remy", options="dice=1")
     st = _wait_results(page, 1)
     res = st["view"]["results"][0]
     stage = page.locator("#reveal-stage")
@@ -202,9 +209,7 @@ def test_reduced_motion_shows_the_final_state_at_once(browser: Browser, server: 
 
 
 def test_game_log_round_by_round_with_palifico(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce")
-    start_with_bots(page, server, "lou", options="dice=2", preset="perudo")
-    page.wait_for_selector("#my-dice-row")
+    page = _game(browser, server, "lou", options="dice=2", preset="perudo")
     st = _wait_results(page, 1)
     res = st["view"]["results"][0]
     # Round 1 in the log: every bid, the call and the result.
@@ -245,9 +250,7 @@ def test_game_log_round_by_round_with_palifico(browser: Browser, server: str) ->
 
 
 def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce")
-    start_with_bots(page, server, "milt", options="dice=3", preset="milton-bradley")
-    page.wait_for_selector("#my-dice-row")
+    page = _game(browser, server, "milt", options="dice=3", preset="milton-bradley")
     deadline = time.monotonic() + 20
     while True:
         assert time.monotonic() < deadline, "never could show dice"
