@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots, play_spied, rolled, rules_cases
+import bot_util
+from bot_util import play_bots, play_spied, rolled
 from liarsdice.bots import Bot, ProbBot, make_bot
 from liarsdice.core.bidding import (
     BUY,
@@ -84,7 +85,7 @@ def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -
     return state
 
 
-@pytest.mark.parametrize("rules", rules_cases(COMBOS))
+@pytest.mark.parametrize("rules", bot_util.rules_cases(COMBOS))
 def test_bots_play_legally_in_every_preset_and_combo(rules: Rules) -> None:
     n = rules.players
     mixed = [BASIC[i % len(BASIC)] for i in range(n)]

@@ -297,6 +297,7 @@ async def _locked(backend: Backend) -> None:
         await _check_log(store, settings, room, a.acked)
 
 
+@pytest.mark.slow
 def test_database_locked_by_another_connection(backend: Backend) -> None:
     asyncio.run(_locked(backend))
 
