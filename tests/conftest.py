@@ -1,13 +1,38 @@
-"""Shared fixtures: a real PostgreSQL server for the store's tests (see ``pg_util``)."""
+"""The tests' fixtures, all here (a ``conftest.py`` in a test folder would clash with this
+one: pytest's ``--doctest-modules`` imports every ``conftest.py`` outside a package under
+the one name ``conftest``):
+
+* a real PostgreSQL server for the store's tests (see ``pg_util``);
+* for the browser tests (``browser/``): Debian's chromium through Playwright and a real
+  ``liarsdice serve`` process, one of each per test module (see ``e2e_util`` for the
+  chromium requirement; ``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+from e2e_util import CHROMIUM_ARGS, ensure_chromium, live_server
 from pg_util import SKIP as SKIP_POSTGRES
 from pg_util import Cluster, start_cluster
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test is slow (a real browser against a real server)."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -23,3 +48,33 @@ def pg_cluster() -> Iterator[Cluster]:
 def pg_url(pg_cluster: Cluster) -> str:
     """The URL of a new, empty PostgreSQL database (asyncpg driver)."""
     return pg_cluster.url(pg_cluster.new_database())
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's chromium, headless, through Playwright."""
+    chromium = ensure_chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright for Python is missing: pip install 'playwright>=1.40' (dev extras)")
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A ``liarsdice serve`` with its own database and quick bots; yields its base URL."""
+    ensure_chromium()  # skip (LIARSDICE_SKIP_BROWSER=1) before starting a server
+    # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1 (no
+    # per-address HTTP request rate or join limits for loopback).
+    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
+    tmp = tmp_path_factory.mktemp(request.module.__name__ + "-server")
+    with live_server(tmp, bot_delay=0.05, args=args) as base:
+        yield base

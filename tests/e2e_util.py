@@ -175,35 +175,8 @@ MY_DICE_JS = """() => {
 }"""
 
 
-# ---------------------------------------------------------------- shared browser set-up
-# Each browser test module wraps these in its own module-scoped fixtures.
-
+# Screenshots (not committed). The browser and server fixtures are in conftest.py.
 ARTIFACTS = Path(__file__).parent / "artifacts"
-
-
-def launch_browser() -> Iterator[Any]:
-    """Debian's chromium, headless, through Playwright (for a module-scoped fixture)."""
-    chromium = ensure_chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright for Python is missing: pip install 'playwright>=1.40' (dev extras)")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-def serve(tmp_path_factory: pytest.TempPathFactory, name: str = "e2e-server") -> Iterator[str]:
-    """A ``liarsdice serve`` with its own database and quick bots (for a fixture)."""
-    ensure_chromium()  # skip (LIARSDICE_SKIP_BROWSER=1) before starting a server
-    # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1 (no
-    # per-address HTTP request rate or join limits for loopback).
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
-    with live_server(tmp_path_factory.mktemp(name), bot_delay=0.05, args=args) as base:
-        yield base
 
 
 # Uncaught JavaScript errors, per page: tests end by checking there were none.
@@ -245,6 +218,18 @@ def create_room(
     page.wait_for_url("**/r/**")
     page.wait_for_selector("#host-controls:not([hidden])")
     return page.url.rsplit("/r/", 1)[1].split("#")[0]
+
+
+def start_with_bots(
+    page: Page, base: str, name: str, bots: tuple[str, ...] = ("random",), **room_opts: Any
+) -> str:
+    """Create a room through the lobby (``room_opts``: :func:`create_room`'s), seat bots of
+    the levels ``bots`` and start the game; returns the room id."""
+    room = create_room(page, base, name, **room_opts)
+    for level in bots:
+        add_bot(page, level)
+    page.click("#start")
+    return room
 
 
 def seat_count(page: Page) -> int:

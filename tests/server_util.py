@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+import time
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,8 @@ with warnings.catch_warnings():
 
 from liarsdice.server.app import create_app
 from liarsdice.server.config import Limits, Settings
-from liarsdice.server.room import Room
+from liarsdice.server.faults import FaultyStore
+from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.room.manager import replay
 from liarsdice.server.store import Store, StoredRoom
 
@@ -69,6 +72,75 @@ def until(ws: Any, pred: Any, limit: int = 500) -> dict[str, Any]:
 
 def is_reply(ref: str) -> Any:
     return lambda f: f["data"].get("reply_to") == ref
+
+
+def play_with_bots(
+    c: TestClient, room: dict[str, Any], levels: tuple[str, ...] = ("random", "random")
+) -> dict[str, Any]:
+    """The host of ``room`` (as :func:`create` answered) seats bots of ``levels``, starts and
+    leaves the socket: after the (zero) grace period a bot plays the host's seat to the end.
+    Returns the finished room's page (``/api/rooms/<id>``'s ``data``)."""
+    rid = room["room"]
+    with c.websocket_connect(f"/ws/rooms/{rid}") as ws:
+        ws.send_json(msg("hello", token=room["token"]))
+        ws.receive_json(), ws.receive_json()
+        for n, level in enumerate(levels, 1):
+            ws.send_json(msg("add_bot", level=level, id=f"b{n}"))
+            while ws.receive_json()["data"].get("reply_to") != f"b{n}":
+                pass
+        ws.send_json(msg("start", id="s"))
+        while ws.receive_json()["data"].get("reply_to") != "s":
+            pass
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        data: dict[str, Any] = c.get(f"/api/rooms/{rid}").json()["data"]
+        if data["room"]["status"] == "finished" and data["room"].get("ranking"):
+            break
+        time.sleep(0.05)
+    assert data["room"]["status"] == "finished"
+    return data
+
+
+def websocket_refused(c: TestClient, url: str, **headers: str) -> int:
+    """The close code of a WebSocket the server refuses before its first frame."""
+    from starlette.websockets import WebSocketDisconnect
+
+    try:
+        with c.websocket_connect(url, headers=headers) as ws:
+            ws.receive_json()
+    except WebSocketDisconnect as exc:
+        return exc.code
+    raise AssertionError(f"{url} was not refused")
+
+
+@contextmanager
+def serving(server: Any) -> Iterator[Any]:
+    """Run a ``uvicorn.Server`` in a thread for the block (started when the block begins)."""
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert server.started
+    try:
+        yield server
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+@asynccontextmanager
+async def running_manager(settings: Settings) -> AsyncIterator[tuple[FaultyStore, RoomManager]]:
+    """A fault-injecting store and a room manager started on it (rooms loaded from the log)."""
+    store = FaultyStore(settings.db_url)
+    await store.start()
+    manager = RoomManager(settings, store)
+    await manager.start()
+    try:
+        yield store, manager
+    finally:
+        await manager.stop()
+        await store.close()
 
 
 class Sink:

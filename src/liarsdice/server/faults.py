@@ -1,6 +1,6 @@
 """Fault injection for the store: writes that fail, time out or block on demand.
 
-The server's tests (``tests/test_server_faults.py``) and a chaos bench use it to check that a
+The server's tests (``tests/server/test_server_faults.py``) and a chaos bench use it to check that a
 failing database never diverges a room's memory from its log: :class:`FaultyStore` is the real
 :class:`~liarsdice.server.store.Store` whose :meth:`~liarsdice.server.store.Store.write` (and
 reads, with ``reads=True``) first asks its :class:`Faults`; :func:`install` does the same to a

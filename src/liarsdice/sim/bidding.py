@@ -11,8 +11,8 @@ observation is the first decision of the next game, and its result is in ``rewar
 
 Chance (dice, random openers, roll-offs, re-rolls) is drawn inside the simulator from a NumPy
 generator; every decision it returns is a player's. The rules are the engine's, exactly:
-``tests/test_sim.py`` replays batched games through :class:`~liarsdice.core.bidding.game.Game` with
-the same dice and actions and compares every step.
+``tests/sim/test_sim.py`` replays batched games through
+:class:`~liarsdice.core.bidding.game.Game` with the same dice and actions and compares every step.
 
 >>> env = VectorEnv("perudo", 8, players=3, seed=1)
 >>> obs, info = env.reset()

@@ -1,0 +1,20 @@
+"""Helpers for the bench smoke tests (not a test module)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def load_bench(name: str) -> ModuleType:
+    """``bench/<name>.py`` imported as the module ``bench_<name>``."""
+    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module

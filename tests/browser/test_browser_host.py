@@ -1,0 +1,259 @@
+"""Host controls, private rooms, guest identities and ratings in a real browser against a real
+``liarsdice serve``: the host removes a bot, kicks a player and hands the host role over, a
+player leaves; a private room is absent from the lobby list but reachable by its link; a
+guest plays computer players to the end, sees the ranking and the scoreboard across a
+rematch, and their rating changes (player page, leaderboard). Screenshots of game over and
+the leaderboard go to tests/artifacts/. See e2e_util (``LIARSDICE_SKIP_BROWSER=1`` skips).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING
+
+from e2e_util import (
+    add_bot,
+    create_room,
+    get_json,
+    my_turn,
+    new_page,
+    no_page_errors,
+    screenshot,
+    state,
+    wait_seats,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+
+def _ask_for_a_seat(page: Page, url: str, name: str) -> None:
+    page.goto(url)
+    page.wait_for_selector("#seat-join-button:visible")
+    page.fill("#seat-name", name)
+    page.click("#seat-join-button")
+
+
+def _join(page: Page, url: str, name: str) -> None:
+    _ask_for_a_seat(page, url, name)
+    page.wait_for_selector("#seats > li.mine")
+
+
+def _play_to_the_end(page: Page, limit: float = 20) -> None:
+    """Call liar whenever possible, else make the least bid, until the game is over."""
+    deadline = time.monotonic() + limit
+    while state(page)["room"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the game took too long"
+        if my_turn(page):
+            liar = page.locator("#moves button[data-move='liar']")
+            if liar.count():
+                liar.click()
+            else:
+                page.locator("#moves .face-row button:not(:disabled)").first.click()
+        page.wait_for_timeout(40)
+
+
+def test_host_removes_kicks_hands_over_and_a_player_leaves(browser: Browser, server: str) -> None:
+    ann = new_page(browser)
+    bob = new_page(browser)
+    cat = new_page(browser)
+    room = create_room(ann, server, "ann")
+    add_bot(ann, "random")
+    add_bot(ann, "prob")
+    url = ann.input_value("#share-url")
+    _join(bob, url, "bob")
+    _join(cat, url, "cat")
+    wait_seats(ann, 5)
+    # Between games the host has a button on every other seat.
+    assert ann.locator("#seats > li[data-seat='0'] button").count() == 0
+    assert bob.locator("#seats button[data-act]").count() == 0  # not the host
+
+    # Remove a bot: later seats move down one, on every page.
+    ann.click("#seats > li[data-seat='1'] button[data-act='remove']")
+    wait_seats(ann, 4)
+    wait_seats(bob, 4)
+    names = [s["name"] for s in state(bob)["room"]["seats"]]
+    assert names == ["ann", "prob-bot-1", "bob", "cat"]
+    assert state(bob)["seat"] == 2 and state(cat)["seat"] == 3
+    assert bob.locator("#seats > li.mine .seat-name").inner_text() == "bob"
+
+    # Kick a player: cat is told, and watches (with the offer to take a seat again).
+    ann.click("#seats > li[data-seat='3'] button[data-act='remove']")
+    wait_seats(ann, 3)
+    cat.wait_for_selector("#error:visible")
+    assert "removed you" in cat.inner_text("#error-text")
+    cat.wait_for_selector("#seat-join-button:visible")
+    assert cat.locator("#seats > li.mine").count() == 0
+    assert cat.evaluate(f"localStorage.getItem('liarsdice:seat:{room}')") is None
+
+    # Hand the host role to bob: his page gets the host controls, ann's loses them.
+    ann.click("#seats > li[data-seat='2'] button[data-act='host']")
+    bob.wait_for_selector("#host-controls:not([hidden])")
+    ann.wait_for_selector("#host-controls", state="hidden")
+    assert state(ann)["room"]["host"] == 2
+    assert "host" in bob.inner_text("#seats > li.mine .tags")
+    assert "You are now the host" in bob.inner_text("#live")
+
+    # ann leaves (between games her seat goes) and lands in the lobby.
+    ann.click("#leave-button")
+    # page.url, polled: wait_for_url can fail when the lobby's load interrupts the first one
+    deadline = time.monotonic() + 10
+    while "/r/" in ann.url:
+        assert time.monotonic() < deadline, f"ann never left the room: {ann.url}"
+        ann.wait_for_timeout(50)
+    wait_seats(bob, 2)
+    assert [s["name"] for s in state(bob)["room"]["seats"]] == ["prob-bot-1", "bob"]
+    assert state(bob)["room"]["host"] == 1 and state(bob)["seat"] == 1
+    bob.wait_for_selector("#host-controls:not([hidden])")
+    for page in (ann, bob, cat):
+        no_page_errors(page)
+        page.context.close()
+
+
+def test_private_room_is_unlisted_but_reachable_by_link(browser: Browser, server: str) -> None:
+    pia = new_page(browser)
+    room = create_room(pia, server, "pia", private=True)
+    assert "private room" in pia.inner_text("#room-meta")
+    public = create_room(new_page(browser), server, "pub")
+    listed = [r["id"] for r in get_json(f"{server}/api/rooms")["rooms"]]
+    assert public in listed and room not in listed
+    lobby = new_page(browser)
+    lobby.goto(server + "/")
+    lobby.wait_for_selector(f"#room-list li[data-room='{public}']")
+    assert lobby.locator(f"#room-list li[data-room='{room}']").count() == 0
+    # The link works: join by pasting it in the lobby.
+    lobby.fill("#my-name", "quinn")
+    lobby.fill("#join-room", pia.input_value("#share-url"))
+    lobby.click("#join-button")
+    lobby.wait_for_url(f"**/r/{room}")
+    lobby.wait_for_selector("#seats > li.mine")
+    wait_seats(pia, 2)
+    for page in (pia, lobby):
+        no_page_errors(page)
+        page.context.close()
+
+
+def test_guest_rating_changes_after_games_with_ranking_and_scoreboard(
+    browser: Browser, server: str
+) -> None:
+    page = new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    create_room(page, server, "rory", options="dice=1")
+    me = json.loads(page.evaluate("localStorage.getItem('liarsdice:player')") or "null")
+    assert me and me["player"] and me["token"], me
+    before = get_json(f"{server}/api/players/{me['player']}")
+    assert before["name"] == "rory" and before["games"] == 0
+    add_bot(page, "random")
+    add_bot(page, "random")
+    assert state(page)["room"]["seats"][0]["player"] == me["player"]
+    page.click("#start")
+    _play_to_the_end(page)
+
+    # Game over: the ranking (winner first) and the scoreboard of this room.
+    page.wait_for_selector("#game-over:not([hidden]) #ranking li")
+    st = state(page)
+    ranking = page.eval_on_selector_all("#ranking li", "ls => ls.map(l => +l.dataset.seat)")
+    assert ranking == st["room"]["ranking"] and ranking[0] == st["view"]["winner"]
+    wins = page.eval_on_selector_all("#scoreboard tbody td", "ts => ts.map(t => +t.textContent)")
+    assert wins == st["room"]["wins"] and sum(wins) == 1
+    if page.locator("#reveal-skip").is_visible():
+        page.click("#reveal-skip")
+    page.wait_for_selector("#reveal-stage", state="hidden")
+    screenshot(page, "game-over.png")
+
+    # A rematch: the scoreboard counts both games.
+    page.click("#rematch")
+    page.wait_for_function("() => window.liarsdice.state.room.status === 'playing'")
+    _play_to_the_end(page)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#scoreboard tbody td').length === 3"
+        " && [...document.querySelectorAll('#scoreboard tbody td')]"
+        ".reduce((a, t) => a + +t.textContent, 0) === 2"
+    )
+
+    # The rating moved, and the player page and leaderboard say so.
+    after = get_json(f"{server}/api/players/{me['player']}")
+    assert after["games"] == 2 and after["rating"] != before["rating"]
+    page.goto(f"{server}/p/{me['player']}")
+    page.wait_for_selector("#player-rating")
+    assert page.inner_text("#player-h") == "rory"
+    assert page.inner_text("#player-rating") == str(after["rating"])
+    assert page.inner_text("#player-games") == "2"
+    assert page.inner_text("#player-wins") == str(after["wins"])
+    page.goto(f"{server}/leaderboard")
+    page.wait_for_selector(f"#leaderboard-table tr[data-player='{me['player']}']")
+    row = page.inner_text(f"#leaderboard-table tr[data-player='{me['player']}']")
+    assert "rory" in row and str(after["rating"]) in row
+    assert page.locator("#leaderboard-table tbody tr").count() >= 2  # the bots are rated too
+    screenshot(page, "leaderboard.png")
+
+    # The display name can be changed in the lobby; the identity stays.
+    page.goto(server + "/")
+    page.fill("#my-name", "rory-the-bold")
+    page.click("#save-name")
+    page.wait_for_function("() => document.getElementById('save-name').textContent === 'Saved'")
+    assert get_json(f"{server}/api/players/{me['player']}")["name"] == "rory-the-bold"
+    no_page_errors(page)
+    page.context.close()
+
+
+def test_host_kicks_a_player_during_a_game(browser: Browser, server: str) -> None:
+    host = new_page(browser, reduced_motion="reduce")
+    guest = new_page(browser, reduced_motion="reduce")
+    create_room(host, server, "hank", options="dice=3")
+    add_bot(host, "random")
+    _join(guest, host.input_value("#share-url"), "gus")
+    wait_seats(host, 3)
+    host.click("#start")
+    guest.wait_for_selector("#my-dice-row")
+    # During a game: no buttons on the computer player, a kick (asking twice) on gus.
+    assert host.locator("#seats > li[data-seat='1'] button[data-act='remove']").count() == 0
+    kick = host.locator("#seats > li[data-seat='2'] button[data-act='remove']")
+    kick.click()
+    assert "again" in kick.inner_text()
+    assert state(host)["room"]["seats"][2]["left"] is False
+    kick.click()
+    host.wait_for_function("() => window.liarsdice.state.room.seats[2].left === true")
+    assert "left" in host.inner_text("#seats > li[data-seat='2'] .tags")
+    guest.wait_for_selector("#error:visible")
+    assert "removed you" in guest.inner_text("#error-text")
+    guest.wait_for_function("() => window.liarsdice.state.seat === null")
+    for page in (host, guest):
+        no_page_errors(page)
+        page.context.close()
+
+
+def _refused(page: Page, url: str, name: str) -> str:
+    """Try to take a seat as ``name``; the error the page shows."""
+    _ask_for_a_seat(page, url, name)
+    page.wait_for_selector("#error:visible")
+    return page.inner_text("#error-text")
+
+
+def test_host_bans_a_squatter_and_locks_the_room(browser: Browser, server: str) -> None:
+    """Against squatters: the host bans a player (kicked; the name is refused from then on)
+    and locks the room (nobody new takes a seat), and unlocks it again."""
+    ann = new_page(browser)
+    sq = new_page(browser)
+    dee = new_page(browser)
+    create_room(ann, server, "ann")
+    url = ann.input_value("#share-url")
+    _join(sq, url, "squatter")
+    wait_seats(ann, 2)
+    ann.click("#seats > li[data-seat='1'] button[data-act='ban']")
+    sq.wait_for_selector("#error:visible")
+    assert "removed you" in sq.inner_text("#error-text")
+    wait_seats(ann, 1)
+    assert "banned that name" in _refused(sq, url, "Squatter")  # the same name again
+    ann.check("#lock-room")
+    ann.wait_for_function("() => document.getElementById('lock-room').checked")
+    assert "locked this room" in _refused(dee, url, "dee")
+    ann.uncheck("#lock-room")
+    dee.click("#error-close")
+    dee.wait_for_timeout(300)  # the unlock reaches the room
+    dee.click("#seat-join-button")
+    dee.wait_for_selector("#seats > li.mine")
+    wait_seats(ann, 2)
+    for page in (ann, sq, dee):
+        no_page_errors(page)
+        page.context.close()
