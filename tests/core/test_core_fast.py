@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from core_util import random_playout
 from liarsdice.core.bidding import CHANCE, Game, Phase, State, preset
 from liarsdice.core.bidding.state import Table, _next_seats, _single_round_table
-from test_core_helpers import random_playout
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""Bid orderings: seed 002's table, the seeds' worked ladder examples, and every ordering
+"""Bid orderings: rules source 002's table, the seeds' worked ladder examples, and every ordering
 checked exhaustively against a reference comparison written from the rules text."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import itertools
 
 import pytest
 
+from core_util import bids_of, deal, new_game, play, ref_beats, roll
 from liarsdice.core.bidding import Bid, Game, Ordering, Rules, preset
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO, BidSpace
-from test_core_helpers import bids_of, deal, new_game, play, ref_beats, roll
 
 WORDS = {
     "one": 1,
@@ -24,7 +24,7 @@ WORDS = {
 FACE_WORDS = {"ones": 1, "twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6}
 FACE_WORDS.update({"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6})
 
-# Seed 002's ordering table, word for word (the "1 / one two" lines, without the numbers).
+# Rules source 002's ordering table, word for word (the "1 / one two" lines, without the numbers).
 SEED_002_TABLE = """
 one two / one three / one four / one five / one six / one one /
 two twos / two threes / two fours / two fives / two sixes /
@@ -84,11 +84,11 @@ def test_seed_002_table_by_legal_raises() -> None:
 @pytest.mark.parametrize(
     ("old", "least_ones"),
     [
-        ("5x4", "3x1"),  # seed 000: odd frequency, halve and round up
-        ("6x5", "4x1"),  # seed 000: even frequency, halve and add one
-        ("3x6", "2x1"),  # seed 002: two ones beat three sixes
-        ("5x3", "3x1"),  # seed 002: three ones beat five threes
-        ("6x4", "4x1"),  # seed 002: four ones beat six fours
+        ("5x4", "3x1"),  # rules source 000: odd frequency, halve and round up
+        ("6x5", "4x1"),  # rules source 000: even frequency, halve and add one
+        ("3x6", "2x1"),  # rules source 002: two ones beat three sixes
+        ("5x3", "3x1"),  # rules source 002: three ones beat five threes
+        ("6x4", "4x1"),  # rules source 002: four ones beat six fours
         ("1x2", "1x1"),
         ("2x6", "2x1"),
     ],
@@ -107,7 +107,8 @@ def test_least_ones_bid_on_the_ladder(name: str, old: str, least_ones: str) -> N
 
 @pytest.mark.parametrize("name", ["classic", "milton-bradley", "house-rules"])
 def test_back_from_ones_needs_double(name: str) -> None:
-    """Seed 000: "four 1's" can be followed by "eight 3's" (double the frequency), or more 1's."""
+    """Rules source 000: "four 1's" can be followed by "eight 3's" (double the frequency), or
+    more 1's."""
     g = new_game(name, 3, first_opener="given", show_reroll="off")
     s = deal(g.new_initial_state(), [1] * 5, [2] * 5, [3] * 5)
     s = play(s, "4x1")
@@ -148,7 +149,7 @@ def test_classic_opening_on_ones_allowed_unless_disabled() -> None:
 
 
 def test_quantity_major_spot_on() -> None:
-    """Seed 003: a higher die number, or a higher amount with any die number; ones plain."""
+    """Rules source 003: a higher die number, or a higher amount with any die number; ones plain."""
     g = new_game("spot-on", 2)
     s = play(deal(g.new_initial_state(), [1] * 5, [2] * 5), "3x5")
     legal = bids_of(s)
@@ -157,7 +158,7 @@ def test_quantity_major_spot_on() -> None:
 
 
 def test_room_monotone() -> None:
-    """Seed 004: raise value or quantity or both, never reduce either; 2 < ... < 6 < 1."""
+    """Rules source 004: raise value or quantity or both, never reduce either; 2 < ... < 6 < 1."""
     g = new_game("room", 2)
     s = play(deal(g.new_initial_state(), [2, 3, 4, 5], [6, 6, 1, 1]), "3x5")
     legal = bids_of(s)

@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
+from core_util import ref_beats, ref_count, ref_resolve
 from liarsdice.core.bidding import CHANCE, EXACT, LIAR, Bid, ExactCall, Game, Scoring, State, preset
-from test_core_helpers import ref_beats, ref_count, ref_resolve
 
 GOLDEN = Path(__file__).parent / "golden" / "core_perft.json"
 

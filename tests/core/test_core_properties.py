@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core_util import Expected, random_playout, ref_beats, ref_count, ref_resolve
 from liarsdice.core.bidding import (
     BID_BASE,
     BUY,
@@ -33,7 +34,6 @@ from liarsdice.core.bidding import (
     preset,
 )
 from liarsdice.core.bidding.view import PlayerView
-from test_core_helpers import Expected, random_playout, ref_beats, ref_count, ref_resolve
 
 # CORE_EXAMPLES=5000 pytest ... runs a deep, randomised search instead of the fixed quick one.
 DEEP = int(os.environ.get("CORE_EXAMPLES", "0"))

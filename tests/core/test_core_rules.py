@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from core_util import bids_of, deal, is_legal, new_game, play, roll
 from liarsdice.core.bidding import (
     CHANCE,
     EXACT,
@@ -21,7 +22,6 @@ from liarsdice.core.bidding import (
     preset,
 )
 from liarsdice.core.bidding.game import SHOW_BASE
-from test_core_helpers import bids_of, deal, is_legal, new_game, play, roll
 
 ALL_PRESETS = (
     "classic",
@@ -437,7 +437,7 @@ def test_rich_man_with_calling_advantage_can_bid_every_die_in_play() -> None:
     assert s.results[-1].count == 5 and s.results[-1].losses == {0: 1}
 
 
-# ---------------------------------------------------------------- seed 001's variations
+# ---------------------------------------------------------------- rules source 001's variations
 
 
 def test_seed_001_variation_lose_only_one_die() -> None:

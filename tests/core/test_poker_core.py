@@ -1,4 +1,4 @@
-"""Poker-dice engine: scenarios from seed 004 (second half), its hints, and the API."""
+"""Poker-dice engine: scenarios from rules source 004 (second half), its hints, and the API."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Poker-dice hands and bids: ranking, satisfaction and notation (seed 004, second half)."""
+"""Poker-dice hands and bids: ranking, satisfaction and notation (rules source 004, second half)."""
 
 from __future__ import annotations
 

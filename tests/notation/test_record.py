@@ -108,7 +108,7 @@ def test_example_replays_to_the_hand_computed_result() -> None:
     # 5x6 with ones wild: ann 2 (1, 6), bob 3 (6, 6, 1), cy 2 (1, 1) = 7 > 5: the caller loses.
     assert (result.bid, result.count, result.caller, result.bidder) == (Bid(5, 6), 7, 2, 1)
     assert result.losses == {2: 1}
-    # Seed 001: the winner of the challenge (the bidder bob) opens the next round.
+    # Rules source 001: the winner of the challenge (the bidder bob) opens the next round.
     assert result.next_opener == 1
     assert state.phase is Phase.ROLL and state.table.opener == 1
     assert state.dice_counts == (5, 5, 4)

@@ -143,7 +143,7 @@ def ref_rank(rules: Rules, face: int) -> int:
 def ref_beats(rules: Rules, new: Bid, old: Bid | None, *, palifico: bool = False) -> bool:
     """Whether ``new`` may follow ``old`` (None: opening) by the rules text; no dice cap here.
 
-    ladder (seeds 000/001/002): same quantity and higher face, or higher quantity; a bid on
+    ladder (rules sources 000/001/002): same quantity and higher face, or higher quantity; a bid on
     wilds after a quantity q needs more than half of q (floor(q/2)+1); from k wilds, more wilds
     or a non-wild bid of at least 2k. perudo: ceil(q/2) wilds; from k wilds, 2k+1.
     quantity: higher quantity, or the same quantity and higher face rank. face: higher face

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from core_util import bids_of, deal, is_legal, new_game, parse_move, play, ref_beats, roll
 from liarsdice.core.bidding import (
     CHANCE,
     LIAR,
@@ -14,7 +15,6 @@ from liarsdice.core.bidding import (
     RoundResult,
     State,
 )
-from test_core_helpers import bids_of, deal, is_legal, new_game, parse_move, play, ref_beats, roll
 
 
 def last_result(state: State) -> RoundResult:
@@ -22,7 +22,7 @@ def last_result(state: State) -> RoundResult:
     return state.results[-1]
 
 
-# ------------------------------------------------------------------------------- seed 000
+# ------------------------------------------------------------------------------- rules source 000
 
 
 def test_seed_000_challenger_loses_the_difference() -> None:
@@ -75,7 +75,7 @@ def test_seed_000_ones_are_wild_only_for_other_faces() -> None:
     assert s.count(Bid(1, 5)) == 4
 
 
-# ------------------------------------------------------------------------------- seed 001
+# ------------------------------------------------------------------------------- rules source 001
 
 
 def test_seed_001_example_1_eight_fives() -> None:
@@ -131,7 +131,7 @@ def test_seed_000_variant_on_the_same_deal_takes_the_last_die() -> None:
 
 
 def show_and_reroll_start() -> State:
-    """Seed 001's example: the bid is ten 6's; seat 1 has 6, wild, 4, 4."""
+    """Rules source 001's example: the bid is ten 6's; seat 1 has 6, wild, 4, 4."""
     g = new_game("milton-bradley", 3, dice=(5, 4, 5))
     s = deal(g.new_initial_state(), [6, 6, 6, 1, 2], [6, 1, 4, 4], [6, 6, 1, 1, 6])
     return play(s, "10x6")
@@ -197,7 +197,7 @@ def test_seed_001_shown_dice_stay_out_for_the_round() -> None:
     assert r.losses == {1: 2}
 
 
-# ------------------------------------------------------------------------------- seed 002
+# ------------------------------------------------------------------------------- rules source 002
 
 
 def test_seed_002_exact_count_costs_the_caller_one() -> None:
@@ -272,7 +272,7 @@ def test_seed_002_questions_are_only_for_house_rules() -> None:
         h.ask(0, "weather")
 
 
-# ------------------------------------------------------------------------------- seed 003
+# ------------------------------------------------------------------------------- rules source 003
 
 
 def test_seed_003_liar_count_at_least_bid_caller_loses_one() -> None:
@@ -405,7 +405,7 @@ def test_seed_003_rich_man_winner_takes_the_pot_and_buy_needs_chips() -> None:
     assert s.is_terminal() and s.winner == 1 and s.table.chips == (2, 8)
 
 
-# ------------------------------------------------------------------------------- seed 004
+# ------------------------------------------------------------------------------- rules source 004
 
 
 def test_seed_004_room_resolves_when_every_other_player_called() -> None:
