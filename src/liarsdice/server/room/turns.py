@@ -13,8 +13,9 @@ import hashlib
 import hmac
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from liarsdice.bots.table import AnyBot
 from liarsdice.core.api import StateAPI
 from liarsdice.server.room.commands import BotMove
 from liarsdice.server.views import seat_view
@@ -43,7 +44,7 @@ class Turns:
         self._key: tuple[StateAPI, int, bool] | None = None  # (state, seat, bot) of _timer
         self.deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn
         self._grace: dict[int, asyncio.TimerHandle] = {}
-        self._bots: dict[tuple[int, int], Any] = {}  # (game_no, seat) -> bot
+        self._bots: dict[tuple[int, int], AnyBot] = {}  # (game_no, seat) -> bot
 
     # ------------------------------------------------------------------ the turn
     def cancel(self) -> None:
@@ -86,7 +87,7 @@ class Turns:
             return
         self._key = (st, p, bot)
 
-    def _bot(self, seat: int) -> Any:
+    def _bot(self, seat: int) -> AnyBot:
         room, v = self.room, self.room.value
         key = (v.game_no, seat)
         bot = self._bots.get(key)
