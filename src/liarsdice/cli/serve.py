@@ -83,6 +83,15 @@ def claim_or_exit(db_url: str) -> Claim:
     metavar="URL",
     help="An extra allowed WebSocket Origin, e.g. https://dice.example (repeatable).",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    default=None,
+    metavar="URL",
+    help="Run as one node of a cluster: every node given the same --db (PostgreSQL) and "
+    "--redis serves every room (docs/DEPLOY.md), e.g. redis://127.0.0.1:6379/0.",
+)
+@click.option("--node", default="", help="This node's name in a cluster [default: host-pid].")
 @click.option("--grace", default=30.0, show_default=True, help="Seconds away before a bot plays.")
 @click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
 @click.option("--public-url", help="Base URL for share links (default: the request's).")
@@ -129,6 +138,8 @@ def serve(
     host: str,
     port: int,
     db_url: str | None,
+    redis_url: str | None,
+    node: str,
     origins: tuple[str, ...],
     grace: float,
     bot_delay: float,
@@ -153,14 +164,19 @@ def serve(
 
     from liarsdice.server.app import create_app
     from liarsdice.server.config import Limits, Settings
-    from liarsdice.server.transport import raise_fd_limit, uvicorn_config
+    from liarsdice.server.transport import DrainingServer, raise_fd_limit, uvicorn_config
 
     sock = bind(host, port)
     port = sock.getsockname()[1]  # --port 0: the port the system chose
     db_url = db_url or default_db_url()
-    claim = claim_or_exit(db_url)  # one server per database; the app's store adopts the claim
+    if redis_url is not None and not db_url.startswith("postgresql"):
+        raise click.ClickException("a cluster (--redis) shares one PostgreSQL database: --db")
+    # One server per database (the app's store adopts the claim); a cluster's nodes share it.
+    claim = claim_or_exit(db_url) if redis_url is None else None
     settings = Settings(
         db_url=db_url,
+        redis_url=redis_url,
+        node=node,
         store_timeout=store_timeout,
         store_retry=store_retry,
         origins=tuple(origins),
@@ -192,10 +208,11 @@ def serve(
     )
     app = create_app(settings, limits)
     config = uvicorn_config(app, settings, limits, host=host, port=port, log_level="warning")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(config) if redis_url is None else DrainingServer(config)
     try:
         server.run(sockets=[sock])
     finally:
-        claim.release()
+        if claim is not None:
+            claim.release()
     if not server.started:  # the app's startup failed (uvicorn logged why)
         raise click.ClickException("the server did not start: see the error above")

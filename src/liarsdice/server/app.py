@@ -45,8 +45,12 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     await srv.store.start()
     await srv.health.probe(srv.store, srv.settings.store_timeout)  # e.g. a read-only database
     await srv.manager.start()
+    if srv.cluster is not None:
+        await srv.cluster.start()
     yield
     await srv.manager.stop()
+    if srv.cluster is not None:
+        await srv.cluster.stop()
     await srv.store.close()
 
 
@@ -54,8 +58,14 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     """A new app (tests make one per test, each with its own database)."""
     settings = settings or Settings()
     limits = limits or Limits()
-    store = Store(settings.db_url)
+    cluster_mode = settings.redis_url is not None
+    store = Store(settings.db_url, claim=not cluster_mode, migrate=True)
     srv = Server(settings, limits, Limiter(limits), store, RoomManager(settings, store))
+    if settings.redis_url is not None:
+        from liarsdice.server.cluster.node import Cluster, default_node_id
+
+        node = settings.node or default_node_id()
+        srv.cluster = Cluster(settings, limits, store, srv.manager, settings.redis_url, node)
     app = FastAPI(title="Liar's Dice", version=str(PROTOCOL_VERSION), lifespan=lifespan)
     app.state.server = srv
     app.state.settings, app.state.manager, app.state.store = settings, srv.manager, store

@@ -32,6 +32,9 @@ class Settings:
     sweep_interval: float = 60.0  # how often the manager looks for idle rooms
     timeouts_before_away: int = 2  # turn timers run out this many times in a row: away
     clock: Callable[[], float] = time.time  # the wall clock of deadlines (tests fix it)
+    # A node of a cluster (docs/DEPLOY.md): its Redis (None: a single server) and its name.
+    redis_url: str | None = None
+    node: str = ""
 
 
 @dataclass(frozen=True)

@@ -371,11 +371,16 @@ class Store:
     own write returns only after every batch the room gave up on has committed or failed.
     """
 
-    def __init__(self, url: str = DEFAULT_DB_URL, *, claim: bool = True) -> None:
+    def __init__(
+        self, url: str = DEFAULT_DB_URL, *, claim: bool = True, migrate: bool | None = None
+    ) -> None:
         self.url = url
         # A server's store claims its database (one server per database) and migrates it; a
-        # reader (``claim=False``, :meth:`reader`) does neither: it reads beside a server.
+        # reader (``claim=False``, :meth:`reader`) does neither: it reads beside a server. A
+        # cluster's node migrates (under an advisory lock) but claims nothing: its rooms'
+        # writes are fenced per room instead (``take_lease``).
         self.claims = claim
+        self.migrates = claim if migrate is None else migrate
         self._claim: Claim | None = None
         self.engine: AsyncEngine | None = None
         self._sync_engine: Engine | None = None
@@ -438,7 +443,7 @@ class Store:
         self.engine = create_async_engine(self.url)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
-        if self.claims:
+        if self.migrates:
             async with self.engine.begin() as conn:
                 await conn.run_sync(_upgrade)
         sync_url = self._sqlite_file()

@@ -23,10 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import resource
 from http import HTTPStatus
+from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+import uvicorn
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
@@ -35,6 +38,8 @@ from websockets.http11 import Request
 
 from liarsdice.server.limits import Bucket
 from liarsdice.server.views import error_frame
+
+log = logging.getLogger("liarsdice.server")
 
 if TYPE_CHECKING:
     import uvicorn
@@ -341,12 +346,37 @@ def raise_fd_limit(cap: int = 1 << 20) -> tuple[int, int]:
     return resource.getrlimit(resource.RLIMIT_NOFILE)
 
 
+class DrainingServer(uvicorn.Server):
+    """A cluster node's server: SIGTERM (or Ctrl-C) first hands every room this node runs to
+    the other nodes (:meth:`Cluster.drain`), then stops serving."""
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        cluster = getattr(getattr(self.config.app, "state", None), "server", None)
+        cluster = getattr(cluster, "cluster", None)
+        if cluster is None or cluster.draining or self.should_exit:
+            super().handle_exit(sig, frame)
+            return
+        loop = asyncio.get_event_loop()
+        loop.call_soon_threadsafe(lambda: loop.create_task(self._drain(cluster, sig, frame)))
+
+    async def _drain(self, cluster: Any, sig: int, frame: FrameType | None) -> None:
+        try:
+            await asyncio.wait_for(cluster.drain(), DRAIN_SECONDS)
+        except Exception as err:
+            log.warning("drain incomplete (%r)", err)
+        super().handle_exit(sig, frame)
+
+
+DRAIN_SECONDS = 8.0  # SIGTERM: the rooms go to other nodes within this, then the node exits
+
+
 __all__ = [
     "CLOSE_RATE",
     "CLOSE_SLOW",
     "EXTENSION",
     "BoundedWsProtocol",
     "ConnCount",
+    "DrainingServer",
     "GuardedHttpProtocol",
     "WsControl",
     "http_refusal",

@@ -17,7 +17,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
@@ -26,7 +26,7 @@ from liarsdice.server.config import Limits
 from liarsdice.server.http.common import Server, client_ip, origin_ok, server_of
 from liarsdice.server.limits import Bucket, ByteWindow
 from liarsdice.server.protocol import HelloMsg, ProtocolError, parse_client
-from liarsdice.server.room import Room
+from liarsdice.server.room import Room, hash_token
 from liarsdice.server.transport import CLOSE_RATE, CLOSE_SLOW, EXTENSION, WsControl
 from liarsdice.server.views import SPECTATOR, Encoded, error_frame
 
@@ -74,11 +74,13 @@ class WsSink:
         self.pending: deque[tuple[float, int]] = deque()  # (queued at, bytes) not yet sent
         self.pending_bytes = 0
 
-    def push(self, frame: dict[str, Any]) -> None:
+    def push(self, frame: dict[str, Any] | str) -> None:
         if self.throttled:
             return
         if isinstance(frame, Encoded):  # encoded once, however many connections get it
             text, size = frame.text, frame.size
+        elif isinstance(frame, str):  # a frame relayed from the room's owner (a cluster)
+            text, size = frame, len(frame.encode())
         else:
             text = json.dumps(frame, separators=(",", ":"))
             size = len(text.encode())
@@ -173,22 +175,68 @@ async def ws_room(ws: WebSocket, room_id: str) -> None:
     control: WsControl | None = ws.scope.get("extensions", {}).get(EXTENSION)
     try:
         await ws.accept()
-        room = srv.manager.get(room_id)
-        if room is None:
+        port = await _port(srv, room_id)
+        if port is None:
             await _refuse(
                 ws, CLOSE_NO_ROOM, "no such room", error_frame("no_room", f"no room {room_id!r}")
             )
             return
-        hello = await _hello(ws, srv, room, ip)
+        hello = await _hello(ws, srv, port, ip)
         if hello is not None:
-            await _play(Conn(ws, srv, room, ip, control), *hello)
+            await _play(Conn(ws, srv, port, ip, control), *hello)
     finally:
         srv.limiter.close_socket(ip)
         if control is not None:
             control.finish()
 
 
-async def _hello(ws: WebSocket, srv: Server, room: Room, ip: str) -> tuple[HelloMsg, int] | None:
+class Port(Protocol):
+    """A connection's way to its room: the room itself (:class:`LocalPort`), or in a cluster
+    the room wherever it runs (:class:`liarsdice.server.cluster.Port`)."""
+
+    room_id: str
+
+    async def seat_for(self, token: str) -> int | None: ...
+    async def connect(self, sink: WsSink, hello: HelloMsg) -> None: ...
+    async def handle(self, kind: str, msg: Any, raw: str) -> None: ...
+    async def disconnect(self) -> None: ...
+
+
+class LocalPort:
+    """A room of this server (a single server; or in a cluster a room this node runs)."""
+
+    def __init__(self, room: Room) -> None:
+        self.room, self.room_id = room, room.id
+        self.sink: WsSink | None = None
+
+    async def seat_for(self, token: str) -> int | None:
+        return self.room.seat_for_token(token)
+
+    async def connect(self, sink: WsSink, hello: HelloMsg) -> None:
+        room, self.sink = self.room, sink
+        await room.submit(lambda: room.connect(sink, hello.last_seq, hello.client_seed, hello.id))
+
+    async def handle(self, kind: str, msg: Any, raw: str) -> None:
+        assert self.sink is not None
+        await self.room.submit(functools.partial(self.room.handle, self.sink, kind, msg))
+
+    async def disconnect(self) -> None:
+        room, sink = self.room, self.sink
+        if sink is not None:
+            await room.submit(lambda: room.disconnect(sink))
+
+
+async def _port(srv: Server, room_id: str) -> Port | None:
+    """The way to room ``room_id`` (None: no such room)."""
+    if srv.cluster is None:
+        room = srv.manager.get(room_id)
+        return None if room is None else LocalPort(room)
+    if await srv.cluster.route(room_id) is None:
+        return None
+    return srv.cluster.port(room_id)
+
+
+async def _hello(ws: WebSocket, srv: Server, port: Port, ip: str) -> tuple[HelloMsg, int] | None:
     """The first frame, which must be hello: (hello, seat); None once refused and closed."""
     limits = srv.limits
     try:
@@ -223,7 +271,7 @@ async def _hello(ws: WebSocket, srv: Server, room: Room, ip: str) -> tuple[Hello
     assert isinstance(hello, HelloMsg)
     if hello.token is None:
         return hello, SPECTATOR
-    seat = room.seat_for_token(hello.token)
+    seat = await port.seat_for(hello.token)
     if seat is None:
         await _refuse(
             ws, CLOSE_BAD_TOKEN, "bad token", error_frame("bad_token", "unknown seat token")
@@ -238,14 +286,14 @@ class Conn:
 
     ws: WebSocket
     srv: Server
-    room: Room
+    port: Port
     ip: str
     control: WsControl | None
 
 
 async def _play(conn: Conn, hello: HelloMsg, seat: int) -> None:
     """Welcome the connection into its room, then read its messages until it closes."""
-    srv, room, limiter, limits = conn.srv, conn.room, conn.srv.limiter, conn.srv.limits
+    srv, port, limiter, limits = conn.srv, conn.port, conn.srv.limiter, conn.srv.limits
     ip_state = limiter.ip(conn.ip)
     sink = WsSink(
         conn.ws,
@@ -260,21 +308,21 @@ async def _play(conn: Conn, hello: HelloMsg, seat: int) -> None:
     settings = srv.settings
     own = conn.control.bucket if conn.control is not None else None
     buckets = [(own or Bucket(settings.rate_per_second, settings.rate_burst), "this connection")]
-    holder = (room.seats[seat].token_hash or f"seat {seat}") if seat >= 0 else None
+    holder = hash_token(hello.token) if seat >= 0 and hello.token else None
     if holder is not None:
-        buckets.append((limiter.seat_bucket(room.id, holder), "this seat"))
+        buckets.append((limiter.seat_bucket(port.room_id, holder), "this seat"))
     buckets.append((ip_state.bucket, "this address"))
     closing: _Closing | None = None
     try:
-        await room.submit(lambda: room.connect(sink, hello.last_seq, hello.client_seed, hello.id))
+        await port.connect(sink, hello)
         closing = await _read(conn, sink, buckets)
     except WebSocketDisconnect:
         pass
     finally:
         if holder is not None:
-            limiter.drop_seat(room.id, holder)
+            limiter.drop_seat(port.room_id, holder)
         with contextlib.suppress(Exception):
-            await room.submit(lambda: room.disconnect(sink))
+            await port.disconnect()
         sink.queue.put_nowait(closing)  # a close code, or None: the writer just stops
         with contextlib.suppress(Exception):
             await asyncio.wait_for(writer, 2.0)
@@ -283,7 +331,7 @@ async def _play(conn: Conn, hello: HelloMsg, seat: int) -> None:
 
 async def _read(conn: Conn, sink: WsSink, buckets: list[tuple[Bucket, str]]) -> _Closing | None:
     """Read and hand on the connection's messages; returns how to close (None: closed)."""
-    room, limits = conn.room, conn.srv.limits
+    port, limits = conn.port, conn.srv.limits
     while True:
         message = await conn.ws.receive()
         if message["type"] == "websocket.disconnect":
@@ -308,7 +356,7 @@ async def _read(conn: Conn, sink: WsSink, buckets: list[tuple[Bucket, str]]) -> 
         except ProtocolError as err:
             sink.push(error_frame(err.code, err.message, err.reply_to))
             continue
-        await room.submit(functools.partial(room.handle, sink, kind, msg))
+        await port.handle(kind, msg, raw)
 
 
 __all__ = ["WsSink", "router"]

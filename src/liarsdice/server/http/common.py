@@ -10,7 +10,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import urlsplit
 
 from fastapi import HTTPException, Request
@@ -26,6 +26,9 @@ from liarsdice.server.protocol import ProtocolError, check_depth
 from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.store import Store
 from liarsdice.server.views import error_frame
+
+if TYPE_CHECKING:
+    from liarsdice.server.cluster.node import Cluster
 
 _T = TypeVar("_T")
 PAGE = 50  # the default page size of the room list and the leaderboard
@@ -69,6 +72,7 @@ class Server:
     store: Store
     manager: RoomManager
     health: StoreHealth = field(default_factory=StoreHealth)
+    cluster: Cluster | None = None  # a node of a cluster (``--redis``); None: a single server
     # Rendered records of finished games (which never change): (room, game, format) -> answer
     records: OrderedDict[tuple[str, int, str], tuple[bytes, str]] = field(
         default_factory=OrderedDict

@@ -111,8 +111,8 @@ async def create_room(request: Request) -> dict[str, Any]:
 async def join_room(room_id: str, request: Request) -> dict[str, Any]:
     guard(request)
     srv = server_of(request)
-    room = room_or_404(request, room_id)
-    wait = srv.limiter.join(room.id, client_ip(request))
+    target = await _target(request, room_id)
+    wait = srv.limiter.join(room_id, client_ip(request))
     if wait > 0:
         lim = srv.limits
         raise too_many(
@@ -124,15 +124,41 @@ async def join_room(room_id: str, request: Request) -> dict[str, Any]:
     body = await body_of(request, JoinBody)
     name = seated_name(body.name)
     player = await identity(request, body.player_token)
-    seat, token = await room.submit(lambda: room.join(name, body.client_seed, player))
-    return {"room": room.id, "seat": seat, "token": token, "url": share_url(request, room.id)}
+    if isinstance(target, Room):
+        room = target
+        seat, token = await room.submit(lambda: room.join(name, body.client_seed, player))
+    else:  # another node of the cluster runs the room
+        args = {"name": name, "client_seed": body.client_seed, "player": player}
+        seat, token = await _call(request, room_id, target, "join", args)
+    return {"room": room_id, "seat": seat, "token": token, "url": share_url(request, room_id)}
+
+
+async def _target(request: Request, room_id: str) -> Room | str:
+    """The room (run here) or, in a cluster, the node that runs it; 404 when there is none."""
+    cluster = server_of(request).cluster
+    if cluster is None:
+        return room_or_404(request, room_id)
+    target = await cluster.route(room_id)
+    if target is None:
+        raise fail(404, "no_room", "no such room")
+    return target
+
+
+async def _call(request: Request, room_id: str, node: str, call: str, args: dict[str, Any]) -> Any:
+    cluster = server_of(request).cluster
+    assert cluster is not None
+    return await cluster.call(room_id, node, call, args)
 
 
 @router.get("/api/rooms/{room_id}")
 async def get_room(room_id: str, request: Request) -> dict[str, Any]:
     """A spectator's snapshot, from the room's cache: it never waits behind the room's
     commands."""
-    return room_or_404(request, room_id).snapshot_frame(SPECTATOR)
+    target = await _target(request, room_id)
+    if isinstance(target, Room):
+        return target.snapshot_frame(SPECTATOR)
+    info: dict[str, Any] = await _call(request, room_id, target, "info", {})
+    return info
 
 
 @router.get("/api/rooms/{room_id}/games/{game_no}/record")

@@ -40,7 +40,7 @@ from liarsdice.server.room.fanout import Fanout, Sink
 from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
 from liarsdice.server.room.state import Event, RoomState, Seat, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
-from liarsdice.server.store import Store
+from liarsdice.server.store import Fenced, Store
 from liarsdice.server.views import (
     Encoded,
     error_frame,
@@ -89,8 +89,13 @@ class Room:
         store: Store,
         ratings: dict[str, int] | None = None,
         entropy: Entropy | None = None,
+        epoch: int | None = None,
     ) -> None:
         self.id = room_id
+        # In a cluster: the lease this node holds on the room, written with every batch (the
+        # store refuses a batch of an older lease: Fenced), and what to do when that happens.
+        self.epoch = epoch
+        self.on_fenced: Callable[[Room], None] | None = None
         self.settings = settings
         self.store = store
         self.value = RoomState(room_id=room_id)
@@ -272,8 +277,14 @@ class Room:
             return
         if not self.secret_stored:
             batch.secret = self.secret
+        batch.epoch = self.epoch
         try:
             await within(self.store.write(batch), self.settings.store_timeout)
+        except Fenced:
+            # Another node holds the room now: this one stops and its connections follow it.
+            if self.on_fenced is not None:
+                self.on_fenced(self)
+            raise CommandError("moved", "the room moved to another server: try again") from None
         except Exception as err:
             self.pause.start(err)
             raise CommandError("store_unavailable", STORE_UNAVAILABLE) from None
@@ -366,11 +377,19 @@ class Room:
         return None
 
     async def connect(
-        self, sink: Sink, last_seq: int | None, client_seed: str | None, reply_to: str | None
+        self,
+        sink: Sink,
+        last_seq: int | None,
+        client_seed: str | None,
+        reply_to: str | None,
+        greet: bool = True,
     ) -> None:
-        """A connection said hello: welcome it, catch it up, mark its seat present."""
+        """A connection said hello: welcome it, catch it up, mark its seat present
+        (``greet=False``: a connection that moves here from another owner in a cluster, already
+        welcomed: it is only caught up)."""
         self.fanout.sinks.add(sink)
-        self.fanout.push(sink, welcome(self.value, sink.seat, reply_to))
+        if greet:
+            self.fanout.push(sink, welcome(self.value, sink.seat, reply_to))
         self.fanout.catch_up(sink, last_seq)
         if self.paused:
             self.fanout.push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))

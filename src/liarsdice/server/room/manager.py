@@ -8,7 +8,7 @@ import contextlib
 import functools
 import logging
 import secrets
-from typing import Any
+from typing import Any, Protocol
 
 from liarsdice.server.config import Settings
 from liarsdice.server.protocol import CreateRoomBody
@@ -40,6 +40,19 @@ def replay(stored: StoredRoom) -> tuple[RoomState, list[Event], tuple[int, Any] 
     return value, events, missing
 
 
+class Hooks(Protocol):
+    """What a cluster's node does around a room's life (:mod:`liarsdice.server.cluster`)."""
+
+    async def lease_new(self, room_id: str) -> int:
+        """Take a new room's lease; its epoch."""
+
+    def adopted(self, room: Room) -> None:
+        """A room this node now runs (created or loaded)."""
+
+    async def released(self, room: Room) -> None:
+        """A room this node stopped running (unloaded)."""
+
+
 class RoomManager:
     """Every room of the server, rebuilt from the store at startup.
 
@@ -50,9 +63,12 @@ class RoomManager:
     through :meth:`record`.
     """
 
-    def __init__(self, settings: Settings, store: Store) -> None:
+    def __init__(self, settings: Settings, store: Store, hooks: Hooks | None = None) -> None:
         self.settings = settings
         self.store = store
+        # In a cluster (liarsdice.server.cluster): a node loads no room at startup, takes a
+        # room's lease before it creates or loads it, and gives it up when it unloads it.
+        self.hooks = hooks
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
         self.ratings: dict[str, int] = {}  # display ratings by player, shared by every room
@@ -60,7 +76,8 @@ class RoomManager:
 
     async def start(self) -> None:
         snapshots = []
-        for stored in await self.store.load():
+        loaded = [] if self.hooks is not None else await self.store.load()
+        for stored in loaded:
             try:
                 missing = self._restore(stored)
             except Exception as err:
@@ -96,8 +113,7 @@ class RoomManager:
                     continue
                 if closed:
                     log.info("room %s: idle for %.0f s: unloaded", room.id, idle)
-                    self.rooms.pop(room.id, None)
-                    await room.stop()
+                    await self.unload(room)
 
     async def record(self, room_id: str, game_no: int) -> dict[str, Any] | None:
         """A finished game's JSON record (with its ``fair`` keys): the latest few from the
@@ -107,9 +123,19 @@ class RoomManager:
             return room.records[game_no]
         return await self.store.record(room_id, game_no)
 
-    def _restore(self, stored: StoredRoom) -> tuple[int, Any] | None:
-        room = Room(stored.room_id, self.settings, self.store, self.ratings)
+    async def unload(self, room: Room) -> None:
+        """Stop a room and forget it (its lease goes back in a cluster)."""
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        await room.stop()
+        if self.hooks is not None:
+            await self.hooks.released(room)
+
+    def _restore(self, stored: StoredRoom, epoch: int | None = None) -> tuple[int, Any] | None:
+        room = Room(stored.room_id, self.settings, self.store, self.ratings, epoch=epoch)
         value, events, missing = replay(stored)
+        if value.status == "closed" and epoch is not None:
+            raise LookupError(f"room {stored.room_id} is closed")
         room.restore(value, events[-64:])
         if stored.secret is not None:
             room.secret, room.secret_stored = stored.secret, True
@@ -119,21 +145,41 @@ class RoomManager:
             if s.kind == "human":
                 room.turns.start_grace(s.index)
         room.post(_schedule, room)
+        if self.hooks is not None:
+            self.hooks.adopted(room)
         return missing
+
+    async def load(self, room_id: str, epoch: int) -> Room | None:
+        """Load one room from the store under the lease ``epoch`` (a cluster's node taking a
+        room over); None when there is no such room or it is closed."""
+        stored = await self.store.load_room(room_id)
+        if stored is None:
+            return None
+        try:
+            missing = self._restore(stored, epoch)
+        except LookupError:
+            return None
+        if missing is not None:
+            await self.store.write(Batch(room_id, snapshot=missing, epoch=epoch))
+        seated = sorted({s.player for s in self.rooms[room_id].seats if s.player})
+        self.ratings.update(await self.store.ratings_of(seated))
+        return self.rooms[room_id]
 
     async def create(
         self, body: CreateRoomBody, player: str | None = None
     ) -> tuple[Room, int, str]:
         """A new room with its creator at seat 0 (``player``: the creator's rated identity)."""
         room_id = secrets.token_urlsafe(9)
-        room = Room(room_id, self.settings, self.store, self.ratings)
+        epoch = None if self.hooks is None else await self.hooks.lease_new(room_id)
+        room = Room(room_id, self.settings, self.store, self.ratings, epoch=epoch)
         room.start()
+        if self.hooks is not None:
+            self.hooks.adopted(room)
         self.rooms[room_id] = room
         try:
             seat, token = await room.submit(lambda: room.command(-1, CreateRoom(body, player)))
         except Exception:
-            self.rooms.pop(room_id, None)
-            await room.stop()
+            await self.unload(room)
             raise
         return room, seat, token
 
@@ -155,4 +201,4 @@ async def _schedule(room: Room) -> None:
     room.turns.schedule()
 
 
-__all__ = ["RoomManager", "replay"]
+__all__ = ["Hooks", "RoomManager", "replay"]
