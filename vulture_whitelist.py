@@ -15,9 +15,11 @@ from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
 from liarsdice.interop.openspiel import LiarsDiceGame, LiarsDiceState, Observer
 from liarsdice.interop.pettingzoo import LiarsDiceAEC, LiarsDiceGymEnv
+from liarsdice.server.http.health import ready
 from liarsdice.server.http.players import create_player, get_player, rename_player
 from liarsdice.server.http.rooms import get_record, get_room, join_room, list_rooms
 from liarsdice.server.http.static import index, static_file
+from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import Envelope
 from liarsdice.server.room.state import RoomState
 from liarsdice.server.transport import BoundedWsProtocol
@@ -31,7 +33,12 @@ from liarsdice.solve.tree import PublicTree
 create_player, get_player, rename_player
 get_record, get_room, join_room, list_rooms
 index, static_file
+ready
 ws_room
+
+# The metrics the cluster code (issue 23: src/liarsdice/server/cluster/) observes and counts.
+Metrics.redis_call
+Metrics.takeovers
 
 # Alembic reads these from every revision module (server/migrations/versions/).
 migration = import_module("liarsdice.server.migrations.versions.0001_initial")

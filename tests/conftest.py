@@ -3,6 +3,8 @@ one: pytest's ``--doctest-modules`` imports every ``conftest.py`` outside a pack
 the one name ``conftest``):
 
 * a real PostgreSQL server for the store's tests (see ``pg_util``);
+* a real Redis server for the cluster's tests (see ``redis_util``;
+  ``LIARSDICE_SKIP_REDIS=1`` skips them);
 * for the browser tests (``browser/``): Debian's chromium through Playwright and a real
   ``liarsdice serve`` process, one of each per test module (see ``e2e_util`` for the
   chromium requirement; ``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
@@ -19,6 +21,8 @@ import pytest
 from e2e_util import CHROMIUM_ARGS, ensure_chromium, live_server
 from pg_util import SKIP as SKIP_POSTGRES
 from pg_util import Cluster, start_cluster
+from redis_util import SKIP as SKIP_REDIS
+from redis_util import RedisServer, start_redis
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -48,6 +52,17 @@ def pg_cluster() -> Iterator[Cluster]:
 def pg_url(pg_cluster: Cluster) -> str:
     """The URL of a new, empty PostgreSQL database (asyncpg driver)."""
     return pg_cluster.url(pg_cluster.new_database())
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One throwaway Redis server for the session: ``.url`` (``redis://127.0.0.1:PORT/0``),
+    ``.stop()``, ``.start()``, ``.restart()`` (the same port), ``.kill()`` (as a crash).
+    ``LIARSDICE_SKIP_REDIS=1`` skips the tests that use it. A test that stops it leaves it
+    running again at its end (``start()``); the data is not kept across a restart."""
+    if SKIP_REDIS:
+        pytest.skip("LIARSDICE_SKIP_REDIS=1")
+    yield from start_redis()
 
 
 @pytest.fixture(scope="module")

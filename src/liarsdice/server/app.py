@@ -20,6 +20,7 @@ from liarsdice.server.config import Limits, Settings
 from liarsdice.server.http import health, players, rooms, static
 from liarsdice.server.http.common import HttpRateLimit, Server, error_response, server_of
 from liarsdice.server.limits import Limiter
+from liarsdice.server.metrics import WsMetrics, time_store_writes
 from liarsdice.server.protocol import PROTOCOL_VERSION
 from liarsdice.server.room import CommandError, RoomManager
 from liarsdice.server.store import Store
@@ -62,10 +63,10 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     store = Store(settings.db_url, claim=not cluster_mode, migrate=True)
     srv = Server(settings, limits, Limiter(limits), store, RoomManager(settings, store))
     if settings.redis_url is not None:
-        from liarsdice.server.cluster.node import Cluster, default_node_id
+        from liarsdice.server.cluster.node import Cluster
 
-        node = settings.node or default_node_id()
-        srv.cluster = Cluster(settings, limits, store, srv.manager, settings.redis_url, node)
+        srv.cluster = Cluster(settings, limits, store, srv.manager, srv.metrics)
+        srv.node = srv.cluster  # /api/health: this node, its rooms, the cluster it sees
     app = FastAPI(title="Liar's Dice", version=str(PROTOCOL_VERSION), lifespan=lifespan)
     app.state.server = srv
     app.state.settings, app.state.manager, app.state.store = settings, srv.manager, store
@@ -73,6 +74,8 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     for router in (static.router, health.router, rooms.router, players.router, ws_router):
         app.include_router(router)
     app.add_middleware(HttpRateLimit, limiter=srv.limiter)
+    app.add_middleware(WsMetrics, metrics=srv.metrics)
+    time_store_writes(store, srv.metrics)
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(CommandError, command_error)  # type: ignore[arg-type]
     for err in (SQLAlchemyError, OSError, TimeoutError):

@@ -7,10 +7,17 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+
+def default_node_id() -> str:
+    """``<hostname>-<pid>``: unique among the nodes of a cluster without configuration."""
+    return f"{socket.gethostname()}-{os.getpid()}"
 
 
 @dataclass
@@ -32,9 +39,10 @@ class Settings:
     sweep_interval: float = 60.0  # how often the manager looks for idle rooms
     timeouts_before_away: int = 2  # turn timers run out this many times in a row: away
     clock: Callable[[], float] = time.time  # the wall clock of deadlines (tests fix it)
-    # A node of a cluster (docs/DEPLOY.md): its Redis (None: a single server) and its name.
+    # This node's id in /api/health (and, in a cluster, among its nodes): <hostname>-<pid>
+    node_id: str = field(default_factory=default_node_id)
+    # A node of a cluster (docs/DEPLOY.md): its Redis (None: a single server).
     redis_url: str | None = None
-    node: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,4 +95,4 @@ class Limits:
     strike_memory: float = 300.0
 
 
-__all__ = ["Limits", "Settings"]
+__all__ = ["Limits", "Settings", "default_node_id"]

@@ -36,6 +36,7 @@ from liarsdice.server.cluster.redisio import (
     room_channel,
 )
 from liarsdice.server.config import Limits, Settings
+from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import parse_client
 from liarsdice.server.room import CommandError, Room, RoomManager
 from liarsdice.server.room.fanout import Sink
@@ -153,22 +154,23 @@ class Cluster:
         limits: Limits,
         store: Store,
         manager: RoomManager,
-        redis_url: str,
-        node: str,
+        metrics: Metrics,
     ) -> None:
         self.settings, self.limits, self.store, self.manager = settings, limits, store, manager
-        self.node = node
-        self.redis: Redis = Redis.from_url(redis_url, decode_responses=True)
+        self.metrics = metrics
+        assert settings.redis_url is not None
+        self.node = self.node_id = settings.node_id
+        self.redis: Redis = Redis.from_url(settings.redis_url, decode_responses=True)
         self.leases = Leases(self.redis, node, LEASE_MS)
         self.members = Members(self.redis, node, LEASE_MS)
         self.publisher = Publisher(self.redis)
         self.pubsub = self.redis.pubsub()
-        self.owned: dict[str, int] = {}  # room -> the epoch of our lease
+        self.leased: dict[str, int] = {}  # room -> the epoch of our lease
         self.remote: dict[tuple[str, str], RemoteSink] = {}  # (room, conn) -> its stand-in
         self.ports: dict[str, Port] = {}  # conn -> the port of a connection held here
         self.calls: dict[str, asyncio.Future[Any]] = {}
         self.draining = False
-        self.takeovers = 0
+        self._nodes: list[dict[str, Any]] = []  # the live nodes, as the last look saw them
         self._claims: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Future[Any]] = set()
@@ -190,7 +192,7 @@ class Cluster:
                 await task
         self._tasks = []
         with contextlib.suppress(Exception):
-            for room_id, epoch in list(self.owned.items()):
+            for room_id, epoch in list(self.leased.items()):
                 await self.leases.release(room_id, epoch)
             await self.members.leave()
         await self.publisher.stop()
@@ -216,17 +218,17 @@ class Cluster:
         if epoch is None:  # a fresh random id: nobody can hold it
             raise CommandError("internal", "could not take the new room's lease")
         await self.store.take_lease(room_id, epoch, self.node)
-        self.owned[room_id] = epoch
+        self.leased[room_id] = epoch
         return epoch
 
     def adopted(self, room: Room) -> None:
         assert room.epoch is not None
-        self.owned[room.id] = room.epoch
+        self.leased[room.id] = room.epoch
         room.on_fenced = self._fenced
         self.spawn(self.pubsub.subscribe(room_channel(room.id)))
 
     async def released(self, room: Room) -> None:
-        epoch = self.owned.pop(room.id, None)
+        epoch = self.leased.pop(room.id, None)
         self._forget_room(room.id)
         if epoch is not None:
             with contextlib.suppress(Exception):
@@ -243,7 +245,7 @@ class Cluster:
         A room nobody owns is taken over here."""
         for _ in range(3):
             room = self.manager.get(room_id)
-            if room is not None and room_id in self.owned:
+            if room is not None and room_id in self.leased:
                 return room
             owner = await self.leases.owner(room_id)
             if owner is not None and owner[0] != self.node:
@@ -261,7 +263,7 @@ class Cluster:
         lock = self._claims.setdefault(room_id, asyncio.Lock())
         async with lock:
             room = self.manager.get(room_id)
-            if room is not None and room_id in self.owned:
+            if room is not None and room_id in self.leased:
                 return room
             epoch = await self.leases.acquire(room_id)
             if epoch is None:
@@ -278,7 +280,7 @@ class Cluster:
             if room is None:
                 await self.leases.release(room_id, epoch)
                 return None
-            self.takeovers += 1
+            self.metrics.takeovers.inc()
             log.info("room %s: taken over by %s (epoch %d)", room_id, self.node, epoch)
             return room
 
@@ -289,7 +291,7 @@ class Cluster:
     async def lose(self, room_id: str) -> None:
         """Stop running a room that is not ours any more; its connections here follow it."""
         room = self.manager.get(room_id)
-        self.owned.pop(room_id, None)
+        self.leased.pop(room_id, None)
         if room is None:
             return
         if self.manager.rooms.get(room_id) is room:
@@ -391,7 +393,7 @@ class Cluster:
 
     def _owner_message(self, room_id: str, message: dict[str, Any]) -> None:
         room = self.manager.get(room_id)
-        if room is None or room_id not in self.owned:
+        if room is None or room_id not in self.leased:
             return  # not ours (any more): the sender finds the new owner
         op = message["op"]
         if op == "call":
@@ -445,8 +447,8 @@ class Cluster:
         while True:
             await asyncio.sleep(LEASE_MS / 3000)
             try:
-                await self.members.beat(len(self.owned))
-                lost = await self.leases.renew(dict(self.owned))
+                await self.members.beat(len(self.leased))
+                lost = await self.leases.renew(dict(self.leased))
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # Redis is down: our writes stay fenced by the database
@@ -484,7 +486,8 @@ class Cluster:
 
     async def _survive(self) -> None:
         """Take over the rooms of nodes that stopped beating; drop their connections here."""
-        _, dead = await self.members.view()
+        alive, dead = await self.members.view()
+        self._nodes = alive
         for node in dead:
             if node == self.node:
                 continue
@@ -509,7 +512,7 @@ class Cluster:
         alive, _ = await self.members.view()
         others = [n["node"] for n in alive if n["node"] != self.node]
         deadline = time.monotonic() + timeout
-        for i, room_id in enumerate(list(self.owned)):
+        for i, room_id in enumerate(list(self.leased)):
             room = self.manager.get(room_id)
             if room is None or time.monotonic() > deadline:
                 continue
@@ -520,19 +523,22 @@ class Cluster:
                 self.send(others[i % len(others)], {"op": "adopt", "room": room_id})
         log.info("cluster: %s drained", self.node)
 
-    def view(self) -> dict[str, Any]:
-        return {"node": self.node, "rooms_owned": sorted(self.owned)}
+    # ------------------------------------------------------------------ /api/health
+    def owned(self) -> list[str]:
+        """The rooms this node runs now (under its lease), sorted."""
+        return sorted(r for r in self.leased if r in self.manager.rooms)
+
+    def cluster_view(self) -> dict[str, Any]:
+        return {
+            "nodes": [
+                {"node": n["node"], "heartbeat": round(n["heartbeat"], 3), "rooms": n["rooms"]}
+                for n in self._nodes
+            ]
+        }
 
 
 async def _noop() -> None:
     return None
 
 
-def default_node_id() -> str:
-    import os
-    import socket
-
-    return f"{socket.gethostname()}-{os.getpid()}"
-
-
-__all__ = ["Cluster", "Moved", "Port", "RemoteSink", "default_node_id"]
+__all__ = ["Cluster", "Moved", "Port", "RemoteSink"]

@@ -21,7 +21,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from liarsdice.server.config import Limits, Settings
 from liarsdice.server.limits import Limiter
+from liarsdice.server.metrics import Metrics
 from liarsdice.server.names import ReservedName, normalize_name
+from liarsdice.server.node import LocalNode, NodeView
 from liarsdice.server.protocol import ProtocolError, check_depth
 from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.store import Store
@@ -64,7 +66,12 @@ class StoreHealth:
 
 @dataclass
 class Server:
-    """One server's parts (``app.state.server``)."""
+    """One server's parts (``app.state.server``).
+
+    ``node``: this node as ``/api/health`` shows it (a cluster replaces the
+    :class:`~liarsdice.server.node.LocalNode`); ``draining``: the node is shutting down or
+    handing its rooms over, so ``/api/ready`` answers 503 and load balancers send no one new.
+    """
 
     settings: Settings
     limits: Limits
@@ -72,11 +79,19 @@ class Server:
     store: Store
     manager: RoomManager
     health: StoreHealth = field(default_factory=StoreHealth)
+    metrics: Metrics = field(default_factory=Metrics)
+    node: NodeView = field(init=False)
+    draining: bool = False
     cluster: Cluster | None = None  # a node of a cluster (``--redis``); None: a single server
     # Rendered records of finished games (which never change): (room, game, format) -> answer
     records: OrderedDict[tuple[str, int, str], tuple[bytes, str]] = field(
         default_factory=OrderedDict
     )
+
+    def __post_init__(self) -> None:
+        self.node = LocalNode(self.settings.node_id, self.manager)
+        manager = self.manager
+        self.metrics.rooms.set_function(lambda: len(manager.rooms))
 
     def cached_record(self, key: tuple[str, int, str]) -> tuple[bytes, str] | None:
         found = self.records.get(key)

@@ -1,11 +1,13 @@
-"""``/api/health`` (the server, its store and its rooms) and ``/api/presets``."""
+"""``/api/health`` (the server, its store, its rooms and its node), ``/api/ready`` (whether a
+load balancer may send this node new clients), ``/metrics`` (Prometheus) and
+``/api/presets``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from liarsdice.families import FAMILIES
 from liarsdice.server.http.common import server_of
@@ -17,7 +19,8 @@ router = APIRouter()
 @router.get("/api/health")
 async def health(request: Request) -> JSONResponse:
     """``ok`` is false (and the status 503) while the store fails its write probe or any room
-    is paused for a failing store; ``broken_rooms``: quarantined at startup (id -> reason)."""
+    is paused for a failing store; ``broken_rooms``: quarantined at startup (id -> reason);
+    ``node``, ``rooms_owned`` and ``cluster``: this node, its rooms, the nodes it sees."""
     srv = server_of(request)
     await srv.health.recheck(srv.store, srv.settings.store_timeout)
     paused = sum(1 for room in srv.manager.rooms.values() if room.paused)
@@ -29,9 +32,34 @@ async def health(request: Request) -> JSONResponse:
         "store": "ok" if srv.health.failing is None else "failing",
         "paused_rooms": paused,
         "broken_rooms": dict(srv.manager.broken),
+        "node": srv.node.node_id,
+        "rooms_owned": srv.node.owned(),
+        "cluster": srv.node.cluster_view(),
     }
     headers = None if ok else {"Retry-After": str(srv.limits.retry_after)}
     return JSONResponse(body, status_code=200 if ok else 503, headers=headers)
+
+
+@router.get("/api/ready")
+async def ready(request: Request) -> JSONResponse:
+    """200 ``{"ready": true}`` while the store is started and the node is not draining, else
+    503 ``{"ready": false, "reason": "store_not_started" | "draining"}``."""
+    srv = server_of(request)
+    reason = None
+    if srv.store.engine is None:
+        reason = "store_not_started"
+    elif srv.draining or (srv.cluster is not None and srv.cluster.draining):
+        reason = "draining"
+    if reason is not None:
+        return JSONResponse({"ready": False, "reason": reason}, status_code=503)
+    return JSONResponse({"ready": True})
+
+
+@router.get("/metrics")
+async def metrics(request: Request) -> Response:
+    """Every metric of this node in Prometheus's text format."""
+    body, content_type = server_of(request).metrics.exposition()
+    return Response(body, media_type=content_type)
 
 
 @router.get("/api/presets")
