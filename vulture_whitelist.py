@@ -22,6 +22,7 @@ from liarsdice.server.http.static import index, static_file
 from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import Envelope
 from liarsdice.server.room.state import RoomState
+from liarsdice.server.store import Store
 from liarsdice.server.transport import BoundedWsProtocol
 from liarsdice.server.ws import ws_room
 from liarsdice.sim.bidding import VectorEnv
@@ -84,3 +85,5 @@ CFRSolver.current_plan  # tests/test_solve.py
 Policy.from_plans  # tests/test_solve_lean.py
 PublicTree.from_layout  # tests/test_solve_lean.py
 PublicTree.action_string  # tests/test_poker_core.py
+Store.take_lease  # tests/server/test_server_fence.py (the room actor's lease wiring: issue 23)
+Store.lease_epoch  # tests/server/test_server_fence.py, operators (a room's fence)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Column,
     DateTime,
@@ -31,6 +32,7 @@ from sqlalchemy.types import TypeEngine
 ID = String(32)
 NAME = String(64)  # also a hash or a secret in hex
 INT = Integer
+BIGINT = BigInteger
 TEXT = Text
 STAMP = DateTime(timezone=True)
 ColumnType = type[TypeEngine[Any]] | TypeEngine[Any]
@@ -140,3 +142,15 @@ room_snapshots_table = Table(
 # The store probe (migration 0005): a paused room writes a record-sized payload here (and
 # deletes it in the same transaction) to prove real writes fit before it resumes.
 store_probe_table = Table("store_probe", metadata, *keys(id=ID), *required(payload=TEXT))
+
+# Room leases (migration 0006): each room's *fence*, the epoch of the node that owns it now
+# (several nodes on one database). A node takes a room by raising its fence
+# (:meth:`~liarsdice.server.store.Store.take_lease`); a write that carries an epoch commits only
+# while the fence still holds that epoch (``Batch.epoch``), so an old owner can never write.
+room_leases_table = Table(
+    "room_leases",
+    metadata,
+    *keys(room_id=ID),
+    *required(epoch=BIGINT, node=TEXT),
+    *optional(taken_at=STAMP),
+)

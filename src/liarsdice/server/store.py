@@ -14,6 +14,12 @@ On startup every room's events are folded through the rules core again
 
 A store claims its database while it runs (one server per database; :class:`StoreInUse`
 otherwise): see :mod:`liarsdice.server.claim`.
+
+Several nodes on one PostgreSQL database fence each room's writes: ``room_leases`` (migration
+0006) holds each room's *epoch*, raised by the node that takes the room
+(:meth:`Store.take_lease`); a batch that carries an epoch (``Batch.epoch``) commits only while
+the fence still holds exactly that epoch, else it fails with :class:`Fenced` and writes
+nothing. Batches without an epoch (a single server, the default) are written as ever.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ from sqlalchemy import (
     true,
     update,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import NullPool
@@ -55,6 +62,7 @@ from liarsdice.server.schema import (
     metadata,
     player_games_table,
     players_table,
+    room_leases_table,
     room_secrets_table,
     room_snapshots_table,
     rooms_table,
@@ -65,6 +73,9 @@ from liarsdice.server.schema import (
 DEFAULT_DB_URL = "sqlite+aiosqlite:///liarsdice.db"
 PROBE_BYTES = 32 * 1024  # a probe writes about as much as a finished game's record
 CLOSED = "closed"  # ``rooms.status`` of a room unloaded for idleness (not loaded at startup)
+# PostgreSQL: how long a fenced write transaction may sit idle (its node paused, partitioned)
+# before the server aborts it, releasing its hold on the fence to a node taking the room
+FENCE_IDLE_MS = 5000
 
 _T = TypeVar("_T")
 
@@ -94,6 +105,10 @@ class Batch:
     # room's snapshot (startup folds only the events after it)
     snapshot: tuple[int, Any] | None = None
     probe: int = 0  # a probe's write of this many bytes (written and deleted: proves space)
+    # the writer's lease epoch on the room (several nodes on one database): the batch commits
+    # only while the room's fence (``room_leases``) holds exactly this epoch, else
+    # :class:`Fenced`; None (a single server): no check
+    epoch: int | None = None
 
     def __bool__(self) -> bool:
         return bool(
@@ -107,6 +122,17 @@ class Batch:
             or self.probe
             or self.snapshot is not None
         )
+
+
+class Fenced(RuntimeError):
+    """A room's fence stands elsewhere: a write whose epoch is not the fence's, or a lease
+    whose epoch is not above it. ``current`` is the fence's epoch (None: the room has none)."""
+
+    def __init__(self, room_id: str, epoch: int, current: int | None) -> None:
+        super().__init__(f"room {room_id}: epoch {epoch} is fenced off (the fence is at {current})")
+        self.room_id = room_id
+        self.epoch = epoch
+        self.current = current
 
 
 @dataclass
@@ -145,8 +171,35 @@ def _insert_many(conn: Connection, table: Table, rows: list[dict[str, Any]]) -> 
         conn.execute(insert(table), group)
 
 
+def _check_fences(conn: Connection, batches: list[Batch]) -> None:
+    """Raise :class:`Fenced` unless every batch with an epoch has its room's fence at it.
+
+    On PostgreSQL the fences are read ``FOR SHARE``: held to the end of the transaction, so a
+    node taking one of these rooms (:meth:`Store.take_lease`) waits until it commits; and a
+    transaction left idle (the node paused) is aborted after :data:`FENCE_IDLE_MS`."""
+    rooms = sorted({b.room_id for b in batches if b.epoch is not None})
+    if not rooms:
+        return
+    query = select(room_leases_table.c.room_id, room_leases_table.c.epoch).where(
+        room_leases_table.c.room_id.in_(rooms)
+    )
+    if conn.dialect.name == "postgresql":
+        idle = func.set_config("idle_in_transaction_session_timeout", str(FENCE_IDLE_MS), true())
+        conn.execute(select(idle))
+        query = query.order_by(room_leases_table.c.room_id).with_for_update(read=True)
+    fences: dict[str, int] = {room_id: epoch for room_id, epoch in conn.execute(query)}
+    for b in batches:
+        if b.epoch is not None and fences.get(b.room_id) != b.epoch:
+            raise Fenced(b.room_id, b.epoch, fences.get(b.room_id))
+
+
 def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
-    """Write ``batches`` (each one command's) on ``conn``, inside the caller's transaction."""
+    """Write ``batches`` (each one command's) on ``conn``, inside the caller's transaction.
+
+    The fences of the batches with an epoch are read first (on PostgreSQL ``FOR SHARE``: held
+    to the commit). SQLite's driver begins the transaction only at the first write, so there
+    they are read again after the writes, under the write lock, which holds them to the commit."""
+    _check_fences(conn, batches)
     rooms: list[dict[str, Any]] = []
     seeds: list[dict[str, Any]] = []
     secrets: list[dict[str, Any]] = []
@@ -204,6 +257,8 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
     for b in batches:
         _write_one(conn, b)
     _update_rooms(conn, room_updates, now)
+    if conn.dialect.name != "postgresql":
+        _check_fences(conn, batches)
 
 
 def _write_one(conn: Connection, b: Batch) -> None:
@@ -245,6 +300,27 @@ def _update_rooms(conn: Connection, room_updates: dict[str, dict[str, Any]], now
             .values(updated_at=bindparam("b_now"), **{k: bindparam(f"b_{k}") for k in keys})
         )
         conn.execute(stmt, params_list)
+
+
+def _lease_upsert(dialect: str, room_id: str, epoch: int, node: str) -> Any:
+    """``room_leases``' upsert that only raises a fence; it returns the row's epoch when it
+    did (nothing when the fence stood at ``epoch`` or above)."""
+    dialect_insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    row = {"room_id": room_id, "epoch": epoch, "node": node, "taken_at": _now()}
+    upsert = dialect_insert(room_leases_table).values(**row)
+    return upsert.on_conflict_do_update(
+        index_elements=[room_leases_table.c.room_id],
+        set_={k: upsert.excluded[k] for k in ("epoch", "node", "taken_at")},
+        where=room_leases_table.c.epoch < upsert.excluded.epoch,
+    ).returning(room_leases_table.c.epoch)
+
+
+async def _read_fence(conn: AsyncConnection, room_id: str) -> int | None:
+    found = await conn.execute(
+        select(room_leases_table.c.epoch).where(room_leases_table.c.room_id == room_id)
+    )
+    epoch = found.scalar_one_or_none()
+    return None if epoch is None else int(epoch)
 
 
 def new_player_row(
@@ -565,6 +641,24 @@ class Store:
         would not: SQLite never takes it to the disk)."""
         await self.write(Batch(room_id, probe=size))
 
+    async def take_lease(self, room_id: str, epoch: int, node: str) -> None:
+        """Raise the room's fence to ``epoch`` for ``node`` (one committed transaction):
+        from then on only batches of this epoch commit for the room. :class:`Fenced`, and
+        nothing changed, when the fence already stands at ``epoch`` or above.
+
+        On PostgreSQL the row lock waits for each write transaction that has read the fence
+        (``FOR SHARE``): once this returns, every write of an older owner is either committed
+        (in the log the new owner loads next) or refused. Not queued behind pending writes."""
+        async with self._engine().begin() as conn:
+            if (await conn.execute(_lease_upsert(conn.dialect.name, room_id, epoch, node))).first():
+                return
+            raise Fenced(room_id, epoch, await _read_fence(conn, room_id))
+
+    async def lease_epoch(self, room_id: str) -> int | None:
+        """The room's fence: the epoch of its latest lease (None: no node has taken it)."""
+        async with self._engine().connect() as conn:
+            return await _read_fence(conn, room_id)
+
     async def load(self) -> list[StoredRoom]:
         """Every open room with its events (in order), server seeds and bot secret.
 
@@ -735,6 +829,7 @@ __all__ = [
     "CLOSED",
     "DEFAULT_DB_URL",
     "Batch",
+    "Fenced",
     "Store",
     "StoreInUse",
     "StoredRoom",
