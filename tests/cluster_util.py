@@ -187,7 +187,8 @@ class Player:
         data = frame.get("data", {})
         if frame["type"] == "update":
             for ev in data.get("events", []):
-                self.events[int(ev["seq"])] = ev
+                if "seq" in ev:  # (presence notes have none)
+                    self.events[int(ev["seq"])] = ev
         if frame["type"] in ("update", "snapshot", "welcome") and "seq" in data:
             self.seq = max(self.seq, int(data["seq"]))
         if "view" in data and data["view"] is not None:

@@ -7,12 +7,10 @@ session's throwaway ``redis-server`` (``LIARSDICE_SKIP_REDIS=1`` skips these tes
 from __future__ import annotations
 
 import asyncio
-import signal
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from cluster_util import Nodes, Player, nodes, post
@@ -29,14 +27,22 @@ def _flush(redis_url: str) -> None:
 @pytest.fixture
 def cluster3(tmp_path: Path, pg_url: str, redis_server: Any) -> Any:
     _flush(redis_server.url)
-    with nodes(tmp_path, pg_url.replace("postgresql+asyncpg", "postgresql+asyncpg"), redis_server.url, 3) as c:
+    with nodes(
+        tmp_path, pg_url.replace("postgresql+asyncpg", "postgresql+asyncpg"), redis_server.url, 3
+    ) as c:
         yield c
 
 
-async def _table(c: Nodes, host_node: int, guest_node: int, watch_node: int) -> tuple[str, Player, Player, Player]:
+async def _table(
+    c: Nodes, host_node: int, guest_node: int, watch_node: int
+) -> tuple[str, Player, Player, Player]:
     """A room created through one node, joined through another, watched through a third; the
     game started."""
-    created = post(c.base(host_node), "/api/rooms", {"preset": "classic", "name": "ann", "options": {"dice": 2}})
+    created = post(
+        c.base(host_node),
+        "/api/rooms",
+        {"preset": "classic", "name": "ann", "options": {"dice": 2}},
+    )
     room = created["room"]
     joined = post(c.base(guest_node), f"/api/rooms/{room}/join", {"name": "bob"})
     ann = Player(c.ws(host_node, room), created["token"])
@@ -74,12 +80,16 @@ def _owner(c: Nodes, room: str, alive: list[int]) -> int:
 def test_a_room_is_played_across_three_nodes(cluster3: Nodes) -> None:
     async def run() -> None:
         room, ann, bob, eve = await _table(cluster3, 0, 1, 2)
-        await _play([(0, ann), (1, bob)], lambda: ann.status == "finished" or bob.status == "finished")
+        await _play(
+            [(0, ann), (1, bob)], lambda: ann.status == "finished" or bob.status == "finished"
+        )
         await bob.until(lambda: bob.status == "finished")
         await eve.until(lambda: eve.seq == ann.seq == bob.seq)
         # every connection saw the same log, in order, whatever node it is on
         assert sorted(ann.events) == sorted(bob.events) == list(range(min(ann.events), ann.seq + 1))
-        assert [ann.events[s]["kind"] for s in ann.events] == [bob.events[s]["kind"] for s in ann.events]
+        assert [ann.events[s]["kind"] for s in ann.events] == [
+            bob.events[s]["kind"] for s in ann.events
+        ]
         assert set(eve.events) == set(ann.events)
         assert _owner(cluster3, room, [0, 1, 2]) == 0  # created there: its owner
         for p in (ann, bob, eve):

@@ -176,7 +176,6 @@ def serve(
     settings = Settings(
         db_url=db_url,
         redis_url=redis_url,
-        node=node,
         store_timeout=store_timeout,
         store_retry=store_retry,
         origins=tuple(origins),
@@ -184,6 +183,8 @@ def serve(
         bot_delay=bot_delay,
         public_url=public_url,
     )
+    if node:
+        settings.node_id = node
     # Every connection is a file descriptor: the soft limit (often 1024) goes up to the hard one.
     raise_fd_limit()
     click.echo(f"liarsdice: serving on http://{host}:{port}/ (database {db_url})", err=True)

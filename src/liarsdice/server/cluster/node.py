@@ -161,8 +161,8 @@ class Cluster:
         assert settings.redis_url is not None
         self.node = self.node_id = settings.node_id
         self.redis: Redis = Redis.from_url(settings.redis_url, decode_responses=True)
-        self.leases = Leases(self.redis, node, LEASE_MS)
-        self.members = Members(self.redis, node, LEASE_MS)
+        self.leases = Leases(self.redis, self.node, LEASE_MS)
+        self.members = Members(self.redis, self.node, LEASE_MS)
         self.publisher = Publisher(self.redis)
         self.pubsub = self.redis.pubsub()
         self.leased: dict[str, int] = {}  # room -> the epoch of our lease
