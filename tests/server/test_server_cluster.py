@@ -7,10 +7,12 @@ session's throwaway ``redis-server`` (``LIARSDICE_SKIP_REDIS=1`` skips these tes
 from __future__ import annotations
 
 import asyncio
+import signal
 import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from cluster_util import Nodes, Player, nodes, post
@@ -58,15 +60,18 @@ async def _table(
 
 
 async def _play(players: list[tuple[int, Player]], until: Any, timeout: float = 30.0) -> None:
-    """Each player moves on its turn until ``until()``."""
+    """Each player moves on its turn until ``until()`` (a move that got no answer in 2 s, say
+    sent while its room changed owner, is sent again: a stale one is refused by its seq)."""
     deadline = time.monotonic() + timeout
-    moved: dict[int, int] = {}
+    moved: dict[int, tuple[int, float]] = {}
     while not until():
         if time.monotonic() > deadline:
             raise TimeoutError([p.frames[-2:] for _, p in players])
         for seat, p in players:
-            if p.my_turn(seat) and moved.get(seat) != p.seq:
-                moved[seat] = p.seq
+            last = moved.get(seat)
+            fresh = last is None or last[0] != p.seq or time.monotonic() - last[1] > 2.0
+            if p.my_turn(seat) and fresh:
+                moved[seat] = (p.seq, time.monotonic())
                 await p.play_first_legal(seat)
         await asyncio.sleep(0.02)
 
@@ -93,6 +98,88 @@ def test_a_room_is_played_across_three_nodes(cluster3: Nodes) -> None:
         assert set(eve.events) == set(ann.events)
         assert _owner(cluster3, room, [0, 1, 2]) == 0  # created there: its owner
         for p in (ann, bob, eve):
+            await p.close()
+
+    asyncio.run(run())
+
+
+def _same_log(*players: Player) -> None:
+    first = players[0]
+    for p in players[1:]:
+        common = sorted(set(first.events) & set(p.events))
+        assert common and common[-1] == min(first.seq, p.seq)
+        assert [first.events[s] for s in common] == [p.events[s] for s in common]
+
+
+def test_the_owner_is_killed_mid_round_and_play_resumes(cluster3: Nodes) -> None:
+    """SIGKILL of a room's owner: another node takes it over from the log within 5 s; the
+    players on the surviving nodes go on without reconnecting; the game's record verifies."""
+
+    async def run() -> None:
+        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
+        room = created["room"]
+        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
+        ann = Player(cluster3.ws(1, room), created["token"])  # both relayed through others
+        bob = Player(cluster3.ws(2, room), joined["token"])
+        for p in (ann, bob):
+            await p.open()
+        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+        await ann.send("start")
+        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 8)
+        assert _owner(cluster3, room, [0, 1, 2]) == 0
+        await asyncio.sleep(0.3)  # (the last moves' frames are in)
+        seq = max(ann.seq, bob.seq)
+        killed = time.monotonic()
+        cluster3.kill(0)
+        # the next move is taken by the room's new owner: within 5 s of the kill
+        await _play([(0, ann), (1, bob)], lambda: min(ann.seq, bob.seq) > seq, 10)
+        resumed = time.monotonic() - killed
+        assert resumed <= 5.0, resumed
+        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
+        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
+        assert ann.closed is None and bob.closed is None  # nobody reconnected
+        _same_log(ann, bob)
+        assert _owner(cluster3, room, [1, 2]) in (1, 2)
+        record = httpx.get(
+            cluster3.base(2) + f"/api/rooms/{room}/games/1/record", timeout=10, trust_env=False
+        )
+        assert record.status_code == 200
+        from liarsdice.cli.verify import verify_record
+
+        assert verify_record(record.json()) == []  # every round's dice proven fair
+        for p in (ann, bob):
+            await p.close()
+
+    asyncio.run(run())
+
+
+def test_a_drained_node_hands_its_rooms_over_without_a_gap(cluster3: Nodes) -> None:
+    """SIGTERM: the node hands its rooms to the others and exits within 10 s; players on the
+    other nodes see no gap over 1 s."""
+
+    async def run() -> None:
+        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 3}})
+        room = created["room"]
+        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
+        ann = Player(cluster3.ws(1, room), created["token"])
+        bob = Player(cluster3.ws(2, room), joined["token"])
+        for p in (ann, bob):
+            await p.open()
+        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+        await ann.send("start")
+        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        drained = time.monotonic()
+        cluster3.signal(0, signal.SIGTERM)
+        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
+        assert await asyncio.to_thread(cluster3.wait, 0, 10) is not None
+        assert time.monotonic() - drained <= 12
+        for p in (ann, bob):
+            gaps = [b - a for a, b in zip(p.arrivals, p.arrivals[1:], strict=False)]
+            during = [g for g, a in zip(gaps, p.arrivals, strict=False) if a >= drained - 1]
+            assert max(during) <= 1.0, during
+        assert ann.closed is None and bob.closed is None
+        _same_log(ann, bob)
+        for p in (ann, bob):
             await p.close()
 
     asyncio.run(run())

@@ -131,7 +131,21 @@ class Port:
             assert sink is not None
             await room.submit(lambda: room.handle(sink, kind, msg))
         elif where is not None:
-            self.cluster.send_room(self.room_id, {"op": "msg", "conn": self.conn, "raw": raw})
+            message = {"op": "msg", "conn": self.conn, "node": self.cluster.node, "raw": raw}
+            self.cluster.send_room(self.room_id, message)
+
+    async def resend(self, raw: str) -> None:
+        """A message that its room's old owner did not take, to the room where it is now."""
+        where, sink = self.where, self.sink
+        if isinstance(where, Room):
+            room = where
+            assert sink is not None
+            limits = self.cluster.limits
+            kind, msg = parse_client(raw, limits.max_frame, limits.max_depth)
+            await room.submit(lambda: room.handle(sink, kind, msg))
+        elif where is not None:
+            message = {"op": "msg", "conn": self.conn, "node": self.cluster.node, "raw": raw}
+            self.cluster.send_room(self.room_id, message)
 
     async def disconnect(self) -> None:
         self.cluster.detach(self)
@@ -163,7 +177,7 @@ class Cluster:
         self.redis: Redis = Redis.from_url(settings.redis_url, decode_responses=True)
         self.leases = Leases(self.redis, self.node, LEASE_MS)
         self.members = Members(self.redis, self.node, LEASE_MS)
-        self.publisher = Publisher(self.redis)
+        self.publisher = Publisher(self.redis, self._unheard)
         self.pubsub = self.redis.pubsub()
         self.leased: dict[str, int] = {}  # room -> the epoch of our lease
         self.remote: dict[tuple[str, str], RemoteSink] = {}  # (room, conn) -> its stand-in
@@ -390,11 +404,44 @@ class Cluster:
                 port.sink.close(message["code"], message["why"])
         elif op == "adopt":
             self.spawn(self.claim(message["room"]))
+        elif op == "retry":
+            self.spawn(self._retry(message["room"], message["message"]))
+
+    def _unheard(self, channel: str, data: str) -> None:
+        """A message to a room's owner that nobody heard (the owner died or let the room go)."""
+        if channel.startswith("ld:room:") and data.startswith("J "):
+            message = json.loads(data[2:])
+            if message["op"] in ("open", "msg", "call"):
+                self.spawn(self._retry(channel[len("ld:room:") :], message))
+
+    async def _retry(self, room_id: str, message: dict[str, Any]) -> None:
+        """Send again, to the room's new owner, a message its old owner did not take: once
+        the room has one (taken over here if nobody takes it)."""
+        if message["op"] == "call":
+            return  # the caller times out and says so; its client asks again
+        port = self.ports.get(message["conn"])
+        if port is None:
+            return
+        stale = port.where
+        deadline = time.monotonic() + LEASE_MS / 1000 + 2
+        while time.monotonic() < deadline:
+            owner = await self.leases.owner(room_id)
+            if owner is None and not self.draining and isinstance(await self.claim(room_id), Room):
+                break
+            if owner is not None and owner[0] != stale:
+                break
+            await asyncio.sleep(0.05)
+        if port.where is stale:  # (not re-linked meanwhile by the watch)
+            await self._relink(port)
+        if message["op"] == "msg":
+            await port.resend(message["raw"])
 
     def _owner_message(self, room_id: str, message: dict[str, Any]) -> None:
         room = self.manager.get(room_id)
         if room is None or room_id not in self.leased:
-            return  # not ours (any more): the sender finds the new owner
+            if message["op"] in ("open", "msg", "call"):  # not ours (any more): the sender
+                self.send(message["node"], {"op": "retry", "room": room_id, "message": message})
+            return
         op = message["op"]
         if op == "call":
             self.spawn(self._answer(room, message))

@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from redis.asyncio import Redis
@@ -177,8 +177,9 @@ class Publisher:
     """Messages to other nodes, sent in order over one connection (pipelined in batches):
     a connection's open, messages and close reach the owner in the order they were sent."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, unheard: Callable[[str, str], None] | None = None) -> None:
         self.redis = redis
+        self.unheard = unheard  # told of each message nobody was subscribed to hear
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self.sent = 0
@@ -204,11 +205,16 @@ class Publisher:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for channel, message in batch:
                         pipe.publish(channel, message)
-                    await pipe.execute()
+                    heard = await pipe.execute()
                 self.sent += len(batch)
             except Exception as err:  # Redis is down: these are lost (clients resync by seq)
                 log.warning("cluster: %d messages not published (%r)", len(batch), err)
                 await asyncio.sleep(0.2)
+                continue
+            if self.unheard is not None:
+                for (channel, message), listeners in zip(batch, heard, strict=True):
+                    if not listeners:
+                        self.unheard(channel, message)
 
 
 __all__ = [
