@@ -183,3 +183,66 @@ def test_a_drained_node_hands_its_rooms_over_without_a_gap(cluster3: Nodes) -> N
             await p.close()
 
     asyncio.run(run())
+
+
+def test_a_paused_owner_loses_its_room_and_cannot_write(cluster3: Nodes) -> None:
+    """An owner frozen (SIGSTOP) past its lease: another node takes the room over; when the
+    old owner wakes it finds its lease gone or its writes fenced, and lets the room go. The
+    log stays one log."""
+
+    async def run() -> None:
+        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
+        room = created["room"]
+        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
+        ann = Player(cluster3.ws(1, room), created["token"])
+        bob = Player(cluster3.ws(2, room), joined["token"])
+        for p in (ann, bob):
+            await p.open()
+        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+        await ann.send("start")
+        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        cluster3.signal(0, signal.SIGSTOP)
+        try:
+            seq = max(ann.seq, bob.seq)
+            await _play([(0, ann), (1, bob)], lambda: min(ann.seq, bob.seq) > seq + 2, 15)
+        finally:
+            cluster3.signal(0, signal.SIGCONT)
+        owner = _owner(cluster3, room, [1, 2])
+        await asyncio.sleep(1.5)  # the old owner wakes, beats, finds its lease gone
+        assert room not in cluster3.health(0)["rooms_owned"]
+        assert _owner(cluster3, room, [0, 1, 2]) == owner
+        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
+        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
+        _same_log(ann, bob)
+        for p in (ann, bob):
+            await p.close()
+
+    asyncio.run(run())
+
+
+def test_redis_restarts_empty_and_play_goes_on(cluster3: Nodes, redis_server: Any) -> None:
+    """Redis restarted (empty: every lease and subscription gone): the rooms are taken again
+    (the epochs count on from the database's fences) and the players go on."""
+
+    async def run() -> None:
+        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
+        room = created["room"]
+        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
+        ann = Player(cluster3.ws(1, room), created["token"])
+        bob = Player(cluster3.ws(2, room), joined["token"])
+        for p in (ann, bob):
+            await p.open()
+        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+        await ann.send("start")
+        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        redis_server.restart()
+        seq = max(ann.seq, bob.seq)
+        await _play([(0, ann), (1, bob)], lambda: min(ann.seq, bob.seq) > seq + 2, 20)
+        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
+        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
+        assert ann.closed is None and bob.closed is None
+        _same_log(ann, bob)
+        for p in (ann, bob):
+            await p.close()
+
+    asyncio.run(run())

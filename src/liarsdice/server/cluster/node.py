@@ -285,8 +285,9 @@ class Cluster:
             try:
                 await self.store.take_lease(room_id, epoch, self.node)
                 room = await self.manager.load(room_id, epoch)
-            except Fenced:
+            except Fenced as err:  # the fence is ahead of Redis's count: count on from it
                 await self.leases.release(room_id, epoch)
+                await self.leases.catch_up(room_id, err.current or epoch)
                 return False
             except BaseException:
                 await self.leases.release(room_id, epoch)

@@ -37,6 +37,13 @@ if redis.call('get', KEYS[1]) == ARGV[1] then
 end
 return 0
 """
+_RAISE = """
+local now = tonumber(redis.call('get', KEYS[1]) or '0')
+if now < tonumber(ARGV[1]) then
+  redis.call('set', KEYS[1], ARGV[1])
+end
+return 0
+"""
 _RELEASE = """
 if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1])
@@ -80,6 +87,7 @@ class Leases:
         self.ttl_ms = ttl_ms
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._raise = redis.register_script(_RAISE)
 
     def _mine(self, epoch: int) -> str:
         return f"{self.node} {epoch}"
@@ -94,6 +102,11 @@ class Leases:
             return None
         await self.redis.sadd(f"ld:owned:{self.node}", room_id)
         return epoch
+
+    async def catch_up(self, room_id: str, epoch: int) -> None:
+        """Count the room's leases from ``epoch`` on (the database's fence stands there: a
+        Redis that lost its data, restarted empty, would hand out old epochs)."""
+        await self._raise(keys=[f"ld:epoch:{room_id}"], args=[epoch])
 
     async def renew(self, owned: dict[str, int]) -> list[str]:
         """Renew every lease of ``owned`` (room -> epoch); the rooms whose lease is no longer
