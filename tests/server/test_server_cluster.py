@@ -246,3 +246,28 @@ def test_redis_restarts_empty_and_play_goes_on(cluster3: Nodes, redis_server: An
             await p.close()
 
     asyncio.run(run())
+
+
+def test_every_node_lists_every_public_room(cluster3: Nodes) -> None:
+    ours = {post(cluster3.base(i), "/api/rooms", {"name": f"host{i}"})["room"] for i in range(3)}
+    private = post(cluster3.base(0), "/api/rooms", {"name": "hid", "private": True})["room"]
+    deadline = time.monotonic() + 5
+    while True:
+        listed = [
+            {
+                r["id"]
+                for r in httpx.get(cluster3.base(i) + "/api/rooms", trust_env=False).json()["rooms"]
+            }
+            for i in range(3)
+        ]
+        if all(ours <= ids for ids in listed) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert all(ours <= ids and private not in ids for ids in listed), listed
+    # a room's snapshot through any node
+    for i in range(3):
+        room = next(iter(ours))
+        snap = httpx.get(cluster3.base(i) + f"/api/rooms/{room}", trust_env=False)
+        assert snap.status_code == 200 and snap.json()["data"]["room"]["id"] == room
+    missing = httpx.get(cluster3.base(1) + "/api/rooms/nosuchroom", trust_env=False)
+    assert missing.status_code == 404

@@ -36,6 +36,7 @@ from liarsdice.server.cluster.redisio import (
     room_channel,
 )
 from liarsdice.server.config import Limits, Settings
+from liarsdice.server.listing import listing
 from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import parse_client
 from liarsdice.server.room import CommandError, Room, RoomManager
@@ -51,6 +52,7 @@ log = logging.getLogger("liarsdice.server")
 LEASE_MS = 3000  # a room's lease lives this long unless its owner renews it (every third)
 WATCH_EVERY = 0.25  # seconds between looks at the owners of the rooms relayed here
 RPC_TIMEOUT = 3.0
+LISTING_TTL = 3.0  # seconds an entry of the room list lives unless its owner refreshes it
 
 
 class Moved(Exception):
@@ -515,6 +517,7 @@ class Cluster:
                 if time.monotonic() - last_members >= 0.5:
                     last_members = time.monotonic()
                     await self._survive()
+                    await self._list_rooms()
             except asyncio.CancelledError:
                 raise
             except Exception as err:
@@ -552,6 +555,33 @@ class Cluster:
             for room_id in orphans:
                 if owners[room_id] is None and not self.draining:
                     await self.claim(room_id)
+
+    # ------------------------------------------------------------------ the room list
+    async def _list_rooms(self) -> None:
+        """Put this node's public rooms in the cluster's list (``ld:listing``)."""
+        now = time.time()
+        entries: dict[Any, Any] = {}  # (room -> JSON; redis-py types keys widely)
+        for room_id in self.owned():
+            room = self.manager.rooms[room_id]
+            if not room.private and not room.closed:
+                entries[room_id] = json.dumps({**listing(room), "at": now})
+        if entries:
+            await self.redis.hset("ld:listing", mapping=entries)
+
+    async def listing(self) -> list[dict[str, Any]]:
+        """Every node's public rooms (entries not refreshed for a few seconds are dropped:
+        their room closed, went private, or lost its node)."""
+        raw = await self.redis.hgetall("ld:listing")
+        now, out, stale = time.time(), [], []
+        for room_id, found in raw.items():
+            entry = json.loads(found)
+            if now - entry.pop("at") > LISTING_TTL:
+                stale.append(room_id)
+            else:
+                out.append(entry)
+        if stale:
+            await self.redis.hdel("ld:listing", *stale)
+        return out
 
     # ------------------------------------------------------------------ draining
     async def drain(self, timeout: float = 8.0) -> None:

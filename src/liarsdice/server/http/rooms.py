@@ -23,36 +23,14 @@ from liarsdice.server.http.common import (
     store_call,
     too_many,
 )
+from liarsdice.server.listing import listing, listing_order
 from liarsdice.server.protocol import CreateRoomBody, JoinBody
-from liarsdice.server.room import MAX_SEATS, Room, hash_token
+from liarsdice.server.room import Room, hash_token
 from liarsdice.server.views import SPECTATOR
 
 router = APIRouter()
 
-# The room list: games in progress first, then rooms that can be joined (lobby, then between
-# games), then the rest (full rooms between games).
-_STATUS_ORDER = {"playing": 0, "lobby": 1, "finished": 2}
 RECORD_FORMATS = ("json", "text", "summary")
-
-
-def _listing_order(room: Room) -> tuple[int, int, str]:
-    joinable = room.status != "playing" and len(room.seats) < MAX_SEATS
-    group = 0 if room.status == "playing" else 1 if joinable else 2
-    return group, _STATUS_ORDER.get(room.status, 3), room.id
-
-
-def _listing(room: Room) -> dict[str, Any]:
-    return {
-        "id": room.id,
-        "preset": room.preset,
-        "family": room.family,
-        "status": room.status,
-        "game_no": room.game_no,
-        "players": len(room.seats),
-        "seats": [s.name for s in room.seats],
-        "spectators": room.spectators,
-        "turn_timer": room.turn_timer,
-    }
 
 
 @router.get("/api/rooms")
@@ -64,11 +42,15 @@ async def list_rooms(
     Games in progress first, then rooms that can be joined; ``page`` (from 1) of ``per_page``
     (1..200) rooms; ``next_page`` when there are more."""
     check_page(page, per_page)
-    rooms = server_of(request).manager.rooms.values()
-    listed = sorted((r for r in rooms if not r.private), key=_listing_order)
+    srv = server_of(request)
+    if srv.cluster is not None:  # every node's rooms
+        entries = await srv.cluster.listing()
+    else:
+        entries = [listing(r) for r in srv.manager.rooms.values() if not r.private]
+    listed = sorted(entries, key=listing_order)
     start = (page - 1) * per_page
     response.headers["X-Total-Count"] = str(len(listed))
-    out: dict[str, Any] = {"rooms": [_listing(r) for r in listed[start : start + per_page]]}
+    out: dict[str, Any] = {"rooms": listed[start : start + per_page]}
     if start + per_page < len(listed):
         out["next_page"] = page + 1
     return out
