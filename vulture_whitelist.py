@@ -8,6 +8,8 @@ is only parsed (by vulture, ruff and mypy), never run.
 
 from importlib import import_module
 
+from uvicorn.config import Config as UvicornConfig
+
 from liarsdice.arena import GameResult
 from liarsdice.bots.table import BotTable
 from liarsdice.core.bidding.ladder import BidSpace
@@ -87,3 +89,4 @@ PublicTree.from_layout  # tests/test_solve_lean.py
 PublicTree.action_string  # tests/test_poker_core.py
 Store.take_lease  # tests/server/test_server_fence.py (the room actor's lease wiring: issue 23)
 Store.lease_epoch  # tests/server/test_server_fence.py, operators (a room's fence)
+UvicornConfig.timeout_graceful_shutdown  # read by uvicorn's Server.shutdown (a drained node)

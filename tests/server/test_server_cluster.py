@@ -176,6 +176,12 @@ def test_a_drained_node_hands_its_rooms_over_without_a_gap(cluster3: Nodes) -> N
         for p in (ann, bob):
             gaps = [b - a for a, b in zip(p.arrivals, p.arrivals[1:], strict=False)]
             during = [g for g, a in zip(gaps, p.arrivals, strict=False) if a >= drained - 1]
+            if max(during) > 1.0:  # DEBUG
+                i = gaps.index(max(during))
+                print("drain at", drained, "gap from", p.arrivals[i], "to", p.arrivals[i+1])
+                for f, a in list(zip(p.frames, p.arrivals))[max(0,i-3):i+3]:
+                    d = f.get("data", {})
+                    print(round(a - drained, 3), f["type"], d.get("from_seq"), d.get("seq"), [e.get("kind") for e in d.get("events", [])], (d.get("view") or {}).get("to_move"))
             assert max(during) <= 1.0, during
         assert ann.closed is None and bob.closed is None
         _same_log(ann, bob)

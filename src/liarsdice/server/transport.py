@@ -364,6 +364,7 @@ class DrainingServer(uvicorn.Server):
             await asyncio.wait_for(cluster.drain(), DRAIN_SECONDS)
         except Exception as err:
             log.warning("drain incomplete (%r)", err)
+        self.config.timeout_graceful_shutdown = 2  # (its connections are closing)
         super().handle_exit(sig, frame)
 
 

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 
 from redis.asyncio import Redis
 
+from liarsdice.server.cluster.operations import Operations
+from liarsdice.server.cluster.recovery import LEASE_MS, Recovery
 from liarsdice.server.cluster.redisio import (
     Leases,
     Members,
@@ -36,23 +38,20 @@ from liarsdice.server.cluster.redisio import (
     room_channel,
 )
 from liarsdice.server.config import Limits, Settings
-from liarsdice.server.listing import listing
 from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import parse_client
 from liarsdice.server.room import CommandError, Room, RoomManager
 from liarsdice.server.room.fanout import Sink
 from liarsdice.server.store import Fenced, Store
-from liarsdice.server.views import SPECTATOR, Encoded
+from liarsdice.server.views import Encoded
 
 if TYPE_CHECKING:
     from liarsdice.server.protocol import HelloMsg
 
 log = logging.getLogger("liarsdice.server")
 
-LEASE_MS = 3000  # a room's lease lives this long unless its owner renews it (every third)
 WATCH_EVERY = 0.25  # seconds between looks at the owners of the rooms relayed here
 RPC_TIMEOUT = 3.0
-LISTING_TTL = 3.0  # seconds an entry of the room list lives unless its owner refreshes it
 
 
 class Moved(Exception):
@@ -67,9 +66,9 @@ class RemoteSink:
 
     def push(self, frame: dict[str, Any]) -> None:
         text = frame.text if isinstance(frame, Encoded) else json.dumps(frame)
-        self.cluster.publisher.send(
-            node_channel(self.node), f"F {self.conn} {self.room.seq} {text}"
-        )
+        cluster = self.cluster
+        relayed = f"F {cluster.node} {self.conn} {self.room.seq} {text}"
+        cluster.publisher.send(node_channel(self.node), relayed)
 
     def close(self, code: int, reason: str) -> None:
         message = {"op": "closed", "conn": self.conn, "code": code, "why": reason}
@@ -87,6 +86,8 @@ class Port:
         self.seed: str | None = None
         self.where: Room | str | None = None  # the room (owned here) or its owner's node
         self.last_seq: int | None = None  # the seq of the last frame relayed to it
+        self.sent = 0  # messages sent to other nodes (numbered: each is sent again once)
+        self.retried: set[int] = set()
 
     async def seat_for(self, token: str) -> int | None:
         target = await self.cluster.route(self.room_id)
@@ -116,6 +117,7 @@ class Port:
                 self.room_id,
                 {
                     "op": "open",
+                    "to": target,
                     "conn": self.conn,
                     "node": self.cluster.node,
                     "seat": sink.seat,
@@ -133,8 +135,7 @@ class Port:
             assert sink is not None
             await room.submit(lambda: room.handle(sink, kind, msg))
         elif where is not None:
-            message = {"op": "msg", "conn": self.conn, "node": self.cluster.node, "raw": raw}
-            self.cluster.send_room(self.room_id, message)
+            self._forward(where, raw)
 
     async def resend(self, raw: str) -> None:
         """A message that its room's old owner did not take, to the room where it is now."""
@@ -146,8 +147,13 @@ class Port:
             kind, msg = parse_client(raw, limits.max_frame, limits.max_depth)
             await room.submit(lambda: room.handle(sink, kind, msg))
         elif where is not None:
-            message = {"op": "msg", "conn": self.conn, "node": self.cluster.node, "raw": raw}
-            self.cluster.send_room(self.room_id, message)
+            self._forward(where, raw)
+
+    def _forward(self, owner: str, raw: str) -> None:
+        self.sent += 1
+        message: dict[str, Any] = {"op": "msg", "conn": self.conn, "node": self.cluster.node}
+        message.update(to=owner, raw=raw, n=self.sent)
+        self.cluster.send_room(self.room_id, message)
 
     async def disconnect(self) -> None:
         self.cluster.detach(self)
@@ -161,7 +167,7 @@ class Port:
             self.cluster.send_room(self.room_id, {"op": "close", "conn": self.conn})
 
 
-class Cluster:
+class Cluster(Recovery, Operations):
     """This node's part of the cluster (see the module docstring)."""
 
     def __init__(
@@ -188,6 +194,7 @@ class Cluster:
         self.draining = False
         self._nodes: list[dict[str, Any]] = []  # the live nodes, as the last look saw them
         self._claims: dict[str, asyncio.Lock] = {}
+        self._waiting: dict[str, list[dict[str, Any]]] = {}  # messages for rooms being taken
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Future[Any]] = set()
         manager.hooks = self
@@ -230,6 +237,7 @@ class Cluster:
 
     # ------------------------------------------------------------------ the manager's hooks
     async def lease_new(self, room_id: str) -> int:
+        await self.pubsub.subscribe(room_channel(room_id))
         epoch = await self.leases.acquire(room_id)
         if epoch is None:  # a fresh random id: nobody can hold it
             raise CommandError("internal", "could not take the new room's lease")
@@ -281,25 +289,40 @@ class Cluster:
             room = self.manager.get(room_id)
             if room is not None and room_id in self.leased:
                 return room
-            epoch = await self.leases.acquire(room_id)
-            if epoch is None:
-                return False
+            # Listen on the room's channel before the lease says we own it (what comes before
+            # the room is loaded waits): no message sent to the new owner goes unheard.
+            self._waiting[room_id] = []
             try:
-                await self.store.take_lease(room_id, epoch, self.node)
-                room = await self.manager.load(room_id, epoch)
-            except Fenced as err:  # the fence is ahead of Redis's count: count on from it
-                await self.leases.release(room_id, epoch)
-                await self.leases.catch_up(room_id, err.current or epoch)
-                return False
-            except BaseException:
-                await self.leases.release(room_id, epoch)
-                raise
-            if room is None:
-                await self.leases.release(room_id, epoch)
-                return None
-            self.metrics.takeovers.inc()
-            log.info("room %s: taken over by %s (epoch %d)", room_id, self.node, epoch)
-            return room
+                await self.pubsub.subscribe(room_channel(room_id))
+                found = await self._take(room_id)
+            finally:
+                waiting = self._waiting.pop(room_id, [])
+            if not isinstance(found, Room):
+                self.spawn(self.pubsub.unsubscribe(room_channel(room_id)))
+            for message in waiting:  # to the room now, or back to their senders to retry
+                self._owner_message(room_id, message)
+            return found
+
+    async def _take(self, room_id: str) -> Room | bool | None:
+        epoch = await self.leases.acquire(room_id)
+        if epoch is None:
+            return False
+        try:
+            await self.store.take_lease(room_id, epoch, self.node)
+            room = await self.manager.load(room_id, epoch)
+        except Fenced as err:  # the fence is ahead of Redis's count: count on from it
+            await self.leases.release(room_id, epoch)
+            await self.leases.catch_up(room_id, err.current or epoch)
+            return False
+        except BaseException:
+            await self.leases.release(room_id, epoch)
+            raise
+        if room is None:
+            await self.leases.release(room_id, epoch)
+            return None
+        self.metrics.takeovers.inc()
+        log.info("room %s: taken over by %s (epoch %d)", room_id, self.node, epoch)
+        return room
 
     def _fenced(self, room: Room) -> None:
         """Our room's write was refused: another node holds it now."""
@@ -365,6 +388,7 @@ class Cluster:
         return reply.get("result")
 
     async def _listen(self) -> None:
+        lost = False
         while True:
             try:
                 msg = await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -372,8 +396,14 @@ class Cluster:
                 raise
             except Exception as err:  # Redis went away: try again (it resubscribes)
                 log.warning("cluster: subscription lost (%r)", err)
+                lost = True
                 await asyncio.sleep(0.5)
                 continue
+            if lost:  # frames may have been missed meanwhile: catch every connection up
+                lost = False
+                for port in list(self.ports.values()):
+                    if not isinstance(port.where, Room):
+                        self.spawn(self._relink(port))
             if msg is None:
                 continue
             try:
@@ -383,9 +413,10 @@ class Cluster:
 
     def _dispatch(self, channel: str, data: str) -> None:
         if data.startswith("F "):
-            _, conn, seq, frame = data.split(" ", 3)
+            _, node, conn, seq, frame = data.split(" ", 4)
             port = self.ports.get(conn)
-            if port is not None and port.sink is not None:
+            # (only from the room's owner as this node knows it: a stale one may still talk)
+            if port is not None and port.sink is not None and port.where == node:
                 port.last_seq = int(seq)
                 port.sink.push(frame)  # type: ignore[arg-type]  # (a frame's text)
             return
@@ -410,36 +441,10 @@ class Cluster:
         elif op == "retry":
             self.spawn(self._retry(message["room"], message["message"]))
 
-    def _unheard(self, channel: str, data: str) -> None:
-        """A message to a room's owner that nobody heard (the owner died or let the room go)."""
-        if channel.startswith("ld:room:") and data.startswith("J "):
-            message = json.loads(data[2:])
-            if message["op"] in ("open", "msg", "call"):
-                self.spawn(self._retry(channel[len("ld:room:") :], message))
-
-    async def _retry(self, room_id: str, message: dict[str, Any]) -> None:
-        """Send again, to the room's new owner, a message its old owner did not take: once
-        the room has one (taken over here if nobody takes it)."""
-        if message["op"] == "call":
-            return  # the caller times out and says so; its client asks again
-        port = self.ports.get(message["conn"])
-        if port is None:
-            return
-        stale = port.where
-        deadline = time.monotonic() + LEASE_MS / 1000 + 2
-        while time.monotonic() < deadline:
-            owner = await self.leases.owner(room_id)
-            if owner is None and not self.draining and isinstance(await self.claim(room_id), Room):
-                break
-            if owner is not None and owner[0] != stale:
-                break
-            await asyncio.sleep(0.05)
-        if port.where is stale:  # (not re-linked meanwhile by the watch)
-            await self._relink(port)
-        if message["op"] == "msg":
-            await port.resend(message["raw"])
-
     def _owner_message(self, room_id: str, message: dict[str, Any]) -> None:
+        if room_id in self._waiting:  # being taken over here: once it is loaded
+            self._waiting[room_id].append(message)
+            return
         room = self.manager.get(room_id)
         if room is None or room_id not in self.leased:
             if message["op"] in ("open", "msg", "call"):  # not ours (any more): the sender
@@ -450,6 +455,9 @@ class Cluster:
             self.spawn(self._answer(room, message))
         elif op == "open":
             sink = RemoteSink(self, message["node"], message["conn"], message["seat"], room)
+            old = self.remote.get((room_id, sink.conn))
+            if old is not None:  # opened again (its node lost frames): one stand-in only
+                room.post(room.disconnect, old)
             self.remote[(room_id, sink.conn)] = sink
             room.post(
                 room.connect,
@@ -461,7 +469,9 @@ class Cluster:
             )
         elif op == "msg":
             held = self.remote.get((room_id, message["conn"]))
-            if held is not None:
+            if held is None:  # meant for the room's old owner (one channel per room): again
+                self.send(message["node"], {"op": "retry", "room": room_id, "message": message})
+            else:
                 kind, msg = parse_client(
                     message["raw"], self.limits.max_frame, self.limits.max_depth
                 )
@@ -470,26 +480,6 @@ class Cluster:
             gone = self.remote.pop((room_id, message["conn"]), None)
             if gone is not None:
                 room.post(room.disconnect, gone)
-
-    async def _answer(self, room: Room, message: dict[str, Any]) -> None:
-        reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
-        args = message["args"]
-        try:
-            match message["call"]:
-                case "seat":
-                    reply["result"] = room.seat_for_token(args["token"])
-                case "join":
-                    seat, token = await room.submit(
-                        lambda: room.join(args["name"], args["client_seed"], args["player"])
-                    )
-                    reply["result"] = [seat, token]
-                case "info":
-                    reply["result"] = dict(room.snapshot_frame(SPECTATOR))
-                case other:
-                    raise CommandError("invalid", f"unknown call {other!r}")
-        except CommandError as err:
-            reply["error"] = {"code": err.code, "message": err.message}
-        self.send(message["node"], reply)
 
     # ------------------------------------------------------------------ the loops
     async def _beat(self) -> None:
@@ -522,101 +512,6 @@ class Cluster:
                 raise
             except Exception as err:
                 log.warning("cluster: watch failed (%r)", err)
-
-    async def _follow_owners(self) -> None:
-        """Re-link the connections here whose room changed owner (or lost it: taken over)."""
-        relayed = {p.room_id for p in self.ports.values() if not isinstance(p.where, Room)}
-        owners = await self.leases.owners(relayed)
-        for room_id, owner in owners.items():
-            if owner is None and (self.draining or await self.claim(room_id) is False):
-                continue  # another node was quicker: next time
-            node = self.node if owner is None else owner[0]
-            for port in [p for p in list(self.ports.values()) if p.room_id == room_id]:
-                if not isinstance(port.where, Room) and (owner is None or port.where != node):
-                    await self._relink(port)
-
-    async def _survive(self) -> None:
-        """Take over the rooms of nodes that stopped beating; drop their connections here."""
-        alive, dead = await self.members.view()
-        self._nodes = alive
-        for node in dead:
-            if node == self.node:
-                continue
-            for key, sink in list(self.remote.items()):
-                if sink.node == node:
-                    del self.remote[key]
-                    sink.room.post(sink.room.disconnect, sink)
-            rooms = await self.members.owned_by(node)
-            owners = await self.leases.owners(rooms)
-            orphans = [r for r, o in owners.items() if o is None or o[0] == node]
-            if not orphans:
-                await self.members.forget(node)
-                continue
-            for room_id in orphans:
-                if owners[room_id] is None and not self.draining:
-                    await self.claim(room_id)
-
-    # ------------------------------------------------------------------ the room list
-    async def _list_rooms(self) -> None:
-        """Put this node's public rooms in the cluster's list (``ld:listing``)."""
-        now = time.time()
-        entries: dict[Any, Any] = {}  # (room -> JSON; redis-py types keys widely)
-        for room_id in self.owned():
-            room = self.manager.rooms[room_id]
-            if not room.private and not room.closed:
-                entries[room_id] = json.dumps({**listing(room), "at": now})
-        if entries:
-            await self.redis.hset("ld:listing", mapping=entries)
-
-    async def listing(self) -> list[dict[str, Any]]:
-        """Every node's public rooms (entries not refreshed for a few seconds are dropped:
-        their room closed, went private, or lost its node)."""
-        raw = await self.redis.hgetall("ld:listing")
-        now, out, stale = time.time(), [], []
-        for room_id, found in raw.items():
-            entry = json.loads(found)
-            if now - entry.pop("at") > LISTING_TTL:
-                stale.append(room_id)
-            else:
-                out.append(entry)
-        if stale:
-            await self.redis.hdel("ld:listing", *stale)
-        return out
-
-    # ------------------------------------------------------------------ draining
-    async def drain(self, timeout: float = 8.0) -> None:
-        """Hand every room to the other nodes (SIGTERM), then return."""
-        self.draining = True
-        alive, _ = await self.members.view()
-        others = [n["node"] for n in alive if n["node"] != self.node]
-        deadline = time.monotonic() + timeout
-        for i, room_id in enumerate(list(self.leased)):
-            room = self.manager.get(room_id)
-            if room is None or time.monotonic() > deadline:
-                continue
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(room.submit(_noop), 1.0)  # its last command is done
-            await self.manager.unload(room)  # stops it and gives its lease back
-            if others:
-                self.send(others[i % len(others)], {"op": "adopt", "room": room_id})
-        log.info("cluster: %s drained", self.node)
-
-    # ------------------------------------------------------------------ /api/health
-    def owned(self) -> list[str]:
-        """The rooms this node runs now (under its lease), sorted."""
-        return sorted(r for r in self.leased if r in self.manager.rooms)
-
-    def cluster_view(self) -> dict[str, Any]:
-        return {
-            "nodes": [
-                {"node": n["node"], "heartbeat": round(n["heartbeat"], 3), "rooms": n["rooms"]}
-                for n in self._nodes
-            ]
-        }
-
-
-async def _noop() -> None:
-    return None
 
 
 __all__ = ["Cluster", "Moved", "Port", "RemoteSink"]
