@@ -79,6 +79,7 @@ class Move:
     seq: int | None = None
     action: int = 0
     ref: str = ""
+    node: int = -1  # the node the player's connection goes through
 
 
 @dataclass
@@ -92,6 +93,7 @@ class Result:
     errors: dict[str, int] = field(default_factory=dict)
     closed: int = 0  # connections the server closed (their player reconnects elsewhere)
     reconnects: int = 0
+    close_codes: dict[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- the players
@@ -107,15 +109,18 @@ class Seat:
         self.status = "lobby"
         self.rematched = 0
         self.last: Move | None = None
+        self.node = -1
         self.times = res.frames.setdefault(room["id"], {}).setdefault(seat, [])
         self.log = res.events.setdefault(room["id"], {}).setdefault(seat, {})
         self.stop = False
 
     async def run(self, until: float) -> None:
-        urls = [self.url] + [u for u in self.room["all_urls"] if u != self.url]
+        first = self.room["nodes"][self.seat]
+        order = [first] + [n for n in range(len(self.room["all_urls"])) if n != first]
         attempt = 0
         while time.time() < until:
-            url = urls[attempt % len(urls)]
+            self.node = order[attempt % len(order)]
+            url = self.room["all_urls"][self.node]
             try:
                 self.ws = await connect(url, proxy=None, ping_interval=None, open_timeout=60)
             except OSError:  # that node is gone: the next one
@@ -155,9 +160,11 @@ class Seat:
             async for raw in self.ws:
                 self.times.append(time.time())
                 self.frame(json.loads(raw))
-        except ConnectionClosed:
+        except ConnectionClosed as err:
             if not self.stop:
                 self.res.closed += 1
+                code = str(err.rcvd.code if err.rcvd is not None else 1006)
+                self.res.close_codes[code] = self.res.close_codes.get(code, 0) + 1
 
     def frame(self, frame: dict[str, Any]) -> None:
         data = frame.get("data", {})
@@ -215,7 +222,7 @@ class Seat:
         pick = calls[0] if calls and (self.rng.random() < 0.3 or not bids) else bids[0]
         ref = f"m{self.seat}-{self.seq}-{len(self.res.moves)}"
         move = Move(self.room["id"], self.seat, self.room["cross"][self.seat], now)
-        move.action, move.ref = pick["action"], ref
+        move.action, move.ref, move.node = pick["action"], ref, self.node
         self.pending[ref] = self.last = move
         self.res.moves.append(move)
         self.moved = (self.seq, now)
@@ -358,7 +365,8 @@ async def _log(db: str, rooms: list[str]) -> dict[str, dict[int, dict[str, Any]]
 
 
 async def run(cfg: Config) -> dict[str, Any]:
-    with _backends(cfg) as (db, redis_url), tempfile.TemporaryDirectory() as tmp:
+    with _backends(cfg) as (db, redis_url):
+        tmp = tempfile.mkdtemp(prefix="liarsdice-cluster-")  # the nodes' logs stay there
         nodes = _start_nodes(cfg, Path(tmp), db, redis_url)
         try:
             return await _measure(cfg, nodes, db)
@@ -390,7 +398,10 @@ async def _measure(cfg: Config, nodes: Nodes, db: str) -> dict[str, Any]:
             nodes.kill(node)
         else:
             nodes.signal(node, signal.SIGTERM)
-            code = await asyncio.to_thread(nodes.wait, node, 30)
+            try:
+                code = await asyncio.to_thread(nodes.wait, node, 60)
+            except subprocess.TimeoutExpired:
+                code = None
             events["drain_exit"] = time.time() - events[name]
             events["drain_code"] = code
     results = [await asyncio.to_thread(p.recv) for p in pipes]
@@ -407,6 +418,8 @@ async def _measure(cfg: Config, nodes: Nodes, db: str) -> dict[str, Any]:
         total.events.update(r.events)
         total.closed += r.closed
         total.reconnects += r.reconnects
+        for k, v in r.close_codes.items():
+            total.close_codes[k] = total.close_codes.get(k, 0) + v
         for k, v in r.errors.items():
             total.errors[k] = total.errors.get(k, 0) + v
     log = await _log(db, [r["id"] for r in rooms])
@@ -433,6 +446,7 @@ def _summary(
         "errors": res.errors,
         "connections_closed": res.closed,
         "reconnects": res.reconnects,
+        "close_codes": res.close_codes,
     }
     if "kill" in events:
         takeovers = []
@@ -446,17 +460,18 @@ def _summary(
         }
     if "drain" in events:
         drain = events["drain"]
-        drained = set(owned.get(1 % cfg.nodes, []))
-        waits = [
+        node = 1 % cfg.nodes
+        drained = set(owned.get(node, []))
+        waits = [  # the players on the other nodes (the drained node's own reconnect)
             m.acked - m.sent
             for m in acked
-            if m.room in drained and drain - 1 <= m.sent <= drain + 10  # type: ignore[operator]
+            if m.room in drained and m.node != node and drain - 1 <= m.sent <= drain + 10  # type: ignore[operator]
         ]
         out["drain"] = {
             "rooms": len(drained),
             "gap_max_s": round(max(waits, default=0.0), 3),
             "gap_p99_s": round(_pct(waits, 99), 3),
-            "exit_s": round(events["drain_exit"], 2),
+            "exit_s": round(events["drain_exit"], 2) if events["drain_code"] is not None else None,
             "exit_code": events["drain_code"],
         }
     out.update(_audit(res, log))
@@ -474,23 +489,27 @@ def _audit(res: Result, log: dict[str, dict[int, dict[str, Any]]]) -> dict[str, 
     lost = sum(1 for m in acked if (m.room, m.ref) not in ids)
     duplicated = sum(n - 1 for n in ids.values() if n > 1)
     diverged = 0
+    examples: list[str] = []
     for room, seats in res.events.items():
         seen: dict[int, str] = {}
-        bad = False
+        bad = ""
         for per in seats.values():
             for seq, text in per.items():
                 if seen.setdefault(seq, text) != text:
-                    bad = True
+                    bad = f"{room} seq {seq}: {seen[seq]} vs {text}"
                 ev = log.get(room, {}).get(seq)
                 if ev is None or ev["kind"] != json.loads(text).get("kind"):
-                    bad = True
-        diverged += bad
+                    bad = f"{room} seq {seq}: {text} vs the log's {ev}"
+        if bad:
+            diverged += 1
+            examples.append(bad)
     return {
         "moves_sent": len(res.moves),
         "moves_acknowledged": len(acked),
         "moves_lost": lost,
         "moves_duplicated": duplicated,
         "rooms_diverged": diverged,
+        "diverged_examples": examples[:3],
     }
 
 
@@ -520,6 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         or summary["rooms_diverged"]
         or summary.get("takeover_s", {}).get("max", 0) > 5
         or summary.get("drain", {}).get("gap_max_s", 0) > 1
+        or ("drain" in summary and summary["drain"]["exit_s"] is None)
     )
     return 1 if bad else 0
 

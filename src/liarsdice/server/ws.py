@@ -26,7 +26,7 @@ from liarsdice.server.config import Limits
 from liarsdice.server.http.common import Server, client_ip, origin_ok, server_of
 from liarsdice.server.limits import Bucket, ByteWindow
 from liarsdice.server.protocol import HelloMsg, ProtocolError, parse_client
-from liarsdice.server.room import Room, hash_token
+from liarsdice.server.room import CommandError, Room, hash_token
 from liarsdice.server.transport import CLOSE_RATE, CLOSE_SLOW, EXTENSION, WsControl
 from liarsdice.server.views import SPECTATOR, Encoded, error_frame
 
@@ -37,6 +37,7 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_IDLE = 4408
+CLOSE_TRY_AGAIN = 1013  # (a cluster) the room is changing nodes: reconnect in a moment
 _Closing = tuple[int, str]  # the writer's cue to close with this code and reason
 
 router = APIRouter()
@@ -175,13 +176,18 @@ async def ws_room(ws: WebSocket, room_id: str) -> None:
     control: WsControl | None = ws.scope.get("extensions", {}).get(EXTENSION)
     try:
         await ws.accept()
-        port = await _port(srv, room_id)
-        if port is None:
-            await _refuse(
-                ws, CLOSE_NO_ROOM, "no such room", error_frame("no_room", f"no room {room_id!r}")
-            )
+        try:
+            port = await _port(srv, room_id)
+            if port is None:
+                frame = error_frame("no_room", f"no room {room_id!r}")
+                await _refuse(ws, CLOSE_NO_ROOM, "no such room", frame)
+                return
+            hello = await _hello(ws, srv, port, ip)
+        except (CommandError, LookupError) as err:  # (a cluster: its room is changing hands)
+            message = getattr(err, "message", "the room is moving: try again")
+            frame = error_frame("moved", message)
+            await _refuse(ws, CLOSE_TRY_AGAIN, "try again", frame)
             return
-        hello = await _hello(ws, srv, port, ip)
         if hello is not None:
             await _play(Conn(ws, srv, port, ip, control), *hello)
     finally:

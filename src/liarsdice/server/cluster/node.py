@@ -54,7 +54,7 @@ WATCH_EVERY = 0.25  # seconds between looks at the owners of the rooms relayed h
 RPC_TIMEOUT = 3.0
 
 
-class Moved(Exception):
+class Moved(LookupError):
     """The room has no owner that answers (try again)."""
 
 
@@ -133,7 +133,13 @@ class Port:
         if isinstance(where, Room):
             room = where
             assert sink is not None
-            await room.submit(lambda: room.handle(sink, kind, msg))
+            try:
+                await room.submit(lambda: room.handle(sink, kind, msg))
+            except CommandError:  # the room stopped here (handed over): where it is now
+                if self.where is room:
+                    self.last_seq = room.seq
+                    await self.cluster._relink(self)
+                await self.resend(raw)
         elif where is not None:
             self._forward(where, raw)
 
@@ -488,7 +494,7 @@ class Cluster(Recovery, Operations):
             await asyncio.sleep(LEASE_MS / 3000)
             try:
                 await self.members.beat(len(self.leased))
-                lost = await self.leases.renew(dict(self.leased))
+                lost = await self.metrics.redis_call(self.leases.renew(dict(self.leased)))
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # Redis is down: our writes stay fenced by the database

@@ -90,30 +90,39 @@ class Operations:
         return out
 
     # ------------------------------------------------------------------ draining
-    async def drain(self, timeout: float = 8.0) -> None:
+    async def drain(self, timeout: float = 6.0) -> None:
         """Hand every room to the other nodes (SIGTERM), then return."""
         self.draining = True
         alive, _ = await self.members.view()
         others = [n["node"] for n in alive if n["node"] != self.node]
-        deadline = time.monotonic() + timeout
-        for i, room_id in enumerate(list(self.leased)):
-            room = self.manager.get(room_id)
-            if room is None or time.monotonic() > deadline:
-                continue
-            # From now on its messages are "not ours": their senders send them again to the
-            # room's next owner; what the room had queued before is done first.
-            epoch = self.leased.pop(room_id)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(room.submit(_noop), 1.0)
-            await self.manager.unload(room)
-            with contextlib.suppress(Exception):
-                await self.leases.release(room_id, epoch)
-            if others:
-                self.send(others[i % len(others)], {"op": "adopt", "room": room_id})
+        gate = asyncio.Semaphore(16)
+
+        async def hand_over(i: int, room_id: str) -> None:
+            async with gate:
+                await self._hand_over(room_id, others[i % len(others)] if others else None)
+
+        jobs = [hand_over(i, room_id) for i, room_id in enumerate(list(self.leased))]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*jobs, return_exceptions=True), timeout)
         for port in list(self.ports.values()):  # this node's own clients: to another node
             if port.sink is not None:
                 port.sink.close(CLOSE_RESTART, "this server is restarting: reconnect")
         log.info("cluster: %s drained", self.node)
+
+    async def _hand_over(self, room_id: str, to: str | None) -> None:
+        room = self.manager.get(room_id)
+        if room is None or room_id not in self.leased:
+            return
+        # From now on its messages are "not ours": their senders send them again to the
+        # room's next owner; what the room had queued before is done first.
+        epoch = self.leased.pop(room_id)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(room.submit(_noop), 1.0)
+        await self.manager.unload(room)
+        with contextlib.suppress(Exception):
+            await self.leases.release(room_id, epoch)
+        if to is not None:
+            self.send(to, {"op": "adopt", "room": room_id})
 
     # ------------------------------------------------------------------ /api/health
     def owned(self) -> list[str]:

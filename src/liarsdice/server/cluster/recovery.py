@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any
 from liarsdice.server.room import Room
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable
+    from collections.abc import Awaitable, Iterable
 
     from liarsdice.server.cluster.node import Port, RemoteSink
     from liarsdice.server.cluster.redisio import Leases, Members
+    from liarsdice.server.metrics import Metrics
 
 LEASE_MS = 3000  # a room's lease lives this long unless its owner renews it (every third)
+AT_ONCE = 16  # rooms taken over (or connections re-linked) at once
 
 
 class Recovery:
@@ -25,6 +27,7 @@ class Recovery:
 
     node: str
     leases: Leases
+    metrics: Metrics
     members: Members
     leased: dict[str, int]
     ports: dict[str, Port]
@@ -83,14 +86,27 @@ class Recovery:
     async def _follow_owners(self) -> None:
         """Re-link the connections here whose room changed owner (or lost it: taken over)."""
         relayed = {p.room_id for p in self.ports.values() if not isinstance(p.where, Room)}
-        owners = await self.leases.owners(relayed)
-        for room_id, owner in owners.items():
-            if owner is None and (self.draining or await self.claim(room_id) is False):
-                continue  # another node was quicker: next time
-            node = self.node if owner is None else owner[0]
-            for port in [p for p in list(self.ports.values()) if p.room_id == room_id]:
-                if not isinstance(port.where, Room) and (owner is None or port.where != node):
-                    await self._relink(port)
+        owners = await self.metrics.redis_call(self.leases.owners(relayed))
+        await self._together(self._follow(room_id, owner) for room_id, owner in owners.items())
+
+    async def _follow(self, room_id: str, owner: tuple[str, int] | None) -> None:
+        if owner is None and (self.draining or await self.claim(room_id) is False):
+            return  # another node was quicker: next time
+        node = self.node if owner is None else owner[0]
+        for port in [p for p in list(self.ports.values()) if p.room_id == room_id]:
+            if not isinstance(port.where, Room) and (owner is None or port.where != node):
+                await self._relink(port)
+
+    async def _together(self, jobs: Iterable[Awaitable[Any]]) -> None:
+        """Run ``jobs`` at most :data:`AT_ONCE` at a time (a dead node's many rooms are taken
+        over in parallel: each is a few database round trips)."""
+        gate = asyncio.Semaphore(AT_ONCE)
+
+        async def one(job: Awaitable[Any]) -> None:
+            async with gate:
+                await job
+
+        await asyncio.gather(*(one(j) for j in jobs), return_exceptions=True)
 
     async def _survive(self) -> None:
         """Take over the rooms of nodes that stopped beating; drop their connections here."""
@@ -109,9 +125,8 @@ class Recovery:
             if not orphans:
                 await self.members.forget(node)
                 continue
-            for room_id in orphans:
-                if owners[room_id] is None and not self.draining:
-                    await self.claim(room_id)
+            if not self.draining:
+                await self._together(self.claim(r) for r in orphans if owners[r] is None)
 
 
 __all__ = ["LEASE_MS", "Recovery"]

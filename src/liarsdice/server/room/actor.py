@@ -238,7 +238,10 @@ class Room:
                 fut.set_result(result)
 
     async def submit(self, fn: Callable[[], Awaitable[_T]]) -> _T:
-        """Run ``fn`` as the room's next command and return its result."""
+        """Run ``fn`` as the room's next command and return its result (CommandError
+        ``moved`` once the room has stopped: unloaded, or handed to another node)."""
+        if self._stopping:
+            raise CommandError("moved", "the room is not running here any more: try again")
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((fn, fut))
         result: _T = await fut
