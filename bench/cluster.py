@@ -358,7 +358,7 @@ async def _log(db: str, rooms: list[str]) -> dict[str, dict[int, dict[str, Any]]
     try:
         out = {}
         for room in rooms:
-            out[room] = {seq: {"kind": k, **d} for seq, k, d in await store.events(room)}
+            out[room] = {seq: {**d, "kind": k} for seq, k, d in await store.events(room)}
         return out
     finally:
         await store.close()

@@ -15,6 +15,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,6 +35,9 @@ class Cluster:
     bin: Path
     port: int
     user: str
+    data: Path | None = None  # (for restart)
+    options: str = ""
+    owner: str | None = None
 
     def url(self, database: str) -> str:
         return f"postgresql+asyncpg://{self.user}@127.0.0.1:{self.port}/{database}"
@@ -45,6 +49,23 @@ class Cluster:
             capture_output=True, text=True, timeout=60, check=True,
         )  # fmt: skip
         return out.stdout.strip()
+
+    def restart(self, down: float = 0.0) -> None:
+        """Stop the server at once (as a crash would), wait ``down`` seconds, start it again."""
+        assert self.data is not None
+        ctl = str(self.bin / "pg_ctl")
+        run = dict(capture_output=True, text=True, timeout=120, check=True)
+        subprocess.run(
+            _as_owner([ctl, "-D", str(self.data), "-m", "immediate", "stop"], self.owner),
+            **run,  # type: ignore[arg-type]
+        )
+        time.sleep(down)
+        log = str(self.data.parent / "log")
+        subprocess.run(
+            _as_owner([ctl, "-D", str(self.data), "-o", self.options, "-l", log, "-w", "start"],
+                      self.owner),
+            **run,  # type: ignore[arg-type]
+        )  # fmt: skip
 
     def new_database(self) -> str:
         name = f"t_{uuid.uuid4().hex[:12]}"
@@ -107,7 +128,7 @@ def start_cluster() -> Iterator[Cluster]:
         log = (root / "log").read_text() if (root / "log").exists() else ""
         pytest.fail(f"PostgreSQL did not start: {started.stderr[-1000:]} {log[-1000:]}")
     try:
-        yield Cluster(bin_dir, port, "postgres")
+        yield Cluster(bin_dir, port, "postgres", data, options, owner)
     finally:
         subprocess.run(
             _as_owner([str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"],

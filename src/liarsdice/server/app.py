@@ -63,10 +63,15 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     store = Store(settings.db_url, claim=not cluster_mode, migrate=True)
     srv = Server(settings, limits, Limiter(limits), store, RoomManager(settings, store))
     if settings.redis_url is not None:
-        from liarsdice.server.cluster.node import Cluster
+        from liarsdice.server.cluster.node import Cluster, Moved
 
         srv.cluster = Cluster(settings, limits, store, srv.manager, srv.metrics)
         srv.node = srv.cluster  # /api/health: this node, its rooms, the cluster it sees
+        from redis.exceptions import RedisError
+
+        cluster_errors: tuple[type[Exception], ...] = (RedisError, Moved)
+    else:
+        cluster_errors = ()
     app = FastAPI(title="Liar's Dice", version=str(PROTOCOL_VERSION), lifespan=lifespan)
     app.state.server = srv
     app.state.settings, app.state.manager, app.state.store = settings, srv.manager, store
@@ -78,7 +83,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     time_store_writes(store, srv.metrics)
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
     app.add_exception_handler(CommandError, command_error)  # type: ignore[arg-type]
-    for err in (SQLAlchemyError, OSError, TimeoutError):
+    for err in (SQLAlchemyError, OSError, TimeoutError, *cluster_errors):
         app.add_exception_handler(err, store_error)
     return app
 

@@ -26,7 +26,7 @@ from liarsdice.server.config import Limits
 from liarsdice.server.http.common import Server, client_ip, origin_ok, server_of
 from liarsdice.server.limits import Bucket, ByteWindow
 from liarsdice.server.protocol import HelloMsg, ProtocolError, parse_client
-from liarsdice.server.room import CommandError, Room, hash_token
+from liarsdice.server.room import Room, hash_token
 from liarsdice.server.transport import CLOSE_RATE, CLOSE_SLOW, EXTENSION, WsControl
 from liarsdice.server.views import SPECTATOR, Encoded, error_frame
 
@@ -183,7 +183,7 @@ async def ws_room(ws: WebSocket, room_id: str) -> None:
                 await _refuse(ws, CLOSE_NO_ROOM, "no such room", frame)
                 return
             hello = await _hello(ws, srv, port, ip)
-        except (CommandError, LookupError) as err:  # (a cluster: its room is changing hands)
+        except Exception as err:  # (a cluster: its room is changing hands, or Redis is down)
             message = getattr(err, "message", "the room is moving: try again")
             frame = error_frame("moved", message)
             await _refuse(ws, CLOSE_TRY_AGAIN, "try again", frame)

@@ -26,14 +26,13 @@ import time
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
-from redis.asyncio import Redis
-
 from liarsdice.server.cluster.operations import Operations
 from liarsdice.server.cluster.recovery import LEASE_MS, Recovery
 from liarsdice.server.cluster.redisio import (
     Leases,
     Members,
     Publisher,
+    connect_redis,
     node_channel,
     room_channel,
 )
@@ -52,6 +51,7 @@ log = logging.getLogger("liarsdice.server")
 
 WATCH_EVERY = 0.25  # seconds between looks at the owners of the rooms relayed here
 RPC_TIMEOUT = 3.0
+REDIS_CONNECTIONS = 64  # a node's Redis connections (more callers wait for one)
 
 
 class Moved(LookupError):
@@ -188,9 +188,12 @@ class Cluster(Recovery, Operations):
         self.metrics = metrics
         assert settings.redis_url is not None
         self.node = self.node_id = settings.node_id
-        self.redis: Redis = Redis.from_url(settings.redis_url, decode_responses=True)
-        self.leases = Leases(self.redis, self.node, LEASE_MS)
-        self.members = Members(self.redis, self.node, LEASE_MS)
+        self.redis = connect_redis(settings.redis_url, REDIS_CONNECTIONS)
+        # The heartbeat and the leases' renewal have connections of their own: a busy node's
+        # requests never hold them up past the leases' life.
+        self.beat_redis = connect_redis(settings.redis_url, 2)
+        self.leases = Leases(self.redis, self.node, LEASE_MS, renewer=self.beat_redis)
+        self.members = Members(self.beat_redis, self.node, LEASE_MS)
         self.publisher = Publisher(self.redis, self._unheard)
         self.pubsub = self.redis.pubsub()
         self.leased: dict[str, int] = {}  # room -> the epoch of our lease
@@ -227,8 +230,9 @@ class Cluster(Recovery, Operations):
         await self.publisher.stop()
         with contextlib.suppress(Exception):
             await self.pubsub.aclose()  # type: ignore[no-untyped-call]
-        with contextlib.suppress(Exception):
-            await self.redis.aclose()
+        for client in (self.redis, self.beat_redis):
+            with contextlib.suppress(Exception):
+                await client.aclose()
 
     def spawn(self, job: Awaitable[Any]) -> None:
         """Run ``job`` in the background (kept until done; a failure is logged)."""

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 log = logging.getLogger("liarsdice.server")
 
@@ -78,14 +78,24 @@ def parse_owner(value: bytes | str | None) -> tuple[str, int] | None:
     return node, int(epoch)
 
 
+def connect_redis(url: str, connections: int) -> Redis:
+    """A client of ``url`` with at most ``connections`` connections; a caller beyond them
+    waits for one (up to 20 s) rather than failing."""
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=connections, timeout=20, decode_responses=True
+    )
+    return Redis(connection_pool=pool)
+
+
 class Leases:
     """This node's side of the room leases."""
 
-    def __init__(self, redis: Redis, node: str, ttl_ms: int) -> None:
+    def __init__(self, redis: Redis, node: str, ttl_ms: int, renewer: Redis | None = None) -> None:
         self.redis = redis
+        self.renewer = renewer or redis
         self.node = node
         self.ttl_ms = ttl_ms
-        self._renew = redis.register_script(_RENEW)
+        self._renew = self.renewer.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._raise = redis.register_script(_RAISE)
 
@@ -113,7 +123,7 @@ class Leases:
         ours (expired and maybe taken)."""
         if not owned:
             return []
-        async with self.redis.pipeline(transaction=False) as pipe:
+        async with self.renewer.pipeline(transaction=False) as pipe:
             for room_id, epoch in owned.items():
                 await self._renew(
                     keys=[lease_key(room_id)], args=[self._mine(epoch), self.ttl_ms], client=pipe
@@ -234,6 +244,7 @@ __all__ = [
     "Leases",
     "Members",
     "Publisher",
+    "connect_redis",
     "lease_key",
     "node_channel",
     "parse_owner",
