@@ -109,6 +109,7 @@ class Seat:
         self.status = "lobby"
         self.rematched = 0
         self.last: Move | None = None
+        self.turn = (-1, 0.0)  # (the seq our turn came at, when we move)
         self.node = -1
         self.times = res.frames.setdefault(room["id"], {}).setdefault(seat, [])
         self.log = res.events.setdefault(room["id"], {}).setdefault(seat, {})
@@ -214,7 +215,9 @@ class Seat:
             self.pending[self.last.ref] = self.last
             await self.send("action", action=self.last.action, seq=self.seq, id=self.last.ref)
             return
-        if now - last_time < self.think * (0.5 + self.rng.random()):
+        if self.turn[0] != self.seq:  # our turn came with this frame: think from now
+            self.turn = (self.seq, now + self.think * (0.5 + self.rng.random()))
+        if now < self.turn[1]:
             return
         legal = v["legal"]
         calls = [a for a in legal if a["text"] == "liar"]
@@ -436,7 +439,9 @@ def _summary(
 ) -> dict[str, Any]:
     kill = events.get("kill", float("inf"))
     acked = [m for m in res.moves if m.acked is not None]
-    steady = [m for m in acked if start <= m.sent < min(kill, start + cfg.seconds)]
+    # before any fault: sent and answered at least a second before the kill
+    end = min(kill - 1.0, start + cfg.seconds)
+    steady = [m for m in acked if start <= m.sent and m.acked is not None and m.acked < end]
     out: dict[str, Any] = {
         "config": asdict(cfg),
         "connections": res.connections,

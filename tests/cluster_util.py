@@ -29,6 +29,9 @@ def free_port() -> int:
         return port
 
 
+SERVE = (sys.executable, "-c", "from liarsdice.cli.main import main; main()", "serve")
+
+
 class Nodes:
     """``n`` nodes of one cluster, each a ``liarsdice serve`` process on a port of its own."""
 
@@ -45,13 +48,8 @@ class Nodes:
         return f"ws://127.0.0.1:{self.ports[i]}/ws/rooms/{room}"
 
     def start(self, i: int) -> None:
-        cmd = [
-            sys.executable,
-            "-c",
-            "from liarsdice.cli.main import main; main()",
-            "serve",
-            "--port",
-            str(self.ports[i]),
+        cmd = [*SERVE, "--port", str(self.ports[i])]
+        cmd += [
             "--db",
             self.db_url,
             "--redis",

@@ -76,6 +76,34 @@ async def _play(players: list[tuple[int, Player]], until: Any, timeout: float = 
         await asyncio.sleep(0.02)
 
 
+async def _started(
+    c: Nodes, where: tuple[int, int], dice: int, events: int
+) -> tuple[str, Player, Player]:
+    """A room created (and owned) through node 0; ann and bob play through the nodes
+    ``where``; the game started and ``events`` of its log played."""
+    created = post(c.base(0), "/api/rooms", {"name": "ann", "options": {"dice": dice}})
+    room = created["room"]
+    joined = post(c.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
+    ann = Player(c.ws(where[0], room), created["token"])
+    bob = Player(c.ws(where[1], room), joined["token"])
+    for p in (ann, bob):
+        await p.open()
+    await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+    await ann.send("start")
+    await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= events)
+    return room, ann, bob
+
+
+async def _finish(ann: Player, bob: Player) -> None:
+    """Play the game to its end: neither player reconnected, both saw one log."""
+    await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
+    await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
+    assert ann.closed is None and bob.closed is None
+    _same_log(ann, bob)
+    for p in (ann, bob):
+        await p.close()
+
+
 def _owner(c: Nodes, room: str, alive: list[int]) -> int:
     owners = [i for i in alive if room in c.health(i)["rooms_owned"]]
     assert len(owners) == 1, owners
@@ -116,16 +144,7 @@ def test_the_owner_is_killed_mid_round_and_play_resumes(cluster3: Nodes) -> None
     players on the surviving nodes go on without reconnecting; the game's record verifies."""
 
     async def run() -> None:
-        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
-        room = created["room"]
-        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
-        ann = Player(cluster3.ws(1, room), created["token"])  # both relayed through others
-        bob = Player(cluster3.ws(2, room), joined["token"])
-        for p in (ann, bob):
-            await p.open()
-        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
-        await ann.send("start")
-        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 8)
+        room, ann, bob = await _started(cluster3, (1, 2), dice=2, events=8)
         assert _owner(cluster3, room, [0, 1, 2]) == 0
         await asyncio.sleep(0.3)  # (the last moves' frames are in)
         seq = max(ann.seq, bob.seq)
@@ -135,10 +154,7 @@ def test_the_owner_is_killed_mid_round_and_play_resumes(cluster3: Nodes) -> None
         await _play([(0, ann), (1, bob)], lambda: min(ann.seq, bob.seq) > seq, 10)
         resumed = time.monotonic() - killed
         assert resumed <= 5.0, resumed
-        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
-        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
-        assert ann.closed is None and bob.closed is None  # nobody reconnected
-        _same_log(ann, bob)
+        await _finish(ann, bob)  # (nobody reconnected)
         assert _owner(cluster3, room, [1, 2]) in (1, 2)
         record = httpx.get(
             cluster3.base(2) + f"/api/rooms/{room}/games/1/record", timeout=10, trust_env=False
@@ -147,8 +163,6 @@ def test_the_owner_is_killed_mid_round_and_play_resumes(cluster3: Nodes) -> None
         from liarsdice.cli.verify import verify_record
 
         assert verify_record(record.json()) == []  # every round's dice proven fair
-        for p in (ann, bob):
-            await p.close()
 
     asyncio.run(run())
 
@@ -158,16 +172,7 @@ def test_a_drained_node_hands_its_rooms_over_without_a_gap(cluster3: Nodes) -> N
     other nodes see no gap over 1 s."""
 
     async def run() -> None:
-        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 3}})
-        room = created["room"]
-        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
-        ann = Player(cluster3.ws(1, room), created["token"])
-        bob = Player(cluster3.ws(2, room), joined["token"])
-        for p in (ann, bob):
-            await p.open()
-        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
-        await ann.send("start")
-        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        _room, ann, bob = await _started(cluster3, (1, 2), dice=3, events=6)
         drained = time.monotonic()
         cluster3.signal(0, signal.SIGTERM)
         await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
@@ -191,16 +196,7 @@ def test_a_paused_owner_loses_its_room_and_cannot_write(cluster3: Nodes) -> None
     log stays one log."""
 
     async def run() -> None:
-        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
-        room = created["room"]
-        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
-        ann = Player(cluster3.ws(1, room), created["token"])
-        bob = Player(cluster3.ws(2, room), joined["token"])
-        for p in (ann, bob):
-            await p.open()
-        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
-        await ann.send("start")
-        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        room, ann, bob = await _started(cluster3, (1, 2), dice=2, events=6)
         cluster3.signal(0, signal.SIGSTOP)
         try:
             seq = max(ann.seq, bob.seq)
@@ -211,11 +207,7 @@ def test_a_paused_owner_loses_its_room_and_cannot_write(cluster3: Nodes) -> None
         await asyncio.sleep(1.5)  # the old owner wakes, beats, finds its lease gone
         assert room not in cluster3.health(0)["rooms_owned"]
         assert _owner(cluster3, room, [0, 1, 2]) == owner
-        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
-        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
-        _same_log(ann, bob)
-        for p in (ann, bob):
-            await p.close()
+        await _finish(ann, bob)
 
     asyncio.run(run())
 
@@ -225,25 +217,11 @@ def test_redis_restarts_empty_and_play_goes_on(cluster3: Nodes, redis_server: An
     (the epochs count on from the database's fences) and the players go on."""
 
     async def run() -> None:
-        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
-        room = created["room"]
-        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
-        ann = Player(cluster3.ws(1, room), created["token"])
-        bob = Player(cluster3.ws(2, room), joined["token"])
-        for p in (ann, bob):
-            await p.open()
-        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
-        await ann.send("start")
-        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        _room, ann, bob = await _started(cluster3, (1, 2), dice=2, events=6)
         redis_server.restart()
         seq = max(ann.seq, bob.seq)
         await _play([(0, ann), (1, bob)], lambda: min(ann.seq, bob.seq) > seq + 2, 20)
-        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
-        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
-        assert ann.closed is None and bob.closed is None
-        _same_log(ann, bob)
-        for p in (ann, bob):
-            await p.close()
+        await _finish(ann, bob)
 
     asyncio.run(run())
 
@@ -278,23 +256,10 @@ def test_postgres_restarts_and_the_rooms_resume(cluster3: Nodes, pg_cluster: Any
     themselves; nothing acknowledged is lost."""
 
     async def run() -> None:
-        created = post(cluster3.base(0), "/api/rooms", {"name": "ann", "options": {"dice": 2}})
-        room = created["room"]
-        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
-        ann = Player(cluster3.ws(1, room), created["token"])
-        bob = Player(cluster3.ws(0, room), joined["token"])
-        for p in (ann, bob):
-            await p.open()
-        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
-        await ann.send("start")
-        await _play([(0, ann), (1, bob)], lambda: len(ann.events) >= 6)
+        _room, ann, bob = await _started(cluster3, (1, 0), dice=2, events=6)
         await asyncio.to_thread(pg_cluster.restart, 1.0)
         seq = max(ann.seq, bob.seq)
         await _play([(0, ann), (1, bob)], lambda: min(ann.seq, bob.seq) > seq + 2, 40)
-        await _play([(0, ann), (1, bob)], lambda: "finished" in (ann.status, bob.status), 60)
-        await bob.until(lambda: bob.status == "finished" and ann.status == "finished")
-        _same_log(ann, bob)
-        for p in (ann, bob):
-            await p.close()
+        await _finish(ann, bob)
 
     asyncio.run(run())

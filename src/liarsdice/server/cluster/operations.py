@@ -8,39 +8,22 @@ import contextlib
 import json
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from liarsdice.server.cluster.parts import Parts
 from liarsdice.server.listing import listing
 from liarsdice.server.room import CommandError, Room
 from liarsdice.server.views import SPECTATOR
 
-if TYPE_CHECKING:
-    from redis.asyncio import Redis
-
-    from liarsdice.server.cluster.redisio import Leases, Members
-    from liarsdice.server.room import RoomManager
-
 log = logging.getLogger("liarsdice.server")
 
 LISTING_TTL = 3.0  # seconds an entry of the room list lives unless its owner refreshes it
+HANDOVERS = 8  # rooms a draining node hands over at once
 CLOSE_RESTART = 1012  # a drained node's own connections: reconnect (through another node)
 
 
-class Operations:
+class Operations(Parts):
     """The room list, the drain and ``/api/health``'s view of a node."""
-
-    node: str
-    redis: Redis
-    members: Members
-    leases: Leases
-    manager: RoomManager
-    leased: dict[str, int]
-    ports: dict[str, Any]
-    draining: bool
-    _nodes: list[dict[str, Any]]
-
-    def send(self, node: str, message: dict[str, Any]) -> None:
-        raise NotImplementedError
 
     async def _answer(self, room: Room, message: dict[str, Any]) -> None:
         reply: dict[str, Any] = {"op": "reply", "id": message["id"]}
@@ -95,7 +78,7 @@ class Operations:
         self.draining = True
         alive, _ = await self.members.view()
         others = [n["node"] for n in alive if n["node"] != self.node]
-        gate = asyncio.Semaphore(16)
+        gate = asyncio.Semaphore(HANDOVERS)
 
         async def hand_over(i: int, room_id: str) -> None:
             async with gate:
@@ -121,8 +104,17 @@ class Operations:
         await self.manager.unload(room)
         with contextlib.suppress(Exception):
             await self.leases.release(room_id, epoch)
-        if to is not None:
-            self.send(to, {"op": "adopt", "room": room_id})
+        if to is None:
+            return
+        self.send(to, {"op": "adopt", "room": room_id})
+        # Hand over the next room once this one has its new owner: a few rooms change hands at
+        # a time, each quickly, rather than all at once and each slowly.
+        deadline = time.monotonic() + 2.0
+        while time.monotonic() < deadline:
+            with contextlib.suppress(Exception):
+                if await self.leases.owner(room_id) is not None:
+                    return
+            await asyncio.sleep(0.02)
 
     # ------------------------------------------------------------------ /api/health
     def owned(self) -> list[str]:

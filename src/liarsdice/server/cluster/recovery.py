@@ -9,40 +9,18 @@ import json
 import time
 from typing import TYPE_CHECKING, Any
 
+from liarsdice.server.cluster.parts import Parts
 from liarsdice.server.room import Room
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Iterable
 
-    from liarsdice.server.cluster.node import Port, RemoteSink
-    from liarsdice.server.cluster.redisio import Leases, Members
-    from liarsdice.server.metrics import Metrics
-
-LEASE_MS = 3000  # a room's lease lives this long unless its owner renews it (every third)
+LEASE_MS = 2000  # a room's lease lives this long unless its owner renews it (every third)
 AT_ONCE = 16  # rooms taken over (or connections re-linked) at once
 
 
-class Recovery:
+class Recovery(Parts):
     """The recovery half of a cluster's node (see the module docstring)."""
-
-    node: str
-    leases: Leases
-    metrics: Metrics
-    members: Members
-    leased: dict[str, int]
-    ports: dict[str, Port]
-    remote: dict[tuple[str, str], RemoteSink]
-    draining: bool
-    _nodes: list[dict[str, Any]]
-
-    def spawn(self, job: Awaitable[Any]) -> None:
-        raise NotImplementedError
-
-    async def claim(self, room_id: str) -> Room | bool | None:
-        raise NotImplementedError
-
-    async def _relink(self, port: Port) -> None:
-        raise NotImplementedError
 
     def _unheard(self, channel: str, data: str) -> None:
         """A message to a room's owner that nobody heard (the owner died or let the room go)."""
