@@ -343,7 +343,9 @@ def _pct(values: Sequence[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
-def _ms(values: Sequence[float]) -> dict[str, float]:
+def _ms(values: Sequence[float]) -> dict[str, float] | None:
+    if not values:
+        return None
     return {
         "n": len(values),
         "p50": round(_pct(values, 50) * 1000, 1),
@@ -383,7 +385,10 @@ async def _measure(cfg: Config, nodes: Nodes, db: str) -> dict[str, Any]:
     until = start + cfg.seconds
     ctx = multiprocessing.get_context("spawn")
     pipes, procs = [], []
-    for k in range(cfg.procs):
+    here = None  # --procs 1: the players run in this process
+    if cfg.procs <= 1:
+        here = asyncio.create_task(_clients(rooms, cfg, until))
+    for k in range(cfg.procs if cfg.procs > 1 else 0):
         parent, child = ctx.Pipe()
         p = ctx.Process(target=_worker, args=(rooms[k :: cfg.procs], cfg, until, child))
         p.start()
@@ -408,6 +413,8 @@ async def _measure(cfg: Config, nodes: Nodes, db: str) -> dict[str, Any]:
             events["drain_exit"] = time.time() - events[name]
             events["drain_code"] = code
     results = [await asyncio.to_thread(p.recv) for p in pipes]
+    if here is not None:
+        results.append(await here)
     for p in procs:
         p.join(30)
     for r in results:
