@@ -128,3 +128,14 @@ def test_ready_until_draining(tmp_path: Path) -> None:
         c.app.state.server.store.engine = None  # type: ignore[attr-defined]  # as if stopped
         r = c.get("/api/ready")
         assert r.status_code == 503 and r.json()["reason"] == "store_not_started"
+
+
+def test_metrics_never_break_a_connection_on_odd_frames() -> None:
+    """A frame whose ``type`` or ``id`` is not a string (fuzzing) is the app's to refuse:
+    the metrics' watch of the connection passes it on without raising."""
+    from liarsdice.server.metrics import Metrics, _Watch
+
+    watch = _Watch(Metrics())
+    for text in ('{"type": ["x"], "data": {}}', '{"type": "chat", "data": {"id": ["a"]}}', "[]"):
+        watch.received({"type": "websocket.receive", "text": text})
+    watch.sent({"type": "websocket.send", "text": '{"type": [1], "data": {"reply_to": [2]}}'})

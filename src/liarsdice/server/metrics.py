@@ -20,6 +20,7 @@ observe and count (:meth:`Metrics.redis_call` times an awaitable).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Awaitable
@@ -137,7 +138,7 @@ class _Watch:
             kind, data = frame.get("type"), frame.get("data")
         except Exception:  # not JSON, not an object: the app answers it
             return
-        if kind in NOT_COMMANDS or not isinstance(kind, str):
+        if not isinstance(kind, str) or kind in NOT_COMMANDS:
             return
         ref = data.get("id") if isinstance(data, dict) else None
         now = time.perf_counter()
@@ -191,7 +192,8 @@ class WsMetrics:
             watch.settle()
             message = await receive()
             if message["type"] == "websocket.receive":
-                watch.received(message)
+                with contextlib.suppress(Exception):  # (watching never breaks a connection)
+                    watch.received(message)
             return message
 
         async def sending(message: Message) -> None:
@@ -200,7 +202,8 @@ class WsMetrics:
                 accepted = True
                 self.metrics.connections.inc()
             elif message["type"] == "websocket.send":
-                watch.sent(message)
+                with contextlib.suppress(Exception):
+                    watch.sent(message)
             await send(message)
 
         try:

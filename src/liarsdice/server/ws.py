@@ -26,7 +26,7 @@ from liarsdice.server.config import Limits
 from liarsdice.server.http.common import Server, client_ip, origin_ok, server_of
 from liarsdice.server.limits import Bucket, ByteWindow
 from liarsdice.server.protocol import HelloMsg, ProtocolError, parse_client
-from liarsdice.server.room import Room, hash_token
+from liarsdice.server.room import CommandError, Room, hash_token
 from liarsdice.server.transport import CLOSE_RATE, CLOSE_SLOW, EXTENSION, WsControl
 from liarsdice.server.views import SPECTATOR, Encoded, error_frame
 
@@ -37,6 +37,7 @@ CLOSE_BAD_TOKEN = 4401
 CLOSE_ORIGIN = 4403
 CLOSE_NO_ROOM = 4404
 CLOSE_IDLE = 4408
+CLOSE_RESTART = 1012  # (uvicorn's own code for a server going away)
 CLOSE_TRY_AGAIN = 1013  # (a cluster) the room is changing nodes: reconnect in a moment
 _Closing = tuple[int, str]  # the writer's cue to close with this code and reason
 
@@ -324,6 +325,9 @@ async def _play(conn: Conn, hello: HelloMsg, seat: int) -> None:
         closing = await _read(conn, sink, buckets)
     except WebSocketDisconnect:
         pass
+    except CommandError as err:  # the room stopped here (shutting down, or moved): elsewhere
+        sink.push(error_frame(err.code, err.message))
+        closing = CLOSE_RESTART, "the room is not here any more: reconnect"
     finally:
         if holder is not None:
             limiter.drop_seat(port.room_id, holder)
