@@ -263,3 +263,41 @@ def test_postgres_restarts_and_the_rooms_resume(cluster3: Nodes, pg_cluster: Any
         await _finish(ann, bob)
 
     asyncio.run(run())
+
+
+def test_a_turn_timer_keeps_its_deadline_across_a_takeover(cluster3: Nodes) -> None:
+    """The owner dies while a player's turn timer runs: the new owner keeps the timer's
+    deadline (it runs out once, on time), rather than starting the turn's timer again."""
+
+    async def run() -> None:
+        body = {"name": "ann", "options": {"dice": 2}, "turn_timer": 5}
+        created = post(cluster3.base(0), "/api/rooms", body)
+        room = created["room"]
+        joined = post(cluster3.base(0), f"/api/rooms/{room}/join", {"name": "bob"})
+        ann = Player(cluster3.ws(1, room), created["token"])
+        bob = Player(cluster3.ws(2, room), joined["token"])  # bob never moves: his timer runs
+        for p in (ann, bob):
+            await p.open()
+        await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+        await ann.send("start")
+        await _play([(0, ann)], lambda: bob.my_turn(1))
+        turn, seq = time.monotonic(), bob.seq
+        await asyncio.sleep(1.0)
+        cluster3.kill(0)
+
+        def timed_out() -> list[dict[str, Any]]:
+            return [
+                e
+                for s, e in bob.events.items()
+                if s > seq and e["kind"] == "action" and e.get("timeout")
+            ]
+
+        await bob.until(lambda: bool(timed_out()), 15)
+        fired = time.monotonic() - turn
+        assert 5.0 - 0.5 <= fired <= 5.0 + 2.0, fired  # its own deadline, not a new 5 s
+        await asyncio.sleep(1.0)
+        assert len(timed_out()) == 1
+        for p in (ann, bob):
+            await p.close()
+
+    asyncio.run(run())

@@ -204,6 +204,7 @@ class Cluster(Recovery, Operations):
         self._nodes: list[dict[str, Any]] = []  # the live nodes, as the last look saw them
         self._claims: dict[str, asyncio.Lock] = {}
         self._waiting: dict[str, list[dict[str, Any]]] = {}  # messages for rooms being taken
+        self._inherit: dict[str, tuple[int, int, float]] = {}  # turn timers of rooms taken
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Future[Any]] = set()
         manager.hooks = self
@@ -259,6 +260,8 @@ class Cluster(Recovery, Operations):
         assert room.epoch is not None
         self.leased[room.id] = room.epoch
         room.on_fenced = self._fenced
+        room.on_deadline = self._deadline
+        room.turns.inherited = self._inherit.pop(room.id, None)
         self.spawn(self.pubsub.subscribe(room_channel(room.id)))
 
     async def released(self, room: Room) -> None:
@@ -317,6 +320,10 @@ class Cluster(Recovery, Operations):
         epoch = await self.leases.acquire(room_id)
         if epoch is None:
             return False
+        found = await self.redis.get(f"ld:deadline:{room_id}")  # a turn timer running there
+        if found:
+            seq, seat, at = found.split()
+            self._inherit[room_id] = (int(seq), int(seat), float(at))
         try:
             await self.store.take_lease(room_id, epoch, self.node)
             room = await self.manager.load(room_id, epoch)
@@ -333,6 +340,12 @@ class Cluster(Recovery, Operations):
         self.metrics.takeovers.inc()
         log.info("room %s: taken over by %s (epoch %d)", room_id, self.node, epoch)
         return room
+
+    def _deadline(self, room: Room, seq: int, seat: int, at: float) -> None:
+        """A turn timer armed: its deadline, for whoever runs the room next."""
+        ttl = max(1, int((at - self.settings.clock()) * 1000) + 2 * LEASE_MS)
+        job = self.redis.set(f"ld:deadline:{room.id}", f"{seq} {seat} {at:.3f}", px=ttl)
+        self.spawn(job)
 
     def _fenced(self, room: Room) -> None:
         """Our room's write was refused: another node holds it now."""

@@ -96,6 +96,8 @@ class Room:
         # store refuses a batch of an older lease: Fenced), and what to do when that happens.
         self.epoch = epoch
         self.on_fenced: Callable[[Room], None] | None = None
+        # ... and where it tells the cluster of a turn timer's deadline (room, seq, seat, time)
+        self.on_deadline: Callable[[Room, int, int, float], None] | None = None
         self.settings = settings
         self.store = store
         self.value = RoomState(room_id=room_id)

@@ -43,6 +43,9 @@ class Turns:
         self._timer: asyncio.TimerHandle | None = None
         self._key: tuple[StateAPI, int, bool] | None = None  # (state, seat, bot) of _timer
         self.deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn
+        # A turn timer armed by the room's previous owner (a cluster): (seq, seat, deadline):
+        # the same turn keeps its deadline here (it may have run out meanwhile: at once).
+        self.inherited: tuple[int, int, float] | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[tuple[int, int], AnyBot] = {}  # (game_no, seat) -> bot
 
@@ -81,8 +84,16 @@ class Turns:
         if bot:
             self._timer = loop.call_later(settings.bot_delay, room.post, self._bot_move, st)
         elif v.turn_timer:
-            self._timer = loop.call_later(v.turn_timer, room.post, self._timed_out, st)
-            self.deadline = (p, settings.clock() + v.turn_timer)
+            now = settings.clock()
+            deadline = now + v.turn_timer
+            if self.inherited is not None and self.inherited[:2] == (v.seq, p):
+                deadline = self.inherited[2]
+            self.inherited = None
+            delay = max(0.0, deadline - now)
+            self._timer = loop.call_later(delay, room.post, self._timed_out, st)
+            self.deadline = (p, deadline)
+            if room.on_deadline is not None:
+                room.on_deadline(room, v.seq, p, deadline)
         else:
             return
         self._key = (st, p, bot)
