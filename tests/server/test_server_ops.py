@@ -10,8 +10,10 @@ from typing import Any
 from prometheus_client import CONTENT_TYPE_LATEST
 from prometheus_client.parser import text_string_to_metric_families
 
-from liarsdice.server.metrics import Metrics
-from server_util import client, create, hello, is_reply, join, msg, until
+from liarsdice.server.metrics import SOURCES, Metrics
+from liarsdice.server.room.actor import _source
+from liarsdice.server.room.commands import BotMove
+from server_util import client, create, hello, is_reply, join, msg, play_with_bots, until
 
 NAMES = {
     "liarsdice_rooms",
@@ -25,14 +27,14 @@ NAMES = {
 
 
 def _scrape(c: Any) -> dict[tuple[str, str], float]:
-    """``/metrics`` as {(sample name, outcome label): value}."""
+    """``/metrics`` as {(sample name, "source/outcome" labels): value}."""
     r = c.get("/metrics")
     assert r.status_code == 200
     assert r.headers["content-type"] == CONTENT_TYPE_LATEST  # text/plain; version=...
     families = list(text_string_to_metric_families(r.text))
     assert {f.name for f in families} >= NAMES
     return {
-        (s.name, s.labels.get("outcome", "")): s.value
+        (s.name, "/".join(s.labels[k] for k in ("source", "outcome") if k in s.labels)): s.value
         for f in families
         for s in f.samples
         if not s.labels.get("le")
@@ -44,8 +46,9 @@ def test_metrics_move_with_rooms_commands_and_writes(tmp_path: Path) -> None:
         before = _scrape(c)
         assert before[("liarsdice_rooms", "")] == 0
         assert before[("liarsdice_connections", "")] == 0
-        assert before[("liarsdice_commands_total", "ok")] == 0
-        assert before[("liarsdice_commands_total", "refused")] == 0
+        for source in SOURCES:
+            assert before[("liarsdice_commands_total", f"{source}/ok")] == 0
+            assert before[("liarsdice_commands_total", f"{source}/refused")] == 0
         host = create(c, "ann", options={"dice": 2})
         bob = join(c, host["room"], "bob")
         with (
@@ -77,8 +80,9 @@ def test_metrics_move_with_rooms_commands_and_writes(tmp_path: Path) -> None:
             time.sleep(0.02)
         assert _scrape(c)[("liarsdice_connections", "")] == 0
     assert after[("liarsdice_rooms", "")] == 1
-    assert after[("liarsdice_commands_total", "ok")] == 3  # start, the move, the chat
-    assert after[("liarsdice_commands_total", "refused")] == 1
+    assert after[("liarsdice_commands_total", "player/ok")] == 3  # start, the move, the chat
+    assert after[("liarsdice_commands_total", "player/refused")] == 1  # out of turn
+    assert after[("liarsdice_commands_total", "server/ok")] == 2  # the room made, bob's join
     assert after[("liarsdice_action_broadcast_seconds_count", "")] == 4
     assert after[("liarsdice_action_broadcast_seconds_sum", "")] > 0
     # the room's creation, bob's join, the start, the move, the chat (and the startup probe)
@@ -88,10 +92,25 @@ def test_metrics_move_with_rooms_commands_and_writes(tmp_path: Path) -> None:
 
 def test_each_app_has_its_own_registry() -> None:
     one, two = Metrics(), Metrics()
-    one.command("ok", 0.01)
+    one.command("player", "ok")
     one.takeovers.inc()
-    assert b'liarsdice_commands_total{outcome="ok"} 1.0' in one.exposition()[0]
-    assert b'liarsdice_commands_total{outcome="ok"} 0.0' in two.exposition()[0]
+    assert b'liarsdice_commands_total{outcome="ok",source="player"} 1.0' in one.exposition()[0]
+    assert b'liarsdice_commands_total{outcome="ok",source="player"} 0.0' in two.exposition()[0]
+
+
+def test_bot_and_server_commands_are_counted_where_the_room_runs(tmp_path: Path) -> None:
+    """Every command a room decides counts, not only a WebSocket's: the bots' moves (and the
+    bot that plays for a player who left), the server's own (the room made, a seat taken)."""
+    with client(tmp_path, grace_period=0.0) as c:
+        room = create(c, "ann", options={"dice": 1})
+        play_with_bots(c, room)
+        after = _scrape(c)
+    bots = after[("liarsdice_commands_total", "bot/ok")]
+    assert bots >= 2  # a game of 3 one-die players has at least two moves, all bots' here
+    assert after[("liarsdice_commands_total", "player/ok")] == 3  # two add_bot and the start
+    assert after[("liarsdice_commands_total", "server/ok")] == 1  # the room made
+    assert after[("liarsdice_commands_total", "timer/ok")] == 0  # no turn timer
+    assert _source(0, BotMove(3, timeout=True)) == "timer"  # a turn timer that ran out
 
 
 def test_health_names_the_node_its_rooms_and_its_cluster(tmp_path: Path) -> None:

@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     cluster_mode = settings.redis_url is not None
     store = Store(settings.db_url, claim=not cluster_mode, migrate=True)
     srv = Server(settings, limits, Limiter(limits), store, RoomManager(settings, store))
+    srv.manager.on_command = srv.metrics.command
     if settings.redis_url is not None:
         from liarsdice.server.cluster.node import Cluster, Moved
 

@@ -6,12 +6,17 @@ the rooms or the store:
 
 * ``liarsdice_rooms`` and ``liarsdice_connections`` are read when scraped (the loaded rooms)
   or kept by :class:`WsMetrics` (the WebSockets accepted and not yet ended);
-* ``liarsdice_commands_total{outcome}`` and ``liarsdice_action_broadcast_seconds`` come from
-  :class:`WsMetrics`, which watches each WebSocket's frames: a client message (not ``hello``,
-  ``ping`` or ``resync``) is a command, done when the frame that answers it (``reply_to``, its
-  ``id``) reaches the socket, refused when that frame is an ``error``. A message without an
-  ``id`` is done when the connection reads its next message (the room has handled it by then),
-  refused when an ``error`` frame without ``reply_to`` went out meanwhile;
+* ``liarsdice_commands_total{source,outcome}`` is counted by the rooms themselves
+  (``Room.on_command``, set by the room manager): every command a room decides, whoever sent
+  it: a ``player`` (over a WebSocket, here or relayed from another node), a ``bot`` (a bot's
+  seat or an away player's), a ``timer`` (a turn that ran out) or the ``server`` (a room
+  created, a seat joined over HTTP, a room closed); ``ok`` or ``refused``. In a cluster the
+  room's owner counts it, once;
+* ``liarsdice_action_broadcast_seconds`` comes from :class:`WsMetrics`, which watches each
+  WebSocket's frames where its client is connected: a client message (not ``hello``, ``ping``
+  or ``resync``) is a command, answered when the frame that answers it (``reply_to``, its
+  ``id``) reaches the socket. A message without an ``id`` is answered when the connection reads
+  its next message (the room has handled it by then);
 * ``liarsdice_store_write_seconds``: :func:`time_store_writes` wraps the store's ``write``.
 
 ``liarsdice_redis_seconds`` and ``liarsdice_takeovers_total`` are for the cluster code to
@@ -43,6 +48,7 @@ MAX_TRACKED = 64  # answers awaited per connection (the oldest goes first)
 MAX_PEEK = 4096
 MAX_BRACKETS = 16
 OK, REFUSED = "ok", "refused"
+SOURCES = ("player", "bot", "timer", "server")
 
 
 class Metrics:
@@ -57,12 +63,13 @@ class Metrics:
         )
         self.commands = Counter(
             "liarsdice_commands_total",
-            "Client commands handled, by outcome (ok, refused)",
-            ["outcome"],
+            "Commands the rooms decided, by source (player, bot, timer, server) and outcome",
+            ["source", "outcome"],
             registry=reg,
         )
-        for outcome in (OK, REFUSED):
-            self.commands.labels(outcome)
+        for source in SOURCES:
+            for outcome in (OK, REFUSED):
+                self.commands.labels(source, outcome)
         self.action_broadcast = Histogram(
             "liarsdice_action_broadcast_seconds",
             "From receiving a client's command to its answer going out",
@@ -82,11 +89,13 @@ class Metrics:
             "liarsdice_takeovers_total", "Rooms this node took over from another", registry=reg
         )
 
-    def command(self, outcome: str, seconds: float | None = None) -> None:
-        """A command done (``ok`` or ``refused``), ``seconds`` after it was received."""
-        self.commands.labels(outcome).inc()
-        if seconds is not None:
-            self.action_broadcast.observe(seconds)
+    def command(self, source: str, outcome: str) -> None:
+        """A room decided a command from ``source`` (:data:`SOURCES`): ``ok`` or ``refused``."""
+        self.commands.labels(source, outcome).inc()
+
+    def answered(self, seconds: float) -> None:
+        """A client's command was answered on its socket ``seconds`` after it came in."""
+        self.action_broadcast.observe(seconds)
 
     async def redis_call(self, aw: Awaitable[_T]) -> _T:
         """``await aw`` (a Redis call), observing how long it took."""
@@ -124,7 +133,6 @@ class _Watch:
         self.metrics = metrics
         self.awaited: dict[str, float] = {}  # id -> when received (perf_counter)
         self.bare: float | None = None  # when a command without an id was received
-        self.bare_refused = False
 
     def received(self, message: Message) -> None:
         text = message.get("text")
@@ -147,22 +155,19 @@ class _Watch:
                 del self.awaited[next(iter(self.awaited))]
             self.awaited[ref] = now
         else:
-            self.bare, self.bare_refused = now, False
+            self.bare = now
 
     def settle(self) -> None:
         """The connection reads again: its last command without an id was handled."""
         if self.bare is not None:
-            outcome = REFUSED if self.bare_refused else OK
-            self.metrics.command(outcome, time.perf_counter() - self.bare)
+            self.metrics.answered(time.perf_counter() - self.bare)
             self.bare = None
 
     def sent(self, message: Message) -> None:
         text = message.get("text")
         if not isinstance(text, str):
             return
-        error = text.startswith('{"type":"error"')
         if '"reply_to":' not in text:
-            self.bare_refused = self.bare_refused or error
             return
         try:
             ref = json.loads(text)["data"]["reply_to"]
@@ -170,7 +175,7 @@ class _Watch:
             return
         received = self.awaited.pop(ref, None) if isinstance(ref, str) else None
         if received is not None:
-            self.metrics.command(REFUSED if error else OK, time.perf_counter() - received)
+            self.metrics.answered(time.perf_counter() - received)
 
 
 class WsMetrics:
@@ -217,6 +222,7 @@ __all__ = [
     "LATENCY_BUCKETS",
     "OK",
     "REFUSED",
+    "SOURCES",
     "Metrics",
     "WsMetrics",
     "time_store_writes",

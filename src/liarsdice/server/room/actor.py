@@ -27,6 +27,7 @@ from liarsdice.server.config import Settings
 from liarsdice.server.projection import project
 from liarsdice.server.protocol import CLIENT_MESSAGES, BackMsg, ClientSeedMsg, PingMsg, ResyncMsg
 from liarsdice.server.room.commands import (
+    BotMove,
     CloseRoom,
     CommandError,
     Decision,
@@ -71,6 +72,16 @@ async def within(aw: Awaitable[_T], seconds: float) -> _T:
     return task.result()
 
 
+def _source(seat: int, msg: Any) -> str:
+    """Who sent a command, as the metrics name it: the server (no seat), a turn's timer, a bot
+    or a player."""
+    if seat < 0:
+        return "server"
+    if isinstance(msg, BotMove):
+        return "timer" if msg.timeout else "bot"
+    return "player"
+
+
 def _retrieve(task: asyncio.Future[Any]) -> None:
     """Mark a finished task's exception as seen (a write given up on may fail later)."""
     if not task.cancelled():
@@ -98,6 +109,8 @@ class Room:
         self.on_fenced: Callable[[Room], None] | None = None
         # ... and where it tells the cluster of a turn timer's deadline (room, seq, seat, time)
         self.on_deadline: Callable[[Room, int, int, float], None] | None = None
+        # Told of every command decided here: (its source, "ok" or "refused"); the metrics.
+        self.on_command: Callable[[str, str], None] | None = None
         self.settings = settings
         self.store = store
         self.value = RoomState(room_id=room_id)
@@ -261,6 +274,18 @@ class Room:
     ) -> Any:
         """Decide ``msg`` from ``seat``, commit its events, keep the new value, send the
         frames. Returns the decision's reply; raises CommandError when refused."""
+        if self.on_command is None:
+            return await self._command(seat, msg, reply_to, sender)
+        source = _source(seat, msg)
+        try:
+            reply = await self._command(seat, msg, reply_to, sender)
+        except CommandError:
+            self.on_command(source, "refused")
+            raise
+        self.on_command(source, "ok")
+        return reply
+
+    async def _command(self, seat: int, msg: Any, reply_to: str | None, sender: Sink | None) -> Any:
         if self.paused:
             raise CommandError("store_unavailable", STORE_UNAVAILABLE)
         decision = decide(self.value, seat, msg, self.entropy)

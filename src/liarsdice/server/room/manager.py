@@ -8,6 +8,7 @@ import contextlib
 import functools
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from liarsdice.server.config import Settings
@@ -72,6 +73,7 @@ class RoomManager:
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
         self.ratings: dict[str, int] = {}  # display ratings by player, shared by every room
+        self.on_command: Callable[[str, str], None] | None = None  # each room's (metrics)
         self._sweeper: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -133,6 +135,7 @@ class RoomManager:
 
     def _restore(self, stored: StoredRoom, epoch: int | None = None) -> tuple[int, Any] | None:
         room = Room(stored.room_id, self.settings, self.store, self.ratings, epoch=epoch)
+        room.on_command = self.on_command
         value, events, missing = replay(stored)
         if value.status == "closed" and epoch is not None:
             raise LookupError(f"room {stored.room_id} is closed")
@@ -172,6 +175,7 @@ class RoomManager:
         room_id = secrets.token_urlsafe(9)
         epoch = None if self.hooks is None else await self.hooks.lease_new(room_id)
         room = Room(room_id, self.settings, self.store, self.ratings, epoch=epoch)
+        room.on_command = self.on_command
         room.start()
         if self.hooks is not None:
             self.hooks.adopted(room)
