@@ -332,3 +332,41 @@ async def _start_of_unknown_outcome(tmp: Path) -> None:
 
 def test_a_start_committed_while_the_room_gave_up_is_folded_on_resume(tmp_path: Path) -> None:
     asyncio.run(_start_of_unknown_outcome(tmp_path))
+
+
+async def _stopped_with_work_queued(tmp: Path) -> None:
+    async with _manager(tmp) as (_store, manager):
+        body = CreateRoomBody(preset="classic", options={"dice": 1}, name="ann")
+        room, _, _ = await manager.create(body)
+        gate = asyncio.Event()
+        ran: list[str] = []
+        moved: list[str] = []
+
+        async def blocker() -> None:
+            ran.append("blocker")
+            await gate.wait()
+
+        async def later(name: str) -> None:
+            ran.append(name)
+
+        running = asyncio.ensure_future(room.submit(blocker))
+        await asyncio.sleep(0)
+        waiting = asyncio.ensure_future(room.submit(lambda: later("submitted")))
+        room.post(later, "posted", moved=lambda: moved.append("posted"))
+        await asyncio.sleep(0.01)
+        assert ran == ["blocker"]
+        await manager.unload(room)  # (a cluster's node handing the room over, or losing it)
+        for fut in (running, waiting):
+            with pytest.raises(CommandError) as err:
+                await fut
+            assert err.value.code == "moved"  # refused, never left waiting for ever
+        assert moved == ["posted"] and ran == ["blocker"]  # told, not run, not dropped
+        room.post(later, "too late", moved=lambda: moved.append("too late"))
+        assert moved == ["posted", "too late"]
+
+
+def test_a_stopped_room_refuses_what_it_had_queued(tmp_path: Path) -> None:
+    """Work queued on a room that stops (unloaded, handed to another node) is refused with
+    ``moved``: a caller waiting on it is answered, a posted message's sender is told, so a
+    cluster's node can send a relayed message on to the room's next owner."""
+    asyncio.run(_stopped_with_work_queued(tmp_path))

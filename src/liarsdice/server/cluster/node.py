@@ -471,7 +471,7 @@ class Cluster(Recovery, Operations):
         room = self.manager.get(room_id)
         if room is None or room_id not in self.leased:
             if message["op"] in ("open", "msg", "call"):  # not ours (any more): the sender
-                self.send(message["node"], {"op": "retry", "room": room_id, "message": message})
+                self._bounce(room_id, message)
             return
         op = message["op"]
         if op == "call":
@@ -489,20 +489,29 @@ class Cluster(Recovery, Operations):
                 message["seed"],
                 message["reply_to"],
                 message["greet"],
+                moved=lambda: self._bounce(room_id, message),
             )
         elif op == "msg":
             held = self.remote.get((room_id, message["conn"]))
             if held is None:  # meant for the room's old owner (one channel per room): again
-                self.send(message["node"], {"op": "retry", "room": room_id, "message": message})
+                self._bounce(room_id, message)
             else:
                 kind, msg = parse_client(
                     message["raw"], self.limits.max_frame, self.limits.max_depth
                 )
-                room.post(room.handle, held, kind, msg)
+                # (a room handed over before it ran the message: to its next owner)
+                room.post(
+                    room.handle, held, kind, msg, moved=lambda: self._bounce(room_id, message)
+                )
         elif op == "close":
             gone = self.remote.pop((room_id, message["conn"]), None)
             if gone is not None:
                 room.post(room.disconnect, gone)
+
+    def _bounce(self, room_id: str, message: dict[str, Any]) -> None:
+        """A message this node did not run for its room: back to its sender, which sends it
+        again to the room's owner (:meth:`Recovery._retry`)."""
+        self.send(message["node"], {"op": "retry", "room": room_id, "message": message})
 
     # ------------------------------------------------------------------ the loops
     async def _beat(self) -> None:

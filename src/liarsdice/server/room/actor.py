@@ -72,6 +72,9 @@ async def within(aw: Awaitable[_T], seconds: float) -> _T:
     return task.result()
 
 
+MOVED = "the room is not running here any more: try again"
+
+
 def _source(seat: int, msg: Any) -> str:
     """Who sent a command, as the metrics name it: the server (no seat), a turn's timer, a bot
     or a player."""
@@ -220,6 +223,12 @@ class Room:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        # What was queued and never ran is refused, not dropped: its sender learns the room
+        # moved (a cluster's node sends a relayed message on to the room's next owner).
+        while not self._queue.empty():
+            _, fut = self._queue.get_nowait()
+            if not fut.done():
+                fut.set_exception(CommandError("moved", MOVED))
 
     async def _run(self) -> None:
         """One command at a time, in order; a failed command never ends the task."""
@@ -232,6 +241,8 @@ class Room:
                 result = await fn()
             except asyncio.CancelledError:
                 if self._stopping:
+                    if fut is not None and not fut.done():  # (it may have been applied)
+                        fut.set_exception(CommandError("moved", MOVED))
                     raise
                 # A cancellation nobody asked for (the room is not stopping): the command, if
                 # any, failed; the task goes on. (Without this one stray cancel would end the
@@ -256,16 +267,32 @@ class Room:
         """Run ``fn`` as the room's next command and return its result (CommandError
         ``moved`` once the room has stopped: unloaded, or handed to another node)."""
         if self._stopping:
-            raise CommandError("moved", "the room is not running here any more: try again")
+            raise CommandError("moved", MOVED)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self._queue.put((fn, fut))
         result: _T = await fut
         return result
 
-    def post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
-        """Queue ``fn(*args)`` without waiting for it (timers)."""
+    def post(
+        self,
+        fn: Callable[..., Awaitable[Any]],
+        *args: Any,
+        moved: Callable[[], None] | None = None,
+    ) -> None:
+        """Queue ``fn(*args)`` without waiting for it (timers, relayed messages). ``moved`` is
+        called if the room stops before it ran (or while it ran)."""
+        if self._stopping:
+            if moved is not None:
+                moved()
+            return
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        fut.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
+
+        def done(f: asyncio.Future[Any]) -> None:
+            err = None if f.cancelled() else f.exception()
+            if moved is not None and isinstance(err, CommandError) and err.code == "moved":
+                moved()
+
+        fut.add_done_callback(done)
         self._queue.put_nowait((lambda: fn(*args), fut))
 
     # ------------------------------------------------------------------ commands
