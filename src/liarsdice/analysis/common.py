@@ -180,7 +180,7 @@ _MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 def format_text(analysis: Mapping[str, Any]) -> str:
     """The analysis as text for a player: one line per move, then each player's summary."""
     lines = [
-        f"Analysis of a {analysis['rules']} game: {', '.join(analysis['seats'])}",
+        f"Analysis ({analysis['rules']}): {', '.join(analysis['seats'])}",
         "p(known): the chance the bid faced was true from what the player could see; "
         "p(all): with every die known",
         f"loss: {analysis['loss_measure']}; marks: "
@@ -190,7 +190,7 @@ def format_text(analysis: Mapping[str, Any]) -> str:
         "",
     ]
     head = (
-        f"{'#':>3}  {_cell('player', 10)} {_cell('move', 22)} {_cell('faced', 14)} "
+        f"{'#':>3}  {_cell('player', 10)} {_cell('move', 26)} {_cell('faced', 16)} "
         f"{'p(known)':>8} {'p(all)':>6}  {_cell('expert', 18)} {'loss':>6}  mark"
     )
     current = -1
@@ -207,8 +207,8 @@ def format_text(analysis: Mapping[str, Any]) -> str:
         if m["agrees"]:
             expert = f"= {expert}"
         lines.append(
-            f"{n:>3}  {_cell(m['player'], 10)} {_cell(m['played'], 22)} "
-            f"{_cell(m['faced'], 14)} {_pct(m['p_known']):>8} {_pct(m['p_actual']):>6}  "
+            f"{n:>3}  {_cell(m['player'], 10)} {_cell(m['played'], 26)} "
+            f"{_cell(m['faced'], 16)} {_pct(m['p_known']):>8} {_pct(m['p_actual']):>6}  "
             f"{_cell(expert, 18)} {loss:>6}  {mark}".rstrip()
         )
     lines += ["", "Players"]
