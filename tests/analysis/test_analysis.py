@@ -167,3 +167,69 @@ def test_a_bad_record_is_a_record_error() -> None:
     bad["rounds"][0]["moves"][1]["bid"] = "1x2"  # does not beat 1x3
     with pytest.raises(RecordError):
         analyse(bad)
+
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("classic", {}),
+    ("perudo", {}),
+    ("spot-on", {}),
+    ("room", {}),
+    ("house-rules", {}),
+    ("milton-bradley", {"show_reroll": "before"}),
+    ("classic", {"show_reroll": "after", "stash": "open"}),
+    ("spot-on", {"stash": "secret"}),
+    ("spot-on", {"economy": "rich-man"}),
+    ("spot-on", {"calling_advantage": True}),
+    ("house-rules", {"economy": "rich-man", "exact": "spot-on"}),
+    ("snyd-joker", {}),
+]
+
+
+def _consistent(a: dict[str, Any]) -> None:
+    for m in a["moves"]:
+        for key in ("p_known", "p_actual", "p_exact_known", "p_exact_actual"):
+            assert m[key] is None or 0.0 <= m[key] <= 1.0
+        assert m["p_actual"] in (None, 0.0, 1.0)
+        if m["p_known"] == 1.0:  # certain from what the player saw: true
+            assert m["p_actual"] == 1.0
+        if m["p_known"] == 0.0:
+            assert m["p_actual"] == 0.0
+        assert m["loss"] is None or m["loss"] >= 0
+
+
+@pytest.mark.parametrize(("name", "over"), VARIANTS, ids=lambda v: str(v))
+def test_random_bidding_games_of_every_kind(name: str, over: dict[str, Any]) -> None:
+    from liarsdice.families import record_from_state, replay_summary
+    from record_util import play_bidding
+
+    for seed in range(3):
+        record = record_from_state(play_bidding(name, over, seed))
+        a = analyse(record)
+        assert len(a["moves"]) == sum(len(r["moves"]) for r in record.rounds)
+        _consistent(a)
+        # The call that ends each round: p_actual is whether the bid stood.
+        summary = replay_summary(record)
+        for r, rnd in enumerate(summary["rounds"]):
+            last = [m for m in a["moves"] if m["round"] == r][-1]
+            if last["played"] == "liar" and last["faced"] == rnd["bid"]:
+                quantity = int(rnd["bid"].split("x")[0])
+                assert last["p_actual"] == float(rnd["count"] >= quantity)
+    partial = record_from_state(play_bidding(name, over, 7, stop=25))
+    _consistent(analyse(partial))
+
+
+@pytest.mark.parametrize("five", [True, False])
+def test_random_poker_games(five: bool) -> None:
+    from liarsdice.families import record_from_state, replay_summary
+    from record_util import random_poker_state
+
+    for seed in range(3):
+        record = record_from_state(random_poker_state(seed, 3, five))
+        a = analyse(record)
+        assert len(a["moves"]) == sum(len(r["moves"]) for r in record.rounds)
+        _consistent(a)
+        summary = replay_summary(record)
+        for r, rnd in enumerate(summary["rounds"]):
+            last = [m for m in a["moves"] if m["round"] == r][-1]
+            if rnd["call"] == "liar":
+                assert last["kind"] == "call" and last["p_actual"] == float(rnd["stood"])
