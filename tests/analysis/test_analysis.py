@@ -92,6 +92,30 @@ def test_one_die_each_with_wilds() -> None:
     assert a["finished"] and a["winner"] == "ann"
 
 
+def test_an_exact_call_without_wilds() -> None:
+    record = {
+        "liarsdice": 1,
+        "rules": "spot-on",  # no wild face
+        "options": {"dice": 1},
+        "players": ["ann", "bob"],
+        "rounds": [
+            {
+                "opener": "ann",
+                "dice": {"ann": [2], "bob": [4]},
+                "moves": [{"player": "ann", "bid": "1x4"}, {"player": "bob", "call": "exact"}],
+            }
+        ],
+    }
+    a = analyse(record)
+    call = a["moves"][1]
+    # bob's own 4 makes one: the bid is certain, and exactly right unless ann has a 4 too.
+    assert (call["p_known"], call["p_actual"]) == (1.0, 1.0)
+    assert call["p_exact_known"] == pytest.approx(5 / 6, abs=1e-4)
+    assert call["p_exact_actual"] == 1.0  # ann's 2
+    assert type(call["loss"]) is float  # plain JSON numbers, never NumPy's
+    assert "=83%  =100%" in format_text(a)
+
+
 def test_milton_bradley_counts_wild_ones_and_shown_dice() -> None:
     a = analyse(BIDDING_EXAMPLE)  # ann 1 3 3 5 6, bob 2 2 4 6 6, cy 1 1 5 5 5; ones wild
     _, bob, cy = a["moves"]

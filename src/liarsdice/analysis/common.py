@@ -95,9 +95,9 @@ class MoveAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float | None) -> float | None:
-            return None if x is None else round(min(1.0, max(0.0, x)), 4)
+            return None if x is None else round(min(1.0, max(0.0, float(x))), 4)
 
-        loss = None if self.loss is None else round(max(0.0, self.loss), 4)
+        loss = None if self.loss is None else round(max(0.0, float(self.loss)), 4)
         return {
             "round": self.round,
             "index": self.index,
@@ -182,7 +182,7 @@ def format_text(analysis: Mapping[str, Any]) -> str:
     lines = [
         f"Analysis ({analysis['rules']}): {', '.join(analysis['seats'])}",
         "p(known): the chance the bid faced was true from what the player could see; "
-        "p(all): with every die known",
+        "p(all): with every die known (=: exactly right, for an exact call)",
         f"loss: {analysis['loss_measure']}; marks: "
         + ", ".join(
             f"{_MARK_SIGNS[name]} {name} (>= {100 * t:.0f}%)" for name, t in THRESHOLDS[::-1]
@@ -206,9 +206,12 @@ def format_text(analysis: Mapping[str, Any]) -> str:
         expert = m["expert"]
         if m["agrees"]:
             expert = f"= {expert}"
+        known, actual = _pct(m["p_known"]), _pct(m["p_actual"])
+        if m["played"] == "exact":  # a spot-on call bets on the exact count
+            known, actual = f"={_pct(m['p_exact_known'])}", f"={_pct(m['p_exact_actual'])}"
         lines.append(
             f"{n:>3}  {_cell(m['player'], 10)} {_cell(m['played'], 26)} "
-            f"{_cell(m['faced'], 16)} {_pct(m['p_known']):>8} {_pct(m['p_actual']):>6}  "
+            f"{_cell(m['faced'], 16)} {known:>8} {actual:>6}  "
             f"{_cell(expert, 18)} {loss:>6}  {mark}".rstrip()
         )
     lines += ["", "Players"]
