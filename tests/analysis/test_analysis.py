@@ -92,6 +92,23 @@ def test_one_die_each_with_wilds() -> None:
     assert a["finished"] and a["winner"] == "ann"
 
 
+def test_the_expert_sees_only_the_deciders_view() -> None:
+    """Other dice under the cups change what really was there, never the judgement."""
+    other = json.loads(json.dumps(ONE_DIE))
+    other["rounds"][0]["dice"]["bob"] = [3]  # now 2x3 is true
+    a, b = analyse(ONE_DIE), analyse(other)
+    for i in (0, 2):  # ann's decisions
+        for key in ("p_known", "p_exact_known", "expert", "agrees", "loss", "mark"):
+            assert a["moves"][i][key] == b["moves"][i][key]
+    assert (a["moves"][2]["p_actual"], b["moves"][2]["p_actual"]) == (0.0, 1.0)
+    poker = json.loads(json.dumps(POKER))
+    poker["rounds"][0]["moves"][1]["rolled"] = ["9", "10", "J"]  # the bid is now a lie
+    c, d = analyse(POKER), analyse(poker)
+    for key in ("p_known", "expert", "agrees", "loss", "mark"):
+        assert c["moves"][2][key] == d["moves"][2][key]
+    assert (c["moves"][2]["p_actual"], d["moves"][2]["p_actual"]) == (1.0, 0.0)
+
+
 def test_an_exact_call_without_wilds() -> None:
     record = {
         "liarsdice": 1,
