@@ -4,11 +4,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from server_util import client, create, hello, is_reply, msg, until
 
 
-def test_the_analysis_of_a_finished_game(tmp_path: Path) -> None:
+def test_the_analysis_of_a_finished_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from liarsdice.server.http import analysis as endpoint
+
+    calls: list[str] = []
+    real = endpoint.analyse
+
+    def counted(record: Any) -> Any:
+        calls.append("analyse")
+        return real(record)
+
+    monkeypatch.setattr(endpoint, "analyse", counted)
     with client(tmp_path) as c:
         host = create(c, "ann", "classic", options={"dice": 1})
         room = host["room"]
@@ -41,6 +54,7 @@ def test_the_analysis_of_a_finished_game(tmp_path: Path) -> None:
         for m in analysis["moves"]:
             assert m["p_known"] is None or 0 <= m["p_known"] <= 1
         assert c.get(f"/api/rooms/{room}/games/1/analysis").content == got.content  # kept
+        assert calls == ["analyse"]  # analysed once
         missing = c.get(f"/api/rooms/{room}/games/2/analysis")
         assert missing.status_code == 404 and missing.json()["data"]["code"] == "no_record"
         assert c.get("/api/rooms/nope/games/1/analysis").status_code == 404
