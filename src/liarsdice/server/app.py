@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
 
 from liarsdice.server.config import Limits, Settings
-from liarsdice.server.http import health, players, rooms, static
+from liarsdice.server.http import analysis, health, players, rooms, static
 from liarsdice.server.http.common import HttpRateLimit, Server, error_response, server_of
 from liarsdice.server.limits import Limiter
 from liarsdice.server.metrics import WsMetrics, time_store_writes
@@ -77,7 +77,8 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     app.state.server = srv
     app.state.settings, app.state.manager, app.state.store = settings, srv.manager, store
     app.state.limiter = srv.limiter
-    for router in (static.router, health.router, rooms.router, players.router, ws_router):
+    routers = (static.router, health.router, rooms.router, analysis.router, players.router)
+    for router in (*routers, ws_router):
         app.include_router(router)
     app.add_middleware(HttpRateLimit, limiter=srv.limiter)
     app.add_middleware(WsMetrics, metrics=srv.metrics)

@@ -26,6 +26,7 @@ import { GameLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
 import { ReplayViewer } from "./replay.js";
+import { analysisHash, wireAnalysis } from "./analysis.js";
 import { RevealController } from "./reveal.js";
 import { BASICS, optionSentences, presetRules, presetSummary, presetTitle } from "./rules.js";
 import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
@@ -450,6 +451,7 @@ async function startRoom(id) {
       if (replayOpener && document.contains(replayOpener)) replayOpener.focus();
     },
   });
+  wireAnalysis(id, { announce, showError });
   wireRoomControls();
   presets()
     .then((data) => {
@@ -904,6 +906,8 @@ function gameLinks(g) {
     { class: "game-links" },
     h("button", { type: "button", class: "small", id: `replay-over-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Watch the replay"),
     " ",
+    h("a", { href: analysisHash(g), id: `analysis-over-${g}` }, "Analyse the game"),
+    " · ",
     h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "Download the record"),
   );
 }
@@ -923,6 +927,8 @@ function renderGames() {
             {},
             `Game ${g}: `,
             h("button", { type: "button", class: "link", id: `replay-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Replay"),
+            " · ",
+            h("a", { href: analysisHash(g), id: `analyse-${g}` }, "Analyse"),
             " · ",
             h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "JSON"),
             " · ",

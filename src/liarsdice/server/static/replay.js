@@ -139,6 +139,8 @@ export class ReplayViewer {
         h("a", { href: recordUrl(room, game, "json"), download: `liarsdice-${safe}-game${game}.json`, id: "replay-json" }, "Download JSON record"),
         " · ",
         h("a", { href: recordUrl(room, game, "text"), download: `liarsdice-${safe}-game${game}.txt`, id: "replay-text" }, "Download text record"),
+        " · ",
+        h("a", { href: `#analysis-${game}`, id: "replay-analysis" }, "Analyse this game"),
       ),
       h(
         "div",
