@@ -40,3 +40,37 @@ def test_the_default_player_budget_is_larger_than_the_rooms(tmp_path: Path) -> N
             r = c.post("/api/players", json={"name": f"guest{i}"})
             assert r.status_code == 201, r.text
         create(c)
+
+
+# ------------------------------------------------------------- 14. unknown addresses: a 404
+def test_an_unknown_page_is_a_friendly_html_404(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for path in ("/nowhere", "/r", "/rooms/abc/def", "/leaderboard/x"):
+            r = c.get(path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+            assert r.status_code == 404, path
+            assert r.headers["content-type"].startswith("text/html")
+            assert 'href="/"' in r.text and "Back to the lobby" in r.text
+            assert "detail" not in r.text
+
+
+def test_an_unknown_api_address_keeps_the_error_envelope(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        for path, accept in (
+            ("/api/nowhere", "text/html"),
+            ("/api/rooms/x/y/z", "*/*"),
+            ("/nowhere", "application/json"),
+        ):
+            r = c.get(path, headers={"Accept": accept})
+            assert r.status_code == 404, path
+            body = r.json()
+            assert body["type"] == "error" and body["version"] == 1, body
+            assert body["data"]["code"] == "not_found"
+            assert "detail" not in body
+        r = c.delete("/api/rooms")
+        assert r.status_code == 405
+        assert r.json()["data"]["code"] == "method_not_allowed"
+        # the endpoints' own errors are unchanged
+        r = c.get("/api/rooms/nope", headers={"Accept": "text/html"})
+        assert r.status_code == 404 and r.json()["data"]["code"] == "no_room"
+        r = c.get("/static/nope.js", headers={"Accept": "text/html"})
+        assert r.status_code == 404 and r.json()["data"]["code"] == "not_found"
