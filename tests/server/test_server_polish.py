@@ -4,11 +4,14 @@ may chat, and the poker hint's odds are honest about a bid made blind."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
-from server_util import client, create
+from server_util import client, create, hello, is_reply, msg, play_with_bots, until
 
 from liarsdice.server.config import Limits
+from liarsdice.server.listing import LIVE_FOR
 
 
 # ----------------------------------------------------------- 4. guest names: their own budget
@@ -74,3 +77,40 @@ def test_an_unknown_api_address_keeps_the_error_envelope(tmp_path: Path) -> None
         assert r.status_code == 404 and r.json()["data"]["code"] == "no_room"
         r = c.get("/static/nope.js", headers={"Accept": "text/html"})
         assert r.status_code == 404 and r.json()["data"]["code"] == "not_found"
+
+
+# ------------------------------------------------------------ 13. the open rooms: live only
+def _listed(c: Any) -> set[str]:
+    return {r["id"] for r in c.get("/api/rooms", params={"per_page": 200}).json()["rooms"]}
+
+
+def test_the_room_list_shows_only_live_rooms(tmp_path: Path) -> None:
+    with client(tmp_path, Limits(rooms_per_ip=100)) as c:
+        rooms = c.app.state.manager.rooms  # type: ignore[attr-defined]
+        fresh = create(c)["room"]  # just made: listed while its creator comes to the table
+        abandoned = create(c)["room"]
+        rooms[abandoned].last_active -= LIVE_FOR + 1  # nobody came back for ten minutes
+        kept = create(c)
+        emptied = create(c)
+        played = create(c)
+        assert {fresh, kept["room"], emptied["room"]} <= _listed(c)
+        assert abandoned not in _listed(c)
+        with c.websocket_connect(f"/ws/rooms/{kept['room']}") as ws:
+            hello(ws, kept["token"])  # someone at the table: listed however long it waits
+            rooms[kept["room"]].last_active -= LIVE_FOR + 1
+            assert kept["room"] in _listed(c)
+        deadline = time.monotonic() + 5  # gone (the disconnect lands), and idle
+        while time.monotonic() < deadline and rooms[kept["room"]].presence[0].connections:
+            time.sleep(0.02)
+        rooms[kept["room"]].last_active -= LIVE_FOR + 1
+        assert kept["room"] not in _listed(c)
+        with c.websocket_connect(f"/ws/rooms/{emptied['room']}") as ws:
+            hello(ws, emptied["token"])
+            ws.send_json(msg("add_bot", level="random", id="b"))
+            until(ws, is_reply("b"))
+            ws.send_json(msg("leave", id="l"))  # only the computer player is left
+            until(ws, lambda f: f["type"] == "error" or f["data"].get("reply_to") == "l")
+        assert emptied["room"] not in _listed(c)
+        play_with_bots(c, played)  # finished, and its player has gone
+        assert played["room"] not in _listed(c)
+        assert fresh in _listed(c)
