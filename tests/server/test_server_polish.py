@@ -8,10 +8,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from server_util import client, create, hello, is_reply, msg, play_with_bots, until
-
 from liarsdice.server.config import Limits
 from liarsdice.server.listing import LIVE_FOR
+from server_util import client, create, hello, is_reply, msg, play_with_bots, until
 
 
 # ----------------------------------------------------------- 4. guest names: their own budget
@@ -114,3 +113,36 @@ def test_the_room_list_shows_only_live_rooms(tmp_path: Path) -> None:
         play_with_bots(c, played)  # finished, and its player has gone
         assert played["room"] not in _listed(c)
         assert fresh in _listed(c)
+
+
+# ------------------------------------------------------------------- 7. watchers may chat
+def test_a_watcher_chats_as_a_watcher_and_is_rate_limited(tmp_path: Path) -> None:
+    with client(tmp_path, rate_per_second=1.0, rate_burst=5) as c:
+        host = create(c)
+        url = f"/ws/rooms/{host['room']}"
+        with c.websocket_connect(url) as player, c.websocket_connect(url) as spec:
+            hello(player, host["token"])
+            welcome, _ = hello(spec)
+            assert welcome["data"]["role"] == "spectator"
+            spec.send_json(msg("chat", text="<i>good luck</i>", id="w"))
+            ack = until(spec, is_reply("w"))
+            assert ack["type"] == "update", ack
+            chat = next(e for e in ack["data"]["events"] if e["kind"] == "chat")
+            assert chat == {
+                "seq": chat["seq"],
+                "kind": "chat",
+                "seat": None,
+                "name": "watcher",
+                "text": "&lt;i&gt;good luck&lt;/i&gt;",
+            }
+            seen = until(
+                player, lambda f: any(e.get("kind") == "chat" for e in f["data"].get("events", []))
+            )
+            assert seen["data"]["events"][-1]["name"] == "watcher"
+            snap = c.get(f"/api/rooms/{host['room']}").json()["data"]
+            assert snap["chat"][-1]["name"] == "watcher"
+            assert snap["view"] is None or snap["view"].get("my_dice") in (None, [])
+            for i in range(10):  # a watcher's messages are rate-limited like a player's
+                spec.send_json(msg("chat", text=f"spam {i}"))
+            err = until(spec, lambda f: f["type"] == "error")
+            assert err["data"]["code"] == "rate_limited"
