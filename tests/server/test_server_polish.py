@@ -146,3 +146,23 @@ def test_a_watcher_chats_as_a_watcher_and_is_rate_limited(tmp_path: Path) -> Non
                 spec.send_json(msg("chat", text=f"spam {i}"))
             err = until(spec, lambda f: f["type"] == "error")
             assert err["data"]["code"] == "rate_limited"
+
+
+# ------------------------------------------------- 3. the poker hint: the dice's own chance
+def test_the_poker_hint_states_the_dice_chance_of_a_bid() -> None:
+    """Four nines outside, one die shaken under the cup, and the bid four 10 9: only a fifth
+    nine makes it (1 in 6). The hint said "about 50%", leaning on a model of the bidder."""
+    from liarsdice.bots.poker.simple import accept_odds
+    from liarsdice.core.poker import PokerGame
+    from liarsdice.families.poker.terminal import PokerTerminal
+
+    g = PokerGame(players=2)
+    s = g.replay([(-1, f) for f in (1, 1, 1, 1, 4)])  # 9 9 9 9 Q
+    for move in ("four 9 Q", "accept", "out 9 9 9 9", "shake"):
+        s = s.apply_action(g.string_to_action(move))
+    s = s.apply_action(5).apply_action(g.string_to_action("four 10 9"))
+    p, loss = accept_odds(s.view(0), five_rule=False, bidder_model=False)
+    assert abs(p - 1 / 6) < 1e-9 and 0 < loss < 1
+    hint = "\n".join(PokerTerminal(g).hint(s, 0))
+    assert "four 10 9 is true about 17%" in hint, hint
+    assert "bluffs" not in hint and "50%" not in hint
