@@ -262,7 +262,7 @@ async function startLobby() {
     const group = h("optgroup", { label });
     for (const p of data.presets.filter((x) => test(x) && !placed.has(x.name))) {
       placed.add(p.name);
-      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "perudo" }));
+      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "classic" }));
     }
     if (group.childElementCount) select.append(group);
   }
@@ -712,7 +712,9 @@ function onEvent(ev, before) {
       if (ev.seat !== S.seat) announce(`${ev.name} says: ${unescapeHtml(ev.text)}`);
       break;
     case "action": {
-      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto ? " (played by the computer)" : "";
+      // "played by the computer" only for a person's seat (away, or left): bots always are
+      const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
+      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto && person ? " (played by the computer)" : "";
       if (ev.seat === S.seat) announce(`${ev.timeout ? "Time ran out. " : ""}Your move: ${bidLabel(ev.text)}${ev.timeout ? " (played for you)" : ""}.`);
       else announce(`${nameOf(namesView, ev.seat)} ${describeMove(ev.text)}${auto}.`);
       if (/^\d+x\d+$/.test(String(ev.text)) || pokerCategory(ev.text)) play("bid");
@@ -833,7 +835,13 @@ function render() {
   $("seat-join").hidden = seated || !S.welcomed; // wait for the welcome: it may seat us
   $("seat-name").hidden = $("seat-join-button").hidden = !canJoin;
   document.querySelector("label[for=seat-name]").hidden = !canJoin;
-  $("watching").textContent = canJoin ? "You are watching. Take a seat to play in the next game:" : "You are watching (players can join between games).";
+  $("watching").textContent = !canJoin
+    ? room.status === "playing"
+      ? "You are watching. Seats open again when this game ends."
+      : "You are watching: the room is full."
+    : room.status === "lobby"
+      ? "You are watching. Take a seat to play in this game:"
+      : "You are watching. Take a seat to play in the next game:";
   $("leave-button").hidden = !seated;
   $("away-banner").hidden = !(me && me.away && !me.left);
 
@@ -867,7 +875,11 @@ function render() {
 function turnText() {
   const v = S.view;
   const st = S.room.status;
-  if (st === "lobby") return S.room.seats.length < 2 ? "Waiting for players: share the invite link or add a computer player." : S.host ? "" : "Waiting for the host to start.";
+  if (st === "lobby") {
+    if (S.room.seats.length >= 2) return S.host ? "" : "Waiting for the host to start.";
+    if (S.host) return "Waiting for players: share the invite link or add a computer player.";
+    return S.seat === null ? "Waiting for players: take a seat to play." : "Waiting for more players to join.";
+  }
   if (!v || st === "finished" || v.to_move === -4) return "";
   if (v.to_move < 0) return "Rolling…";
   if (myTurn(S)) return "";
@@ -890,9 +902,9 @@ function renderChat() {
     );
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
-  const seated = S.seat !== null;
-  $("chat-input").disabled = $("chat-send").disabled = !seated;
-  $("chat-input").placeholder = seated ? "Say something" : "Only players can chat";
+  // Watchers chat too (the server signs their lines "watcher").
+  $("chat-input").disabled = $("chat-send").disabled = false;
+  $("chat-input").placeholder = S.seat !== null ? "Say something" : "Say something (as a watcher)";
 }
 
 const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;

@@ -277,7 +277,17 @@ export function oddsText(S, text) {
   const bid = parseBid(text);
   if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
   const o = bidOdds(S.view, S.room.rules, bid);
-  return `Chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}; you see ${o.known}, ${o.unseen} unseen)`;
+  const open = (S.view.shown || []).some((d) => d && d.length) || (S.view.stash || []).length > 0;
+  return `Chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}). ${seenSentence(o, open)}`;
+}
+
+/**
+ * What the odds are worked out from, as a sentence: "You hold 1 of them; 10 dice are hidden."
+ * (`open`: some dice are on the table face up, so "you can see" rather than "you hold").
+ */
+export function seenSentence(o, open = false) {
+  const hidden = o.unseen === 0 ? "no dice are hidden" : o.unseen === 1 ? "1 die is hidden" : `${o.unseen} dice are hidden`;
+  return `You ${open ? "can see" : "hold"} ${o.known === 0 ? "none" : o.known} of them; ${hidden}.`;
 }
 
 export function oddsPercent(S, text) {
@@ -308,11 +318,22 @@ export function renderCentre(el, S, reveal) {
   let sig;
   if (room.status === "lobby" || !v) {
     const n = room.seats.length;
-    sig = `lobby|${n}|${S.host}`;
-    parts.push(
-      h("p", { class: "centre-title", text: "Waiting for players" }),
-      h("p", { class: "centre-sub", text: n < 2 ? "Add a computer player or share the link." : S.host ? `${n} seated: start when you're ready.` : `${n} seated: the host starts the game.` }),
-    );
+    const watching = S.seat === null;
+    sig = `lobby|${n}|${S.host}|${watching}`;
+    const enough = n >= 2;
+    const title = !enough ? "Waiting for players" : S.host ? "Ready to start" : "Waiting for the host to start";
+    const sub = !enough
+      ? S.host
+        ? "Add a computer player or share the link."
+        : watching
+          ? "Take a seat to play in this game."
+          : "Waiting for more players to join."
+      : S.host
+        ? `${n} seated: start when you're ready.`
+        : watching
+          ? `${n} seated. Take a seat to join them before the host starts.`
+          : `${n} seated: the host starts the game.`;
+    parts.push(h("p", { class: "centre-title", id: "centre-title", text: title }), h("p", { class: "centre-sub", text: sub }));
   } else if (room.status === "finished" || v.to_move === -4) {
     const w = v.winner;
     sig = `over|${v.game_no}|${w}`;
@@ -457,13 +478,14 @@ export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0
   const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
   const you = (x) => (me !== null && nm(x) === me ? "you" : nm(x));
   const cap = (s) => (s === "you" ? "You" : s); // names stay as their players wrote them
+  const your = (x) => (you(x) === "you" ? "your" : `${nm(x)}'s`); // "you's" is "your"
   if (isPoker(S)) {
     const sentences = [];
     if (res.call === "five" || res.call === "accept") {
-      sentences.push(`${cap(you(res.caller))} accepted ${you(res.bidder)}'s bid of ${pokerWords(res.bid) || res.bid}.`);
+      sentences.push(`${cap(you(res.caller))} accepted ${your(res.bidder)} bid of ${pokerWords(res.bid) || res.bid}.`);
       sentences.push(res.success ? "Five of a kind was made: nobody loses a life." : "No five of a kind in three rolls.");
     } else {
-      sentences.push(`${cap(you(res.caller))} called liar on ${you(res.bidder)}'s bid of ${pokerWords(res.bid) || res.bid}.`);
+      sentences.push(`${cap(you(res.caller))} called liar on ${your(res.bidder)} bid of ${pokerWords(res.bid) || res.bid}.`);
       sentences.push(`The hand reads ${pokerWords(res.reading) || res.reading}: ${res.stood ? "the bid stands." : "the bid was a lie."}`);
     }
     if (res.loser !== null && res.loser !== undefined) sentences.push(`${cap(you(res.loser))} ${you(res.loser) === "you" ? "lose" : "loses"} a life.`);
@@ -485,7 +507,7 @@ export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0
   const callWord = res.call === "exact" ? "exact" : "liar";
   const sentences = [];
   if (pal) sentences.push("Palifico round: ones were not wild.");
-  sentences.push(`${cap(you(res.caller))} called ${callWord} on ${you(res.bidder)}'s bid of ${bidLabel(res.bid)}.`);
+  sentences.push(`${cap(you(res.caller))} called ${callWord} on ${your(res.bidder)} bid of ${bidLabel(res.bid)}.`);
   sentences.push(
     `There ${res.count === 1 ? "was" : "were"} ${res.count}${countsWild ? ` (${facePlural(wild)} wild)` : ""}: ` +
       (res.call === "exact" ? (res.count === bid.quantity ? "exactly right." : "not exact.") : res.count >= bid.quantity ? "the bid stands." : "the bid was a lie."),
@@ -513,7 +535,7 @@ export function renderRevealText(el, S) {
   sync(el, sig, () => {
     const d = describeResult(S, results[i], i);
     return [
-      h("h3", { text: `${d.title}${d.palifico ? " (palifico)" : ""}: what was under the cups` }),
+      h("h3", { text: `${d.title}${d.palifico ? " (palifico)" : ""}: what was under the ${isPoker(S) ? "cup" : "cups"}` }),
       d.sentences.map((s) => h("p", { text: s })),
       h(
         "ul",
