@@ -315,8 +315,9 @@ def test_poker_dice_by_clicking_dice(browser: Browser, server: str) -> None:
             page.click("#arrange-button")
             done.add("arrange")
         elif phase == "shake":
-            page.click("#shake-toggle")
-            assert page.get_attribute("#shake-toggle", "aria-pressed") == "true"
+            page.check("#shake-toggle")  # a checkbox with its label: a choice, not a move
+            assert page.is_checked("#shake-toggle")
+            assert page.get_attribute("#shake-toggle", "type") == "checkbox"
             page.click("#roll-button")
             done.add("roll")
         elif phase == "bid":

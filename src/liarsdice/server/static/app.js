@@ -21,7 +21,7 @@ import {
   saveSeat,
   sentence,
 } from "./api.js";
-import { $, fill, h, unescapeHtml } from "./dom.js";
+import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
 import { GameLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
@@ -774,10 +774,28 @@ function afterFrame(live, before) {
       S.turnKey = key;
       announce(v.current_bid ? `Your turn. The bid to beat is ${bidLabel(v.current_bid)}.` : "Your turn: you open the bidding.");
       if (live) play("turn");
+      bringMovesIntoView = true;
     }
   }
   maybeSetUpFirstGame();
   render();
+  if (bringMovesIntoView && myTurn(S)) {
+    bringMovesIntoView = false;
+    movesIntoView();
+  }
+}
+
+/** On my turn, scroll the move panel into view when it is below the fold (a short screen). */
+let bringMovesIntoView = false;
+function movesIntoView() {
+  const el = $("moves");
+  if (el.hidden) return;
+  const box = el.getBoundingClientRect();
+  const calls = el.querySelector(".move-buttons, .bid-grid") || el;
+  const need = Math.min(box.bottom, calls.getBoundingClientRect().bottom + 8);
+  if (need > window.innerHeight || box.top < 0) {
+    el.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  }
 }
 
 function doRoll() {

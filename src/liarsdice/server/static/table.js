@@ -49,6 +49,20 @@ export function stock(S, seat) {
   return isPoker(S) ? v.lives[seat] : v.dice_counts[seat];
 }
 
+/**
+ * Dice (or lives) a seat had left when the game ended: the last result's count where it
+ * names the seat (bidding results name players), else the view's.
+ */
+export function finalCount(S, seat) {
+  const v = S.view;
+  const res = v && v.results && v.results.length ? v.results[v.results.length - 1] : null;
+  if (res && !isPoker(S) && res.dice && v.names && seat < v.names.length) {
+    const left = res.dice[v.names[seat]];
+    if (typeof left === "number") return left;
+  }
+  return stock(S, seat);
+}
+
 /** Total dice in play (bidding family), stash included. */
 export function diceInPlay(S) {
   const v = S.view;
@@ -106,7 +120,8 @@ export function renderSeats(list, S, hooks) {
     li.style.setProperty("--x", `${(50 + 41 * Math.cos(angle)).toFixed(2)}%`);
     li.style.setProperty("--y", `${(50 + 39 * Math.sin(angle)).toFixed(2)}%`);
     li.style.setProperty("--hue", String(hue(seat.name)));
-    const count = stock(S, i);
+    const over = Boolean(v && (S.room.status === "finished" || v.to_move === -4));
+    const count = over ? finalCount(S, i) : stock(S, i);
     const revealed = reveal.diceFor(i);
     const out = Boolean(v && count === 0 && !revealed);
     const turn = isPlaying && v && v.to_move === i;
@@ -141,9 +156,10 @@ export function renderSeats(list, S, hooks) {
     else if (!seat.connected) tags.push(["offline", "offline"]);
     const rating = typeof seat.rating === "number" ? seat.rating : null;
     sync(whoEl, JSON.stringify([seat.name, tags, rating, seat.player || null]), () => [
+      // a long name is cut with an ellipsis, never broken mid-word; the title holds it whole
       seat.player
-        ? h("a", { class: "seat-name", href: `/p/${encodeURIComponent(seat.player)}`, text: seat.name })
-        : h("span", { class: "seat-name", text: seat.name }),
+        ? h("a", { class: "seat-name", href: `/p/${encodeURIComponent(seat.player)}`, title: seat.name, text: seat.name })
+        : h("span", { class: "seat-name", title: seat.name, text: seat.name }),
       h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text }))),
       rating !== null ? h("span", { class: "rating", text: `rating ${rating}` }) : null,
     ]);
@@ -151,7 +167,9 @@ export function renderSeats(list, S, hooks) {
     // The cup and the dice (backs), the lives, or during a reveal the dice it lifted.
     const shown = v && !isPoker(S) && v.shown && v.shown[i] ? v.shown[i] : [];
     const chips = v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0) ? v.chips[i] : null;
-    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, v && v.holder === i && isPoker(S)]);
+    // My own plate shows my dice face up (I know them); after the game nobody's are hidden.
+    const mineUp = i === S.seat && isPlaying && v && !isPoker(S) && !over ? v.my_dice || [] : null;
+    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, v && v.holder === i && isPoker(S), mineUp, over]);
     sync(stockEl, stockSig, () => {
       if (revealed) return revealed.build();
       if (count === null) return [];
@@ -165,9 +183,15 @@ export function renderSeats(list, S, hooks) {
       }
       const backs = h("span", { class: "backs", "aria-hidden": "true" });
       const drawn = Math.min(count - Math.min(shown.length, count), 6);
-      for (let j = 0; j < drawn; j++) backs.append(dieBack());
+      if (mineUp && mineUp.length) {
+        // pictures of my own dice (the tray below holds them for real)
+        for (const f of mineUp.slice(0, 6)) backs.append(die(f, { glyph: true, small: true }));
+        backs.classList.add("own");
+      } else {
+        for (let j = 0; j < drawn; j++) backs.append(dieBack({ blank: over }));
+      }
       parts.push(h("span", { class: "cup-wrap", "aria-hidden": "true" }, cup()), backs);
-      parts.push(h("span", { class: "stock-text", text: out ? "out" : plural(count, "die", "dice") }));
+      parts.push(h("span", { class: "stock-text", text: out ? "out" : over ? `${plural(count, "die", "dice")} left` : plural(count, "die", "dice") }));
       if (shown.length) parts.push(h("span", { class: "shown" }, diceRow(shown, { label: `${seat.name} shows`, small: true, src: "shown" })));
       if (chips !== null) parts.push(h("span", { class: "chips", text: `${chips} chips` }));
       return parts;
@@ -400,9 +424,10 @@ export function renderTray(area, el, S, sel) {
       if (!groups.has(d.zone)) groups.set(d.zone, []);
       groups.get(d.zone).push([d, i]);
     });
-    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice]);
+    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice, myShown(S)]);
     sync(el, sig, () => [
       sel.caption ? h("p", { class: "hint", text: sel.caption }) : null,
+      shownRow(S),
       [...groups.entries()].map(([zone, items]) =>
         h(
           "div",
@@ -448,13 +473,33 @@ export function renderTray(area, el, S, sel) {
   const wild = S.room.rules ? S.room.rules.wild : null;
   const pal = isPalifico(S, v.game_no, v.round);
   const matches = (d) => Boolean(S.oddsOn && cur && (d === cur.face || (!pal && wild !== null && d === wild)));
-  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid]);
+  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid, myShown(S)]);
   sync(el, sig, () => {
-    if (v.my_dice.length === 0) {
+    if (v.my_dice.length === 0 && !myShown(S).length) {
       return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? "You have no dice left: you are out. Watch the others finish." : "Rolling…" });
     }
-    return diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" });
+    return [
+      v.my_dice.length ? h("div", { class: "zone zone-hand" }, myShown(S).length ? h("span", { class: "zone-label", text: "Under your cup" }) : null, diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" })) : null,
+      shownRow(S, matches),
+    ];
   });
+}
+
+/** The dice this seat showed this round (show-and-reroll): still yours, now face up for all. */
+function myShown(S) {
+  const v = S.view;
+  return (v && !isPoker(S) && v.shown && S.seat !== null && v.shown[S.seat]) || [];
+}
+
+function shownRow(S, matches = () => false) {
+  const faces = myShown(S);
+  if (!faces.length) return null;
+  return h(
+    "div",
+    { class: "zone zone-shown", id: "my-shown" },
+    h("span", { class: "zone-label", text: "Shown to everyone" }),
+    diceRow(faces, { label: "Your dice shown to everyone", matches, src: "shown" }),
+  );
 }
 
 /** Make the tray's dice tumble (a new roll). */
