@@ -42,7 +42,7 @@ export function faceList(tokens) {
 /** ["4"] -> "a four"; ["1", "4"] -> "a one and a four" (a die shown is one die, not a count). */
 export function withArticles(tokens) {
   const words = tokens.filter(Boolean).map((x) => faceName(/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x));
-  const a = words.map((w) => (/^[aeiou]/.test(w) ? `an ${w}` : `a ${w}`));
+  const a = words.map((w) => (/^(eight|eleven|ace)/.test(w) ? `an ${w}` : `a ${w}`)); // "a one", "an eight"
   if (a.length <= 1) return a.join("");
   return `${a.slice(0, -1).join(", ")} and ${a[a.length - 1]}`;
 }
