@@ -108,7 +108,8 @@ WORDS_JS = """async () => {
   const words = await import('/static/words.js');
   const table = await import('/static/table.js');
   const seats = [{seat: 0, name: 'ann', kind: 'human'}, {seat: 1, name: 'bob', kind: 'human'}];
-  const S = {seat: 0, room: {family: 'bidding', status: 'playing', seats, rules: {faces: 6, wild: 1}},
+  const S = {seat: 0,
+             room: {family: 'bidding', status: 'playing', seats, rules: {faces: 6, wild: 1}},
              view: {names: ['ann', 'bob'], game_no: 1, round: 1, results: []}};
   const res = {bid: '3x5', count: 1, call: 'liar', caller: 'bob', bidder: 'ann',
                losses: {ann: 2}, dice: {ann: 3, bob: 5}, next_opener: 'ann',
@@ -117,8 +118,9 @@ WORDS_JS = """async () => {
   const theirs = table.describeResult({...S, seat: 1}, res, 0).sentences.join(' ');
   const poker = {seat: 0, room: {family: 'poker', status: 'playing', seats},
                  view: {names: ['ann', 'bob'], game_no: 1, round: 1,
-                        results: [{bid: 'pair K', reading: 'high A', stood: false, call: 'liar',
-                                   caller: 1, bidder: 0, loser: 0, hand: ['9', 'J', 'Q', 'K', 'A']}]}};
+                        results: [{bid: 'pair K', reading: 'high A', stood: false,
+                                   call: 'liar', caller: 1, bidder: 0, loser: 0,
+                                   hand: ['9', 'J', 'Q', 'K', 'A']}]}};
   const el = document.createElement('section');
   table.renderRevealText(el, poker);
   return {
@@ -173,7 +175,9 @@ def test_the_odds_line_is_a_sentence(browser: Browser, server: str) -> None:
 TIPS_JS = """async () => {
   const { Tips } = await import('/static/tips.js');
   const el = document.createElement('div');
-  const S = {seat: null, room: {preset: 'classic', family: 'bidding', status: 'playing', seats: [], options: {}},
+  const S = {seat: null,
+             room: {preset: 'classic', family: 'bidding', status: 'playing', seats: [],
+                    options: {}},
              view: {results: [{bid: '3x5'}], legal: [], my_dice: []}};
   const tips = new Tips(el, true);
   const seen = [];
@@ -243,7 +247,8 @@ def test_a_watcher_before_the_game_and_waiting_for_the_host(browser: Browser, se
     host.click("#add-bot")
     wait_seats(host, 2)
     friend.wait_for_function(
-        "() => document.getElementById('centre').innerText.includes('Waiting for the host to start')"
+        "() => document.getElementById('centre').innerText"
+        ".includes('Waiting for the host to start')"
     )
     assert "Waiting for players" not in friend.inner_text("#centre")
     assert "Ready to start" in host.inner_text("#centre-title")
@@ -273,9 +278,8 @@ def test_lobby_buttons_and_the_count_after_the_game(browser: Browser, server: st
     winner = st["view"]["winner"]
     left = last["dice"][st["view"]["names"][winner]]
     plate = f"#seats > li[data-seat='{winner}']"
-    assert (
-        page.inner_text(f"{plate} .stock-text") == f"{left} {'die' if left == 1 else 'dice'} left"
-    )
+    words = f"{left} {'die' if left == 1 else 'dice'} left"
+    assert page.inner_text(f"{plate} .stock-text") == words
     assert page.locator(f"{plate} .die-back:not(.blank)").count() == 0  # no "?" after the game
     screenshot(page, "polish-game-over.png", full_page=False)
     # The lobby: its buttons never break a word ("Ope/n").
