@@ -922,7 +922,7 @@ function renderChat() {
   }
   // Watchers chat too (the server signs their lines "watcher").
   $("chat-input").disabled = $("chat-send").disabled = false;
-  $("chat-input").placeholder = S.seat !== null ? "Say something" : "Say something (as a watcher)";
+  $("chat-input").placeholder = S.seat !== null ? "Say something" : "Chat as a watcher";
 }
 
 const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
