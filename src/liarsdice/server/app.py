@@ -15,6 +15,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from liarsdice.server.config import Limits, Settings
 from liarsdice.server.http import analysis, health, players, rooms, static
@@ -84,6 +85,8 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     app.add_middleware(WsMetrics, metrics=srv.metrics)
     time_store_writes(store, srv.metrics)
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
+    # the router's own 404/405 (a Starlette HTTPException): a page or the error envelope
+    app.add_exception_handler(StarletteHTTPException, static.unknown_address)  # type: ignore[arg-type]
     app.add_exception_handler(CommandError, command_error)  # type: ignore[arg-type]
     for err in (SQLAlchemyError, OSError, TimeoutError, *cluster_errors):
         app.add_exception_handler(err, store_error)

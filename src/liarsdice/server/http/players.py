@@ -40,13 +40,13 @@ async def create_player(request: Request) -> dict[str, Any]:
     srv = server_of(request)
     body = await body_of(request, PlayerBody)
     name = seated_name(body.name)
-    if not srv.limiter.create_room(client_ip(request)):  # the same hourly budget as rooms
+    if not srv.limiter.create_player(client_ip(request)):  # a budget of its own
         lim = srv.limits
         raise too_many(
-            "too_many_rooms",
-            f"at most {lim.rooms_per_ip} rooms and players per "
-            f"{lim.rooms_window / 60:g} minutes from one address",
-            lim.rooms_window / max(1, lim.rooms_per_ip),
+            "too_many_players",
+            f"at most {lim.players_per_ip} new players per "
+            f"{lim.players_window / 60:g} minutes from one address",
+            lim.players_window / max(1, lim.players_per_ip),
         )
     token = secrets.token_urlsafe(24)
     player_id = secrets.token_urlsafe(9)

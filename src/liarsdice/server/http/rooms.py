@@ -23,7 +23,7 @@ from liarsdice.server.http.common import (
     store_call,
     too_many,
 )
-from liarsdice.server.listing import listing, listing_order
+from liarsdice.server.listing import listing, listing_order, live
 from liarsdice.server.protocol import CreateRoomBody, JoinBody
 from liarsdice.server.room import Room, hash_token
 from liarsdice.server.views import SPECTATOR
@@ -46,7 +46,7 @@ async def list_rooms(
     if srv.cluster is not None:  # every node's rooms
         entries = await srv.cluster.listing()
     else:
-        entries = [listing(r) for r in srv.manager.rooms.values() if not r.private]
+        entries = [listing(r) for r in srv.manager.rooms.values() if live(r)]
     listed = sorted(entries, key=listing_order)
     start = (page - 1) * per_page
     response.headers["X-Total-Count"] = str(len(listed))

@@ -175,11 +175,12 @@ def _run(d: _Draft, seat: int, msg: Any) -> Any:
         case BotMove(action=action, timeout=timeout):
             _play(d, seat, action, auto=True, timeout=timeout)
         case ChatMsg(text=text):
-            _seated(seat, "spectators cannot chat")
             clean = "".join(c for c in text if c.isprintable()).strip()
             if not clean:
                 raise CommandError("invalid", "chat: the message is empty")
-            d.emit("chat", {"seat": seat, "name": s.seats[seat].name, "text": html.escape(clean)})
+            # a spectator chats too, as "watcher" with no seat (the text is all it says)
+            who = (seat, s.seats[seat].name) if seat >= 0 else (None, WATCHER)
+            d.emit("chat", {"seat": who[0], "name": who[1], "text": html.escape(clean)})
         case ClientSeedMsg(seed=seed):
             _seated(seat, "spectators have no client seed")
             d.emit("client_seed", {"seat": seat, "seed": seed})
@@ -223,6 +224,9 @@ def _run(d: _Draft, seat: int, msg: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------ checks
+WATCHER = "watcher"  # the name a spectator's chat goes by
+
+
 def _seated(seat: int, why: str) -> None:
     if seat < 0:
         raise CommandError("not_seated", why)

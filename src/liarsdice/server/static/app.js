@@ -21,7 +21,7 @@ import {
   saveSeat,
   sentence,
 } from "./api.js";
-import { $, fill, h, unescapeHtml } from "./dom.js";
+import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
 import { GameLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
@@ -263,7 +263,7 @@ async function startLobby() {
     const group = h("optgroup", { label });
     for (const p of data.presets.filter((x) => test(x) && !placed.has(x.name))) {
       placed.add(p.name);
-      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "perudo" }));
+      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "classic" }));
     }
     if (group.childElementCount) select.append(group);
   }
@@ -714,7 +714,9 @@ function onEvent(ev, before) {
       if (ev.seat !== S.seat) announce(`${ev.name} says: ${unescapeHtml(ev.text)}`);
       break;
     case "action": {
-      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto ? " (played by the computer)" : "";
+      // "played by the computer" only for a person's seat (away, or left): bots always are
+      const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
+      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto && person ? " (played by the computer)" : "";
       if (ev.seat === S.seat) announce(`${ev.timeout ? "Time ran out. " : ""}Your move: ${bidLabel(ev.text)}${ev.timeout ? " (played for you)" : ""}.`);
       else announce(`${nameOf(namesView, ev.seat)} ${describeMove(ev.text)}${auto}.`);
       if (/^\d+x\d+$/.test(String(ev.text)) || pokerCategory(ev.text)) play("bid");
@@ -774,10 +776,28 @@ function afterFrame(live, before) {
       S.turnKey = key;
       announce(v.current_bid ? `Your turn. The bid to beat is ${bidLabel(v.current_bid)}.` : "Your turn: you open the bidding.");
       if (live) play("turn");
+      bringMovesIntoView = true;
     }
   }
   maybeSetUpFirstGame();
   render();
+  if (bringMovesIntoView && myTurn(S)) {
+    bringMovesIntoView = false;
+    movesIntoView();
+  }
+}
+
+/** On my turn, scroll the move panel into view when it is below the fold (a short screen). */
+let bringMovesIntoView = false;
+function movesIntoView() {
+  const el = $("moves");
+  if (el.hidden) return;
+  const box = el.getBoundingClientRect();
+  const calls = el.querySelector(".move-buttons, .bid-grid") || el;
+  const need = Math.min(box.bottom, calls.getBoundingClientRect().bottom + 8);
+  if (need > window.innerHeight || box.top < 0) {
+    el.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  }
 }
 
 function doRoll() {
@@ -835,7 +855,13 @@ function render() {
   $("seat-join").hidden = seated || !S.welcomed; // wait for the welcome: it may seat us
   $("seat-name").hidden = $("seat-join-button").hidden = !canJoin;
   document.querySelector("label[for=seat-name]").hidden = !canJoin;
-  $("watching").textContent = canJoin ? "You are watching. Take a seat to play in the next game:" : "You are watching (players can join between games).";
+  $("watching").textContent = !canJoin
+    ? room.status === "playing"
+      ? "You are watching. Seats open again when this game ends."
+      : "You are watching: the room is full."
+    : room.status === "lobby"
+      ? "You are watching. Take a seat to play in this game:"
+      : "You are watching. Take a seat to play in the next game:";
   $("leave-button").hidden = !seated;
   $("away-banner").hidden = !(me && me.away && !me.left);
 
@@ -869,7 +895,11 @@ function render() {
 function turnText() {
   const v = S.view;
   const st = S.room.status;
-  if (st === "lobby") return S.room.seats.length < 2 ? "Waiting for players: share the invite link or add a computer player." : S.host ? "" : "Waiting for the host to start.";
+  if (st === "lobby") {
+    if (S.room.seats.length >= 2) return S.host ? "" : "Waiting for the host to start.";
+    if (S.host) return "Waiting for players: share the invite link or add a computer player.";
+    return S.seat === null ? "Waiting for players: take a seat to play." : "Waiting for more players to join.";
+  }
   if (!v || st === "finished" || v.to_move === -4) return "";
   if (v.to_move < 0) return "Rolling…";
   if (myTurn(S)) return "";
@@ -892,9 +922,9 @@ function renderChat() {
     );
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
-  const seated = S.seat !== null;
-  $("chat-input").disabled = $("chat-send").disabled = !seated;
-  $("chat-input").placeholder = seated ? "Say something" : "Only players can chat";
+  // Watchers chat too (the server signs their lines "watcher").
+  $("chat-input").disabled = $("chat-send").disabled = false;
+  $("chat-input").placeholder = S.seat !== null ? "Say something" : "Chat as a watcher";
 }
 
 const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
