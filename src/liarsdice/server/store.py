@@ -372,26 +372,8 @@ def _rate_game(
             [new_player_row(i, _bot_name(i), "bot", None, now) for i in bots],
         )
     field_ = [s for s in field_ if s.player in known or s.player in bots]
+    rows = _family_ratings(conn, family, [s.player for s in field_], now)
     pr = player_ratings_table
-    rows = {
-        r.player_id: r
-        for r in conn.execute(
-            select(pr).where(pr.c.family == family).where(pr.c.player_id.in_(ids))
-        )
-    }
-    fresh = [s.player for s in field_ if s.player not in rows]
-    if fresh:
-        mu0, sigma0 = ratings.INITIAL
-        zero = {"games": 0, "wins": 0, "calls_made": 0, "calls_won": 0}
-        _insert_many(
-            conn,
-            pr,
-            [
-                {"player_id": i, "family": family, "mu": mu0, "sigma": sigma0, **zero}
-                | {"score": ratings.score(mu0, sigma0), "updated_at": now}
-                for i in fresh
-            ],
-        )
     current = {i: (r.mu, r.sigma) for i, r in rows.items()}
     new = ratings.rate(current, field_)
     out: dict[str, int] = {}
@@ -434,6 +416,28 @@ def _rate_game(
     return out
 
 
+def _family_ratings(conn: Connection, family: str, ids: list[str], now: datetime) -> dict[str, Any]:
+    """The ``player_ratings`` rows of these players in ``family``; a newcomer's first, for
+    those without one (written in the caller's transaction)."""
+    pr = player_ratings_table
+    query = select(pr).where(pr.c.family == family).where(pr.c.player_id.in_(ids))
+    rows = {r.player_id: r for r in conn.execute(query)}
+    fresh = [i for i in ids if i not in rows]
+    if fresh:
+        mu0, sigma0 = ratings.INITIAL
+        zero = {"games": 0, "wins": 0, "calls_made": 0, "calls_won": 0}
+        _insert_many(
+            conn,
+            pr,
+            [
+                {"player_id": i, "family": family, "mu": mu0, "sigma": sigma0, **zero}
+                | {"score": ratings.score(mu0, sigma0), "updated_at": now}
+                for i in fresh
+            ],
+        )
+    return rows
+
+
 def _bot_name(player_id: str) -> str:
     return f"{player_id.removeprefix(BOT_PLAYER_PREFIX)} bot"
 
@@ -471,6 +475,37 @@ def _recent_game(g: Any) -> dict[str, Any]:
         "calls_won": g.calls_won,
         "rating": g.rating,
         "at": g.finished_at.isoformat(),
+    }
+
+
+async def _player_page(
+    conn: AsyncConnection, player_id: str, family: str, recent: int
+) -> dict[str, Any] | None:
+    """:meth:`Store.player`'s page."""
+    row = (await conn.execute(select(players_table).where(players_table.c.id == player_id))).first()
+    if row is None:
+        return None
+    pr = player_ratings_table
+    by_family = {
+        r.family: r for r in await conn.execute(select(pr).where(pr.c.player_id == row.id))
+    }
+    # A private room is reached by its link only: its games are left out (the link is the
+    # room's id, and a game's place and time tell about the room too).
+    games = await conn.execute(
+        select(player_games_table)
+        .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
+        .where(player_games_table.c.player_id == player_id)
+        .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
+        .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
+        .limit(recent)
+    )
+    mine = by_family.get(family)
+    return {
+        **_player_row(row, mine, family),
+        "calls_made": 0 if mine is None else mine.calls_made,
+        "calls_won": 0 if mine is None else mine.calls_won,
+        "families": {f: _family_facts(by_family.get(f)) for f in ratings.FAMILY_NAMES},
+        "recent": [_recent_game(g) for g in games],
     }
 
 
@@ -835,34 +870,8 @@ class Store:
 
         The counts and the rating cover every rated game; ``recent`` leaves out the games of
         private rooms (a private room's id is its only key)."""
-        pr = player_ratings_table
         async with self._engine().connect() as conn:
-            row = (
-                await conn.execute(select(players_table).where(players_table.c.id == player_id))
-            ).first()
-            if row is None:
-                return None
-            by_family = {
-                r.family: r for r in await conn.execute(select(pr).where(pr.c.player_id == row.id))
-            }
-            # A private room is reached by its link only: its games are left out (the link is
-            # the room's id, and a game's place and time tell about the room too).
-            games = await conn.execute(
-                select(player_games_table)
-                .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
-                .where(player_games_table.c.player_id == player_id)
-                .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
-                .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
-                .limit(recent)
-            )
-            mine = by_family.get(family)
-            return {
-                **_player_row(row, mine, family),
-                "calls_made": 0 if mine is None else mine.calls_made,
-                "calls_won": 0 if mine is None else mine.calls_won,
-                "families": {f: _family_facts(by_family.get(f)) for f in ratings.FAMILY_NAMES},
-                "recent": [_recent_game(g) for g in games],
-            }
+            return await _player_page(conn, player_id, family, recent)
 
     async def leaderboard(
         self, offset: int, limit: int, family: str = ratings.DEFAULT_FAMILY
@@ -870,11 +879,9 @@ class Store:
         """Players with at least one rated game in ``family``, best first in it; and how
         many there are."""
         pr = player_ratings_table
+        rated = (pr.c.family == family) & (pr.c.games > 0)
         async with self._engine().connect() as conn:
-            rated = (pr.c.family == family) & (pr.c.games > 0)
-            total = (
-                await conn.execute(select(func.count()).select_from(pr).where(rated))
-            ).scalar_one()
+            total = await conn.scalar(select(func.count()).select_from(pr).where(rated))
             rows = await conn.execute(
                 select(players_table, *pr.c["mu", "sigma", "games", "wins"])
                 .join(pr, pr.c.player_id == players_table.c.id)
@@ -883,7 +890,7 @@ class Store:
                 .offset(offset)
                 .limit(limit)
             )
-            return [_player_row(r, r, family) for r in rows], int(total)
+            return [_player_row(r, r, family) for r in rows], int(total or 0)
 
     async def events(self, room_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """One room's event log, in order (for tests and audits)."""

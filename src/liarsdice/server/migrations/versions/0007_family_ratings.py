@@ -58,37 +58,39 @@ def upgrade() -> None:
             batch.drop_column(name)
 
 
-def _recompute(conn: sa.Connection) -> None:
-    pg = sa.table(
-        "player_games",
-        *(
-            sa.column(n)
-            for n in (
-                "player_id",
-                "room_id",
-                "game_no",
-                "place",
-                "calls_made",
-                "calls_won",
-                "rating",
-                "finished_at",
-                "family",
-                "preset",
-            )
-        ),
-    )
-    games = sa.table("games", sa.column("room_id"), sa.column("game_no"), sa.column("rules"))
-    rows = conn.execute(
-        sa.select(
-            pg.c.player_id,
-            pg.c.room_id,
-            pg.c.game_no,
-            pg.c.place,
-            pg.c.calls_made,
-            pg.c.calls_won,
-            pg.c.finished_at,
-            games.c.rules,
+_PG = sa.table(
+    "player_games",
+    *(
+        sa.column(n)
+        for n in (
+            "player_id",
+            "room_id",
+            "game_no",
+            "place",
+            "calls_made",
+            "calls_won",
+            "rating",
+            "finished_at",
+            "family",
+            "preset",
         )
+    ),
+)
+_GAMES = sa.table("games", sa.column("room_id"), sa.column("game_no"), sa.column("rules"))
+_RATINGS = sa.table(
+    "player_ratings",
+    *(sa.column(n) for n in ("player_id", "family", "mu", "sigma", "score", "updated_at")),
+    *(sa.column(n) for n in ("games", "wins", "calls_made", "calls_won")),
+)
+
+
+def _stored_games(conn: sa.Connection) -> list[list[Any]]:
+    """The rated players' rows of every stored game (with the game's preset as ``rules``),
+    game by game in the order they finished."""
+    pg, games = _PG, _GAMES
+    rows = conn.execute(
+        sa.select(*pg.c["player_id", "room_id", "game_no", "place"], games.c.rules)
+        .add_columns(*pg.c["calls_made", "calls_won", "finished_at"])
         .select_from(
             pg.outerjoin(
                 games,
@@ -100,14 +102,17 @@ def _recompute(conn: sa.Connection) -> None:
     grouped: dict[tuple[str, int], list[Any]] = {}
     for row in rows:
         grouped.setdefault((row.room_id, row.game_no), []).append(row)
+    return list(grouped.values())
+
+
+def _recompute(conn: sa.Connection) -> None:
+    games = _stored_games(conn)
     replayed = ratings.replay(
-        [
-            (
-                ratings.family_of_preset(group[0].rules),
-                [ratings.Standing(r.player_id, r.place, r.calls_made, r.calls_won) for r in group],
-            )
-            for group in grouped.values()
-        ]
+        (
+            ratings.family_of_preset(game[0].rules),
+            [ratings.Standing(r.player_id, r.place, r.calls_made, r.calls_won) for r in game],
+        )
+        for game in games
     )
     updates = [
         {
@@ -116,13 +121,13 @@ def _recompute(conn: sa.Connection) -> None:
             "b_game": r.game_no,
             "b_family": ratings.family_of_preset(r.rules),
             "b_preset": r.rules,
-            "b_rating": shown,
+            "b_rating": shown[r.player_id],
         }
-        for (group, shown_by_player) in zip(grouped.values(), replayed.shown, strict=True)
-        for r in group
-        for shown in [shown_by_player[r.player_id]]
+        for game, shown in zip(games, replayed.shown, strict=True)
+        for r in game
     ]
     if updates:
+        pg = _PG
         conn.execute(
             sa.update(pg)
             .where(pg.c.player_id == sa.bindparam("b_player"))
@@ -135,12 +140,7 @@ def _recompute(conn: sa.Connection) -> None:
             ),
             updates,
         )
-    last = {r.player_id: r.finished_at for r in rows}
-    table = sa.table(
-        "player_ratings",
-        *(sa.column(n) for n in ("player_id", "family", "mu", "sigma", "score", "updated_at")),
-        *(sa.column(n) for n in ("games", "wins", "calls_made", "calls_won")),
-    )
+    last = {r.player_id: r.finished_at for game in games for r in game}
     out = [
         {
             "player_id": player,
@@ -157,7 +157,7 @@ def _recompute(conn: sa.Connection) -> None:
         for (family, player), t in replayed.totals.items()
     ]
     if out:
-        conn.execute(sa.insert(table), out)
+        conn.execute(sa.insert(_RATINGS), out)
 
 
 def downgrade() -> None:
