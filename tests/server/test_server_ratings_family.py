@@ -78,7 +78,13 @@ def test_families_are_rated_apart_and_the_tutorial_not_at_all(tmp_path: Path) ->
         assert bot["families"]["bidding"]["games"] == 1  # not 2: the tutorial is unrated
         # the other "ann" is unrated in both families: a newcomer
         new = c.get(f"/api/players/{other_ann['player']}").json()
-        assert new["families"]["poker"] == {"rating": 1000, "games": 0, "wins": 0}
+        assert new["families"]["poker"] == {
+            "rating": 1000,
+            "games": 0,
+            "wins": 0,
+            "calls_made": 0,
+            "calls_won": 0,
+        }
         assert new["tag"] != page["tag"]
 
 

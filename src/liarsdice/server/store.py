@@ -450,6 +450,19 @@ def _family_facts(r: Any) -> dict[str, Any]:
     return {"rating": ratings.display(r.mu, r.sigma), "games": r.games, "wins": r.wins}
 
 
+def _family_page(r: Any) -> dict[str, Any]:
+    """:func:`_family_facts` and the calls (a player's page)."""
+    calls = (
+        {"calls_made": 0, "calls_won": 0}
+        if r is None
+        else {
+            "calls_made": r.calls_made,
+            "calls_won": r.calls_won,
+        }
+    )
+    return {**_family_facts(r), **calls}
+
+
 def _player_row(p: Any, r: Any, family: str) -> dict[str, Any]:
     """A player's public facts in ``family`` (a leaderboard line, the head of a player's
     page): ``p`` the ``players`` row, ``r`` the family's ``player_ratings`` row or None."""
@@ -499,12 +512,10 @@ async def _player_page(
         .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
         .limit(recent)
     )
-    mine = by_family.get(family)
     return {
-        **_player_row(row, mine, family),
-        "calls_made": 0 if mine is None else mine.calls_made,
-        "calls_won": 0 if mine is None else mine.calls_won,
-        "families": {f: _family_facts(by_family.get(f)) for f in ratings.FAMILY_NAMES},
+        **_player_row(row, None, family),
+        **_family_page(by_family.get(family)),
+        "families": {f: _family_page(by_family.get(f)) for f in ratings.FAMILY_NAMES},
         "recent": [_recent_game(g) for g in games],
     }
 
