@@ -272,11 +272,11 @@ export class ReplayViewer {
     const { room, game } = this;
     const button = (id, text, label, fn) => h("button", { type: "button", id, "aria-label": label, onclick: fn }, text);
     this.heading = h("h2", { id: "replay-h", tabindex: "-1", text: `Replay of game ${game}` });
-    this.first = button("replay-first", "⏮", "First step", () => this.go(0, true));
+    this.first = button("replay-first", "« First", "First step", () => this.go(0, true));
     this.prev = button("replay-prev", "◀ Prev", "Previous step", () => this.go(this.index - 1, true));
     this.play = button("replay-play", "▶ Play", null, () => this.toggle());
     this.next = button("replay-next", "Next ▶", "Next step", () => this.go(this.index + 1, true));
-    this.last = button("replay-last", "⏭", "Last step", () => this.go(this.steps.length - 1, true));
+    this.last = button("replay-last", "Last »", "Last step", () => this.go(this.steps.length - 1, true));
     this.speedSelect = h(
       "select",
       { id: "replay-speed", onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
