@@ -26,9 +26,9 @@ function setFamilyInUrl(family) {
   history.replaceState(null, "", `${url.pathname}${url.search}`);
 }
 
-/** A player's name and tag: "ann" and a muted "#3f2a". */
+/** A player's name and tag: "ann" and a muted "#3f2a" (computer players need none). */
 function nameWithTag(p) {
-  return [p.name, p.tag ? h("span", { class: "player-tag", text: ` #${p.tag}` }) : null];
+  return [p.name, p.tag && p.kind !== "bot" ? h("span", { class: "player-tag", text: ` #${p.tag}` }) : null];
 }
 
 /** The family switch: a radio group (arrow keys move between the families). */
@@ -147,7 +147,7 @@ export async function startPlayer(section, id, showError) {
     const recent = p.recent || [];
     fill(
       body,
-      h("p", { class: "meta", id: "player-tag" }, p.tag ? `Player #${p.tag}` : "", p.kind === "bot" ? " · a computer player" : ""),
+      h("p", { class: "meta", id: "player-tag" }, p.kind === "bot" ? "A computer player" : p.tag ? `Player #${p.tag}` : ""),
       me && me.player === p.player ? h("p", { class: "hint", text: "This is you. Change your name in the lobby." }) : null,
       familySwitch("player-family", family, (f) => {
         family = f;
