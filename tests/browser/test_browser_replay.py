@@ -1,7 +1,9 @@
-"""The replay of a finished game on the table (issue: replay on the table): opened at a step
-from a link (/r/{room}/replay/{game}?step=N), stepped with the buttons and the keys, played
-at 4x; the table shows the bid to beat and every seat's dice of that step, the moves in words
-stay under it; no serious axe-core violations. Screenshot: tests/artifacts/replay.png."""
+"""The replay of a finished game on the table: opened at a step from a link
+(/r/{room}/replay/{game}?step=N), stepped with the buttons and the keys, played at 4x; the
+table shows the bid to beat and every seat's dice of that step, the moves in words stay under
+it; no serious axe-core violations. Screenshot: tests/artifacts/replay.png. And the rating
+pages per family: the leaderboard's family switch, a player's tag, page and games (each with
+its preset and a link to its replay). Screenshot: tests/artifacts/player.png."""
 
 from __future__ import annotations
 
@@ -23,11 +25,10 @@ def _post(url: str, body: dict[str, Any]) -> Any:
         return json.loads(r.read().decode())
 
 
-def _finished_game(server: str) -> str:
+def _finished_game(server: str, preset: str = "classic", options: Any = None, **body: Any) -> str:
     """A room whose game 1 is over: ann, two bots; ann leaves and a bot plays her seat."""
-    room = _post(
-        f"{server}/api/rooms", {"preset": "classic", "name": "ann", "options": {"dice": 2}}
-    )
+    opts = {"dice": 3} if options is None else options
+    room = _post(f"{server}/api/rooms", {"preset": preset, "name": "ann", "options": opts, **body})
     rid: str = room["room"]
     ws_url = server.replace("http://", "ws://") + f"/ws/rooms/{rid}"
     with connect(ws_url, origin=server) as ws:  # type: ignore[arg-type]
@@ -71,10 +72,13 @@ def _table(page: Any) -> Any:
 
 
 def _expected(record: dict[str, Any], r: int, m: int) -> tuple[str | None, list[list[int]]]:
+    """The bid in the centre and every seat's dice at step (r, m); at the game's last step
+    the centre shows the winner instead of the bid."""
     rd = record["rounds"][r]
     bids = [mv["bid"] for mv in rd["moves"][: m + 1] if "bid" in mv]
     dice = [rd["dice"].get(name, []) for name in record["players"]]
-    return (bids[-1] if bids else None), dice
+    over = r == len(record["rounds"]) - 1 and m == len(rd["moves"]) - 1
+    return (bids[-1] if bids and not over else None), dice
 
 
 def test_replay_on_the_table(browser: Any, server: str) -> None:
@@ -83,7 +87,9 @@ def test_replay_on_the_table(browser: Any, server: str) -> None:
     steps = _steps(record)
     # a step with a bid on the table, a few moves in (the link's step counts from 1)
     k = next(
-        i for i, (r, m) in enumerate(steps) if m >= 1 and "bid" in record["rounds"][r]["moves"][m]
+        i
+        for i, (r, m) in enumerate(steps)
+        if m >= 0 and "bid" in record["rounds"][r]["moves"][m] and i + 2 < len(steps)
     )
     page = new_page(browser, viewport={"width": 1100, "height": 900})
     page.goto(f"{server}/r/{rid}/replay/1?step={k + 1}")
@@ -128,4 +134,37 @@ def test_replay_on_the_table(browser: Any, server: str) -> None:
     assert _table(page)["pos"] == f"Step {k + 1} of {len(steps)}"
     assert axe_serious(page) == []
     screenshot(page, "replay.png")
+    no_page_errors(page)
+
+
+def test_rating_pages_per_family(browser: Any, server: str) -> None:
+    me = _post(f"{server}/api/players", {"name": "ann"})
+    _finished_game(server, player_token=me["token"])
+    poker = _finished_game(server, "poker-dice", {"lives": 1}, player_token=me["token"])
+    found = get_json(f"{server}/api/players/{me['player']}")
+    facts = found["families"]
+    page = new_page(browser, viewport={"width": 1000, "height": 800})
+    row = f"#leaderboard-table tr[data-player='{me['player']}']"
+    page.goto(f"{server}/leaderboard")
+    page.wait_for_selector(row)
+    assert page.inner_text(f"{row} th") == f"ann #{found['tag']}"
+    assert str(facts["bidding"]["rating"]) in page.inner_text(row)
+    page.check("#leaderboard-family input[value=poker]")
+    page.wait_for_function("() => location.search === '?family=poker'")
+    page.wait_for_selector(f"{row} >> text={facts['poker']['rating']}")
+    assert page.locator("#leaderboard-table tbody tr").count() == 2  # ann and the random bot
+    page.click(f"{row} a")
+    page.wait_for_selector("#player-games-table")
+    assert page.inner_text("#player-h") == "ann"
+    assert page.inner_text("#player-rating") == str(facts["poker"]["rating"])  # the link's
+    page.check("#player-family input[value=bidding]")
+    assert page.inner_text("#player-rating") == str(facts["bidding"]["rating"])
+    games = page.locator("#player-games-table .game-link").all_inner_texts()
+    assert sorted(games) == ["Classic, game 1", "Poker dice, game 1"]
+    assert axe_serious(page) == []
+    screenshot(page, "player.png")
+    page.click(f"#player-games-table tr[data-room='{poker}'] .game-link")
+    page.wait_for_selector("#replay-seats > li")
+    assert page.inner_text("#replay-pos").startswith("Step 1 of ")
+    assert page.locator("#replay-hand svg.die").count() == 5  # the poker cup's five dice
     no_page_errors(page)
