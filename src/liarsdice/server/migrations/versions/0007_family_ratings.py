@@ -12,8 +12,8 @@ rated player and game, with its place and calls): each game goes to the family o
 the rating model in the order they finished (then by room and game number), each family on its
 own. Every ``player_games.rating`` is rewritten with the player's rating in that family after
 that game. This costs one model update per stored game (about 0.05 ms on a shared two-core
-machine) and one row update per stored ``player_games`` row, once. Tutorial games played before this migration cannot be told apart (the browser
-alone knew them): they stay rated.
+machine) and one row update per stored ``player_games`` row, once. Tutorial games played
+before this migration cannot be told apart (the browser alone knew them): they stay rated.
 """
 
 from __future__ import annotations
