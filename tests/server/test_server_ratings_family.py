@@ -32,7 +32,16 @@ def _player(c: TestClient, name: str) -> dict[str, Any]:
 
 
 def test_families_are_rated_apart_and_the_tutorial_not_at_all(tmp_path: Path) -> None:
-    with client(tmp_path, grace_period=0.0) as c:
+    _families(tmp_path)
+
+
+def test_families_on_postgres(tmp_path: Path, pg_url: str) -> None:
+    pytest.importorskip("asyncpg", reason="pip install 'liarsdice[postgres]'")
+    _families(tmp_path, db_url=pg_url)
+
+
+def _families(tmp_path: Path, **settings: Any) -> None:
+    with client(tmp_path, grace_period=0.0, **settings) as c:
         ann = _player(c, "ann")
         other_ann = _player(c, "ann")
         assert ann["player"] != other_ann["player"]
