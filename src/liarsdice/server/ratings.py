@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
 
 Rating = tuple[float, float]  # (mu, sigma)
@@ -87,7 +88,7 @@ def family_of_preset(preset: str | None) -> str:
         return DEFAULT_FAMILY
     try:
         return family_of(preset).name
-    except Exception:  # (an unknown preset: a record from another version)
+    except (LiarsDiceError, ValueError):  # (an unknown preset: from another version)
         return DEFAULT_FAMILY
 
 
