@@ -64,7 +64,7 @@ async def identity(request: Request, token: str | None) -> str | None:
     found = await store_call(request, srv.store.player_by_token(hash_token(token)))
     if found is None:
         raise fail(400, "bad_player", "unknown player token: create a player")
-    srv.manager.ratings[found["player"]] = found["rating"]
+    srv.manager.ratings.update(found["ratings"])
     player: str = found["player"]
     return player
 

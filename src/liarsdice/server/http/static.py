@@ -54,6 +54,7 @@ def static_response(request: Request, name: str) -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 @router.get("/r/{room_id}", response_class=HTMLResponse)
+@router.get("/r/{room_id}/replay/{game_no}", response_class=HTMLResponse)
 @router.get("/leaderboard", response_class=HTMLResponse)
 @router.get("/p/{player_id}", response_class=HTMLResponse)
 async def index(request: Request) -> Response:

@@ -263,6 +263,8 @@ def _create(d: _Draft, body: CreateRoomBody, player: str | None) -> tuple[int, s
     }
     if body.private:
         data["private"] = True
+    if body.tutorial:  # (the store rates no game of the room: ``rooms.tutorial``)
+        data["tutorial"] = True
     d.emit("room_created", data)
     return _seat_human(d, body.name, body.client_seed, player)
 

@@ -8,6 +8,7 @@ import json
 from collections import deque
 from typing import TYPE_CHECKING, Any, Protocol
 
+from liarsdice.server.ratings import rating_key
 from liarsdice.server.room.state import Event
 from liarsdice.server.views import Broadcast, Encoded, Live, snapshot, viewer_of
 
@@ -48,11 +49,14 @@ class Fanout:
 
     def live(self) -> Live:
         seats, rated = self.room.value.seats, self.room.ratings
+        family = self.room.value.family  # (ratings are per family)
         return Live(
             presence=tuple((h.connections > 0, h.away) for h in self.room.presence),
             spectators=self.spectators,
             deadline=self.room.turns.deadline,
-            ratings=tuple(None if s.player is None else rated.get(s.player) for s in seats),
+            ratings=tuple(
+                None if s.player is None else rated.get(rating_key(family, s.player)) for s in seats
+            ),
         )
 
     def catch_up(self, sink: Sink, last_seq: int | None, reply_to: str | None = None) -> None:

@@ -25,7 +25,7 @@ import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
 import { GameLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
-import { ReplayViewer } from "./replay.js";
+import { ReplayViewer, startReplayPage } from "./replay.js";
 import { analysisHash, wireAnalysis } from "./analysis.js";
 import { RevealController } from "./reveal.js";
 import { BASICS, optionSentences, presetRules, presetSummary, presetTitle } from "./rules.js";
@@ -135,7 +135,7 @@ async function identity(name) {
  */
 async function postSeat(url, body) {
   try {
-    return await postWithOptional(url, body, ["private", "player_token"]);
+    return await postWithOptional(url, body, ["private", "player_token", "tutorial"]);
   } catch (err) {
     if (!(err instanceof ApiError && err.code === "bad_player" && body.player_token)) throw err;
     savePlayer({ player: null, token: null, name: body.name });
@@ -308,7 +308,8 @@ async function startLobby() {
     button.disabled = true;
     try {
       const who = await identity(nameInput.value);
-      const body = { preset: "classic", options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true };
+      // tutorial: the server rates none of this room's games
+      const body = { preset: "classic", options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true, tutorial: true };
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat("/api/rooms", body);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
@@ -989,6 +990,7 @@ showMe();
 const path = location.pathname;
 let route;
 if ((route = /^\/r\/([^/]+)\/?$/.exec(path))) startRoom(decodeURIComponent(route[1]));
+else if ((route = /^\/r\/([^/]+)\/replay\/(\d+)\/?$/.exec(path))) startReplayPage($("main"), decodeURIComponent(route[1]), Number(route[2]), { announce, showError });
 else if (/^\/leaderboard\/?$/.test(path)) startLeaderboard($("leaderboard"), showError);
 else if ((route = /^\/p\/([^/]+)\/?$/.exec(path))) startPlayer($("player"), decodeURIComponent(route[1]), showError);
 else startLobby();
