@@ -8,7 +8,10 @@ from typing import Protocol
 import click
 from rich.console import Console
 
-HIDE_LINES = 40  # blank lines that scroll one player's private dice off a hot-seat screen
+HIDE_LINES = 40  # blank lines that scroll one player's private dice off a piped hot-seat output
+WIPE = "\x1b[H\x1b[2J\x1b[3J"
+"""Cursor home, clear the screen, clear the scrollback (``ESC[3J``): a terminal that keeps its
+scrollback would otherwise let the next hot-seat player scroll up to the previous one's dice."""
 
 
 class SeatLike(Protocol):
@@ -34,11 +37,12 @@ class Terminal:
             self.say(line)
 
     def hide_screen(self) -> None:
-        """Scroll the previous player's private information away (hot-seat games)."""
-        if self.console.is_terminal:
-            self.console.clear()
-        self.console.file.write("\n" * HIDE_LINES)
-        self.console.file.flush()
+        """Wipe the previous player's private information (hot-seat games): on a terminal the
+        screen and its scrollback (:data:`WIPE`), so that scrolling up shows nothing of it;
+        piped output has no screen to wipe, so it is pushed away by blank lines."""
+        file = self.console.file
+        file.write(WIPE if self.console.is_terminal else "\n" * HIDE_LINES)
+        file.flush()
         self.screen = None
 
     def read(self, prompt: str) -> str | None:

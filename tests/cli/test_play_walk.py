@@ -1,0 +1,64 @@
+"""A new user's walk through the terminal commands: what they found, one test each (hot-seat
+scrollback, arena refusals, sentence case and error prefixes, verify's verdict, rules in
+words, the arena table, poker-dice prompts, bids in words)."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+
+import pytest
+from rich.console import Console
+
+from liarsdice.cli.options import build_rules
+from liarsdice.cli.session import Seat, Session
+from liarsdice.cli.terminal import WIPE
+from liarsdice.families import family_of
+
+
+def hot_seat_output(preset: str, answers: list[str], seed: int = 5) -> str:
+    """A hot-seat game (ann, bob, a prob bot; 2 dice each) on a terminal screen: what it
+    writes, wipe sequences included."""
+    family = family_of(preset)
+    rules = build_rules(family, preset, 3, "2" if preset != "poker-dice" else None, None, ())
+    seats = [Seat("ann"), Seat("bob"), Seat("prob-1", family.make_bot("prob", random.Random(1)))]
+    game = family.new_game(rules, [s.name for s in seats])
+    out = io.StringIO()
+    console = Console(file=out, force_terminal=True, color_system=None, width=100)
+    session = Session(family, game, seats, random.Random(seed), console)
+    feed: Iterator[str] = iter(answers)
+
+    def read(prompt: str) -> str | None:
+        out.write(prompt + "\n")
+        return next(feed, None)
+
+    session.read = read  # type: ignore[method-assign]
+    session.run()
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("preset", "answers", "private"),
+    [
+        ("classic", ["", "liar", "", "1x2", "", "liar"] * 3, "Your dice ({}):"),
+        ("poker-dice", ["liar", "junk", "left"] * 40, "Under the cup ({}) (only you see):"),
+    ],
+)
+def test_hot_seat_wipes_screen_and_scrollback_between_players(
+    preset: str, answers: list[str], private: str
+) -> None:
+    out = hot_seat_output(preset, answers)
+    for name, other in (("ann", "bob"), ("bob", "ann")):
+        start = 0
+        handoffs = 0
+        while (i := out.find(f"Pass the screen to {other}.", start)) >= 0:
+            handoffs += 1
+            # What the next player is given: everything since the last wipe before the hand-off.
+            # (the first hand-over has nothing to wipe.)
+            wiped = max(0, out.rfind(WIPE, 0, i))
+            assert private.format(name) not in out[wiped:i]
+            start = i + 1
+        assert handoffs, f"the game never handed the screen to {other}"
+    assert private.format("ann") in out and private.format("bob") in out
+    assert "\x1b[3J" in WIPE and "\x1b[2J" in WIPE
