@@ -385,6 +385,11 @@ def test_cli_poker_dice_and_options() -> None:
         (["--rules", "openspiel", "--players", "3"], "single-round scoring is for two players"),
         (["--rules", "poker-dice", "--faces", "8"], "poker dice have six faces"),
         (["--games", "0"], "0"),
+        (
+            ["--bots", "nash,prob", "--games", "4"],
+            "bot 'nash' cannot play classic with 4 players: it plays only what the exact solver",
+        ),
+        (["--rules", "perudo", "--players", "2", "--bots", "prob,nash"], "'perudo' lacks"),
     ],
 )
 def test_cli_errors(args: list[str], message: str) -> None:
@@ -410,3 +415,15 @@ def test_every_registered_bot_plays_without_errors(family: Family) -> None:
         assert "nash" in family.bots
         spec = ArenaSpec(preset("openspiel"), ("nash", "prob"), games=20, seed=1)
         assert run_arena(spec, bootstrap=0).errors == []
+
+
+def test_a_bot_that_cannot_play_the_rules_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the bot where it can play: no refusal
+    assert run_arena(ArenaSpec(preset("openspiel"), ("nash", "prob"), games=2)).errors == []
+    played: list[int] = []
+    monkeypatch.setattr("liarsdice.arena.play_game", lambda spec, i: played.append(i))
+    with pytest.raises(ValueError, match="bot 'nash' cannot play classic with 4 players"):
+        run_arena(ArenaSpec(preset("classic"), ("nash", "prob"), games=4))
+    assert played == []

@@ -15,6 +15,7 @@ from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.cli.terminal import WIPE
 from liarsdice.families import family_of
+from play_util import play_error
 
 
 def hot_seat_output(preset: str, answers: list[str], seed: int = 5) -> str:
@@ -62,3 +63,9 @@ def test_hot_seat_wipes_screen_and_scrollback_between_players(
         assert handoffs, f"the game never handed the screen to {other}"
     assert private.format("ann") in out and private.format("bob") in out
     assert "\x1b[3J" in WIPE and "\x1b[2J" in WIPE
+
+
+def test_play_refuses_a_bot_that_cannot_play_the_rules() -> None:
+    out = play_error(["--rules", "classic", "--bots", "nash", "--seed", "1"])
+    assert "bot 'nash' (nash-1) cannot play classic with 4 players" in out
+    assert "two players" in out and "Round 1" not in out

@@ -171,6 +171,13 @@ def play(
         game = family.new_game(rules, [s.name for s in seats])
     except LiarsDiceError as e:
         raise click.UsageError(str(e)) from None
+    for name, kind in plan:
+        why = None if kind is None else family.make_bot(kind, random.Random(0)).cannot_play(game)
+        if why is not None:
+            raise click.BadParameter(
+                f"bot {kind!r} ({name}) cannot play {rules.name} with {len(seats)} players: {why}",
+                param_hint="--bots",
+            )
     console = Console(highlight=False, soft_wrap=True, emoji=False)
     if delay is None:  # watching on a screen: a pace people can follow; piped: no waiting
         delay = WATCH_DELAY if watch and console.is_terminal else 0.0
