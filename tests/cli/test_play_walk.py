@@ -5,12 +5,17 @@ words, the arena table, poker-dice prompts, bids in words)."""
 from __future__ import annotations
 
 import io
+import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from rich.console import Console
 
+from liarsdice.cli.main import cli
 from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.cli.terminal import WIPE
@@ -69,3 +74,39 @@ def test_play_refuses_a_bot_that_cannot_play_the_rules() -> None:
     out = play_error(["--rules", "classic", "--bots", "nash", "--seed", "1"])
     assert "bot 'nash' (nash-1) cannot play classic with 4 players" in out
     assert "two players" in out and "Round 1" not in out
+
+
+# ------------------------------------------------------------------ verify: a clear verdict
+GOLDEN = Path(__file__).parents[1] / "golden" / "formats"
+
+
+def server_record(name: str) -> dict[str, Any]:
+    """A server game's JSON record with its fair seeds (from the golden files)."""
+    text = (GOLDEN / f"server-{name}-record.txt").read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text[: text.index("$ liarsdice")])
+    return data
+
+
+@pytest.mark.parametrize("name", ["classic", "poker-dice"])
+def test_verify_says_ok_or_failed_and_whose_dice(tmp_path: Path, name: str) -> None:
+    record = server_record(name)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    rounds = len(record["rounds"])
+    assert result.stdout.startswith(f"OK: {path}: every die of {rounds} rounds re-derived")
+    first = record["rounds"][0]
+    if name == "classic":  # ann's first die, dealt first
+        first["dice"]["ann"] = [6 if d != 6 else 5 for d in first["dice"]["ann"]]
+        who = "ann's dice (roll 1 of the round)"
+    else:  # the cup ann shook to open the round
+        first["roll"] = ["A" if d != "A" else "K" for d in first["roll"]]
+        who = "ann's dice (roll 1 of the round)"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 1, result.output
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith("FAILED: round 1, ") and who in lines[0], lines
+    assert "do not match the committed seeds: they give outcome" in lines[0]
+    assert lines[-1] == f"FAILED: {path}: 1 of {rounds} rounds not proven fair."
