@@ -83,11 +83,11 @@ def verify_record(record: AnyRecord) -> list[str]:
                 by_round.setdefault(state.round, []).append(entry[1:])
         state = state.apply_event(player, action)
         if player == CHANCE and waiting and state.current_player != CHANCE:
-            for rnd, k, index, _ in waiting:  # the player who rolled them moves next
-                by_round.setdefault(rnd, []).append((k, index, state.current_player))
+            for at, k, index, _ in waiting:  # the player who rolled them moves next
+                by_round.setdefault(at, []).append((k, index, state.current_player))
             waiting.clear()
-    for rnd, k, index, _ in waiting:
-        by_round.setdefault(rnd, []).append((k, index, None))
+    for at, k, index, _ in waiting:
+        by_round.setdefault(at, []).append((k, index, None))
     problems: list[str] = []
     for r, rnd in enumerate(rounds):
         info = rnd.get("fair")
@@ -144,8 +144,8 @@ def _dealt_to(state: Any) -> int | None:
             index -= count
         return None
     if phase in (BiddingPhase.REROLL, BiddingPhase.BUY_ROLL):
-        seat: int = state.pending[0]
-        return seat
+        roller: int = state.pending[0]
+        return roller
     return None
 
 
