@@ -681,9 +681,16 @@ def summarize(
                 seat_games=tuple(seat_games[i]),
             )
         )
-    standings.sort(key=lambda s: (-s.elo, s.label))
+    # Most wins first (the rate: labels may play different numbers of games), then the better
+    # placement, then Elo: a ranking by Elo alone can put the bot that won most below weaker
+    # ones, as Elo fits every pairwise placement, not only the wins.
+    standings.sort(key=lambda s: (-s.win_rate, _nan_last(s.placement), -s.elo, s.label))
     abandoned = [g.error for g in games if g.error is not None]
     return ArenaResult(spec, games, standings, abandoned, jobs, seconds, bootstrap)
+
+
+def _nan_last(x: float) -> float:
+    return math.inf if math.isnan(x) else x
 
 
 def _elo_with_errors(
