@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -68,7 +69,9 @@ def test_replay_speaks_to_you(tmp_path: Path, family: str) -> None:
 def test_narration_agrees_with_counts() -> None:
     args = ["--watch", "--rules", "spot-on", "--seed", "14", "--players", "4"]
     out = play_out([*args, "--bots", "prob,random"])
-    assert "1 die shows " in out and "1 die show " not in out
+    assert "Counted: one six against 7x6 (seven sixes)" in out
+    assert "Counted: two ones against" in out
+    assert not re.search(r"\b(1|one) (ones|twos|threes|fours|fives|sixes|[0-9]+s)\b", out)
 
 
 # ---------------------------------------------------------- bug 7: bids and prompts
