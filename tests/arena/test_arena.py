@@ -395,7 +395,9 @@ def test_cli_poker_dice_and_options() -> None:
 def test_cli_errors(args: list[str], message: str) -> None:
     result = cli(args)
     assert result.exit_code == 2, result.output
-    assert message in result.output
+    assert message[0].upper() + message[1:] in result.output or message in result.output
+    said = result.output.split("\nError: ", 1)[1]
+    assert said[0].isupper(), said  # a sentence: 'Error: Unknown bot ...'
     assert "Traceback" not in result.output
 
 

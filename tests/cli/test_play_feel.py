@@ -44,7 +44,7 @@ def test_the_hint_of_an_accepter_is_one_move_per_line() -> None:
     suggested = [line for line in out.splitlines() if "would play: " in line]
     assert suggested and not [line for line in suggested if "then" in line.split(": ", 1)[1]]
     assert "The prob bot would play: out K K K." in out and "Then it would play: shake." in out
-    assert "one move at a time: type 'out K K K' now, then 'shake'" in out
+    assert "One move at a time: type 'out K K K' now, then 'shake'" in out
 
 
 # ------------------------------------------------------------------- bug 5: grammar
@@ -186,4 +186,4 @@ def test_verify_names_the_format_it_needs(tmp_path: Path) -> None:
     result = CliRunner().invoke(verify, [str(plain)])
     assert result.exit_code == 1 and "no 'fair' seeds to verify" in result.output
     result = CliRunner().invoke(verify, [str(tmp_path / "missing.json")])
-    assert result.exit_code == 1 and "can't read" in result.output
+    assert result.exit_code == 1 and "Error: Can't read" in result.output

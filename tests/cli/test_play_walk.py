@@ -20,7 +20,7 @@ from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.cli.terminal import WIPE
 from liarsdice.families import family_of
-from play_util import play_error
+from play_util import play_error, play_out
 
 
 def hot_seat_output(preset: str, answers: list[str], seed: int = 5) -> str:
@@ -110,3 +110,34 @@ def test_verify_says_ok_or_failed_and_whose_dice(tmp_path: Path, name: str) -> N
     assert lines[0].startswith("FAILED: round 1, ") and who in lines[0], lines
     assert "do not match the committed seeds: they give outcome" in lines[0]
     assert lines[-1] == f"FAILED: {path}: 1 of {rounds} rounds not proven fair."
+
+
+# ------------------------------------------------------- sentences and one style of error
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["play", "--human", "x", "--names", "a,b"], 2),
+        (["play", "--option", "nope=1"], 2),
+        (["arena", "--bots", "nash,prob"], 2),
+        (["rules", "chess"], 2),
+        (["solve", "--rules", "classic", "--dice", "1,1"], 2),
+        (["replay", "/no/such/file.json"], 1),
+        (["verify", "/no/such/file.json"], 1),
+    ],
+)
+def test_every_command_reports_errors_the_same_way(args: list[str], code: int) -> None:
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == code, result.output
+    said = result.stderr.split("Error: ", 1)
+    assert len(said) == 2 and said[1][:1].isupper(), result.stderr
+    assert result.stdout == ""
+
+
+def test_terminal_sentences_start_with_a_capital() -> None:
+    out = play_out(["--seed", "3", "--players", "2"], "blah\n3x9\nliar\n1x2\nliar\n" * 3)
+    assert "You open." in out and "\nyou open." not in out
+    assert "Your move? blah\nCan't read 'blah' as a bid" in out  # (the runner echoes input)
+    assert "Your move? 3x9\nFace 9 in '3x9' is out of range" in out
+    for line in out.splitlines():
+        if line[:1].islower():  # only a player's name (as typed) starts a line in lower case
+            assert line.startswith(("prob-1 ", "prob-1's ")), line

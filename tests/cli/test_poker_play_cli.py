@@ -60,8 +60,8 @@ def test_the_five_of_a_kind_rule_and_poker_options() -> None:
         out = play_out([*args, "--option", f"five_of_a_kind_rule={five}"])
         assert f"3 lives each, five-of-a-kind rule {five}, seed 9." in out
         assert "wins the game!" in out
-    assert "unknown rule option 'wild'" in play_error(poker("--option", "wild=1"))
-    assert "lives must be 1..99" in play_error(poker("--option", "lives=0"))
+    assert "Unknown rule option 'wild'" in play_error(poker("--option", "wild=1"))
+    assert "Lives must be 1..99" in play_error(poker("--option", "lives=0"))
     assert "six faces" in play_error(poker("--faces", "8"))
 
 

@@ -42,6 +42,7 @@ from liarsdice.arena import (
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
+from liarsdice.cli.command import Command
 from liarsdice.cli.options import build_rules, count_option, rule_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
@@ -167,7 +168,7 @@ def _print_report(result: ArenaResult, console: Console) -> None:
             say(f"  ... and {len(result.errors) - MAX_ERRORS_SHOWN} more.", highlight=False)
 
 
-@click.command("arena")
+@click.command("arena", cls=Command)
 @rule_options(
     rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
     players_help="Seats per game (default: the preset's).",

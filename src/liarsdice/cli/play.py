@@ -21,6 +21,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from liarsdice.cli.command import Command
 from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
@@ -80,7 +81,7 @@ def seat_plan(
     return plan
 
 
-@click.command("play")
+@click.command("play", cls=Command)
 @click.option(
     "--rules",
     "rules_name",

@@ -21,6 +21,7 @@ import json
 
 import click
 
+from liarsdice.cli.command import Command
 from liarsdice.core.errors import RulesError
 from liarsdice.families import FAMILIES, family_of, preset_names
 from liarsdice.notation.text_common import option_text
@@ -28,7 +29,7 @@ from liarsdice.notation.text_common import option_text
 __all__ = ["rules"]
 
 
-@click.command("rules")
+@click.command("rules", cls=Command)
 @click.argument("name", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print full options as JSON.")
 def rules(name: str | None, as_json: bool) -> None:

@@ -57,7 +57,7 @@ class Session(Terminal):
     delay: float = 0.0  # seconds to pause after each bot move (pacing; 0: none)
 
     def __post_init__(self) -> None:
-        Terminal.__init__(self, self.seats, self.console)
+        Terminal.__init__(self, self.seats, self.console, names=[s.name for s in self.seats])
         self.text = self.family.terminal(self.game, hot_seat=self.hot_seat)
 
     def run(self) -> int:

@@ -17,6 +17,7 @@ from typing import Any
 
 import click
 
+from liarsdice.cli.command import Command, fail
 from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.bidding.state import Phase as BiddingPhase
 from liarsdice.core.errors import LiarsDiceError, RecordError
@@ -149,7 +150,7 @@ def _dealt_to(state: Any) -> int | None:
     return None
 
 
-@click.command("verify")
+@click.command("verify", cls=Command)
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 def verify(record_file: str) -> None:
     """Check a server game record's provably fair dice (docs/SERVER.md).
@@ -165,8 +166,7 @@ def verify(record_file: str) -> None:
         if isinstance(err, (OSError, UnicodeDecodeError)):
             why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
             reason = f"can't read {record_file}: {why}"
-        click.echo(f"liarsdice verify: {reason}", err=True)
-        raise SystemExit(1) from None
+        raise fail(reason) from None
     rounds = len(data.rounds)
     if problems:
         for p in problems:
