@@ -8,6 +8,7 @@ import io
 import json
 import random
 from collections.abc import Iterator
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -141,3 +142,33 @@ def test_terminal_sentences_start_with_a_capital() -> None:
     for line in out.splitlines():
         if line[:1].islower():  # only a player's name (as typed) starts a line in lower case
             assert line.startswith(("prob-1 ", "prob-1's ")), line
+
+
+# ---------------------------------------------------------------- rules NAME, in words
+@pytest.mark.parametrize("name", ["classic", "perudo", "spot-on", "room", "poker-dice"])
+def test_rules_name_explains_every_option(name: str) -> None:
+    family = family_of(name)
+    preset = family.presets[name]
+    result = CliRunner().invoke(cli, ["rules", name])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    for key, value in preset.options().items():
+        head = next(i for i, line in enumerate(lines) if line.startswith(f"  {key} = "))
+        said = lines[head + 1]
+        assert said.startswith("      ") and said.strip()[:1].isupper(), (key, said)
+        assert family.options.describe(key, value).startswith(said.strip())
+    # the JSON output is the rules' JSON, as it was
+    as_json = CliRunner().invoke(cli, ["rules", name, "--json"])
+    assert json.loads(as_json.output) == family.rules_json(preset)
+
+
+def test_every_rule_option_and_value_has_words() -> None:
+    from liarsdice.core.bidding.rules import OPTION_NAMES, OPTIONS
+    from liarsdice.core.poker.rules import POKER_OPTIONS, PokerRules
+
+    assert set(OPTIONS.help) == OPTION_NAMES
+    for name, option in OPTIONS.options.items():
+        kind = option.kind
+        if isinstance(kind, type) and issubclass(kind, Enum):
+            assert set(OPTIONS.value_help[name]) == {m.value for m in kind}, name
+    assert set(POKER_OPTIONS.help) == set(PokerRules().options())
