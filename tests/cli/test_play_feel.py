@@ -36,15 +36,18 @@ def test_the_pass_prompt_helps_with_directions() -> None:
 
 def test_the_hint_of_an_accepter_is_one_move_per_line() -> None:
     # seed 5, three players: the bid comes back to "you", who accepts with the hints on
-    lines = ["pair K", "left", "accept", "out K K K, then shake", "quit"]
+    # the arrangement and the roll are one line to type (the cup is shaken unless it says
+    # otherwise), so the hint suggests one line; other steps stay one move at a time
+    lines = ["pair K", "left", "accept then out K K K", "accept", "out K K K, then shake", "quit"]
     out = play_out(
         ["--rules", "poker-dice", "--players", "3", "--seed", "5", "--hints"],
         "\n".join(lines) + "\n",
     )
     suggested = [line for line in out.splitlines() if "would play: " in line]
     assert suggested and not [line for line in suggested if "then" in line.split(": ", 1)[1]]
-    assert "The prob bot would play: out K K K." in out and "Then it would play: shake." in out
-    assert "One move at a time: type 'out K K K' now, then 'shake'" in out
+    assert "The prob bot would play: out K K K." in out and "Then it would play" not in out
+    assert "One move at a time: type 'accept' now, then 'out K K K'" in out
+    assert "You leave K K K outside the cup and 2 dice under it.\nYou shake the cup" in out
 
 
 # ------------------------------------------------------------------- bug 5: grammar

@@ -172,3 +172,25 @@ def test_every_rule_option_and_value_has_words() -> None:
         if isinstance(kind, type) and issubclass(kind, Enum):
             assert set(OPTIONS.value_help[name]) == {m.value for m in kind}, name
     assert set(POKER_OPTIONS.help) == set(PokerRules().options())
+
+
+# ------------------------------------------------- poker dice: three prompts per accept
+def test_poker_accept_takes_one_prompt_each_to_accept_arrange_and_bid() -> None:
+    args = ["--rules", "poker-dice", "--players", "3", "--seed", "5"]
+    out = play_out(args, "pair 9\nleft\naccept\nout K K K\nfour K\nquit\n")
+    turn = out[out.index("Liar or accept? accept") : out.index("You bid four K")]
+    prompts = [line.split("? ")[0] for line in turn.splitlines() if "? " in line]
+    assert prompts == [
+        "Liar or accept",
+        "Which dice stay outside the cup (the rest are shaken)",
+        "Your bid",
+    ]
+    assert "You leave K K K outside the cup and 2 dice under it." in turn
+    assert "You shake the cup (2 dice re-rolled unseen)." in turn
+    # the roll may be said on the same line, or alone (the outside dice then stay put)
+    for line, said in [
+        ("out K K K, no shake", "You neither shake nor roll."),
+        ("no shake", "You leave K K K A outside the cup and 1 die under it."),
+    ]:
+        out = play_out(args, f"pair 9\nleft\naccept\n{line}\nfour K\nquit\n")
+        assert said in out and "Shake, roll, or neither?" not in out

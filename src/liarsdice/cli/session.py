@@ -149,4 +149,9 @@ class Session(Terminal):
             if answer.state is not None:
                 state = answer.state
             if answer.action is not None:
-                return self.act(state, seat, answer.action)
+                state = self.act(state, seat, answer.action)
+                for action in answer.then:  # the same player's next steps, said on one line
+                    if state.current_player != seat or action not in state.legal_actions():
+                        break
+                    state = self.act(state, seat, action)
+                return state
