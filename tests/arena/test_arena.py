@@ -289,7 +289,7 @@ def test_labels_give_their_bots_options(monkeypatch: pytest.MonkeyPatch) -> None
     assert BIDDING.make_bot("expert:cached=false", rng, think=0.5).think == 0.5
     with pytest.raises(ValueError, match="option cached takes true or false, not 'maybe'"):
         BIDDING.make_bot("expert:cached=maybe", rng)
-    with pytest.raises(ValueError, match="bot 'random': unknown bot option 'rate'; options: none"):
+    with pytest.raises(ValueError, match="bot 'random': unknown bot option 'rate'; options: "):
         BIDDING.make_bot("random:rate=1", rng)
     # An always-bluffing bluffer and the default one, side by side in one arena.
     spec = ArenaSpec(preset("classic", players=2), ("bluffer:rate=1", "bluffer"), games=40, seed=3)
@@ -466,5 +466,7 @@ def test_cli_table_words(monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.exit_code == 0, result.output
     assert "after 1 move:" in result.stdout and "1 moves" not in result.stdout
     assert "1 games" not in result.stdout and "game(s)" not in result.stdout
-    result = cli(["--rules", "openspiel", "--bots", "expert,random", "--games", "6"])
+    result = cli(
+        ["--rules", "openspiel", "--bots", "expert,random:plausible=false", "--games", "6"]
+    )
     assert "(won all)" in result.stdout and "± 0 " not in result.stdout
