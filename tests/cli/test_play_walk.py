@@ -4,9 +4,15 @@ words, the arena table, poker-dice prompts, bids in words)."""
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import random
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
 from collections.abc import Iterator
 from enum import Enum
 from pathlib import Path
@@ -194,3 +200,51 @@ def test_poker_accept_takes_one_prompt_each_to_accept_arrange_and_bid() -> None:
     ]:
         out = play_out(args, f"pair 9\nleft\naccept\n{line}\nfour K\nquit\n")
         assert said in out and "Shake, roll, or neither?" not in out
+
+
+# ------------------------------------------------------- installs: playing apart from testing
+ROOT = Path(__file__).parents[2]
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="no make")
+def test_make_play_installs_only_the_runtime_and_make_test_the_dev_tools(tmp_path: Path) -> None:
+    def dry(target: str) -> str:
+        venv = tmp_path / "venv"
+        run = subprocess.run(
+            ["make", "-n", target, f"VENV={venv}"], cwd=ROOT, capture_output=True, text=True
+        )
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+    for target in ("play", "serve"):
+        out = dry(target)
+        assert "pip install -q -e .\n" in out and "[dev]" not in out
+        assert ".installed-runtime" in out and ".installed-dev" not in out
+    out = dry("test")
+    assert "pip install -q -e '.[dev]'" in out and ".installed-dev" in out
+    assert "pytest" in out
+
+
+def test_runtime_dependencies_cover_what_the_program_imports() -> None:
+    """Every third-party module the package imports (but the optional bindings) comes from a
+    runtime dependency, and no runtime dependency is there only for the tests."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    runtime = {re.split(r"[\[<>=]", d)[0].lower() for d in project["dependencies"]}
+    found: set[str] = set()
+    for path in (ROOT / "src" / "liarsdice").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name.split(".")[0] for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+    third_party = found - set(sys.stdlib_module_names) - {"liarsdice"}
+    optional = {"pyspiel", "pettingzoo", "gymnasium", "asyncpg"}  # extras: openspiel, ...
+    distribution = {
+        "prometheus_client": "prometheus-client",
+        "confusable_homoglyphs": "confusable-homoglyphs",
+        "starlette": "fastapi",  # FastAPI is built on it
+    }
+    needed = {distribution.get(m, m) for m in third_party - optional}
+    assert needed <= runtime, needed - runtime
+    test_only = {"pytest", "hypothesis", "httpx", "playwright", "ruff", "mypy"}
+    assert not runtime & test_only
