@@ -56,9 +56,7 @@ def rules(name: str | None, as_json: bool) -> None:
         for k, v in preset.options().items():
             click.echo(f"  {k} = {option_text(v, command_line=True)}")
             said = family.options.describe(k, v)
-            for line in textwrap.wrap(
-                said, 92, initial_indent="      ", subsequent_indent="      "
-            ):
+            for line in textwrap.wrap(said, 92, initial_indent=INDENT, subsequent_indent=INDENT):
                 click.echo(line)
         click.echo(f"Change one with 'liarsdice play --rules {preset.name} --option name=value'.")
         return
