@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
+from liarsdice.cli.command import sentence
 from liarsdice.cli.terminal import Terminal
 from liarsdice.core import CHANCE, LiarsDiceError
 from liarsdice.core.api import GameAPI, StateAPI
@@ -133,7 +134,7 @@ class Session(Terminal):
             self.say_all(text.hint(state, seat))
         while True:
             prompt = text.prompt(state, seat)
-            line = self.read(f"{seat_name}, {prompt}" if self.hot_seat else prompt.capitalize())
+            line = self.read(f"{seat_name}, {prompt}" if self.hot_seat else sentence(prompt))
             if line is None:
                 return None
             answer = text.answer(state, seat, line)
