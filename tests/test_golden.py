@@ -141,7 +141,7 @@ HUMAN = [
     ),
     (
         "milton-bradley-human",
-        ["--rules", "milton-bradley", "--players", "2", "--seed", "8", "--bots", "random"],
+        ["--rules", "milton-bradley", "--players", "2", "--seed", "11", "--bots", "random"],
         ["help", "2x3", "show 3", "liar", "2x1", "yes", "no", "3x3", "liar"],
     ),
     (
@@ -160,6 +160,7 @@ HUMAN = [
             "a pair of kings",
             "liar",
             "two pair A K",
+            "five 9",  # a bid that beats most (after accepting, "out ..." shakes the cup)
             "nonsense",
         ],
     ),

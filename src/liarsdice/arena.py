@@ -569,13 +569,20 @@ def run_arena(
 
 
 def check_spec(spec: ArenaSpec) -> None:
-    """Raise :class:`ValueError` (or the rules' own error) for an arena that cannot run.
+    """Raise :class:`ValueError` (or the rules' own error) for an arena that cannot run: an
+    unknown bot, a bot option it lacks, rules that do not take the seats, or a bot that cannot
+    play these rules with these seats (:meth:`~liarsdice.bots.base.BaseBot.cannot_play`), all
+    before the first game.
 
     >>> from liarsdice.core.bidding import preset
     >>> check_spec(ArenaSpec(rules=preset("classic"), bots=("prob", "genius")))
     Traceback (most recent call last):
     ...
     ValueError: unknown bot 'genius'; bidding bots: ...
+    >>> check_spec(ArenaSpec(rules=preset("classic"), bots=("nash", "prob")))
+    Traceback (most recent call last):
+    ...
+    ValueError: bot 'nash' cannot play classic with 4 players: it plays only what the exact ...
     """
     family = spec.family
     for name in spec.bots:
@@ -586,7 +593,15 @@ def check_spec(spec: ArenaSpec) -> None:
             family.make_bot(name.strip().lower(), random.Random(0), think=spec.think)
     if spec.games < 0:
         raise ValueError(f"games must not be negative, not {spec.games}")
-    build_game(spec, spec.labels[: spec.num_players])
+    game = build_game(spec, spec.labels[: spec.num_players])
+    for name in dict.fromkeys(b.strip().lower() for b in spec.bots):
+        bot = family.make_bot(name, random.Random(0), think=spec.think)
+        why = bot.cannot_play(game)
+        if why is not None:
+            raise ValueError(
+                f"bot {kind_of(name)!r} cannot play {spec.rules.name} with "
+                f"{spec.num_players} players: {why}"
+            )
 
 
 def _play_all(spec: ArenaSpec, jobs: int) -> Iterator[list[GameResult]]:
@@ -666,9 +681,16 @@ def summarize(
                 seat_games=tuple(seat_games[i]),
             )
         )
-    standings.sort(key=lambda s: (-s.elo, s.label))
+    # Most wins first (the rate: labels may play different numbers of games), then the better
+    # placement, then Elo: a ranking by Elo alone can put the bot that won most below weaker
+    # ones, as Elo fits every pairwise placement, not only the wins.
+    standings.sort(key=lambda s: (-s.win_rate, _nan_last(s.placement), -s.elo, s.label))
     abandoned = [g.error for g in games if g.error is not None]
     return ArenaResult(spec, games, standings, abandoned, jobs, seconds, bootstrap)
+
+
+def _nan_last(x: float) -> float:
+    return math.inf if math.isnan(x) else x
 
 
 def _elo_with_errors(

@@ -242,7 +242,7 @@ def test_bot_errors_are_reported_not_raised(monkeypatch: pytest.MonkeyPatch) -> 
         ["--players", "2", "--bots", "crash,random", "--games", "2", "--seed", "8", "--quiet"],
     )
     assert out.exit_code == 0, out.output
-    assert "2 game(s) abandoned" in out.output
+    assert "2 games abandoned" in out.output
     assert "game 0 (seed 8): crash in seat" in out.output and "RuntimeError: boom" in out.output
 
 
@@ -289,7 +289,7 @@ def test_labels_give_their_bots_options(monkeypatch: pytest.MonkeyPatch) -> None
     assert BIDDING.make_bot("expert:cached=false", rng, think=0.5).think == 0.5
     with pytest.raises(ValueError, match="option cached takes true or false, not 'maybe'"):
         BIDDING.make_bot("expert:cached=maybe", rng)
-    with pytest.raises(ValueError, match="bot 'random': unknown bot option 'rate'; options: none"):
+    with pytest.raises(ValueError, match="bot 'random': unknown bot option 'rate'; options: "):
         BIDDING.make_bot("random:rate=1", rng)
     # An always-bluffing bluffer and the default one, side by side in one arena.
     spec = ArenaSpec(preset("classic", players=2), ("bluffer:rate=1", "bluffer"), games=40, seed=3)
@@ -385,12 +385,19 @@ def test_cli_poker_dice_and_options() -> None:
         (["--rules", "openspiel", "--players", "3"], "single-round scoring is for two players"),
         (["--rules", "poker-dice", "--faces", "8"], "poker dice have six faces"),
         (["--games", "0"], "0"),
+        (
+            ["--bots", "nash,prob", "--games", "4"],
+            "bot 'nash' cannot play classic with 4 players: it plays only what the exact solver",
+        ),
+        (["--rules", "perudo", "--players", "2", "--bots", "prob,nash"], "'perudo' lacks"),
     ],
 )
 def test_cli_errors(args: list[str], message: str) -> None:
     result = cli(args)
     assert result.exit_code == 2, result.output
-    assert message in result.output
+    assert message[0].upper() + message[1:] in result.output or message in result.output
+    said = result.output.split("\nError: ", 1)[1]
+    assert said[0].isupper(), said  # a sentence: 'Error: Unknown bot ...'
     assert "Traceback" not in result.output
 
 
@@ -410,3 +417,56 @@ def test_every_registered_bot_plays_without_errors(family: Family) -> None:
         assert "nash" in family.bots
         spec = ArenaSpec(preset("openspiel"), ("nash", "prob"), games=20, seed=1)
         assert run_arena(spec, bootstrap=0).errors == []
+
+
+def test_a_bot_that_cannot_play_the_rules_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the bot where it can play: no refusal
+    assert run_arena(ArenaSpec(preset("openspiel"), ("nash", "prob"), games=2)).errors == []
+    played: list[int] = []
+    monkeypatch.setattr("liarsdice.arena.play_game", lambda spec, i: played.append(i))
+    with pytest.raises(ValueError, match="bot 'nash' cannot play classic with 4 players"):
+        run_arena(ArenaSpec(preset("classic"), ("nash", "prob"), games=4))
+    assert played == []
+
+
+def test_standings_rank_by_wins_then_elo_and_bounds_for_a_clean_sweep() -> None:
+    from liarsdice.arena import summarize
+    from liarsdice.cli.arena import elo_text
+
+    # prob wins 3 games and is last in 3; bayes wins 2 and beats random 5 of 6: bayes has the
+    # better Elo (it beats random more), prob the most wins, so prob ranks first.
+    spec = ArenaSpec(preset("classic", players=3), ("prob", "bayes", "random"), games=6)
+    seats = ("prob", "bayes", "random")
+    ranks = [(1.0, 2.0, 3.0)] * 3 + [(3.0, 1.0, 2.0)] * 2 + [(3.0, 2.0, 1.0)]
+    games = [GameResult(i, seats, r, seats[r.index(1.0)], 10, {}) for i, r in enumerate(ranks)]
+    result = summarize(spec, games, bootstrap=20)
+    by_label = {s.label: s for s in result.standings}
+    assert by_label["bayes"].elo > by_label["prob"].elo
+    assert [s.label for s in result.standings] == ["prob", "bayes", "random"]
+    # a clean sweep: a bound, not "± 0"
+    result = summarize(spec, [GameResult(i, seats, (1.0, 2.0, 3.0), "prob", 9, {})
+                              for i in range(10)], bootstrap=20)  # fmt: skip
+    texts = [elo_text(s, 3) for s in result.standings]
+    assert texts[0].startswith("≥ ") and texts[2].startswith("≤ ") and "± 0" not in texts[0]
+
+
+def test_cli_table_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Crash(RandomBot):
+        name = "crash"
+
+        def choose(self, game: Game, view: PlayerView) -> int:
+            if len(view.bids) >= 1:
+                raise RuntimeError("boom")
+            return super().choose(game, view)
+
+    add_bots(monkeypatch, Crash)
+    result = cli(["--rules", "openspiel", "--bots", "crash,prob", "--games", "4", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    assert "after 1 move:" in result.stdout and "1 moves" not in result.stdout
+    assert "1 games" not in result.stdout and "game(s)" not in result.stdout
+    result = cli(
+        ["--rules", "openspiel", "--bots", "expert,random:plausible=false", "--games", "6"]
+    )
+    assert "(won all)" in result.stdout and "± 0 " not in result.stdout

@@ -221,3 +221,37 @@ def test_tuning_parameters_are_constructor_keywords() -> None:
         ProbBot(rng, 0.7)  # type: ignore[misc]  # keywords only
     twin = ProbBot(rng)
     assert twin != ProbBot(rng) and len({twin, ProbBot(rng)}) == 2  # compared by identity
+
+
+def test_the_beginner_bids_within_reason_and_stays_weak() -> None:
+    """The weakest level ('random', the browser's Beginner) never bids far past the count a
+    player would expect from the dice in play (unless no call is open to it), yet prob beats
+    it nearly always."""
+    from liarsdice.arena import ArenaSpec, run_arena
+    from liarsdice.bots import RandomBot
+    from liarsdice.odds import match_probability, unseen_dice
+
+    game = Game(preset("classic", players=5))
+    over = []
+    for seed in range(40):
+        state = game.new_initial_state().resolve_chance(random.Random(seed))
+        bot = RandomBot(random.Random(seed))
+        while not state.is_terminal() and state.round == 0:
+            if state.current_player < 0:
+                state = state.resolve_chance(random.Random(seed))
+                continue
+            view = state.view(state.current_player)
+            action = bot.choose(game, view)
+            bid = game.action_bid(action)
+            if bid is not None and LIAR in view.legal_actions:
+                in_play = unseen_dice(view) + len(view.my_dice)
+                over.append(bid.quantity - in_play * match_probability(game, view, bid.face))
+            state = state.apply_action(action)
+    assert over and max(over) <= 1.0  # the 'margin'
+    uniform = RandomBot(random.Random(0), plausible=False)  # the old baseline, still there
+    dealt = game.new_initial_state().resolve_chance(random.Random(1))
+    view = dealt.view(dealt.current_player)
+    assert len({uniform.choose(game, view) for _ in range(300)}) > 20
+    spec = ArenaSpec(preset("classic", players=2), ("random", "prob"), games=100, seed=5)
+    wins = {s.label: s.wins for s in run_arena(spec, bootstrap=0).standings}
+    assert wins["prob"] >= 90

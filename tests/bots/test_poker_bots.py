@@ -206,3 +206,23 @@ def test_prob_accepter_plans_a_reroll() -> None:
     if not shake:
         kept += s.cup
     assert sorted(kept) == [5, 5]
+
+
+def test_the_poker_beginner_opens_within_reason() -> None:
+    """The weakest level never opens more than one hand category above the hand it holds
+    (the uniform baseline, random:plausible=false, opened five of a kind on junk)."""
+    from liarsdice.core.poker import PokerGame, hand_bid
+
+    game = PokerGame(players=3)
+    beginner = POKER.make_bot("random", random.Random(1))
+    uniform = POKER.make_bot("random:plausible=false", random.Random(1))
+    over = {"beginner": 0, "uniform": 0}
+    for seed in range(200):
+        state = game.new_initial_state().resolve_chance(random.Random(seed))
+        view = state.view(state.current_player)
+        held = hand_bid(view.cup + view.outside).category
+        for name, bot in (("beginner", beginner), ("uniform", uniform)):
+            bid = game.action_bid(bot.choose(game, view))
+            assert bid is not None
+            over[name] += bid.category > held + 1
+    assert over["beginner"] == 0 and over["uniform"] > 20

@@ -27,7 +27,7 @@ def play_error(args: list[str]) -> str:
 
 
 def finished(out: str) -> bool:
-    return "wins the game!" in out or "you win the game!" in out
+    return "wins the game!" in out or "You win the game!" in out
 
 
 def unsaid(out: str, *messages: str) -> list[str]:

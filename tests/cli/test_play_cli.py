@@ -58,14 +58,14 @@ def test_bad_input_gets_a_clear_message_and_a_new_prompt() -> None:
     )
     said = [
         "there is no bid to call yet: make the opening bid",
-        "can't read 'blah' as a bid",
+        "Can't read 'blah' as a bid",
         "Not allowed: 99x3 needs more dice than the 10 in play.",
-        "face 9 in '3x9' is out of range",
+        "Face 9 in '3x9' is out of range",
         "Show-and-reroll is not part of these rules",
-        "buying dice is not part of these rules",
+        "Not allowed: buying dice is not part of these rules",
         "It is your turn. (Questions are free in these rules.)",
         "There is no passing",
-        "you bid 1x2 (one two).",
+        "You bid 1x2 (one two).",
         "Not allowed: 1x2 does not beat",
         "least legal bids:",
     ]
@@ -113,12 +113,12 @@ def test_show_and_reroll_input() -> None:
     lines.append("quit")
     out = play_out(args, "\n".join(lines) + "\n")
     said = [
-        "there is no face 9",
+        "There is no face 9",
         "You can only show dice you hold hidden",
         "Keep at least one die hidden to re-roll.",
-        f"you show {show} and re-roll 3 dice.",
+        f"You show {show} and re-roll 3 dice.",
         "after showing and re-rolling you must raise the bid",
-        "you bid 10x6 (ten sixes).",
+        "You bid 10x6 (ten sixes).",
     ]
     assert unsaid(out, *said) == []
 
@@ -126,12 +126,12 @@ def test_show_and_reroll_input() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--option", "nope=1"], "unknown rule option"),
+        (["--option", "nope=1"], "Unknown rule option"),
         (["--option", "wild"], "is not name=value"),
         (["--rules", "nope"], "nope"),
-        (["--rules", "openspiel", "--faces", "4"], "wild must be"),
+        (["--rules", "openspiel", "--faces", "4"], "Wild must be"),
         (["--names", "a,b", "--players", "3"], "--names lists 2 players"),
-        (["--human", "x", "--names", "a,b"], "human 'x' is not one of --names"),
+        (["--human", "x", "--names", "a,b"], "Human 'x' is not one of --names"),
         (["--names", "a,a"], "distinct"),
     ],
 )
@@ -179,7 +179,7 @@ def test_rules_shows_one_preset() -> None:
     for option in PRESETS["perudo"].options():
         assert f"  {option} " in result.output
     bad = CliRunner().invoke(rules, ["nope"])
-    assert bad.exit_code == 2 and "unknown rules 'nope'" in bad.output
+    assert bad.exit_code == 2 and "Unknown rules 'nope'" in bad.output
 
 
 def test_rules_json_round_trips() -> None:

@@ -43,7 +43,7 @@ TABLES = [
         "1x2",
         "liar",
         "blah",
-        "can't read 'blah' as a bid",
+        "Can't read 'blah' as a bid",
         "Reveal of round 1:",
         "Your dice (bob):",
         ["--option", "first_opener=given"],

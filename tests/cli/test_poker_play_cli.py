@@ -28,8 +28,9 @@ def test_accept_arrange_roll_and_bid_with_clear_messages() -> None:
     ]
     missing = next(f for f in ("9", "10", "J", "Q", "K", "A") if f not in hand)
     lines = ["", "junk", ""]  # ann opens with junk; bob takes the screen
-    lines += ["accept", f"out {missing}", "out " + " ".join(hand), "out none"]
-    lines += ["roll 9", "no shake", "junk", "pair 9", "", "accept", "quit"]
+    # after accepting, one line arranges the dice and says how to roll them
+    lines += ["accept", f"out {missing}", "out " + " ".join(hand), "out none, roll 9"]
+    lines += ["out none, no shake", "junk", "pair 9", "", "accept", "quit"]
     args = poker("--seed", str(seed), "--human", "ann", "--human", "bob", "--players", "2")
     out = play_out(args, "\n".join(lines) + "\n")
     said = [
@@ -51,7 +52,7 @@ def test_accept_arrange_roll_and_bid_with_clear_messages() -> None:
 def test_hints_and_help() -> None:
     out = play_out(poker("--seed", "6", "--hints", "--players", "3"), "help\npair 9\nleft\nquit\n")
     assert "Your hand reads" in out and "The prob bot would play:" in out
-    assert "keep Q Q" in out and "shake / no shake" in out
+    assert "keep Q Q" in out and "out K K, no shake" in out
 
 
 def test_the_five_of_a_kind_rule_and_poker_options() -> None:
@@ -60,8 +61,8 @@ def test_the_five_of_a_kind_rule_and_poker_options() -> None:
         out = play_out([*args, "--option", f"five_of_a_kind_rule={five}"])
         assert f"3 lives each, five-of-a-kind rule {five}, seed 9." in out
         assert "wins the game!" in out
-    assert "unknown rule option 'wild'" in play_error(poker("--option", "wild=1"))
-    assert "lives must be 1..99" in play_error(poker("--option", "lives=0"))
+    assert "Unknown rule option 'wild'" in play_error(poker("--option", "wild=1"))
+    assert "Lives must be 1..99" in play_error(poker("--option", "lives=0"))
     assert "six faces" in play_error(poker("--faces", "8"))
 
 
@@ -97,7 +98,7 @@ def test_rules_lists_poker_dice() -> None:
     assert "lives=3, dice=5, five_of_a_kind_rule=true" in result.output
     assert "classic:" in result.output  # the bidding presets are still there
     one = CliRunner().invoke(rules, ["poker-dice"])
-    assert one.exit_code == 0 and "  five_of_a_kind_rule  true" in one.output
+    assert one.exit_code == 0 and "  five_of_a_kind_rule = true\n      Whether" in one.output
     data = json.loads(CliRunner().invoke(rules, ["poker-dice", "--json"]).output)
     assert PokerRules(**{k: v for k, v in data.items() if k not in ("family", "description")})
     assert data["family"] == "poker"

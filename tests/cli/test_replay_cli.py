@@ -88,7 +88,7 @@ def test_illegal_move(tmp_path: Path, family: str) -> None:
     assert code == 1
     assert json.loads(out) == {"ok": False, "error": {"round": 0, "move": m, "message": message}}
     code, out = run_replay(tmp_path, json.dumps(rec))
-    assert code == 1 and f"error: round 1, move {m + 1}: {message}" in out
+    assert code == 1 and f"Error: Round 1, move {m + 1}: {message}" in out
 
 
 @pytest.mark.parametrize("family", FAMILY_NAMES)
@@ -102,7 +102,7 @@ def test_round_errors_have_no_move(tmp_path: Path, family: str) -> None:
     assert (error["round"], error["move"]) == (0, None)
     assert error["message"].startswith(message)
     code, out = run_replay(tmp_path, json.dumps(rec))
-    assert code == 1 and f"error: round 1: {message}" in out
+    assert code == 1 and f"Error: Round 1: {message}" in out
 
 
 @pytest.mark.parametrize("family", FAMILY_NAMES)
@@ -126,7 +126,7 @@ def test_unreadable_records_and_missing_file(tmp_path: Path, family: str) -> Non
         "message": "unsupported record version 2; this reader knows version 1",
     }
     code, out = run_replay(tmp_path, json.dumps(example(family, liarsdice=2)))
-    assert code == 1 and "error: unsupported record version 2" in out
+    assert code == 1 and "Error: Unsupported record version 2" in out
 
 
 @pytest.mark.parametrize("family", FAMILY_NAMES)
@@ -147,7 +147,7 @@ def test_text_record_errors_carry_the_location(tmp_path: Path, family: str) -> N
     assert (error["round"], error["move"]) == (0, 2)
     assert error["message"].startswith(f"line {number}: can't read 'fold'")
     code, out = run_replay(tmp_path, bad, name="game.txt")
-    assert code == 1 and f"error: round 1, move 3: line {number}: can't read 'fold'" in out
+    assert code == 1 and f"Error: Round 1, move 3: line {number}: can't read 'fold'" in out
 
 
 @pytest.mark.parametrize("family", FAMILY_NAMES)
@@ -163,7 +163,7 @@ def test_human_output_on_error(tmp_path: Path, family: str) -> None:
     rec["rounds"][0]["moves"][1]["player"] = "cy"
     code, out = run_replay(tmp_path, json.dumps(rec))
     assert code == 1
-    assert "error: round 1, move 2: it is bob's turn, not cy's" in out
+    assert "Error: Round 1, move 2: it is bob's turn, not cy's" in out
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=FAMILY_NAMES)

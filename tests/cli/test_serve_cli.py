@@ -28,6 +28,6 @@ def test_busy_port_is_one_clear_error(tmp_path: Path) -> None:
         cmd += ["--db", f"sqlite+aiosqlite:///{tmp_path / 'second.db'}"]
         out = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert out.returncode == 1
-    assert f"port {port} on 127.0.0.1 is already in use" in out.stderr
+    assert f"Error: Port {port} on 127.0.0.1 is already in use" in out.stderr
     assert "serving on" not in out.stderr and "Errno" not in out.stderr
     assert "Traceback" not in out.stderr

@@ -68,7 +68,7 @@ def test_verify_re_derives_server_records(tmp_path: Path, preset: str) -> None:
         path.write_text(json.dumps(record))
         result = runner.invoke(cli, ["verify", str(path)])
         assert result.exit_code == 0, result.output
-        assert result.output.startswith("ok:")
+        assert result.output.startswith("OK:")
         replayed = runner.invoke(cli, ["replay", str(path)])
         assert replayed.exit_code == 0, replayed.output
     # tampering: another seed, another client seed, another die

@@ -88,6 +88,16 @@ class BaseBot(ABC, Generic[G, V]):
             raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
         return legal
 
+    def cannot_play(self, game: G) -> str | None:
+        """Why this bot cannot play ``game`` (its rules, seats and dice), or None when it can.
+
+        Callers ask before the first move (``liarsdice arena`` and ``play`` refuse such a bot
+        up front rather than abandon every game); most bots play anything their family
+        deals, and a bot limited to some games (the solver's ``nash``) says what it plays.
+        """
+        del game
+        return None
+
     @abstractmethod
     def choose(self, game: G, view: V) -> int:
         """The action this bot takes, given only its own view (its seat is ``view.player``)."""

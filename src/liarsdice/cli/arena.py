@@ -36,16 +36,19 @@ from liarsdice.arena import (
     ELO_BASE,
     ArenaResult,
     ArenaSpec,
+    BotStanding,
     accepts_think,
     check_spec,
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
+from liarsdice.cli.command import Command
 from liarsdice.cli.options import build_rules, count_option, rule_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
+from liarsdice.notation.grammar import plural
 
-__all__ = ["arena", "format_ms", "render_table"]
+__all__ = ["arena", "elo_text", "format_ms", "render_table"]
 
 MAX_ERRORS_SHOWN = 20
 
@@ -89,11 +92,33 @@ def render_table(result: ArenaResult) -> Table:
             str(s.wins),
             f"{100 * s.win_rate:.1f} ({100 * s.win_low:.1f}-{100 * s.win_high:.1f})",
             "-" if math.isnan(s.placement) else f"{s.placement:.2f}",
-            f"{s.elo:.0f} ± {s.elo_error:.0f}",
+            elo_text(s, spec.num_players),
             str(s.errors),
             "/".join(format_ms(x) for x in (s.ms_mean, s.ms_p50, s.ms_max)),
         )
     return table
+
+
+def elo_text(s: BotStanding, players: int) -> str:
+    """A bot's Elo and its error bar; a bound where the data give no interval: a bot that
+    placed first in every game (beat every other in every game) has only a lower bound (its
+    rating is held finite by the fit's prior, and every resample gives the same one), one
+    that placed last in every game only an upper bound.
+
+    >>> from dataclasses import replace
+    >>> row = BotStanding("a", "a", 10, 5, .5, .2, .8, 1.5, 1530.4, 61.2, 0, 9, 1, 1, 1, (5, 5))
+    >>> elo_text(row, 2), elo_text(replace(row, placement=1.0), 2)
+    ('1530 ± 61', '≥ 1530 (won all)')
+    >>> elo_text(replace(row, placement=2.0), 2), elo_text(replace(row, games=0), 2)
+    ('≤ 1530 (lost all)', '-')
+    """
+    if s.games == 0:
+        return "-"
+    if s.placement == 1.0:
+        return f"≥ {s.elo:.0f} (won all)"
+    if s.placement == players:
+        return f"≤ {s.elo:.0f} (lost all)"
+    return f"{s.elo:.0f} ± {s.elo_error:.0f}"
 
 
 def _print_report(result: ArenaResult, console: Console) -> None:
@@ -102,16 +127,22 @@ def _print_report(result: ArenaResult, console: Console) -> None:
     say = console.print
     say(
         f"Arena: {escape(spec.rules.name)} rules ({spec.family.name} family), "
-        f"{spec.num_players} players, {games} games, seed {spec.seed}, {result.jobs} "
-        f"job{'s' if result.jobs != 1 else ''}, {result.seconds:.1f} s.",
+        f"{spec.num_players} players, {plural(games, 'game')}, seed {spec.seed}, "
+        f"{plural(result.jobs, 'job')}, {result.seconds:.1f} s.",
         highlight=False,
     )
     say(render_table(result))
     say(
-        f"Elo: Bradley-Terry fit to pairwise placements, mean {ELO_BASE:g}; "
-        f"± 95% bootstrap half-width ({result.bootstrap} resamples).",
+        f"Ranked by wins, then placement. Elo: Bradley-Terry fit to pairwise placements, mean "
+        f"{ELO_BASE:g}; ± 95% bootstrap half-width ({result.bootstrap} resamples).",
         highlight=False,
     )
+    if any(elo_text(s, spec.num_players)[0] in "≥≤" for s in result.standings):
+        say(
+            "≥ / ≤: a bot that placed first (last) in every game has only a bound, not an "
+            "interval: more games against stronger (weaker) bots would tell more.",
+            highlight=False,
+        )
     labels = len(spec.labels)
     if games % labels:
         say(
@@ -123,21 +154,21 @@ def _print_report(result: ArenaResult, console: Console) -> None:
         say(f"* given the --think budget of {spec.think:g} s per move.", highlight=False)
     if result.errors:
         say(
-            f"[red]{len(result.errors)} game(s) abandoned on a bot error[/red] (not counted "
-            "in the standings); reproduce one with liarsdice.arena.play_game(spec, game):",
+            f"[red]{plural(len(result.errors), 'game')} abandoned on a bot error[/red] (not "
+            "counted in the standings); reproduce one with liarsdice.arena.play_game(spec, game):",
             highlight=False,
         )
         for e in result.errors[:MAX_ERRORS_SHOWN]:
             say(
                 f"  game {e.game} (seed {e.seed}): {escape(e.bot)} in seat {e.seat} after "
-                f"{e.move} moves: {escape(e.error)}",
+                f"{plural(e.move, 'move')}: {escape(e.error)}",
                 highlight=False,
             )
         if len(result.errors) > MAX_ERRORS_SHOWN:
             say(f"  ... and {len(result.errors) - MAX_ERRORS_SHOWN} more.", highlight=False)
 
 
-@click.command("arena")
+@click.command("arena", cls=Command)
 @rule_options(
     rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
     players_help="Seats per game (default: the preset's).",
@@ -236,4 +267,4 @@ def arena(
         if out is not None:
             console.print(f"Wrote {escape(str(out))}.", highlight=False)
     if result.errors and as_json:
-        err.print(f"{len(result.errors)} game(s) abandoned on a bot error (see 'errors').")
+        err.print(f"{plural(len(result.errors), 'game')} abandoned on a bot error (see 'errors').")

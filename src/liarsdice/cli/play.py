@@ -21,6 +21,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from liarsdice.cli.command import Command
 from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
@@ -80,7 +81,7 @@ def seat_plan(
     return plan
 
 
-@click.command("play")
+@click.command("play", cls=Command)
 @click.option(
     "--rules",
     "rules_name",
@@ -171,6 +172,13 @@ def play(
         game = family.new_game(rules, [s.name for s in seats])
     except LiarsDiceError as e:
         raise click.UsageError(str(e)) from None
+    for name, kind in plan:
+        why = None if kind is None else family.make_bot(kind, random.Random(0)).cannot_play(game)
+        if why is not None:
+            raise click.BadParameter(
+                f"bot {kind!r} ({name}) cannot play {rules.name} with {len(seats)} players: {why}",
+                param_hint="--bots",
+            )
     console = Console(highlight=False, soft_wrap=True, emoji=False)
     if delay is None:  # watching on a screen: a pace people can follow; piped: no waiting
         delay = WATCH_DELAY if watch and console.is_terminal else 0.0

@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from liarsdice.cli.command import Command, fail
 from liarsdice.core.errors import RecordError
 from liarsdice.families import (
     Family,
@@ -53,7 +54,7 @@ def _where(error: dict[str, Any]) -> str:
     return where + ": "
 
 
-@click.command("replay")
+@click.command("replay", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the summary).")
 def replay(file: str, as_json: bool) -> None:
@@ -71,8 +72,7 @@ def replay(file: str, as_json: bool) -> None:
         return
     if not summary["ok"]:
         error = summary["error"]
-        click.echo(f"error: {_where(error)}{error['message']}", err=True)
-        sys.exit(1)
+        raise fail(f"{_where(error)}{error['message']}")
     assert family is not None
     for number, rnd in enumerate(summary["rounds"], start=1):
         click.echo(family.round_line(number, rnd))

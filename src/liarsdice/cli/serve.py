@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from liarsdice.cli.command import Command
 from liarsdice.cli.options import count_option, number_option
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def claim_or_exit(db_url: str) -> Claim:
         raise click.ClickException(f"cannot open the database {db_url}: {err}") from None
 
 
-@click.command("serve")
+@click.command("serve", cls=Command)
 @click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
 @click.option(

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 from rich.console import Console
 from rich.markup import escape
 
+from liarsdice.cli.command import sentence
 from liarsdice.cli.terminal import Terminal
 from liarsdice.core import CHANCE, LiarsDiceError
 from liarsdice.core.api import GameAPI, StateAPI
@@ -57,7 +58,7 @@ class Session(Terminal):
     delay: float = 0.0  # seconds to pause after each bot move (pacing; 0: none)
 
     def __post_init__(self) -> None:
-        Terminal.__init__(self, self.seats, self.console)
+        Terminal.__init__(self, self.seats, self.console, names=[s.name for s in self.seats])
         self.text = self.family.terminal(self.game, hot_seat=self.hot_seat)
 
     def run(self) -> int:
@@ -133,7 +134,7 @@ class Session(Terminal):
             self.say_all(text.hint(state, seat))
         while True:
             prompt = text.prompt(state, seat)
-            line = self.read(f"{seat_name}, {prompt}" if self.hot_seat else prompt.capitalize())
+            line = self.read(f"{seat_name}, {prompt}" if self.hot_seat else sentence(prompt))
             if line is None:
                 return None
             answer = text.answer(state, seat, line)
@@ -149,4 +150,9 @@ class Session(Terminal):
             if answer.state is not None:
                 state = answer.state
             if answer.action is not None:
-                return self.act(state, seat, answer.action)
+                state = self.act(state, seat, answer.action)
+                for action in answer.then:  # the same player's next steps, said on one line
+                    if state.current_player != seat or action not in state.legal_actions():
+                        break
+                    state = self.act(state, seat, action)
+                return state

@@ -21,6 +21,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from liarsdice.cli.command import Command
 from liarsdice.core.errors import RulesError
 from liarsdice.solve.cache import cache_path, cached_policy
 from liarsdice.solve.cfr import ALGORITHMS, Algorithm
@@ -47,7 +48,7 @@ def _dice(text: str) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
-@click.command(name="solve")
+@click.command(name="solve", cls=Command)
 @click.option(
     "--rules",
     "rules_name",
@@ -110,7 +111,7 @@ def solve(
         game = make_game(rules_name, _dice(dice), faces)
         tree = PublicTree(game, max_bytes=max_bytes)
     except RulesError as exc:
-        raise click.ClickException(str(exc)) from None
+        raise click.UsageError(str(exc)) from None  # rules the solver does not take
     err = Console(stderr=True, file=sys.stderr, soft_wrap=True)
     lines = err if as_json else Console(file=sys.stdout, highlight=False, soft_wrap=True)
     lines.print(

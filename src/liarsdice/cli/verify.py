@@ -13,9 +13,13 @@ refused with a message that says to verify the JSON record instead.
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
+from liarsdice.cli.command import Command, fail
 from liarsdice.core.bidding.game import CHANCE
+from liarsdice.core.bidding.state import Phase as BiddingPhase
 from liarsdice.core.errors import LiarsDiceError, RecordError
 from liarsdice.families import (
     AnyRecord,
@@ -25,6 +29,7 @@ from liarsdice.families import (
     read_record_text,
     replay_record,
 )
+from liarsdice.notation.grammar import plural
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
 
 TEXT_RECORD = (
@@ -63,14 +68,27 @@ def verify_record(record: AnyRecord) -> list[str]:
     if not any("fair" in r for r in rounds):
         raise RecordError("the record has no 'fair' seeds to verify")
     game = final.game
-    # Chance events of the replay, by round (the round the state is in when they happen).
-    by_round: dict[int, list[tuple[int, int]]] = {}
+    # Chance events of the replay, by round (the round the state is in when they happen):
+    # (outcomes, the one applied, whose dice: a seat, or None for the stash or a roll-off).
+    by_round: dict[int, list[tuple[int, int, int | None]]] = {}
     state = game.new_initial_state()
+    waiting: list[tuple[int, int, int, int | None]] = []  # rolls whose owner moves next
     for player, action in final.history():
         if player == CHANCE:
             outcomes = [a for a, _ in state.chance_outcomes()]
-            by_round.setdefault(state.round, []).append((len(outcomes), outcomes.index(action)))
+            owner = _dealt_to(state)
+            entry = (state.round, len(outcomes), outcomes.index(action), owner)
+            if owner == _NEXT:
+                waiting.append(entry)
+            else:
+                by_round.setdefault(state.round, []).append(entry[1:])
         state = state.apply_event(player, action)
+        if player == CHANCE and waiting and state.current_player != CHANCE:
+            for at, k, index, _ in waiting:  # the player who rolled them moves next
+                by_round.setdefault(at, []).append((k, index, state.current_player))
+            waiting.clear()
+    for at, k, index, _ in waiting:
+        by_round.setdefault(at, []).append((k, index, None))
     problems: list[str] = []
     for r, rnd in enumerate(rounds):
         info = rnd.get("fair")
@@ -97,15 +115,42 @@ def verify_record(record: AnyRecord) -> list[str]:
             drawn = stream.draw(len(players))
             if r != 0 or players[drawn] != rnd.get("opener"):
                 problems.append(f"{where}: the opener draw gives {players[drawn]}")
-        for i, (k, index) in enumerate(by_round.get(r, [])):
+        for i, (k, index, owner) in enumerate(by_round.get(r, [])):
             got = stream.draw(k)
             if got != index:
-                problems.append(f"{where}: roll {i + 1} should be outcome {got + 1} of {k}")
+                whose = "the stash" if owner is None else f"{players[owner]}'s dice"
+                problems.append(
+                    f"{where}, {whose} (roll {i + 1} of the round) do not match the committed "
+                    f"seeds: they give outcome {got + 1} of {k}, the record has {index + 1}"
+                )
                 break
     return problems
 
 
-@click.command("verify")
+_NEXT = -2  # a roll whose owner is the player who moves after it (re-rolls, a shaken cup)
+
+
+def _dealt_to(state: Any) -> int | None:
+    """Whose die the chance event due at ``state`` rolls: a seat, None (the stash, a
+    roll-off for the opener), or :data:`_NEXT` (the player who moves next: a re-roll after a
+    show, a bought die, poker dice shaken under the cup)."""
+    if state.game.family != "bidding":
+        return _NEXT
+    phase = state.phase
+    if phase is BiddingPhase.ROLL:  # the round's deal: seat by seat, the stash last
+        index = len(state.pending)
+        for seat, count in enumerate(state.table.dice):
+            if index < count:
+                return seat
+            index -= count
+        return None
+    if phase in (BiddingPhase.REROLL, BiddingPhase.BUY_ROLL):
+        roller: int = state.pending[0]
+        return roller
+    return None
+
+
+@click.command("verify", cls=Command)
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 def verify(record_file: str) -> None:
     """Check a server game record's provably fair dice (docs/SERVER.md).
@@ -121,11 +166,17 @@ def verify(record_file: str) -> None:
         if isinstance(err, (OSError, UnicodeDecodeError)):
             why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
             reason = f"can't read {record_file}: {why}"
-        click.echo(f"liarsdice verify: {reason}", err=True)
-        raise SystemExit(1) from None
+        raise fail(reason) from None
     rounds = len(data.rounds)
     if problems:
         for p in problems:
-            click.echo(p, err=True)
+            click.echo(f"FAILED: {p}.", err=True)
+        click.echo(
+            f"FAILED: {record_file}: {len(problems)} of {plural(rounds, 'round')} not proven fair.",
+            err=True,
+        )
         raise SystemExit(1)
-    click.echo(f"ok: {rounds} round(s) re-derived from their revealed seeds")
+    click.echo(
+        f"OK: {record_file}: every die of {plural(rounds, 'round')} re-derived "
+        "from the revealed seeds, which match their commitments."
+    )

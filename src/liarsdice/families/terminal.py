@@ -81,13 +81,16 @@ class Answer:
     """What one line of a human's input comes to.
 
     ``lines``: what to print first; ``command``: ``quit``, ``help``, ``hint`` or ``status``;
-    ``action``: a legal move to make; ``state``: the state the game goes on from when the
-    input changed it without a move (a question asked under house rules)."""
+    ``action``: a legal move to make; ``then``: moves of the same player to make after it,
+    each legal once the one before is made (one line that says two steps: poker dice's
+    ``out K K K, shake``); ``state``: the state the game goes on from when the input changed
+    it without a move (a question asked under house rules)."""
 
     lines: tuple[str, ...] = ()
     command: str | None = None
     action: int | None = None
     state: Any = None
+    then: tuple[int, ...] = ()
 
 
 # ------------------------------------------------------------------------- the family parts

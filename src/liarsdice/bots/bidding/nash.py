@@ -33,11 +33,11 @@ from typing import Any, ClassVar
 from liarsdice.bots.base import Bot
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.view import PlayerView
-from liarsdice.solve.cache import DISK_MIN_NODES
+from liarsdice.solve.cache import DISK_MIN_NODES, is_cached
 from liarsdice.solve.cache import cached_policy as solved_policy
 from liarsdice.solve.cfr import Progress
 from liarsdice.solve.policy import Policy
-from liarsdice.solve.tree import SolverError
+from liarsdice.solve.tree import SolverError, check_supported, in_reach
 
 __all__ = ["PROGRESS_ENV", "NashBot", "SolveBar", "cached_policy", "show_progress"]
 
@@ -144,6 +144,24 @@ class NashBot(Bot):
         if not self.policy.matches(game):
             raise SolverError("the bot's policy was solved for other rules or dice")
         return self.policy
+
+    def cannot_play(self, game: Game) -> str | None:
+        """Why the solver's policy does not reach ``game`` (see :meth:`Bot.cannot_play`)."""
+        if self.policy is not None:
+            if self.policy.matches(game):
+                return None
+            return "its policy was solved for other rules or dice"
+        try:
+            check_supported(game)
+        except SolverError as err:
+            return f"it plays only what the exact solver solves: {err}"
+        if not in_reach(game) and not is_cached(game, self.target):
+            dice = ",".join(str(d) for d in game.start_dice)
+            return (
+                f"it plays only what the exact solver solves, and {game.rules.name} with dice "
+                f"{dice} and {game.rules.faces} faces is too large for it (fewer dice or faces)"
+            )
+        return None
 
     def choose(self, game: Game, view: PlayerView) -> int:
         probs = self.policy_for(game).view_probabilities(view)

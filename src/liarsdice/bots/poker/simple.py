@@ -338,21 +338,38 @@ class PokerBot(BaseBot[PokerGame, PokerView]):
 
 
 class PokerRandomBot(PokerBot):
-    """Uniform over ``view.legal_actions``.
+    """The beginner: random, but its bids look like a person's. It bids at random among the
+    hands at most one category above the better of what it sees (the dice it holds) and the
+    least hand it must beat, so it does not open 'five A' on junk; every other step (a call or
+    an accept, the direction, the dice it keeps and rolls) is a uniform choice. With
+    ``plausible=False`` it is the uniform baseline: any legal action, equally likely.
 
     >>> import random
     >>> from liarsdice.core.poker import PokerGame
     >>> s = PokerGame(players=3).replay([(-1, f) for f in (6, 6, 5, 3, 1)])
     >>> PokerRandomBot(random.Random(1)).choose(s.game, s.view(0)) in s.view(0).legal_actions
     True
+    >>> bot = PokerRandomBot(random.Random(2))    # A A K J 9 under the cup: a pair
+    >>> bids = {s.game.action_bid(bot.choose(s.game, s.view(0))) for _ in range(300)}
+    >>> max(b.category for b in bids).name
+    'TWO_PAIR'
     """
 
     name = "random"
+    plausible: bool = True  # False: uniform over every legal action (the old baseline)
 
     def choose(self, game: PokerGame, view: PokerView) -> int:
         if not view.legal_actions:
             raise ValueError(f"seat {view.player} has no legal action (is it its turn?)")
-        return self.rng.choice(view.legal_actions)
+        bids = [(a, b) for a in view.legal_actions if (b := game.action_bid(a)) is not None]
+        if not self.plausible or not bids:
+            return self.rng.choice(view.legal_actions)
+        seen = (
+            hand_bid(view.cup + view.outside).category if len(view.cup + view.outside) == 5 else 0
+        )
+        least = min(b.category for _, b in bids)
+        top = max(seen, least) + 1
+        return self.rng.choice([a for a, b in bids if b.category <= top])
 
 
 class PokerProbBot(PokerBot):

@@ -251,7 +251,111 @@ OPTION_NAMES: frozenset[str] = frozenset(
     f.name for f in dataclasses.fields(Rules) if f.name != "description"
 )
 
-OPTIONS = OptionCodec.of(Rules, skip=("name", "description"), what="rule option", listed=False)
+OPTION_HELP: dict[str, str] = {
+    "name": "The preset these rules start from.",
+    "players": "How many seats a game has by default; play passes clockwise.",
+    "dice": "Dice each player starts with (a list gives each seat its own count).",
+    "faces": "Sides per die.",
+    "wild": "The wild face: it counts toward a bid on any other face, while a bid on the wild "
+    "face counts only wilds (none: no wilds).",
+    "ordering": "How a bid beats the one before it.",
+    "face_order": "How the faces rank, low to high, for the quantity, face and monotone "
+    "orderings (none: in their natural order).",
+    "open_on_wild": "Whether the opening bid of a round may be on the wild face.",
+    "exact": "The exact (spot-on) call: a claim that the bid is exactly right.",
+    "loss": "How many dice the loser of a liar call loses.",
+    "exact_count": "What a liar call does when the count is exactly the bid.",
+    "next_opener": "Who opens the next round.",
+    "first_opener": "Who opens the first round.",
+    "show_reroll": "Show-and-reroll: a player may put hidden dice on show and re-roll the rest.",
+    "stash": "Extra dice in the middle, one per player, rolled each round and counted in bids.",
+    "calling_advantage": "Whether lost dice form a pile that a right exact call takes.",
+    "economy": "Chips and pots beside the dice.",
+    "chips": "Chips each player starts with (under the chips and rich-man economies).",
+    "ante": "Rich Man's Dice: each player's ante into the game pot.",
+    "house_penalties": "Whether asking whose turn it is or how many dice are left costs a die.",
+    "drinking": "Whether to keep a drink tally (one drink per die lost).",
+    "resolution": "When a call decides the bid.",
+    "scoring": "How the game ends and what it pays.",
+    "palifico": "Perudo's palifico round: a player down to one die opens a round without wilds "
+    "in which the face may not change.",
+}
+"""One sentence per rule option: what it is (``liarsdice rules NAME``)."""
+
+VALUE_HELP: dict[str, dict[str, str]] = {
+    "ordering": {
+        "ladder": "a higher quantity of any face, or the same quantity of a higher face; wild "
+        "bids interleave (the least wild bid over q dice is q/2 rounded down, plus one; back "
+        "from k wilds takes 2k)",
+        "perudo": "Perudo's ladder: the least wild bid over q dice is q/2 rounded up; back from "
+        "k wilds takes 2k+1",
+        "quantity": "a higher quantity of any face, or the same quantity of a higher-ranked face",
+        "face": "a higher-ranked face of any quantity, or the same face with a higher quantity",
+        "monotone": "neither the quantity nor the face rank goes down, and at least one goes up",
+    },
+    "exact": {
+        "none": "there is no exact call",
+        "spot-on": "right: everyone but the caller loses a die; wrong: the caller loses one",
+        "calza": "right: the caller regains a die (up to the starting count); wrong: the caller "
+        "loses one",
+    },
+    "loss": {
+        "difference": "as many as the bid and the count differ by",
+        "one": "one die",
+    },
+    "exact_count": {
+        "bid-stands": "the bid was true, so the caller loses a die",
+        "all-but-bidder": "every player but the bidder loses a die",
+        "all-but-bidder-spare-last": "every player but the bidder loses a die, except that a "
+        "bystander down to a last die keeps it",
+        "caller-loses-one": "the caller loses a die (as bid-stands)",
+    },
+    "next_opener": {
+        "winner": "the winner of the call",
+        "loser": "the loser of the call (the one with fewest dice among several)",
+        "bidder": "the player whose bid was called",
+    },
+    "first_opener": {
+        "given": "the first seat",
+        "random": "a seat drawn at random",
+        "roll-one": "everyone rolls one die, the highest opens, ties roll again",
+        "roll-two": "everyone rolls two dice, the highest sum opens, ties roll again",
+    },
+    "show_reroll": {
+        "off": "not played",
+        "after": "show and re-roll, then raise",
+        "before": "raise, then show and re-roll",
+    },
+    "stash": {
+        "none": "no stash",
+        "secret": "the stash stays hidden until the call",
+        "open": "the stash lies face up for everyone to see",
+    },
+    "economy": {
+        "none": "no chips",
+        "chips": "each round's pot goes to the winner of the call, the game pot to the winner",
+        "rich-man": "a player short of dice may buy one for the pot, which then doubles",
+    },
+    "resolution": {
+        "first-call": "the first call decides it",
+        "all-call": "every other player still in must call it",
+    },
+    "scoring": {
+        "elimination": "the last player with dice wins",
+        "room": "a called bid that was true wins the game outright",
+        "single-round": "one call decides the game (for analysis)",
+    },
+}
+"""A sentence for each value of the rule options that take one of a few values."""
+
+OPTIONS = OptionCodec.of(
+    Rules,
+    skip=("name", "description"),
+    what="rule option",
+    listed=False,
+    help=OPTION_HELP,
+    value_help=VALUE_HELP,
+)
 """The one reader of the rule options' values, from text (``--option``, a text record's
 ``Option:`` lines) and from JSON (a JSON record, the server's room options). An unknown
 name's error does not list the 23 options (``liarsdice rules`` and ``docs/RULES.md`` do).
@@ -381,8 +485,10 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "OPTIONS",
+    "OPTION_HELP",
     "OPTION_NAMES",
     "PRESETS",
+    "VALUE_HELP",
     "Economy",
     "ExactCall",
     "ExactCount",

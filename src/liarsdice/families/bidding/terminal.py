@@ -70,6 +70,17 @@ _QUESTIONS = {
 }
 
 
+def face_count(count: int, face: int) -> str:
+    """How many dice show ``face``, in words that agree with the count.
+
+    >>> face_count(0, 6), face_count(1, 6), face_count(1, 3), face_count(4, 3)
+    ('no sixes', 'one six', 'one three', 'four threes')
+    """
+    if count < 1:
+        return "no " + bid_to_words(Bid(2, face)).split(" ", 1)[1]
+    return bid_to_words(Bid(count, face))
+
+
 # --------------------------------------------------------------------------- parsing input
 def parse_command(text: str, *, faces: int, wild: int | None = 1) -> tuple[str, Any]:
     """Read one line of input as ``(kind, argument)``.
@@ -230,9 +241,9 @@ class BiddingTerminal(GameTerminal):
         if r.stash:
             lines.append(f"  stash: {dice_text(r.stash)}")
         wild = None if self.palifico_round else self.rules.wild
-        what = f"{r.bid.face}s"
+        what = face_count(r.count, r.bid.face)
         if wild is not None and r.bid.face != wild:
-            what += f" (counting wild {wild}s)"
+            what += f" (wild {face_count(2, wild).split(' ', 1)[1]} included)"
         q = r.bid.quantity
         if r.call == "exact":
             verdict = "exactly right" if r.count == q else "not exact"
@@ -240,7 +251,7 @@ class BiddingTerminal(GameTerminal):
             verdict = "the bid was true" + (" (exactly)" if r.count == q else "")
         else:
             verdict = "the bid was false"
-        lines.append(f"{counted(r.count, 'die', 'show')} {what} against {_bid(r.bid)}: {verdict}.")
+        lines.append(f"Counted: {what} against {_bid(r.bid)}: {verdict}.")
         for p, k in sorted(r.losses.items()):
             line = f"{self.verb(p, 'lose')} {plural(k, 'die')}"
             asked = min(k, self.questions.get(p, 0))

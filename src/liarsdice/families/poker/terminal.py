@@ -64,6 +64,10 @@ _LIAR = {"liar", "call", "call liar", "dudo", "lie", "you lie", "liar liar"}
 _ACCEPT = {"accept", "take", "take it", "take the cup", "ok", "i accept"}
 _NO_ROLL = {"no shake", "dont shake", "no reroll", "no roll", "stay", "roll none", "keep all"}
 _FACES_RE = r"[0-9a-z ]*"
+# Where the roll starts on a line that also arranges the dice ('out K K, no shake')
+_ROLL_WORDS = re.compile(
+    r"\b(?:no shake|dont shake|no reroll|no roll|stay|roll none|keep all|shake|reroll|roll)\b"
+)
 
 
 def _clean(text: str) -> str:
@@ -198,7 +202,7 @@ def _bid(bid: PokerBid) -> str:
 _PROMPTS = {
     "bid": "your bid?",
     "pass": "pass the cup left or right?",
-    "arrange": "which dice stay outside the cup?",
+    "arrange": "which dice stay outside the cup (the rest are shaken)?",
     "shake": "shake, roll, or neither?",
     "keep": "which dice do you keep?",
 }
@@ -437,9 +441,13 @@ class PokerTerminal(GameTerminal):
                 "or 'accept' to take the cup and bid higher."
             )
         if phase == "arrange":
+            out = _out_example(view)
+            face = out.split()[-1] if out != "out none" else None
+            roll = f"; '{out}, roll {face}' re-rolls those in view" if face else ""
             return (
-                "Choose the dice that stay outside the cup, seen by all: "
-                f"'{_out_example(view)}' or 'out none' (at least one die stays under the cup)."
+                f"Choose the dice that stay outside the cup, seen by all ('{out}' or 'out "
+                "none'; at least one die stays under it): the cup is then shaken, re-rolling "
+                f"the dice under it unseen ('{out}, no shake' leaves them as they are{roll})."
             )
         if phase == "shake":
             cup = f"'shake' re-rolls the {plural(view.cup_count, 'die')} under the cup unseen"
@@ -513,11 +521,12 @@ class PokerTerminal(GameTerminal):
         elif view.phase == "keep":
             kept, p = five_keep(view.outside, FIVE_ROLLS - len(view.five_attempts))
             lines.append(f"Odds: keeping {_dice(kept)} makes five of a kind {pct(p)} from here.")
-        # one move per line, each written as it may be typed at the prompt
-        lines.append(f"The prob bot would play: {escape(_typed(game, bot.choose(game, view)))}.")
+        # written as it may be typed at the prompt (arranging: the roll on the same line)
         if view.phase == "arrange":
-            _, roll = bot.plan(game, view)
-            lines.append(f"Then it would play: {escape(_typed(game, roll))}.")
+            move = self.typed_plan(*bot.plan(game, view))
+        else:
+            move = _typed(game, bot.choose(game, view))
+        lines.append(f"The prob bot would play: {escape(move)}.")
         return lines
 
     def _hand_hint(self, view: PokerView) -> list[str]:
@@ -551,9 +560,11 @@ class PokerTerminal(GameTerminal):
             "  liar                   lift the cup: is the bid there?",
             "  accept                 take the cup (then arrange, roll and bid higher)",
             "  left / right           Player One: pass the cup (sets the direction)",
-            "  out K K / out none     the dice that stay outside the cup, in view",
-            "  shake / no shake       re-roll every die under the cup unseen, or not",
-            "  roll 9 / shake roll 9  re-roll outside dice in view (with or without shaking)",
+            "  out K K / out none     the dice that stay outside the cup, in view; then the cup",
+            "                         is shaken (every die under it re-rolled unseen)",
+            "  out K K, no shake      ... and the cup is not shaken",
+            "  out K K, roll K        ... and outside dice re-rolled in view ('shake roll K':",
+            "                         both)",
         ]
         if self.rules.five_of_a_kind_rule:
             lines.append(
@@ -582,7 +593,12 @@ class PokerTerminal(GameTerminal):
 
     def answer(self, state: PokerState, seat: int, line: str) -> Answer:
         """As :meth:`GameTerminal.answer`; what cannot be read is explained for the step the
-        player is at (a direction to pass the cup, a call, dice), not only as a bid."""
+        player is at (a direction to pass the cup, a call, dice), not only as a bid. After
+        accepting, one line arranges the dice and rolls them (:meth:`arrange_and_roll`)."""
+        if state.phase is Phase.ARRANGE:
+            both = self.arrange_and_roll(state, line)
+            if both is not None:
+                return both
         answer = super().answer(state, seat, line)
         kind, _ = self.parse(line)
         phase = state.phase
@@ -593,6 +609,49 @@ class PokerTerminal(GameTerminal):
         if phase is Phase.PASS:
             return Answer(lines=(f"{said} is not a direction. {self._pass_options(view)}.",))
         return Answer(lines=(f"Can't read {said} now: type {self.examples(view)}, or 'help'.",))
+
+    def arrange_and_roll(self, state: PokerState, line: str) -> Answer | None:
+        """The accepter's two steps on one line: the dice that stay outside, then the roll,
+        which is a shake of the cup unless the line says otherwise: ``out K K K`` (the rest
+        shaken), ``out K K K, no shake``, ``out K K K, roll A``, ``out none, shake roll A``;
+        ``then`` may join them; a roll alone (``shake``) leaves the outside dice as they are.
+        None when the line is neither."""
+        text = _clean(line).replace(" then ", " ")
+        if _ROLL_WORDS.match(text):  # a roll alone: the dice outside stay where they are
+            outside = state.view(state.current_player).outside
+            text = f"out {_dice(outside) if outside else 'none'} {text}"
+        if not text.startswith("out"):
+            return None
+        found = _ROLL_WORDS.search(text)
+        out_text, roll_text = (
+            (text, "shake")
+            if found is None
+            else (
+                text[: found.start()].strip(),
+                text[found.start() :],
+            )
+        )
+        out_kind, out_move = parse_poker_command(out_text)
+        roll_kind, roll_move = parse_poker_command(roll_text)
+        if out_kind != "move" or roll_kind != "move" or not out_move.startswith("out"):
+            return None
+        game = self.game
+        try:
+            arrange = game.string_to_action(out_move)
+            state.apply_action(arrange)  # (an illegal arrangement raises, with the reason)
+            roll = game.string_to_action(roll_move)
+            after = state.apply_action(arrange)
+            if roll not in after.legal_actions():
+                why = after.explain_illegal(roll) or f"'{roll_move}' is not a roll now"
+                return Answer(lines=(self.not_allowed(why),))
+        except LiarsDiceError as e:
+            return Answer(lines=(self.not_allowed(str(e)),))
+        return Answer(action=arrange, then=(roll,))
+
+    def typed_plan(self, arrange: int, roll: int) -> str:
+        """An arrangement and a roll as one line to type (see :meth:`arrange_and_roll`)."""
+        out, rolled = _typed(self.game, arrange), _typed(self.game, roll)
+        return out if rolled == "shake" else f"{out}, {rolled}"
 
     def _one_move_now(self, state: PokerState, line: str) -> bool:
         """Whether ``line`` is two moves ('out K K, then shake') whose first is legal now (the
