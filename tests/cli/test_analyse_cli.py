@@ -78,7 +78,7 @@ def test_text_of_a_text_record(tmp_path: Path) -> None:
     [
         ('{"liarsdice": 1, "rules": "nope", "players": ["a", "b"], "rounds": []}', "unknown rules"),
         ("hello", "not a liarsdice text record"),
-        ("[1, 2]", "error: "),
+        ("[1, 2]", "Error: "),
     ],
 )
 def test_errors(tmp_path: Path, content: str, message: str) -> None:
@@ -86,9 +86,10 @@ def test_errors(tmp_path: Path, content: str, message: str) -> None:
     path.write_text(content)
     result = CliRunner().invoke(cli, ["analyse", str(path)])
     assert result.exit_code == 1
-    assert message in result.output and "Traceback" not in result.output
+    assert message.lower() in result.output.lower() and "Traceback" not in result.output
+    assert result.output.startswith("Error: ")
 
 
 def test_a_missing_file() -> None:
     result = CliRunner().invoke(cli, ["analyse", "/no/such/game.json"])
-    assert result.exit_code == 1 and "can't read" in result.output
+    assert result.exit_code == 1 and "can't read" in result.output.lower()

@@ -130,6 +130,7 @@ def test_verify_says_ok_or_failed_and_whose_dice(tmp_path: Path, name: str) -> N
         (["solve", "--rules", "classic", "--dice", "1,1"], 2),
         (["replay", "/no/such/file.json"], 1),
         (["verify", "/no/such/file.json"], 1),
+        (["analyse", "/no/such/file.json"], 1),
     ],
 )
 def test_every_command_reports_errors_the_same_way(args: list[str], code: int) -> None:

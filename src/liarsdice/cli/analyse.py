@@ -7,18 +7,18 @@ its player's own view: the odds of the bid faced, the expert's move, the win cha
 from __future__ import annotations
 
 import json
-import sys
 
 import click
 
 from liarsdice.analysis import analyse as analyse_record
 from liarsdice.analysis import format_text
+from liarsdice.cli.command import Command, fail
 from liarsdice.cli.replay import _read_file
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.families import read_record_text
 
 
-@click.command("analyse")
+@click.command("analyse", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--json", "as_json", is_flag=True, help="Print the analysis as one JSON object (versioned)."
@@ -40,8 +40,7 @@ def analyse(file: str, as_json: bool) -> None:
         if isinstance(err, RecordError) and err.round is not None:
             where = f"round {err.round + 1}"
             where += f", move {err.move + 1}: " if err.move is not None else ": "
-        click.echo(f"error: {where}{err}", err=True)
-        sys.exit(1)
+        raise fail(f"{where}{err}") from None
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:
