@@ -166,3 +166,26 @@ def test_the_poker_hint_states_the_dice_chance_of_a_bid() -> None:
     hint = "\n".join(PokerTerminal(g).hint(s, 0))
     assert "four 10 9 is true about 17%" in hint, hint
     assert "bluffs" not in hint and "50%" not in hint
+
+
+# ----------------------------------------------- a bot that cannot play is refused at start
+def test_a_room_refuses_to_start_with_a_bot_that_cannot_play(tmp_path: Path) -> None:
+    """``nash`` plays only what the exact solver solves: a room of three in classic refuses
+    to start with it (naming it and why) instead of letting it abandon the game; without it
+    the room starts."""
+    with client(tmp_path) as c:
+        room = create(c, "ann", options={"dice": 5})
+        with c.websocket_connect(f"/ws/rooms/{room['room']}") as ws:
+            hello(ws, room["token"])
+            for n, level in enumerate(("nash", "prob")):
+                ws.send_json(msg("add_bot", level=level, id=f"b{n}"))
+                assert until(ws, is_reply(f"b{n}"))["type"] == "update"
+            ws.send_json(msg("start", id="s"))
+            refused = until(ws, is_reply("s"))
+            assert refused["type"] == "error" and refused["data"]["code"] == "bad_rules"
+            said = refused["data"]["message"]
+            assert said.startswith("nash-bot-1 cannot play this game: ") and "solver" in said
+            ws.send_json(msg("remove_seat", seat=1, id="r"))
+            assert until(ws, is_reply("r"))["type"] == "update"
+            ws.send_json(msg("start", id="s2"))
+            assert until(ws, is_reply("s2"))["type"] == "update"

@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import html
+import random
 import secrets
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+from liarsdice.core.api import GameAPI
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of
 from liarsdice.server import fair
@@ -390,6 +392,7 @@ def _start(d: _Draft, rematch: bool) -> None:
         game = build_game(s.preset, s.options, names, None)
     except (LiarsDiceError, ValueError) as err:
         raise CommandError("bad_rules", str(err)) from None
+    _bots_can_play(d.state, game)
     game_no = s.game_no + 1
     data: dict[str, Any] = {"game_no": game_no, "players": names, "opener": None}
     if family_of(s.preset).needs_opener_draw(game):
@@ -400,6 +403,19 @@ def _start(d: _Draft, rematch: bool) -> None:
         data.update(opener=opener, opener_draw=True, at=list(at))
     d.emit("game_started", data)
     _advance(d)
+
+
+def _bots_can_play(s: RoomState, game: GameAPI) -> None:
+    """Refuse to start a game one of the room's bots cannot play (``nash`` plays only what the
+    exact solver solves), naming the bot and why, rather than have it abandon the game."""
+    family = family_of(s.preset)
+    for seat in s.seats:
+        if seat.kind == "bot" and seat.level:
+            why = family.make_bot(seat.level, random.Random(0)).cannot_play(game)
+            if why:
+                raise CommandError(
+                    "bad_rules", f"{seat.name} cannot play this game: {why}; remove it first"
+                )
 
 
 def _fair_round(d: _Draft, game_no: int, rnd: int) -> None:
