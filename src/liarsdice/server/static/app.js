@@ -794,8 +794,11 @@ function movesIntoView() {
   const el = $("moves");
   if (el.hidden) return;
   const box = el.getBoundingClientRect();
-  const calls = el.querySelector(".move-buttons, .bid-grid") || el;
-  const need = Math.min(box.bottom, calls.getBoundingClientRect().bottom + 8);
+  // Down to the last row of controls (the faces to bid), not just the first (Liar!): the
+  // counts may take two rows.
+  const rows = el.querySelectorAll(".move-buttons, .bid-grid, .face-row");
+  const last = rows.length ? rows[rows.length - 1] : el;
+  const need = Math.min(box.bottom, last.getBoundingClientRect().bottom + 8);
   if (need > window.innerHeight || box.top < 0) {
     el.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
   }
