@@ -25,12 +25,20 @@ from typing import Any, TypeVar
 from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.server.config import Settings
 from liarsdice.server.projection import project
-from liarsdice.server.protocol import CLIENT_MESSAGES, BackMsg, ClientSeedMsg, PingMsg, ResyncMsg
+from liarsdice.server.protocol import (
+    CLIENT_MESSAGES,
+    BackMsg,
+    ClientSeedMsg,
+    ContinueMsg,
+    PingMsg,
+    ResyncMsg,
+)
 from liarsdice.server.room.commands import (
     BotMove,
     CloseRoom,
     CommandError,
     Decision,
+    EndReveal,
     Entropy,
     Join,
     SystemEntropy,
@@ -46,6 +54,7 @@ from liarsdice.server.views import (
     Encoded,
     error_frame,
     pong,
+    stock_of,
     welcome,
 )
 
@@ -315,7 +324,7 @@ class Room:
     async def _command(self, seat: int, msg: Any, reply_to: str | None, sender: Sink | None) -> Any:
         if self.paused:
             raise CommandError("store_unavailable", STORE_UNAVAILABLE)
-        decision = decide(self.value, seat, msg, self.entropy)
+        decision = decide(self.value, seat, msg, self.entropy, self.turns.hold())
         if isinstance(decision, CommandError):
             raise decision
         await self._commit(decision)
@@ -365,6 +374,10 @@ class Room:
                 self._disconnect_seat(ev.data["seat"], ev.data["by"])
             elif ev.kind == "game_over":
                 self._keep_record(ev.data["game_no"], value)
+            elif ev.kind == "action" and ev.data.get("auto"):
+                seat = ev.data["seat"]
+                if seat < len(self.presence) and self.presence[seat].away:
+                    self.presence[seat].away_moves += 1
         if reseated:
             self.turns.restart_graces()
         self.turns.schedule()
@@ -414,10 +427,24 @@ class Room:
                     self.fanout.push(sink, pong(self.seq, reply_to))
                 case ResyncMsg(last_seq=last_seq):
                     self.fanout.catch_up(sink, last_seq, reply_to)
+                case ContinueMsg():
+                    await self._continue(sink, reply_to)
                 case _:
                     await self.command(sink.seat, msg, reply_to, sink)
         except CommandError as err:
             self.fanout.push(sink, error_frame(err.code, err.message, reply_to))
+
+    async def _continue(self, sink: Sink, reply_to: str | None) -> None:
+        """A player is done looking at the reveal: the next round starts once every player
+        the reveal waits for is (the others see who is ready)."""
+        r = self.value.reveal
+        if sink.seat < 0 or r is None or not self.value.revealing:
+            self.fanout.push(sink, pong(self.seq, reply_to))
+        elif self.turns.continue_(sink.seat):
+            await self.command(-1, EndReveal(r.game_no, r.round, "continue"), reply_to, sink)
+        else:
+            ready = {"kind": "reveal_ready", "seat": sink.seat}
+            self.fanout.update(self.seq, (), reply_to, sink, ephemeral=(ready,))
 
     async def join(
         self, name: str, client_seed: str | None, player: str | None = None
@@ -457,6 +484,8 @@ class Room:
         here.epoch += 1
         self.turns.end_grace(sink.seat)
         was_away = here.away
+        if was_away:
+            self._back(sink.seat)
         here.away, here.timeouts = False, 0
         self._presence(sink.seat, "back" if was_away else "connected")
         if client_seed is not None and client_seed != self.value.seats[sink.seat].client_seed:
@@ -478,11 +507,35 @@ class Room:
             here.epoch += 1
             self.turns.start_grace(sink.seat)
             self._presence(sink.seat, "disconnected")
+            if self.value.revealing:  # the reveal waits for the players still here only
+                self.post(self.turns.check_reveal)
 
     def set_away(self, seat: int, away: bool, note: str) -> None:
-        self.presence[seat].away = away
+        here = self.presence[seat]
+        if away and not here.away:
+            here.away_from, here.away_moves, here.summary = self._stock(seat), 0, None
+        elif not away and here.away:
+            self._back(seat)
+        here.away = away
         self._presence(seat, note)
         self.turns.schedule()  # a bot takes the seat's turns, or its player again
+        if away and self.value.revealing:
+            self.post(self.turns.check_reveal)
+
+    def _stock(self, seat: int) -> int | None:
+        """The seat's dice (or lives) in the game now, tagged with the game (None: no game)."""
+        got = stock_of(self.value, seat)
+        return None if got is None else got[0]
+
+    def _back(self, seat: int) -> None:
+        """The seat's player is back: what the computer did meanwhile, for their view only."""
+        here = self.presence[seat]
+        now = stock_of(self.value, seat)
+        summary: dict[str, Any] = {"seq": self.seq, "moves": here.away_moves}
+        if now is not None and here.away_from is not None:
+            summary.update({"from": here.away_from, "to": now[0], "unit": now[1]})
+        here.summary = summary if here.away_moves or "from" in summary else None
+        here.away_from, here.away_moves = None, 0
 
     # ------------------------------------------------------------------ sending
 
