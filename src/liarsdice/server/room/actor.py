@@ -381,6 +381,8 @@ class Room:
         if reseated:
             self.turns.restart_graces()
         self.turns.schedule()
+        if value.revealing and self.turns.all_ready():  # (a player it waited for left)
+            self.post(self.turns.check_reveal)
 
     def _keep_record(self, game_no: int, value: RoomState) -> None:
         self.records[game_no] = value.record()

@@ -231,7 +231,10 @@ class Turns:
         try:
             await self.room.command(-1, EndReveal(key[0], key[1], by))
         except CommandError:
-            return  # (the store failed: the room is paused, and its probe reschedules)
+            # The store failed: the room is paused; when it resumes, the reveal is armed again.
+            if self._reveal is not None and self._reveal[0] == key:
+                self._reveal[1].cancel()
+                self._reveal = None
 
     # ------------------------------------------------------------------ grace periods
     def start_grace(self, seat: int) -> None:
