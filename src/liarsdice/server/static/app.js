@@ -741,6 +741,9 @@ function onEvent(ev, before) {
     case "presence":
       if (ev.seat === S.seat && ev.away) announce("A computer is playing for you. Press “I'm back” to play again.");
       break;
+    case "reveal_ready":
+      if (ev.seat !== S.seat) announce(`${nameOf(S, ev.seat)} is ready for the next round.`);
+      break;
     default:
       break;
   }
