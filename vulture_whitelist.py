@@ -17,6 +17,7 @@ from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
 from liarsdice.interop.openspiel import LiarsDiceGame, LiarsDiceState, Observer
 from liarsdice.interop.pettingzoo import LiarsDiceAEC, LiarsDiceGymEnv
+from liarsdice.server.http.analysis import get_analysis
 from liarsdice.server.http.health import ready
 from liarsdice.server.http.players import create_player, get_player, rename_player
 from liarsdice.server.http.rooms import get_record, get_room, join_room, list_rooms
@@ -34,6 +35,7 @@ from liarsdice.solve.tree import PublicTree
 
 # FastAPI routes: called by the framework through their decorators.
 create_player, get_player, rename_player
+get_analysis
 get_record, get_room, join_room, list_rooms
 index, static_file
 ready

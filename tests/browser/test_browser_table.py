@@ -102,8 +102,16 @@ def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -
     wait_my_turn(page, 15_000)
     if page.locator("#reveal-skip").is_visible():  # a computer player called already
         page.click("#reveal-skip")
-    counts = state(page)["view"]["dice_counts"]
-    assert page.locator("#seats > li .stock .die-back").count() == sum(min(c, 6) for c in counts)
+    st = state(page)
+    counts = st["view"]["dice_counts"]
+    others = [c for i, c in enumerate(counts) if i != st["seat"]]
+    assert page.locator("#seats > li .stock .die-back").count() == sum(min(c, 6) for c in others)
+    # My own plate shows my dice (I know them), not question marks.
+    assert page.locator("#seats > li.mine .stock .die-back").count() == 0
+    mine = page.eval_on_selector_all(
+        "#seats > li.mine .stock .backs.own svg.die", "ds => ds.map(d => +d.dataset.face)"
+    )
+    assert mine == st["view"]["my_dice"][:6]
     assert page.evaluate("getComputedStyle(document.querySelector('#seats > li')).position") == (
         "absolute"
     )
@@ -184,9 +192,10 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
     # Then the table returns to the next round (or the game's end) with the new counts.
     page.wait_for_selector("#reveal-stage", state="hidden", timeout=8_000)
     st = state(page)
+    left = " left" if st["room"]["status"] == "finished" else ""  # the game ended: its counts
     for i, n in enumerate(st["view"]["dice_counts"]):
         stock = page.inner_text(f"#seats > li[data-seat='{i}'] .stock-text")
-        assert stock == ("out" if n == 0 else f"{n} {'die' if n == 1 else 'dice'}")
+        assert stock == ("out" if n == 0 else f"{n} {'die' if n == 1 else 'dice'}{left}")
     no_page_errors(page)
     page.context.close()
 
@@ -270,16 +279,33 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
     assert page.locator("#show-button").is_disabled()
     first = page.locator("#my-dice button.die-btn").first
     face = first.get_attribute("data-face")
+    plain = first.evaluate(
+        "b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).transform]"
+    )
     first.click()
     assert first.get_attribute("aria-pressed") == "true"
+    # A picked die is obvious: raised and filled (not just a thin ring), with a tick.
+    picked = first.evaluate(
+        "b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).transform]"
+    )
+    assert picked[0] != plain[0] and picked[1] != plain[1], (plain, picked)
+    assert first.evaluate("b => getComputedStyle(b, '::after').content") == '"✓"'
+    screenshot(page, "polish-picked-die.png", full_page=False)
     assert page.locator("#show-button").is_enabled()
     page.click("#show-button")
-    # The die is shown on my seat for everyone; I must raise now (no call).
+    # The die is shown on my seat for everyone, and stays in my tray, marked as shown.
     page.wait_for_selector(f"#seats > li.mine .shown svg.die[data-face='{face}']")
+    page.wait_for_selector(f"#my-shown svg.die[data-face='{face}']")
+    assert "Shown to everyone" in page.inner_text("#my-area")
+    # I must raise now (no call).
     wait_my_turn(page)
     assert page.locator("#moves button[data-move='liar']").count() == 0
     page.locator("#moves .face-row button:not(:disabled)").first.click()
     page.wait_for_selector("#log-body li.entry[data-text^='show ']")
+    # The log says a die was shown ("show a four"), not a count ("show four").
+    entry = page.inner_text("#log-body li.entry[data-text^='show ']")
+    words = ["", "one", "two", "three", "four", "five", "six"]
+    assert f"show a {words[int(face or 0)]}" in entry, entry
     no_page_errors(page)
     page.context.close()
 
@@ -315,8 +341,9 @@ def test_poker_dice_by_clicking_dice(browser: Browser, server: str) -> None:
             page.click("#arrange-button")
             done.add("arrange")
         elif phase == "shake":
-            page.click("#shake-toggle")
-            assert page.get_attribute("#shake-toggle", "aria-pressed") == "true"
+            page.check("#shake-toggle")  # a checkbox with its label: a choice, not a move
+            assert page.is_checked("#shake-toggle")
+            assert page.get_attribute("#shake-toggle", "type") == "checkbox"
             page.click("#roll-button")
             done.add("roll")
         elif phase == "bid":

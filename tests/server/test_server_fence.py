@@ -213,7 +213,8 @@ def test_sqlite_reads_the_fence_again_under_the_write_lock(tmp_path: Path) -> No
 
 
 def test_migrations_match_the_metadata(db_url: str) -> None:
-    """Migration 0006 creates ``room_leases`` as ``schema.py`` declares it."""
+    """The migrations (0006: ``room_leases``; 0007: ``player_ratings``) create the schema as
+    ``schema.py`` declares it."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
@@ -229,7 +230,7 @@ def test_migrations_match_the_metadata(db_url: str) -> None:
         async with store.engine.connect() as conn:
             return await conn.run_sync(compare)
 
-    assert _run(db_url, body) == ([], "0006")
+    assert _run(db_url, body) == ([], "0007")  # (0007: ratings per family)
 
 
 # --------------------------------------------------------------------- PostgreSQL: the race

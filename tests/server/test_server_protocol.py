@@ -219,8 +219,9 @@ def test_spectator_and_chat(tmp_path: Path) -> None:
             assert chat["text"] == "&lt;b&gt;bluff&lt;/b&gt; &amp; co" and chat["name"] == "ann"
             w0.send_json(msg("chat", text="x" * 201, id="long"))
             assert until(w0, is_reply("long"))["data"]["code"] == "invalid"
-            spec.send_json(msg("chat", text="hi", id="sc"))
-            assert until(spec, is_reply("sc"))["data"]["code"] == "not_seated"
+            spec.send_json(msg("chat", text="hi", id="sc"))  # watchers chat too, as "watcher"
+            chat = next(e for e in until(spec, is_reply("sc"))["data"]["events"])
+            assert chat["kind"] == "chat" and chat["seat"] is None and chat["name"] == "watcher"
             w0.send_json(msg("add_bot", level="genius", id="g"))
             assert "unknown bot level" in until(w0, is_reply("g"))["data"]["message"]
             w0.send_json(msg("start", id="s"))

@@ -14,6 +14,7 @@ def cli() -> None:
 
 
 def _register() -> None:
+    from liarsdice.cli.analyse import analyse
     from liarsdice.cli.arena import arena
     from liarsdice.cli.play import play
     from liarsdice.cli.replay import replay
@@ -22,6 +23,7 @@ def _register() -> None:
     from liarsdice.cli.solve import solve
     from liarsdice.cli.verify import verify
 
+    cli.add_command(analyse)
     cli.add_command(arena)
     cli.add_command(play)
     cli.add_command(replay)

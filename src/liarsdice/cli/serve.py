@@ -113,6 +113,12 @@ def claim_or_exit(db_url: str) -> Claim:
 )
 @count_option("--rooms-per-ip", 30, "Rooms one client address may create per hour.", minimum=1)
 @count_option(
+    "--players-per-ip",
+    200,
+    "Guest players (names) one client address may create per hour.",
+    minimum=1,
+)
+@count_option(
     "--joins-per-ip", 5, "Joins of one room from one client address per minute.", minimum=1
 )
 @count_option("--joins-per-room", 20, "Joins of one room per minute, all addresses.", minimum=1)
@@ -155,6 +161,7 @@ def serve(
     max_ws_per_ip: int,
     max_conns_per_ip: int,
     rooms_per_ip: int,
+    players_per_ip: int,
     joins_per_ip: int,
     joins_per_room: int,
     ip_rate: float,
@@ -208,6 +215,7 @@ def serve(
         ws_per_ip=max_ws_per_ip,
         max_conns_per_ip=max_conns_per_ip,
         rooms_per_ip=rooms_per_ip,
+        players_per_ip=players_per_ip,
         joins_per_ip=joins_per_ip,
         joins_per_room=joins_per_room,
         ip_rate=ip_rate,

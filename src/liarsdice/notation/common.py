@@ -331,6 +331,8 @@ class Replayer(Generic[S, R]):
         self.names: list[str] = rec.players
         self.seats = {name: seat for seat, name in enumerate(self.names)}
         self.state: S | None = None
+        self.before: list[S] = []
+        """The state before each move replayed, in record order (post-game analysis)."""
 
     def new_game(self, opener: int | None) -> Any:
         """The game to replay on (``opener``: round 0's opener when the record gives it); a
@@ -366,6 +368,7 @@ class Replayer(Generic[S, R]):
             self._start_round(r, rnd)
             for m, move in enumerate(rnd["moves"]):
                 done += 1
+                self.before.append(self._now())
                 self.move(r, m, move, last=done == total)
         return self._now()
 
@@ -453,6 +456,18 @@ def replay_partial_with(
         return player.run(), None
     except RecordError as err:
         return player.state, err
+
+
+def replay_moves_with(
+    source: Source | LoadedRecord[R],
+    load: Callable[[Source], LoadedRecord[R]],
+    replayer: Callable[[LoadedRecord[R]], Replayer[S, R]],
+) -> tuple[list[S], S]:
+    """Replay a whole record: the state before each of its moves (in record order, one per
+    move) and the final state; the record's first error raised."""
+    player = replayer(loaded(source, load))
+    final = player.run()
+    return player.before, final
 
 
 def replayed_state(replayed: tuple[S | None, RecordError | None]) -> S:

@@ -15,9 +15,10 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from liarsdice.server.config import Limits, Settings
-from liarsdice.server.http import health, players, rooms, static
+from liarsdice.server.http import analysis, health, players, rooms, static
 from liarsdice.server.http.common import HttpRateLimit, Server, error_response, server_of
 from liarsdice.server.limits import Limiter
 from liarsdice.server.metrics import WsMetrics, time_store_writes
@@ -77,12 +78,15 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     app.state.server = srv
     app.state.settings, app.state.manager, app.state.store = settings, srv.manager, store
     app.state.limiter = srv.limiter
-    for router in (static.router, health.router, rooms.router, players.router, ws_router):
+    routers = (static.router, health.router, rooms.router, analysis.router, players.router)
+    for router in (*routers, ws_router):
         app.include_router(router)
     app.add_middleware(HttpRateLimit, limiter=srv.limiter)
     app.add_middleware(WsMetrics, metrics=srv.metrics)
     time_store_writes(store, srv.metrics)
     app.add_exception_handler(HTTPException, http_error)  # type: ignore[arg-type]
+    # the router's own 404/405 (a Starlette HTTPException): a page or the error envelope
+    app.add_exception_handler(StarletteHTTPException, static.unknown_address)  # type: ignore[arg-type]
     app.add_exception_handler(CommandError, command_error)  # type: ignore[arg-type]
     for err in (SQLAlchemyError, OSError, TimeoutError, *cluster_errors):
         app.add_exception_handler(err, store_error)

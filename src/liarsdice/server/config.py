@@ -84,6 +84,10 @@ class Limits:
     exempt_loopback: bool = False  # no per-address HTTP limits for 127.0.0.0/8 and ::1
     rooms_per_ip: int = 30  # rooms created by one IP in `rooms_window` seconds
     rooms_window: float = 3600.0
+    # guest identities (POST /api/players) created by one IP in `players_window` seconds: a
+    # budget of its own, larger than the rooms' (a household or LAN shares one address)
+    players_per_ip: int = 200
+    players_window: float = 3600.0
     joins_per_ip: int = 5  # joins of one room from one IP in `joins_window` seconds
     joins_per_room: int = 20  # joins of one room from anywhere in `joins_window` seconds
     joins_window: float = 60.0

@@ -116,6 +116,7 @@ class IpState:
     http: Bucket
     sockets: int = 0
     rooms: deque[float] = field(default_factory=deque)
+    players: deque[float] = field(default_factory=deque)  # guest identities created
     seen: float = field(default_factory=time.monotonic)
     strikes: int = 0  # cut-offs for flooding in a row
     struck: float = 0.0  # when the last one was
@@ -154,12 +155,14 @@ class Limiter:
         now = time.monotonic()
         for host, s in list(self.ips.items()):
             self._expire_rooms(s, now)
-            if s.sockets == 0 and not s.rooms and now - s.seen > 60:
+            if s.sockets == 0 and not s.rooms and not s.players and now - s.seen > 60:
                 del self.ips[host]
 
     def _expire_rooms(self, state: IpState, now: float) -> None:
         while state.rooms and now - state.rooms[0] >= self.limits.rooms_window:
             state.rooms.popleft()
+        while state.players and now - state.players[0] >= self.limits.players_window:
+            state.players.popleft()
 
     def create_room(self, host: str) -> bool:
         """Count a room creation by ``host``; False when it is over its quota."""
@@ -169,6 +172,17 @@ class Limiter:
         if len(state.rooms) >= self.limits.rooms_per_ip:
             return False
         state.rooms.append(now)
+        return True
+
+    def create_player(self, host: str) -> bool:
+        """Count a guest identity created by ``host`` (its own budget, not the rooms'); False
+        when it is over its quota."""
+        state = self.ip(host)
+        now = time.monotonic()
+        self._expire_rooms(state, now)
+        if len(state.players) >= self.limits.players_per_ip:
+            return False
+        state.players.append(now)
         return True
 
     def exempt(self, host: str) -> bool:

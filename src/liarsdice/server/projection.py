@@ -57,6 +57,7 @@ def _room_created(batch: Batch, ev: Event, after: RoomState) -> None:
         "game_no": 0,
         "seq": 0,
         "private": bool(d.get("private", False)),
+        "tutorial": bool(d.get("tutorial", False)),
     }
 
 

@@ -211,6 +211,7 @@ class CreateRoomBody(_Strict):
     client_seed: ClientSeed | None = None
     turn_timer: float | None = Field(default=None, ge=5, le=3600)
     private: bool = False  # by link only: not in the public room list
+    tutorial: bool = False  # "Play your first game": the room's games are not rated
     player_token: str | None = Field(default=None, max_length=128)  # a guest identity
 
 

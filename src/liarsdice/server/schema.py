@@ -19,6 +19,7 @@ from sqlalchemy import (
     Column,
     DateTime,
     Float,
+    Index,
     Integer,
     MetaData,
     String,
@@ -71,6 +72,9 @@ rooms_table = Table(
     # migration 0004: by link only (its ``room_created`` says ``"private": true``); the public
     # pages (the room list, players' recent games) leave it out
     Column("private", Boolean, nullable=False, server_default=false()),
+    # migration 0007: the tutorial ("Play your first game"; its ``room_created`` says
+    # ``"tutorial": true``): its games are not rated
+    Column("tutorial", Boolean, nullable=False, server_default=false()),
 )
 
 seats_table = Table(
@@ -110,18 +114,29 @@ fair_seeds_table = Table(
 room_secrets_table = Table("room_secrets", metadata, *keys(room_id=ID), *required(bot_secret=NAME))
 
 # Players (migration 0003): guest identities (a browser's secret token, only its SHA-256 kept)
-# and one row per bot level ("bot-prob", ...), each with its OpenSkill rating (mu, sigma; score
-# is mu - 3 sigma, the conservative estimate the leaderboard sorts by) and counts over rated
-# games. player_games: one row per rated player and finished game.
+# and one row per bot level ("bot-prob", ...). Their ratings are per rule family (migration
+# 0007): ``player_ratings`` holds one OpenSkill rating (mu, sigma; score is mu - 3 sigma, the
+# conservative estimate the leaderboard sorts by) and the counts over rated games for each
+# player and family ("bidding", "poker") the player was rated in. player_games: one row per
+# rated player and finished game, with the game's family and preset.
+FAMILY = String(16)
+
 players_table = Table(
     "players",
     metadata,
     *keys(id=ID),
     Column("token_hash", NAME, nullable=True, unique=True),
-    *required(name=NAME, kind=String(8), mu=Float, sigma=Float),
-    Column("score", Float, nullable=False, index=True),
-    *required(games=INT, wins=INT, **_CALLS),
+    *required(name=NAME, kind=String(8)),
     *stamps(),
+)
+
+player_ratings_table = Table(
+    "player_ratings",
+    metadata,
+    *keys(player_id=ID, family=FAMILY),
+    *required(mu=Float, sigma=Float, score=Float, games=INT, wins=INT, **_CALLS),
+    Column("updated_at", STAMP, nullable=False),
+    Index("ix_player_ratings_family_score", "family", "score"),
 )
 
 player_games_table = Table(
@@ -130,6 +145,8 @@ player_games_table = Table(
     *keys(player_id=ID, room_id=ID, game_no=INT),
     *required(place=INT, players=INT, **_CALLS, rating=INT),
     Column("finished_at", STAMP, nullable=False, index=True),
+    Column("family", FAMILY, nullable=False, server_default="bidding"),  # migration 0007
+    Column("preset", ID, nullable=True),  # migration 0007 (None: the game's row was missing)
 )
 
 # Room snapshots (migration 0005): a room's value just before its latest game started, as JSON

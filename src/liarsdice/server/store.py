@@ -61,6 +61,7 @@ from liarsdice.server.schema import (
     games_table,
     metadata,
     player_games_table,
+    player_ratings_table,
     players_table,
     room_leases_table,
     room_secrets_table,
@@ -326,43 +327,53 @@ async def _read_fence(conn: AsyncConnection, room_id: str) -> int | None:
 def new_player_row(
     player_id: str, name: str, kind: str, token_hash: str | None, now: datetime
 ) -> dict[str, Any]:
-    """A ``players`` row for a new identity (the model's initial rating, no games)."""
-    mu, sigma = ratings.INITIAL
+    """A ``players`` row for a new identity (unrated: a newcomer's rating in every family)."""
     return {
         "id": player_id,
         "token_hash": token_hash,
         "name": name,
         "kind": kind,
-        "mu": mu,
-        "sigma": sigma,
-        "score": ratings.score(mu, sigma),
-        "games": 0,
-        "wins": 0,
-        "calls_made": 0,
-        "calls_won": 0,
         "created_at": now,
         "updated_at": now,
     }
+
+
+def _game_family(conn: Connection, room_id: str, game_no: int) -> tuple[str, str | None, bool]:
+    """A finished game's rating family, its preset, and whether its room is a tutorial."""
+    row = conn.execute(
+        select(games_table.c.rules, rooms_table.c.tutorial)
+        .select_from(games_table.outerjoin(rooms_table, rooms_table.c.id == games_table.c.room_id))
+        .where(games_table.c.room_id == room_id)
+        .where(games_table.c.game_no == game_no)
+    ).first()
+    preset = None if row is None else row.rules
+    return ratings.family_of_preset(preset), preset, bool(row is not None and row.tutorial)
 
 
 def _rate_game(
     conn: Connection, room_id: str, game_no: int, standings: list[Standing], now: datetime
 ) -> dict[str, int]:
     """Rate a finished game inside the writer's transaction (so that two rooms finishing at
-    once both count): read the players' ratings, apply the model, write ratings, counts and
-    one ``player_games`` row each. Bot levels get their row on first use."""
+    once both count): read the players' ratings in the game's family, apply the model, write
+    ratings, counts and one ``player_games`` row each. Bot levels get their row on first use;
+    a player's first game of a family, its rating row. A tutorial room's games are not rated.
+    Returns the new shown ratings by :func:`~liarsdice.server.ratings.rating_key`."""
+    family, preset, tutorial = _game_family(conn, room_id, game_no)
+    if tutorial:
+        return {}
     field_ = ratings.best_places(standings)
     ids = [s.player for s in field_]
-    rows = {r.id: r for r in conn.execute(select(players_table).where(players_table.c.id.in_(ids)))}
-    missing = [i for i in ids if i not in rows]
-    bots = [i for i in missing if i.startswith(BOT_PLAYER_PREFIX)]
+    known = set(conn.scalars(select(players_table.c.id).where(players_table.c.id.in_(ids))))
+    bots = [i for i in ids if i not in known and i.startswith(BOT_PLAYER_PREFIX)]
     if bots:
         _insert_many(
             conn,
             players_table,
             [new_player_row(i, _bot_name(i), "bot", None, now) for i in bots],
         )
-    field_ = [s for s in field_ if s.player in rows or s.player in bots]
+    field_ = [s for s in field_ if s.player in known or s.player in bots]
+    rows = _family_ratings(conn, family, [s.player for s in field_], now)
+    pr = player_ratings_table
     current = {i: (r.mu, r.sigma) for i, r in rows.items()}
     new = ratings.rate(current, field_)
     out: dict[str, int] = {}
@@ -371,18 +382,19 @@ def _rate_game(
             continue
         mu, sigma = new[s.player]
         shown = ratings.display(mu, sigma)
-        out[s.player] = shown
+        out[ratings.rating_key(family, s.player)] = shown
         conn.execute(
-            update(players_table)
-            .where(players_table.c.id == s.player)
+            update(pr)
+            .where(pr.c.player_id == s.player)
+            .where(pr.c.family == family)
             .values(
                 mu=mu,
                 sigma=sigma,
                 score=ratings.score(mu, sigma),
-                games=players_table.c.games + 1,
-                wins=players_table.c.wins + (1 if s.place == 1 else 0),
-                calls_made=players_table.c.calls_made + s.calls_made,
-                calls_won=players_table.c.calls_won + s.calls_won,
+                games=pr.c.games + 1,
+                wins=pr.c.wins + (1 if s.place == 1 else 0),
+                calls_made=pr.c.calls_made + s.calls_made,
+                calls_won=pr.c.calls_won + s.calls_won,
                 updated_at=now,
             )
         )
@@ -397,24 +409,70 @@ def _rate_game(
                 calls_won=s.calls_won,
                 rating=shown,
                 finished_at=now,
+                family=family,
+                preset=preset,
             )
         )
     return out
+
+
+def _family_ratings(conn: Connection, family: str, ids: list[str], now: datetime) -> dict[str, Any]:
+    """The ``player_ratings`` rows of these players in ``family``; a newcomer's first, for
+    those without one (written in the caller's transaction)."""
+    pr = player_ratings_table
+    query = select(pr).where(pr.c.family == family).where(pr.c.player_id.in_(ids))
+    rows = {r.player_id: r for r in conn.execute(query)}
+    fresh = [i for i in ids if i not in rows]
+    if fresh:
+        mu0, sigma0 = ratings.INITIAL
+        zero = {"games": 0, "wins": 0, "calls_made": 0, "calls_won": 0}
+        _insert_many(
+            conn,
+            pr,
+            [
+                {"player_id": i, "family": family, "mu": mu0, "sigma": sigma0, **zero}
+                | {"score": ratings.score(mu0, sigma0), "updated_at": now}
+                for i in fresh
+            ],
+        )
+    return rows
 
 
 def _bot_name(player_id: str) -> str:
     return f"{player_id.removeprefix(BOT_PLAYER_PREFIX)} bot"
 
 
-def _player_row(r: Any) -> dict[str, Any]:
-    """A player's public facts (a leaderboard line, the head of a player's page)."""
+def _family_facts(r: Any) -> dict[str, Any]:
+    """A player's rating and counts in one family (a ``player_ratings`` row, or None: a
+    newcomer's)."""
+    if r is None:
+        return {"rating": ratings.display(*ratings.INITIAL), "games": 0, "wins": 0}
+    return {"rating": ratings.display(r.mu, r.sigma), "games": r.games, "wins": r.wins}
+
+
+def _family_page(r: Any) -> dict[str, Any]:
+    """:func:`_family_facts` and the calls (a player's page)."""
+    calls = (
+        {"calls_made": 0, "calls_won": 0}
+        if r is None
+        else {
+            "calls_made": r.calls_made,
+            "calls_won": r.calls_won,
+        }
+    )
+    return {**_family_facts(r), **calls}
+
+
+def _player_row(p: Any, r: Any, family: str) -> dict[str, Any]:
+    """A player's public facts in ``family`` (a leaderboard line, the head of a player's
+    page): ``p`` the ``players`` row, ``r`` the family's ``player_ratings`` row or None."""
     return {
-        "player": r.id,
-        "name": r.name,
-        "kind": r.kind,
-        "rating": ratings.display(r.mu, r.sigma),
-        "games": r.games,
-        "wins": r.wins,
+        "player": p.id,
+        "name": p.name,
+        "kind": p.kind,
+        "tag": ratings.tag(p.id),
+        "family": family,
+        **_family_facts(r),
     }
 
 
@@ -422,12 +480,43 @@ def _recent_game(g: Any) -> dict[str, Any]:
     return {
         "room": g.room_id,
         "game_no": g.game_no,
+        "family": g.family,
+        "preset": g.preset,
         "place": g.place,
         "players": g.players,
         "calls_made": g.calls_made,
         "calls_won": g.calls_won,
         "rating": g.rating,
         "at": g.finished_at.isoformat(),
+    }
+
+
+async def _player_page(
+    conn: AsyncConnection, player_id: str, family: str, recent: int
+) -> dict[str, Any] | None:
+    """:meth:`Store.player`'s page."""
+    row = (await conn.execute(select(players_table).where(players_table.c.id == player_id))).first()
+    if row is None:
+        return None
+    pr = player_ratings_table
+    by_family = {
+        r.family: r for r in await conn.execute(select(pr).where(pr.c.player_id == row.id))
+    }
+    # A private room is reached by its link only: its games are left out (the link is the
+    # room's id, and a game's place and time tell about the room too).
+    games = await conn.execute(
+        select(player_games_table)
+        .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
+        .where(player_games_table.c.player_id == player_id)
+        .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
+        .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
+        .limit(recent)
+    )
+    return {
+        **_player_row(row, None, family),
+        **_family_page(by_family.get(family)),
+        "families": {f: _family_page(by_family.get(f)) for f in ratings.FAMILY_NAMES},
+        "recent": [_recent_game(g) for g in games],
     }
 
 
@@ -747,72 +836,72 @@ class Store:
 
     # ------------------------------------------------------------------------ players
     async def player_by_token(self, token_hash: str) -> dict[str, Any] | None:
-        """The guest identity with this token hash: ``{"player", "name", "rating"}``."""
+        """The guest identity with this token hash: ``{"player", "name", "ratings"}``
+        (``ratings``: the shown rating by :func:`~liarsdice.server.ratings.rating_key`)."""
         async with self._engine().connect() as conn:
             row = (
                 await conn.execute(
-                    select(players_table).where(players_table.c.token_hash == token_hash)
+                    select(players_table.c.id, players_table.c.name).where(
+                        players_table.c.token_hash == token_hash
+                    )
                 )
             ).first()
         if row is None:
             return None
-        return {"player": row.id, "name": row.name, "rating": ratings.display(row.mu, row.sigma)}
+        return {"player": row.id, "name": row.name, "ratings": await self.ratings_of([row.id])}
 
     async def ratings_of(self, ids: list[str]) -> dict[str, int]:
-        """The display ratings of these players (those that have a row)."""
+        """The shown ratings of these players (those that have a row) in every family, by
+        :func:`~liarsdice.server.ratings.rating_key` (a family never played: a newcomer's)."""
         if not ids:
             return {}
+        pr = player_ratings_table
         async with self._engine().connect() as conn:
+            known = list(
+                await conn.scalars(select(players_table.c.id).where(players_table.c.id.in_(ids)))
+            )
             rows = await conn.execute(
-                select(players_table.c.id, players_table.c.mu, players_table.c.sigma).where(
-                    players_table.c.id.in_(ids)
+                select(pr.c.player_id, pr.c.family, pr.c.mu, pr.c.sigma).where(
+                    pr.c.player_id.in_(known)
                 )
             )
-            return {i: ratings.display(mu, sigma) for i, mu, sigma in rows}
+            found = {(f, i): ratings.display(mu, sigma) for i, f, mu, sigma in rows}
+        newcomer = ratings.display(*ratings.INITIAL)
+        return {
+            ratings.rating_key(f, i): found.get((f, i), newcomer)
+            for i in known
+            for f in ratings.FAMILY_NAMES
+        }
 
-    async def player(self, player_id: str, recent: int = 20) -> dict[str, Any] | None:
-        """A player's page: rating, counts and the last ``recent`` rated games.
+    async def player(
+        self, player_id: str, family: str = ratings.DEFAULT_FAMILY, recent: int = 20
+    ) -> dict[str, Any] | None:
+        """A player's page: rating and counts in ``family`` (and ``families``: every family's
+        rating, games and wins) and the last ``recent`` rated games of every family.
 
         The counts and the rating cover every rated game; ``recent`` leaves out the games of
         private rooms (a private room's id is its only key)."""
         async with self._engine().connect() as conn:
-            row = (
-                await conn.execute(select(players_table).where(players_table.c.id == player_id))
-            ).first()
-            if row is None:
-                return None
-            # A private room is reached by its link only: its games are left out (the link is
-            # the room's id, and a game's place and time tell about the room too).
-            games = await conn.execute(
-                select(player_games_table)
-                .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
-                .where(player_games_table.c.player_id == player_id)
-                .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
-                .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
-                .limit(recent)
-            )
-            return {
-                **_player_row(row),
-                "calls_made": row.calls_made,
-                "calls_won": row.calls_won,
-                "recent": [_recent_game(g) for g in games],
-            }
+            return await _player_page(conn, player_id, family, recent)
 
-    async def leaderboard(self, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        """Players with at least one rated game, best first; and how many there are."""
+    async def leaderboard(
+        self, offset: int, limit: int, family: str = ratings.DEFAULT_FAMILY
+    ) -> tuple[list[dict[str, Any]], int]:
+        """Players with at least one rated game in ``family``, best first in it; and how
+        many there are."""
+        pr = player_ratings_table
+        rated = (pr.c.family == family) & (pr.c.games > 0)
         async with self._engine().connect() as conn:
-            rated = players_table.c.games > 0
-            total = (
-                await conn.execute(select(func.count()).select_from(players_table).where(rated))
-            ).scalar_one()
+            total = await conn.scalar(select(func.count()).select_from(pr).where(rated))
             rows = await conn.execute(
-                select(players_table)
+                select(players_table, *pr.c["mu", "sigma", "games", "wins"])
+                .join(pr, pr.c.player_id == players_table.c.id)
                 .where(rated)
-                .order_by(players_table.c.score.desc(), players_table.c.id)
+                .order_by(pr.c.score.desc(), players_table.c.id)
                 .offset(offset)
                 .limit(limit)
             )
-            return [_player_row(r) for r in rows], int(total)
+            return [_player_row(r, r, family) for r in rows], int(total or 0)
 
     async def events(self, room_id: str) -> list[tuple[int, str, dict[str, Any]]]:
         """One room's event log, in order (for tests and audits)."""

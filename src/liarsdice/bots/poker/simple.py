@@ -274,7 +274,12 @@ def bid_true_probability(view: PokerView, rho: float = 0.2) -> float:
 
 
 def accept_odds(
-    view: PokerView, *, five_rule: bool, rho: float = 0.2, call_rate: float = 0.25
+    view: PokerView,
+    *,
+    five_rule: bool,
+    rho: float = 0.2,
+    call_rate: float = 0.25,
+    bidder_model: bool = True,
 ) -> tuple[float, float]:
     """``(P(bid true), P(losing a life by accepting))`` for the player asked to respond.
 
@@ -283,6 +288,24 @@ def accept_odds(
     five-of-a-kind bid under the five-of-a-kind rule loses when three rolls fail. Both are
     averaged over the dice the player does not know of (:func:`known_dice`), weighted by
     whether the bid is true.
+
+    ``P(bid true)`` is the dice's own chance (every die the player does not know of a fresh
+    roll) leaned on by a model of the bidder (:func:`plausibility`: true hands are bid more
+    readily than bluffs), which is a bot's guess, not a fact of the dice. With
+    ``bidder_model=False`` it is the dice's chance alone, what a hint for a person states.
+    Four nines outside and one die shaken under the cup, and the bid is four 10 9: only a fifth
+    nine makes it, 1 in 6; the bidder model reads the bid as half likely true.
+
+    >>> from liarsdice.core.poker import PokerGame
+    >>> g = PokerGame(players=2)
+    >>> s = g.replay([(-1, f) for f in (1, 1, 1, 1, 4)])            # 9 9 9 9 Q
+    >>> for move in ("four 9 Q", "accept", "out 9 9 9 9", "shake"):
+    ...     s = s.apply_action(g.string_to_action(move))
+    >>> s = s.apply_action(5).apply_action(g.string_to_action("four 10 9"))
+    >>> round(accept_odds(s.view(0), five_rule=False, bidder_model=False)[0], 4)
+    0.1667
+    >>> round(accept_odds(s.view(0), five_rule=False)[0], 4)
+    0.5
     """
     bid = view.current_bid
     if bid is None:
@@ -290,7 +313,7 @@ def accept_odds(
     b = bid_id(bid)
     known = known_dice(view)
     p_u = reach_table(known)[b]
-    p_true = plausibility(p_u, rho)
+    p_true = plausibility(p_u, rho) if bidder_model else p_u
     five = bid.category is Category.FIVE and five_rule
     e_true = e_false = 0.0
     for hand, rid, _, p in _outcomes(known):

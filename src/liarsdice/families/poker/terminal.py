@@ -168,7 +168,6 @@ def _odds_basis(view: PokerView) -> str:
         dice = plural(unknown, "die")
         where = f"the other {dice} under it" if known else f"the {dice} under the cup"
         parts.append(f"{where} as {rolls}")
-        parts.append("a bidder who bluffs now and then")
     if len(parts) == 2:
         return " and ".join(parts)
     return ", ".join(parts[:-1]) + ", and " + parts[-1]
@@ -503,6 +502,7 @@ class PokerTerminal(GameTerminal):
                 five_rule=self.rules.five_of_a_kind_rule,
                 rho=bot.rho,
                 call_rate=bot.call_rate,
+                bidder_model=False,  # the dice's chance: what the bidder says is no evidence
             )
             lines.append(
                 f"Odds: {format_poker_bid(cur)} {_how_true(p_true)} ({_odds_basis(view)}); "

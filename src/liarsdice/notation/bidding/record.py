@@ -63,6 +63,7 @@ from liarsdice.notation.common import (
     loaded,
     read_source,
     record_header,
+    replay_moves_with,
     replay_partial_with,
     replayed_state,
     summary_with,
@@ -80,6 +81,7 @@ __all__ = [
     "load_record",
     "read_source",
     "record_from_state",
+    "replay_moves",
     "replay_partial",
     "replay_record",
     "replay_summary",
@@ -492,6 +494,12 @@ def replay_record(record: Source | LoadedRecord[Rules]) -> State:
     (a :class:`~liarsdice.core.errors.RecordError` located by 0-based ``round`` and
     ``move``)."""
     return replayed_state(replay_partial(record))
+
+
+def replay_moves(record: Source | LoadedRecord[Rules]) -> tuple[list[State], State]:
+    """The state before each move of a bidding-family record (one per move, in order) and
+    the final state, or the record's first error raised (post-game analysis)."""
+    return replay_moves_with(record, load_record, _Replayer)
 
 
 # ---------------------------------------------------------------------------------- summary

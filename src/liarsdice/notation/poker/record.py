@@ -63,6 +63,7 @@ __all__ = [
     "is_poker_record",
     "load_record",
     "record_from_state",
+    "replay_moves",
     "replay_partial",
     "replay_record",
     "replay_summary",
@@ -536,6 +537,14 @@ def replay_record(record: Source | LoadedRecord[PokerRules]) -> PokerState:
     ``move`` None when the round itself is wrong) at the first thing that is not legal.
     """
     return common.replayed_state(replay_partial(record))
+
+
+def replay_moves(
+    record: Source | LoadedRecord[PokerRules],
+) -> tuple[list[PokerState], PokerState]:
+    """The state before each move of a poker record (one per move, in order) and the final
+    state, or the record's first error raised (post-game analysis)."""
+    return common.replay_moves_with(record, load_record, _Replayer)
 
 
 # ---------------------------------------------------------------------------------- summary

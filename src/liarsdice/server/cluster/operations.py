@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from liarsdice.server.cluster.parts import Parts
-from liarsdice.server.listing import listing
+from liarsdice.server.listing import listing, live
 from liarsdice.server.room import CommandError, Room
 from liarsdice.server.views import SPECTATOR
 
@@ -52,7 +52,7 @@ class Operations(Parts):
         entries: dict[Any, Any] = {}  # (room -> JSON; redis-py types keys widely)
         for room_id in self.owned():
             room = self.manager.rooms[room_id]
-            if not room.private and not room.closed:
+            if live(room):
                 entries[room_id] = json.dumps({**listing(room), "at": now})
         if entries:
             await self.redis.hset("ld:listing", mapping=entries)

@@ -21,6 +21,7 @@ from liarsdice.server.http.common import (
     too_many,
 )
 from liarsdice.server.protocol import PlayerBody
+from liarsdice.server.ratings import DEFAULT_FAMILY, FAMILY_NAMES
 from liarsdice.server.room import hash_token
 from liarsdice.server.store import Batch, new_player_row
 
@@ -40,13 +41,13 @@ async def create_player(request: Request) -> dict[str, Any]:
     srv = server_of(request)
     body = await body_of(request, PlayerBody)
     name = seated_name(body.name)
-    if not srv.limiter.create_room(client_ip(request)):  # the same hourly budget as rooms
+    if not srv.limiter.create_player(client_ip(request)):  # a budget of its own
         lim = srv.limits
         raise too_many(
-            "too_many_rooms",
-            f"at most {lim.rooms_per_ip} rooms and players per "
-            f"{lim.rooms_window / 60:g} minutes from one address",
-            lim.rooms_window / max(1, lim.rooms_per_ip),
+            "too_many_players",
+            f"at most {lim.players_per_ip} new players per "
+            f"{lim.players_window / 60:g} minutes from one address",
+            lim.players_window / max(1, lim.players_per_ip),
         )
     token = secrets.token_urlsafe(24)
     player_id = secrets.token_urlsafe(9)
@@ -68,9 +69,20 @@ async def rename_player(request: Request) -> dict[str, Any]:
     return {"player": found["player"], "name": name}
 
 
+def _family(family: str) -> str:
+    if family not in FAMILY_NAMES:
+        raise fail(422, "invalid", f"family: one of {', '.join(FAMILY_NAMES)}")
+    return family
+
+
 @router.get("/api/players/{player_id}")
-async def get_player(player_id: str, request: Request) -> dict[str, Any]:
-    found = await store_call(request, server_of(request).store.player(player_id))
+async def get_player(
+    player_id: str, request: Request, family: str = DEFAULT_FAMILY
+) -> dict[str, Any]:
+    """A player's page: the rating and counts in ``family``, every family's rating, and the
+    recent rated games of every family."""
+    store = server_of(request).store
+    found = await store_call(request, store.player(player_id, _family(family)))
     if found is None:
         raise fail(404, "no_player", "no such player")
     return found
@@ -78,15 +90,21 @@ async def get_player(player_id: str, request: Request) -> dict[str, Any]:
 
 @router.get("/api/leaderboard")
 async def leaderboard(
-    request: Request, response: Response, page: int = 1, per_page: int = PAGE
+    request: Request,
+    response: Response,
+    page: int = 1,
+    per_page: int = PAGE,
+    family: str = DEFAULT_FAMILY,
 ) -> dict[str, Any]:
-    """Rated players, best first (OpenSkill's conservative estimate), in pages."""
+    """Rated players of a rule family, best first (OpenSkill's conservative estimate), in
+    pages."""
     check_page(page, per_page)
+    family = _family(family)
     start = (page - 1) * per_page
     store = server_of(request).store
-    players, total = await store_call(request, store.leaderboard(start, per_page))
+    players, total = await store_call(request, store.leaderboard(start, per_page, family))
     response.headers["X-Total-Count"] = str(total)
-    out: dict[str, Any] = {"players": players}
+    out: dict[str, Any] = {"family": family, "families": list(FAMILY_NAMES), "players": players}
     if start + per_page < total:
         out["next_page"] = page + 1
     return out

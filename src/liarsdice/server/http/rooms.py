@@ -23,7 +23,7 @@ from liarsdice.server.http.common import (
     store_call,
     too_many,
 )
-from liarsdice.server.listing import listing, listing_order
+from liarsdice.server.listing import listing, listing_order, live
 from liarsdice.server.protocol import CreateRoomBody, JoinBody
 from liarsdice.server.room import Room, hash_token
 from liarsdice.server.views import SPECTATOR
@@ -46,7 +46,7 @@ async def list_rooms(
     if srv.cluster is not None:  # every node's rooms
         entries = await srv.cluster.listing()
     else:
-        entries = [listing(r) for r in srv.manager.rooms.values() if not r.private]
+        entries = [listing(r) for r in srv.manager.rooms.values() if live(r)]
     listed = sorted(entries, key=listing_order)
     start = (page - 1) * per_page
     response.headers["X-Total-Count"] = str(len(listed))
@@ -64,7 +64,7 @@ async def identity(request: Request, token: str | None) -> str | None:
     found = await store_call(request, srv.store.player_by_token(hash_token(token)))
     if found is None:
         raise fail(400, "bad_player", "unknown player token: create a player")
-    srv.manager.ratings[found["player"]] = found["rating"]
+    srv.manager.ratings.update(found["ratings"])
     player: str = found["player"]
     return player
 

@@ -11,8 +11,9 @@ from importlib import resources
 
 from fastapi import APIRouter, Request, Response
 from fastapi.responses import HTMLResponse
+from starlette.exceptions import HTTPException
 
-from liarsdice.server.http.common import fail
+from liarsdice.server.http.common import error_response, fail
 
 router = APIRouter()
 
@@ -53,6 +54,7 @@ def static_response(request: Request, name: str) -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 @router.get("/r/{room_id}", response_class=HTMLResponse)
+@router.get("/r/{room_id}/replay/{game_no}", response_class=HTMLResponse)
 @router.get("/leaderboard", response_class=HTMLResponse)
 @router.get("/p/{player_id}", response_class=HTMLResponse)
 async def index(request: Request) -> Response:
@@ -65,4 +67,36 @@ async def static_file(name: str, request: Request) -> Response:
     return static_response(request, name)
 
 
-__all__ = ["STATIC_TYPES", "router", "static_response"]
+# Addresses that are never a browser's page: their errors are always the JSON envelope.
+_MACHINE_PREFIXES = ("/api/", "/ws/", "/static/", "/metrics")
+
+
+def wants_page(request: Request) -> bool:
+    """A browser navigating to a page (``Accept`` names HTML), not an API client."""
+    path = request.url.path
+    if path.startswith(_MACHINE_PREFIXES) or path in ("/api", "/ws", "/static"):
+        return False
+    return request.method in ("GET", "HEAD") and "text/html" in request.headers.get("accept", "")
+
+
+async def unknown_address(request: Request, exc: HTTPException) -> Response:
+    """An HTTP error that no endpoint raised itself (Starlette's: no such route, a method not
+    allowed): a page a browser asked for gets a friendly HTML page linking back to the lobby
+    (status 404); anything else the API's error envelope (``not_found``,
+    ``method_not_allowed``), never the framework's bare ``{"detail": ...}``."""
+    if isinstance(exc.detail, dict):  # one of ours: the envelope already
+        return error_response(exc.status_code, exc.detail, exc.headers)
+    if exc.status_code == 404 and wants_page(request):
+        found = _static_file("notfound.html")
+        assert found is not None
+        return Response(found[0], status_code=404, media_type=found[1])
+    if exc.status_code == 404:
+        detail = {"code": "not_found", "message": f"no such address: {request.url.path}"}
+    elif exc.status_code == 405:
+        detail = {"code": "method_not_allowed", "message": f"{request.method} is not allowed here"}
+    else:
+        detail = {"code": "http", "message": str(exc.detail)}
+    return error_response(exc.status_code, detail, exc.headers)
+
+
+__all__ = ["STATIC_TYPES", "router", "static_response", "unknown_address", "wants_page"]

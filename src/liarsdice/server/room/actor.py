@@ -14,7 +14,6 @@ all) and resumes.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import logging
 import secrets
@@ -46,6 +45,7 @@ from liarsdice.server.room.commands import (
     hash_token,
 )
 from liarsdice.server.room.fanout import Fanout, Sink
+from liarsdice.server.room.mailbox import Mailbox
 from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
 from liarsdice.server.room.state import Event, RoomState, Seat, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
@@ -81,9 +81,6 @@ async def within(aw: Awaitable[_T], seconds: float) -> _T:
     return task.result()
 
 
-MOVED = "the room is not running here any more: try again"
-
-
 def _source(seat: int, msg: Any) -> str:
     """Who sent a command, as the metrics name it: the server (no seat), a turn's timer, a bot
     or a player."""
@@ -100,7 +97,7 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
-class Room:
+class Room(Mailbox):
     """One room's actor: its value, its connections, its queue of commands."""
 
     within = staticmethod(within)  # (for the probe, which must not cancel a write either)
@@ -135,13 +132,8 @@ class Room:
         # The bots' random numbers are keyed by this secret (room_secrets; never sent).
         self.secret = secrets.token_hex(32)
         self.secret_stored = False
-        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]]
-        self._queue = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self._stopping = False  # stop() cancels the task: that cancellation is meant
+        super().__init__(f"room-{room_id}")
         self.pause = Pause(self)  # the store failed: commands wait for a probe to succeed
-        self.last_active = 0.0  # loop time of the last command
-        self._prev_active = 0.0  # ... and of the one before (for close, itself a command)
 
     # ------------------------------------------------------------------ the log's facts
     @property
@@ -220,89 +212,14 @@ class Room:
 
     # ------------------------------------------------------------------ the task
     def start(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.last_active = loop.time()
-        self._task = loop.create_task(self._run(), name=f"room-{self.id}")
+        self.last_active = asyncio.get_running_loop().time()
+        super().start()
 
     async def stop(self) -> None:
         self._stopping = True
         self.turns.stop()
         self.pause.stop()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        # What was queued and never ran is refused, not dropped: its sender learns the room
-        # moved (a cluster's node sends a relayed message on to the room's next owner).
-        while not self._queue.empty():
-            _, fut = self._queue.get_nowait()
-            if not fut.done():
-                fut.set_exception(CommandError("moved", MOVED))
-
-    async def _run(self) -> None:
-        """One command at a time, in order; a failed command never ends the task."""
-        while True:
-            fut: asyncio.Future[Any] | None = None
-            try:
-                fn, fut = await self._queue.get()
-                now = asyncio.get_running_loop().time()
-                self._prev_active, self.last_active = self.last_active, now
-                result = await fn()
-            except asyncio.CancelledError:
-                if self._stopping:
-                    if fut is not None and not fut.done():  # (it may have been applied)
-                        fut.set_exception(CommandError("moved", MOVED))
-                    raise
-                # A cancellation nobody asked for (the room is not stopping): the command, if
-                # any, failed; the task goes on. (Without this one stray cancel would end the
-                # task and leave every later command of the room waiting forever.)
-                task = asyncio.current_task()
-                if task is not None:
-                    task.uncancel()
-                log.error("room %s: a command was cancelled; the room goes on", self.id)
-                if fut is not None and not fut.done():
-                    fut.set_exception(CommandError("internal", "the command was interrupted"))
-                continue
-            except Exception as err:  # the command failed; the room goes on
-                if not isinstance(err, CommandError):
-                    log.exception("room %s: command failed", self.id)
-                if fut is not None and not fut.done():
-                    fut.set_exception(err)
-                continue
-            if not fut.done():
-                fut.set_result(result)
-
-    async def submit(self, fn: Callable[[], Awaitable[_T]]) -> _T:
-        """Run ``fn`` as the room's next command and return its result (CommandError
-        ``moved`` once the room has stopped: unloaded, or handed to another node)."""
-        if self._stopping:
-            raise CommandError("moved", MOVED)
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        await self._queue.put((fn, fut))
-        result: _T = await fut
-        return result
-
-    def post(
-        self,
-        fn: Callable[..., Awaitable[Any]],
-        *args: Any,
-        moved: Callable[[], None] | None = None,
-    ) -> None:
-        """Queue ``fn(*args)`` without waiting for it (timers, relayed messages). ``moved`` is
-        called if the room stops before it ran (or while it ran)."""
-        if self._stopping:
-            if moved is not None:
-                moved()
-            return
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        def done(f: asyncio.Future[Any]) -> None:
-            err = None if f.cancelled() else f.exception()
-            if moved is not None and isinstance(err, CommandError) and err.code == "moved":
-                moved()
-
-        fut.add_done_callback(done)
-        self._queue.put_nowait((lambda: fn(*args), fut))
+        await super().stop()
 
     # ------------------------------------------------------------------ commands
     async def command(

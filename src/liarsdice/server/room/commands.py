@@ -197,11 +197,12 @@ def _run(d: _Draft, seat: int, msg: Any) -> Any:
             d.emit("reveal_over", {"game_no": game_no, "round": rnd, "by": by})
             _advance(d)
         case ChatMsg(text=text):
-            _seated(seat, "spectators cannot chat")
             clean = "".join(c for c in text if c.isprintable()).strip()
             if not clean:
                 raise CommandError("invalid", "chat: the message is empty")
-            d.emit("chat", {"seat": seat, "name": s.seats[seat].name, "text": html.escape(clean)})
+            # a spectator chats too, as "watcher" with no seat (the text is all it says)
+            who = (seat, s.seats[seat].name) if seat >= 0 else (None, WATCHER)
+            d.emit("chat", {"seat": who[0], "name": who[1], "text": html.escape(clean)})
         case ClientSeedMsg(seed=seed):
             _seated(seat, "spectators have no client seed")
             d.emit("client_seed", {"seat": seat, "seed": seed})
@@ -245,6 +246,9 @@ def _run(d: _Draft, seat: int, msg: Any) -> Any:
 
 
 # ------------------------------------------------------------------------------ checks
+WATCHER = "watcher"  # the name a spectator's chat goes by
+
+
 def _seated(seat: int, why: str) -> None:
     if seat < 0:
         raise CommandError("not_seated", why)
@@ -286,6 +290,8 @@ def _create(d: _Draft, body: CreateRoomBody, player: str | None) -> tuple[int, s
     }
     if body.private:
         data["private"] = True
+    if body.tutorial:  # (the store rates no game of the room: ``rooms.tutorial``)
+        data["tutorial"] = True
     d.emit("room_created", data)
     return _seat_human(d, body.name, body.client_seed, player)
 

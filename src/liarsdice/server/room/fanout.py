@@ -8,6 +8,7 @@ import json
 from collections import deque
 from typing import TYPE_CHECKING, Any, Protocol
 
+from liarsdice.server.ratings import rating_key
 from liarsdice.server.room.state import Event
 from liarsdice.server.views import Broadcast, Encoded, Live, snapshot, viewer_of
 
@@ -49,6 +50,7 @@ class Fanout:
     def live(self) -> Live:
         room = self.room
         seats, rated, turns = room.value.seats, room.ratings, room.turns
+        family = room.value.family  # (ratings are per family)
         reveal = None
         if room.value.revealing:
             waiting = tuple(turns.waiting_for())
@@ -57,7 +59,9 @@ class Fanout:
             presence=tuple((h.connections > 0, h.away) for h in room.presence),
             spectators=self.spectators,
             deadline=turns.deadline,
-            ratings=tuple(None if s.player is None else rated.get(s.player) for s in seats),
+            ratings=tuple(
+                None if s.player is None else rated.get(rating_key(family, s.player)) for s in seats
+            ),
             reveal=reveal,
             summaries=tuple(
                 (i, h.summary) for i, h in enumerate(room.presence) if h.summary is not None

@@ -72,7 +72,8 @@ class RoomManager:
         self.hooks = hooks
         self.rooms: dict[str, Room] = {}
         self.broken: dict[str, str] = {}
-        self.ratings: dict[str, int] = {}  # display ratings by player, shared by every room
+        # shown ratings by ``rating_key(family, player)``, shared by every room
+        self.ratings: dict[str, int] = {}
         self.on_command: Callable[[str, str], None] | None = None  # each room's (metrics)
         self._sweeper: asyncio.Task[None] | None = None
 

@@ -81,6 +81,7 @@ const ERROR_SENTENCES = {
   stale: "The table moved on before your move arrived: have another look.",
   rate_limited: "Slow down a little: too many messages at once.",
   too_many_rooms: "You have created many rooms in the last hour: wait a little or join one.",
+  too_many_players: "Many new players were made from this address in the last hour: wait a little, or play under a name you already have.",
   too_many_connections: "Too many open tabs from this address.",
   store_unavailable: "The server can't save right now; it will retry by itself. Try your move again in a moment.",
   bad_token: "This browser's seat in the room is no longer valid.",

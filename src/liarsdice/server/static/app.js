@@ -21,11 +21,12 @@ import {
   saveSeat,
   sentence,
 } from "./api.js";
-import { $, fill, h, unescapeHtml } from "./dom.js";
+import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
 import { GameLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
-import { ReplayViewer } from "./replay.js";
+import { ReplayViewer, startReplayPage } from "./replay.js";
+import { analysisHash, wireAnalysis } from "./analysis.js";
 import { RevealController } from "./reveal.js";
 import { BASICS, optionSentences, presetRules, presetSummary, presetTitle } from "./rules.js";
 import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
@@ -134,7 +135,7 @@ async function identity(name) {
  */
 async function postSeat(url, body) {
   try {
-    return await postWithOptional(url, body, ["private", "player_token"]);
+    return await postWithOptional(url, body, ["private", "player_token", "tutorial"]);
   } catch (err) {
     if (!(err instanceof ApiError && err.code === "bad_player" && body.player_token)) throw err;
     savePlayer({ player: null, token: null, name: body.name });
@@ -262,7 +263,7 @@ async function startLobby() {
     const group = h("optgroup", { label });
     for (const p of data.presets.filter((x) => test(x) && !placed.has(x.name))) {
       placed.add(p.name);
-      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "perudo" }));
+      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "classic" }));
     }
     if (group.childElementCount) select.append(group);
   }
@@ -307,7 +308,8 @@ async function startLobby() {
     button.disabled = true;
     try {
       const who = await identity(nameInput.value);
-      const body = { preset: "classic", options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true };
+      // tutorial: the server rates none of this room's games
+      const body = { preset: "classic", options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true, tutorial: true };
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat("/api/rooms", body);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
@@ -450,6 +452,7 @@ async function startRoom(id) {
       if (replayOpener && document.contains(replayOpener)) replayOpener.focus();
     },
   });
+  wireAnalysis(id, { announce, showError });
   wireRoomControls();
   presets()
     .then((data) => {
@@ -713,7 +716,9 @@ function onEvent(ev, before) {
       if (ev.seat !== S.seat) announce(`${ev.name} says: ${unescapeHtml(ev.text)}`);
       break;
     case "action": {
-      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto ? " (played by the computer)" : "";
+      // "played by the computer" only for a person's seat (away, or left): bots always are
+      const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
+      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto && person ? " (played by the computer)" : "";
       if (ev.seat === S.seat) announce(`${ev.timeout ? "Time ran out. " : ""}Your move: ${bidLabel(ev.text)}${ev.timeout ? " (played for you)" : ""}.`);
       else announce(`${nameOf(namesView, ev.seat)} ${describeMove(ev.text)}${auto}.`);
       if (/^\d+x\d+$/.test(String(ev.text)) || pokerCategory(ev.text)) play("bid");
@@ -779,10 +784,28 @@ function afterFrame(live, before) {
       S.turnKey = key;
       announce(v.current_bid ? `Your turn. The bid to beat is ${bidLabel(v.current_bid)}.` : "Your turn: you open the bidding.");
       if (live) play("turn");
+      bringMovesIntoView = true;
     }
   }
   maybeSetUpFirstGame();
   render();
+  if (bringMovesIntoView && myTurn(S)) {
+    bringMovesIntoView = false;
+    movesIntoView();
+  }
+}
+
+/** On my turn, scroll the move panel into view when it is below the fold (a short screen). */
+let bringMovesIntoView = false;
+function movesIntoView() {
+  const el = $("moves");
+  if (el.hidden) return;
+  const box = el.getBoundingClientRect();
+  const calls = el.querySelector(".move-buttons, .bid-grid") || el;
+  const need = Math.min(box.bottom, calls.getBoundingClientRect().bottom + 8);
+  if (need > window.innerHeight || box.top < 0) {
+    el.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
+  }
 }
 
 function doRoll() {
@@ -841,7 +864,13 @@ function render() {
   $("seat-join").hidden = seated || !S.welcomed; // wait for the welcome: it may seat us
   $("seat-name").hidden = $("seat-join-button").hidden = !canJoin;
   document.querySelector("label[for=seat-name]").hidden = !canJoin;
-  $("watching").textContent = canJoin ? "You are watching. Take a seat to play in the next game:" : "You are watching (players can join between games).";
+  $("watching").textContent = !canJoin
+    ? room.status === "playing"
+      ? "You are watching. Seats open again when this game ends."
+      : "You are watching: the room is full."
+    : room.status === "lobby"
+      ? "You are watching. Take a seat to play in this game:"
+      : "You are watching. Take a seat to play in the next game:";
   $("leave-button").hidden = !seated;
   $("away-banner").hidden = !(me && me.away && !me.left);
 
@@ -937,7 +966,11 @@ function turnText() {
   const v = S.view;
   const st = S.room.status;
   if (revealPhase()) return "";
-  if (st === "lobby") return S.room.seats.length < 2 ? "Waiting for players: share the invite link or add a computer player." : S.host ? "" : "Waiting for the host to start.";
+  if (st === "lobby") {
+    if (S.room.seats.length >= 2) return S.host ? "" : "Waiting for the host to start.";
+    if (S.host) return "Waiting for players: share the invite link or add a computer player.";
+    return S.seat === null ? "Waiting for players: take a seat to play." : "Waiting for more players to join.";
+  }
   if (!v || st === "finished" || v.to_move === -4) return "";
   if (v.to_move < 0) return "Rolling…";
   if (myTurn(S)) return "";
@@ -960,9 +993,9 @@ function renderChat() {
     );
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
-  const seated = S.seat !== null;
-  $("chat-input").disabled = $("chat-send").disabled = !seated;
-  $("chat-input").placeholder = seated ? "Say something" : "Only players can chat";
+  // Watchers chat too (the server signs their lines "watcher").
+  $("chat-input").disabled = $("chat-send").disabled = false;
+  $("chat-input").placeholder = S.seat !== null ? "Say something" : "Chat as a watcher";
 }
 
 const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
@@ -974,6 +1007,8 @@ function gameLinks(g) {
     { class: "game-links" },
     h("button", { type: "button", class: "small", id: `replay-over-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Watch the replay"),
     " ",
+    h("a", { href: analysisHash(g), id: `analysis-over-${g}` }, "Analyse the game"),
+    " · ",
     h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "Download the record"),
   );
 }
@@ -993,6 +1028,8 @@ function renderGames() {
             {},
             `Game ${g}: `,
             h("button", { type: "button", class: "link", id: `replay-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Replay"),
+            " · ",
+            h("a", { href: analysisHash(g), id: `analyse-${g}` }, "Analyse"),
             " · ",
             h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "JSON"),
             " · ",
@@ -1023,6 +1060,7 @@ showMe();
 const path = location.pathname;
 let route;
 if ((route = /^\/r\/([^/]+)\/?$/.exec(path))) startRoom(decodeURIComponent(route[1]));
+else if ((route = /^\/r\/([^/]+)\/replay\/(\d+)\/?$/.exec(path))) startReplayPage($("main"), decodeURIComponent(route[1]), Number(route[2]), { announce, showError });
 else if (/^\/leaderboard\/?$/.test(path)) startLeaderboard($("leaderboard"), showError);
 else if ((route = /^\/p\/([^/]+)\/?$/.exec(path))) startPlayer($("player"), decodeURIComponent(route[1]), showError);
 else startLobby();

@@ -83,12 +83,17 @@ export function die(face, { match = false, small = false, glyph = false, src = n
   return box;
 }
 
-/** A die seen from outside the cup: no face (the viewer doesn't know it). Decorative. */
-export function dieBack({ small = true } = {}) {
-  const box = svg("svg", { viewBox: "0 0 100 100", class: `die-back${small ? " small" : ""}`, "aria-hidden": "true", focusable: "false" });
+/**
+ * A die seen from outside the cup: no face (the viewer doesn't know it). Decorative.
+ * `blank`: no "?" either (a die that is just counted, e.g. after the game).
+ */
+export function dieBack({ small = true, blank = false } = {}) {
+  const box = svg("svg", { viewBox: "0 0 100 100", class: `die-back${small ? " small" : ""}${blank ? " blank" : ""}`, "aria-hidden": "true", focusable: "false" });
   box.append(svg("rect", { x: 6, y: 6, width: 88, height: 88, rx: 18, class: "die-back-body" }));
-  box.append(svg("text", { x: 50, y: 56, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-back-mark" }));
-  box.lastChild.textContent = "?";
+  if (!blank) {
+    box.append(svg("text", { x: 50, y: 56, "text-anchor": "middle", "dominant-baseline": "middle", class: "die-back-mark" }));
+    box.lastChild.textContent = "?";
+  }
   return box;
 }
 

@@ -81,7 +81,7 @@ export class GameLog {
           { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
           h("span", { class: "seat-name", text: e.seat === S.seat ? "You" : nameOf(S, e.seat) }),
           ` ${e.seat === S.seat ? youVerb(describeMove(e.text)) : describeMove(e.text)}`,
-          e.timeout ? h("span", { class: "note", text: " (time ran out: played for them)" }) : e.auto ? h("span", { class: "note", text: " (played by the computer)" }) : null,
+          e.timeout ? h("span", { class: "note", text: " (time ran out: played for them)" }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: " (played by the computer)" }) : null,
         ),
       );
       if (res) items.push(h("li", { class: "result" }, describeResult(S, res, r, game).sentences.filter((s) => !s.startsWith("Palifico")).join(" ")));

@@ -399,17 +399,24 @@ export class MovePicker {
     const dice = [
       ...S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" })),
     ];
+    // Shaking is a choice that goes with the roll, not a move of its own: a checkbox.
+    const shakeBox = canShake
+      ? h("input", { type: "checkbox", id: "shake-toggle", "aria-describedby": "shake-hint", onchange: (ev) => { shake = ev.currentTarget.checked; refresh(); } })
+      : null;
     const shakeButton = canShake
-      ? h("button", { type: "button", id: "shake-toggle", "aria-pressed": "false", onclick: () => { shake = !shake; refresh(); } })
+      ? h(
+          "div",
+          { class: "toggle shake-toggle" },
+          shakeBox,
+          h("label", { for: "shake-toggle", text: "Shake the cup" }),
+          h("span", { class: "hint", id: "shake-hint", text: " (re-rolls the dice under it, unseen)" }),
+        )
       : null;
     const chosen = () => byKey.get(key(shake, dice.filter((d) => d.picked).map((d) => d.face))) || null;
     const sel = dice.length ? { mode: "roll", title: "Roll", caption: "Click dice outside the cup to roll them in view.", dice } : null;
     const update = () => {
       dice.forEach((d) => (d.label = `${faceName(d.face)}, outside: ${d.picked ? "will be rolled" : "stays"}`));
-      if (shakeButton) {
-        shakeButton.setAttribute("aria-pressed", shake ? "true" : "false");
-        shakeButton.textContent = shake ? "✓ Shake the cup (re-roll the dice under it)" : "Shake the cup (re-roll the dice under it)";
-      }
+      if (shakeBox) shakeBox.checked = shake;
       const n = dice.filter((d) => d.picked).length;
       return !shake && !n ? "Roll nothing" : `Roll${shake ? " the cup" : ""}${n ? `${shake ? " and" : ""} ${n} outside` : ""}`;
     };

@@ -1,32 +1,92 @@
-// The leaderboard (/leaderboard) and a player's page (/p/{id}): ratings, games, wins and
-// calls, from GET /api/leaderboard and GET /api/players/{id}.
+// The leaderboard (/leaderboard?family=poker) and a player's page (/p/{id}): ratings, games,
+// wins and calls per rule family (the bidding games and poker dice are rated apart), from
+// GET /api/leaderboard and GET /api/players/{id}. Players are told apart by a short tag from
+// their id ("ann #3f2a"): two players may share a name.
 
 import { ApiError, getJSON, loadPlayer } from "./api.js";
 import { fill, h } from "./dom.js";
 import { ordinal } from "./words.js";
+import { presetTitle } from "./rules.js";
+import { loadStyles, replayPath } from "./replay.js";
 
 const playerPath = (id) => `/p/${encodeURIComponent(id)}`;
 
+const FAMILY_WORDS = { bidding: "Bidding games", poker: "Poker dice" };
+const FAMILIES = ["bidding", "poker"];
+const familyWords = (f) => FAMILY_WORDS[f] || String(f);
+
+function familyFromUrl(fallback = "bidding") {
+  const f = new URLSearchParams(location.search).get("family");
+  return FAMILIES.includes(f) ? f : fallback;
+}
+
+function setFamilyInUrl(family) {
+  const url = new URL(location.href);
+  url.searchParams.set("family", family);
+  history.replaceState(null, "", `${url.pathname}${url.search}`);
+}
+
+/** A player's name and tag: "ann" and a muted "#3f2a" (computer players need none). */
+function nameWithTag(p) {
+  return [p.name, p.tag && p.kind !== "bot" ? h("span", { class: "player-tag", text: ` #${p.tag}` }) : null];
+}
+
+/** The family switch: a radio group (arrow keys move between the families). */
+function familySwitch(id, current, onChange) {
+  const box = h("fieldset", { class: "family-switch", id }, h("legend", { text: "Rated separately:" }));
+  for (const f of FAMILIES) {
+    box.append(
+      h(
+        "label",
+        {},
+        h("input", { type: "radio", name: `${id}-family`, value: f, checked: f === current, onchange: () => onChange(f) }),
+        ` ${familyWords(f)}`,
+      ),
+    );
+  }
+  return box;
+}
+
 export async function startLeaderboard(section, showError) {
   section.hidden = false;
+  loadStyles();
   document.title = "Leaderboard · Liar's Dice";
   const body = section.querySelector("#leaderboard-body");
   const more = section.querySelector("#leaderboard-more");
   const me = loadPlayer();
+  let family = familyFromUrl();
   let page = 1;
   let rank = 0;
-  const table = h("table", { class: "board", id: "leaderboard-table" });
   const tbody = h("tbody");
-  table.append(
-    h("caption", { class: "visually-hidden", text: "Players by rating" }),
+  const caption = h("caption", { class: "visually-hidden" });
+  const table = h(
+    "table",
+    { class: "board", id: "leaderboard-table" },
+    caption,
     h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games", "Wins"].map((t) => h("th", { scope: "col", text: t })))),
     tbody,
   );
+  const content = h("div", { id: "leaderboard-content" });
+  const switcher = familySwitch("leaderboard-family", family, (f) => {
+    family = f;
+    setFamilyInUrl(f);
+    page = 1;
+    rank = 0;
+    load();
+  });
+  fill(body, switcher, content);
+  let loading = 0;
   const load = async () => {
+    const mine = ++loading;
     more.disabled = true;
     try {
-      const data = await getJSON(`/api/leaderboard?page=${page}&per_page=50`);
-      if (page === 1) fill(body, data.players.length ? table : h("p", { class: "hint", text: "Nobody is rated yet: play a game to be the first." }));
+      const data = await getJSON(`/api/leaderboard?family=${family}&page=${page}&per_page=50`);
+      if (mine !== loading) return; // the family changed meanwhile
+      if (page === 1) {
+        tbody.replaceChildren();
+        caption.textContent = `Players by rating: ${familyWords(family).toLowerCase()}`;
+        fill(content, data.players.length ? table : h("p", { class: "hint", text: `Nobody is rated in ${familyWords(family).toLowerCase()} yet: play a game to be the first.` }));
+      }
       for (const p of data.players) {
         rank += 1;
         tbody.append(
@@ -34,7 +94,7 @@ export async function startLeaderboard(section, showError) {
             "tr",
             { "data-player": p.player, class: me && me.player === p.player ? "me" : "" },
             h("td", { text: ordinal(rank) }),
-            h("th", { scope: "row" }, h("a", { href: playerPath(p.player), text: p.name })),
+            h("th", { scope: "row" }, h("a", { href: `${playerPath(p.player)}?family=${family}` }, nameWithTag(p))),
             h("td", { text: p.rating ?? "–" }),
             h("td", { text: String(p.games ?? 0) }),
             h("td", { text: String(p.wins ?? 0) }),
@@ -44,7 +104,7 @@ export async function startLeaderboard(section, showError) {
       more.hidden = !data.next_page;
       page = data.next_page || page;
     } catch (err) {
-      fill(body, h("p", { text: err instanceof ApiError && err.status === 404 ? "The leaderboard isn't available on this server yet." : "Couldn't load the leaderboard." }));
+      fill(content, h("p", { text: err instanceof ApiError && err.status === 404 ? "The leaderboard isn't available on this server yet." : "Couldn't load the leaderboard." }));
       showError(err);
     } finally {
       more.disabled = false;
@@ -56,6 +116,7 @@ export async function startLeaderboard(section, showError) {
 
 export async function startPlayer(section, id, showError) {
   section.hidden = false;
+  loadStyles();
   document.title = "Player · Liar's Dice";
   const body = section.querySelector("#player-body");
   const heading = section.querySelector("#player-h");
@@ -64,39 +125,43 @@ export async function startPlayer(section, id, showError) {
     heading.textContent = p.name;
     document.title = `${p.name} · Liar's Dice`;
     const me = loadPlayer();
+    const fams = p.families || { [p.family || "bidding"]: p };
+    // The family shown first: the link's, else the one this player played most.
+    const most = FAMILIES.reduce((a, b) => ((fams[b] && fams[b].games) > ((fams[a] && fams[a].games) || 0) ? b : a), "bidding");
+    let family = familyFromUrl(most);
     const stat = (label, value, id2) => h("div", { class: "stat" }, h("dt", { text: label }), h("dd", { id: id2, text: value === null || value === undefined ? "–" : String(value) }));
+    const stats = h("dl", { class: "stats", id: "player-stats" });
+    const showStats = () => {
+      const f = fams[family] || {};
+      fill(
+        stats,
+        stat("Rating", f.rating, "player-rating"),
+        stat("Games", f.games, "player-games"),
+        stat("Wins", f.wins, "player-wins"),
+        stat("Liar calls made", f.calls_made, "player-calls-made"),
+        stat("Calls that were right", f.calls_won, "player-calls-won"),
+      );
+      stats.setAttribute("aria-label", `${familyWords(family)}: rating and games`);
+    };
+    showStats();
+    const recent = p.recent || [];
     fill(
       body,
+      h("p", { class: "meta", id: "player-tag" }, p.kind === "bot" ? "A computer player" : p.tag ? `Player #${p.tag}` : ""),
       me && me.player === p.player ? h("p", { class: "hint", text: "This is you. Change your name in the lobby." }) : null,
-      h(
-        "dl",
-        { class: "stats" },
-        stat("Rating", p.rating, "player-rating"),
-        stat("Games", p.games, "player-games"),
-        stat("Wins", p.wins, "player-wins"),
-        stat("Liar calls made", p.calls_made, "player-calls-made"),
-        stat("Calls that were right", p.calls_won, "player-calls-won"),
-      ),
+      familySwitch("player-family", family, (f) => {
+        family = f;
+        setFamilyInUrl(f);
+        showStats();
+      }),
+      stats,
       h("h3", { text: "Recent games" }),
-      (p.recent || []).length
+      recent.length
         ? h(
             "table",
-            { class: "board" },
-            h("thead", {}, h("tr", {}, ["When", "Room", "Place", "Players"].map((t) => h("th", { scope: "col", text: t })))),
-            h(
-              "tbody",
-              {},
-              p.recent.map((g) =>
-                h(
-                  "tr",
-                  {},
-                  h("td", { text: when(g.at) }),
-                  h("td", {}, h("a", { href: `/r/${encodeURIComponent(g.room)}`, text: `game ${g.game_no}` })),
-                  h("td", { text: g.place ? `${ordinal(g.place)} of ${count(g.players)}` : "" }),
-                  h("td", { text: Array.isArray(g.players) ? g.players.join(", ") : String(g.players ?? "") }),
-                ),
-              ),
-            ),
+            { class: "board", id: "player-games-table" },
+            h("thead", {}, h("tr", {}, ["When", "Game", "Room", "Place", "Rating after"].map((t) => h("th", { scope: "col", text: t })))),
+            h("tbody", {}, recent.map((g) => gameRow(g))),
           )
         : h("p", { class: "hint", text: "No finished games yet." }),
     );
@@ -105,6 +170,21 @@ export async function startPlayer(section, id, showError) {
     fill(body, h("p", { text: err instanceof ApiError && err.status === 404 ? "There is no such player." : "Couldn't load this player." }), h("p", {}, h("a", { href: "/leaderboard", text: "See the leaderboard" })));
     if (!(err instanceof ApiError && err.status === 404)) showError(err);
   }
+}
+
+/** One row of a player's recent games: when, the game (its preset, a link to its replay),
+ * the room, the place, and the player's rating in that game's family after it. */
+function gameRow(g) {
+  const preset = g.preset ? presetTitle(g.preset) : familyWords(g.family);
+  return h(
+    "tr",
+    { "data-room": g.room, "data-game": String(g.game_no) },
+    h("td", {}, h("time", { datetime: g.at || "", text: when(g.at) })),
+    h("td", {}, h("a", { href: replayPath(g.room, g.game_no), class: "game-link", text: `${preset}, game ${g.game_no}` })),
+    h("td", {}, h("a", { href: `/r/${encodeURIComponent(g.room)}`, text: `room ${String(g.room).slice(0, 6)}` })),
+    h("td", { text: g.place ? `${ordinal(g.place)} of ${count(g.players)}` : "" }),
+    h("td", { text: g.rating === null || g.rating === undefined ? "–" : `${g.rating} (${familyWords(g.family).toLowerCase()})` }),
+  );
 }
 
 function when(at) {

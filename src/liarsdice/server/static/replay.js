@@ -1,15 +1,46 @@
 // The replay viewer for finished games: it downloads the game's JSON record (every die is in
 // it: the game is over) and the server's replay summary (each round's count and losses), and
-// steps through the moves with Prev / Next (or the arrow keys, Home and End).
+// replays the game on the table, as in live play (the seats around the felt, every seat's
+// dice face up, the bid to beat in the centre, the losses at each call), with step back and
+// forward, play and pause at a chosen speed, and a link to every step
+// (/r/{room}/replay/{game}?step=N). The moves are also written out as a list under the table:
+// the same steps in words, for screen readers. Keys: ← → step, Home and End jump, Space plays.
 
 import { getJSON } from "./api.js";
 import { fill, h, plural } from "./dom.js";
 import { diceRow } from "./dice.js";
-import { bidLabel } from "./words.js";
+import { bidLabel, pokerWords } from "./words.js";
 import { presetTitle } from "./rules.js";
+import { renderCentre, renderSeats } from "./table.js";
 
 const recordUrl = (room, game, format) =>
   `/api/rooms/${encodeURIComponent(room)}/games/${game}/record?format=${format}`;
+
+/** The address of a replay, at a step (1 = the first). */
+export const replayPath = (room, game, step = null) =>
+  `/r/${encodeURIComponent(room)}/replay/${game}${step === null ? "" : `?step=${step}`}`;
+
+/** Milliseconds a step stays on the table at 1× when playing. */
+const STEP_MS = 1600;
+const SPEEDS = [0.5, 1, 2, 4];
+
+/** The replay's (and the rating pages') own styles (the table's are style.css's), once. */
+export function loadStyles() {
+  if (document.getElementById("replay-css")) return;
+  document.head.append(h("link", { rel: "stylesheet", href: "/static/replay.css", id: "replay-css" }));
+}
+
+/** Take `take` (a multiset of faces) out of `from`; what is left. */
+function without(from, take) {
+  const left = [...from];
+  for (const f of take) {
+    const i = left.findIndex((x) => String(x) === String(f));
+    if (i >= 0) left.splice(i, 1);
+  }
+  return left;
+}
+
+const BOT_NAME = /^([a-z]+)-bot-\d+$/;
 
 /** One move of a record in words (bidding or poker family), in the record's own key order. */
 export function describeRecordMove(move) {
@@ -74,21 +105,136 @@ function describeSummary(round, poker) {
   return `${round.caller} called ${round.call} on ${round.bidder}'s ${bidLabel(round.bid)}: there were ${round.count}; ${lost}.`;
 }
 
+
+/**
+ * What the table shows at step (round r, move m; m = -1: the roll): a room and a view shaped
+ * like the live ones (table.js draws them), every seat's dice face up, and the round's result
+ * once its last move is made. `poker`: the poker-dice family (one cup of five dice).
+ */
+export function tableAt(record, summary, r, m, poker, game = 0) {
+  const names = record.players;
+  const seatOf = (name) => names.indexOf(name);
+  const rd = record.rounds[r];
+  const moves = rd.moves.slice(0, m + 1);
+  const rounds = (summary && summary.ok && summary.rounds) || [];
+  const result = m === rd.moves.length - 1 && rd.moves.length ? rounds[r] || null : null;
+  const gameOver = result && r === record.rounds.length - 1 && summary.winner;
+  let bid = null;
+  let bidder = -1;
+  let direction = 0;
+  for (const mv of moves) {
+    if (mv.bid !== undefined) {
+      bid = mv.bid;
+      bidder = seatOf(mv.player);
+    }
+    if (mv.pass) direction = mv.pass === "left" ? 1 : -1;
+  }
+  const next = rd.moves[m + 1];
+  const toMove = next ? seatOf(next.player) : -1;
+  const view = {
+    names,
+    game_no: game,
+    round: r,
+    current_bid: bid,
+    bidder,
+    to_move: gameOver ? -4 : toMove,
+    winner: gameOver ? seatOf(summary.winner) : null,
+  };
+  const seatDice = new Map();
+  if (poker) {
+    const before = r > 0 && rounds[r - 1] ? rounds[r - 1].lives || {} : {};
+    const start = Number((record.options && record.options.lives) ?? 3);
+    view.lives = names.map((n) => (n in before ? before[n] : start));
+    let all = [...rd.roll];
+    let out = [];
+    for (const mv of moves) {
+      if (mv.attempts && mv.attempts.length) {
+        const last = mv.attempts[mv.attempts.length - 1];
+        all = [...last.keep, ...(last.rolled || [])];
+        out = [];
+        continue;
+      }
+      if (mv.out) {
+        out = [...mv.out];
+        const cup = without(all, out);
+        const rolled = [...(mv.rolled || [])];
+        const newCup = mv.shake ? rolled.splice(0, cup.length) : cup;
+        const rerolled = mv.reroll || [];
+        out = [...without(out, rerolled), ...rolled.splice(0, rerolled.length)];
+        all = [...newCup, ...out];
+      }
+    }
+    view.outside = out;
+    view.cup_count = all.length - out.length;
+    view.direction = direction;
+    view.holder = toMove >= 0 ? toMove : bidder;
+    view.hand = all;
+    view.under = without(all, out);
+  } else {
+    const dice = new Map(names.map((n) => [n, [...((rd.dice && rd.dice[n]) || [])]]));
+    for (const mv of moves) {
+      const faces = dice.get(mv.player);
+      if (!faces) continue;
+      if (mv.show !== undefined && mv.reroll) dice.set(mv.player, [...mv.show, ...mv.reroll]);
+      if (mv.buy) faces.push(...mv.buy);
+    }
+    view.dice_counts = names.map((n) => dice.get(n).length);
+    view.stash = rd.stash || null;
+    names.forEach((n, i) => seatDice.set(i, dice.get(n)));
+  }
+  const losses = result ? result.losses || {} : {};
+  const room = {
+    seats: names.map((name, i) => {
+      const bot = BOT_NAME.exec(name);
+      return { seat: i, name, kind: bot ? "bot" : "human", level: bot ? bot[1] : null, connected: true, player: null };
+    }),
+    status: gameOver ? "finished" : "playing",
+    family: poker ? "poker" : "bidding",
+    preset: record.rules,
+    host: -1,
+    timer: null,
+  };
+  const S = { room, view, seat: null, oddsOn: false, host: false, palificoSeen: new Set() };
+  const reveal = {
+    active: () => false,
+    losesAt: (i) => Boolean(losses[names[i]]),
+    diceFor: (i) => {
+      const faces = seatDice.get(i);
+      if (!faces || !faces.length) return null;
+      const lost = losses[names[i]] || 0;
+      return {
+        sig: `replay|${r}|${m}|${faces.join(",")}|${lost}`,
+        build: () => [
+          diceRow(faces, { label: `${names[i]}'s dice`, small: true, src: "replay" }),
+          h("span", { class: "stock-text", text: lost ? `${plural(faces.length, "die", "dice")}, −${lost}` : plural(faces.length, "die", "dice") }),
+        ],
+      };
+    },
+  };
+  return { S, reveal, result };
+}
+
 export class ReplayViewer {
   /**
    * `section`: the (hidden) element to draw into; `announce(text)`: the live region;
-   * `onClose()`: called after the viewer closes (the app puts the focus back).
+   * `onClose()`: called after the viewer closes (the app puts the focus back), or null for
+   * the replay's own page (no "Close"; the address follows the step).
    */
-  constructor(section, { announce, onClose }) {
+  constructor(section, { announce, onClose = null }) {
     this.section = section;
     this.announce = announce;
     this.onClose = onClose;
     this.onKey = (ev) => this.key(ev);
     this.steps = [];
     this.index = 0;
+    this.timer = null;
+    this.speed = 1;
   }
 
-  async open(room, game) {
+  /** Load and show game `game` of `room`, at `step` (1 = the first; default the first). */
+  async open(room, game, { step = 1 } = {}) {
+    loadStyles();
+    this.stop();
     this.room = room;
     this.game = game;
     this.section.hidden = false;
@@ -108,24 +254,40 @@ export class ReplayViewer {
     });
     this.index = 0;
     this.build();
+    document.removeEventListener("keydown", this.onKey);
     document.addEventListener("keydown", this.onKey);
-    this.go(0);
+    this.go(Number.isFinite(step) ? step - 1 : 0);
     this.heading.focus();
   }
 
   close() {
+    this.stop();
     document.removeEventListener("keydown", this.onKey);
     this.section.hidden = true;
     fill(this.section);
-    this.onClose();
+    if (this.onClose) this.onClose();
   }
 
   build() {
     const { room, game } = this;
+    const button = (id, text, label, fn) => h("button", { type: "button", id, "aria-label": label, onclick: fn }, text);
     this.heading = h("h2", { id: "replay-h", tabindex: "-1", text: `Replay of game ${game}` });
-    this.prev = h("button", { type: "button", id: "replay-prev", onclick: () => this.go(this.index - 1) }, "◀ Prev");
-    this.next = h("button", { type: "button", id: "replay-next", onclick: () => this.go(this.index + 1) }, "Next ▶");
-    this.pos = h("span", { id: "replay-pos", class: "meta" });
+    this.first = button("replay-first", "« First", "First step", () => this.go(0, true));
+    this.prev = button("replay-prev", "◀ Prev", "Previous step", () => this.go(this.index - 1, true));
+    this.play = button("replay-play", "▶ Play", null, () => this.toggle());
+    this.next = button("replay-next", "Next ▶", "Next step", () => this.go(this.index + 1, true));
+    this.last = button("replay-last", "Last »", "Last step", () => this.go(this.steps.length - 1, true));
+    this.speedSelect = h(
+      "select",
+      { id: "replay-speed", onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
+      SPEEDS.map((s) => h("option", { value: String(s), selected: s === this.speed, text: `${s}×` })),
+    );
+    this.pos = h("span", { id: "replay-pos", class: "meta", "aria-live": "off" });
+    this.link = h("a", { id: "replay-link", href: replayPath(room, game, 1) }, "Link to this step");
+    this.seatsEl = h("ol", { class: "seats", id: "replay-seats", "aria-label": "Players" });
+    this.centre = h("div", { class: "centre", id: "replay-centre" }, h("div", { class: "centre-body" }));
+    this.caption = h("p", { id: "replay-caption", class: "replay-caption" });
+    this.hand = h("div", { id: "replay-hand", class: "replay-hand" });
     this.body = h("div", { id: "replay-step" });
     const safe = room.replace(/[^A-Za-z0-9_-]/g, "");
     fill(
@@ -135,20 +297,41 @@ export class ReplayViewer {
         "p",
         { class: "meta" },
         `${presetTitle(this.record.rules)}; players: ${this.record.players.join(", ")}. `,
-        "Keys: ← and → step, Home and End jump. ",
+        "Keys: ← and → step, Home and End jump, Space plays and pauses. ",
         h("a", { href: recordUrl(room, game, "json"), download: `liarsdice-${safe}-game${game}.json`, id: "replay-json" }, "Download JSON record"),
         " · ",
         h("a", { href: recordUrl(room, game, "text"), download: `liarsdice-${safe}-game${game}.txt`, id: "replay-text" }, "Download text record"),
+        " · ",
+        h("a", { href: `#analysis-${game}`, id: "replay-analysis" }, "Analyse this game"),
       ),
       h(
         "div",
-        { class: "replay-controls" },
+        { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
+        this.first,
         this.prev,
+        this.play,
         this.next,
+        this.last,
+        h("label", { for: "replay-speed", class: "replay-speed" }, "Speed "),
+        this.speedSelect,
         this.pos,
-        h("button", { type: "button", id: "replay-close", onclick: () => this.close() }, "Close replay"),
+        this.link,
+        this.onClose ? button("replay-close", "Close replay", null, () => this.close()) : h("a", { href: `/r/${encodeURIComponent(room)}`, id: "replay-room" }, "Back to the room"),
       ),
-      this.body,
+      h(
+        "section",
+        { class: "table replay-table", "aria-labelledby": "replay-table-h" },
+        h("h3", { id: "replay-table-h", class: "visually-hidden", text: "The table at this step" }),
+        h("div", { class: "felt" }, this.seatsEl, this.centre),
+      ),
+      this.caption,
+      this.hand,
+      h(
+        "details",
+        { class: "replay-list", id: "replay-list", open: true },
+        h("summary", {}, "The moves in words"),
+        this.body,
+      ),
     );
   }
 
@@ -156,13 +339,66 @@ export class ReplayViewer {
     if (this.section.hidden || ev.altKey || ev.ctrlKey || ev.metaKey) return;
     const tag = (ev.target && ev.target.tagName) || "";
     if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return; // the arrows belong to the control
+    if (ev.key === " ") {
+      if (["BUTTON", "A", "SUMMARY"].includes(tag)) return; // Space presses it
+      ev.preventDefault();
+      this.toggle();
+      return;
+    }
     const to = { ArrowLeft: this.index - 1, ArrowRight: this.index + 1, Home: 0, End: this.steps.length - 1 }[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
-    this.go(to);
+    this.go(to, true);
   }
 
-  go(i) {
+  setSpeed(speed) {
+    this.speed = SPEEDS.includes(speed) ? speed : 1;
+    if (this.timer !== null) {
+      this.stop();
+      this.start();
+    }
+  }
+
+  toggle() {
+    if (this.timer !== null) {
+      this.stop();
+      this.announce(`Paused at step ${this.index + 1} of ${this.steps.length}.`);
+    } else {
+      if (this.index >= this.steps.length - 1) this.go(0);
+      this.start();
+      this.announce(`Playing at ${this.speed}×.`);
+    }
+  }
+
+  start() {
+    if (!this.steps.length) return;
+    this.timer = setInterval(() => {
+      if (this.index >= this.steps.length - 1) {
+        this.stop();
+        this.announce(this.stepWords());
+        return;
+      }
+      this.go(this.index + 1);
+    }, STEP_MS / this.speed);
+    this.showPlaying();
+  }
+
+  stop() {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.timer = null;
+    this.showPlaying();
+  }
+
+  showPlaying() {
+    if (!this.play) return;
+    const on = this.timer !== null;
+    this.play.textContent = on ? "⏸ Pause" : "▶ Play";
+    this.section.dataset.playing = String(on);
+  }
+
+  /** The step at `i` (clamped); `manual`: a person moved (stops playing, announces). */
+  go(i, manual = false) {
+    if (manual) this.stop();
     if (!this.steps.length) {
       fill(this.body, h("p", { text: "This game has no rounds." }));
       return;
@@ -170,10 +406,15 @@ export class ReplayViewer {
     this.index = Math.max(0, Math.min(this.steps.length - 1, i));
     const { r, m } = this.steps[this.index];
     const rd = this.record.rounds[r];
-    this.prev.disabled = this.index === 0;
-    this.next.disabled = this.index === this.steps.length - 1;
-    this.pos.textContent = `Step ${this.index + 1} of ${this.steps.length}`;
-    this.section.dataset.step = String(this.index);
+    this.first.disabled = this.prev.disabled = this.index === 0;
+    this.next.disabled = this.last.disabled = this.index === this.steps.length - 1;
+    const n = this.index + 1;
+    this.pos.textContent = `Step ${n} of ${this.steps.length}`;
+    this.section.dataset.step = String(n);
+    this.link.href = replayPath(this.room, this.game, n);
+    if (!this.onClose) history.replaceState(null, "", replayPath(this.room, this.game, n));
+
+    this.drawTable(r, m);
 
     const dice = this.poker
       ? [h("li", {}, "The opening roll: ", diceRow(rd.roll, { label: "Roll", small: true, src: "replay" }))]
@@ -186,8 +427,6 @@ export class ReplayViewer {
     );
     const result = m === rd.moves.length - 1 && this.summary.ok ? this.summary.rounds[r] : null;
     const last = this.index === this.steps.length - 1;
-    const line =
-      m < 0 ? `Round ${r + 1}: ${rd.opener || this.record.players[0]} opens; the dice are rolled.` : `${rd.moves[m].player} ${describeRecordMove(rd.moves[m])}.`;
     fill(
       this.body,
       h("h3", { text: `Round ${r + 1} of ${this.record.rounds.length}${rd.opener ? `: ${rd.opener} opens` : ""}` }),
@@ -196,6 +435,62 @@ export class ReplayViewer {
       result ? h("p", { class: "result", id: "replay-result", text: describeSummary(result, this.poker) }) : null,
       last && this.summary.winner ? h("p", { class: "banner", text: `${this.summary.winner} wins the game.` }) : null,
     );
-    this.announce(result ? `${line} ${describeSummary(result, this.poker)}` : line);
+    if (manual || this.timer === null) this.announce(this.stepWords());
   }
+
+  /** The step in words: the move (or the roll), and the round's result at its end. */
+  stepWords() {
+    const { r, m } = this.steps[this.index];
+    const rd = this.record.rounds[r];
+    const line = m < 0 ? `Round ${r + 1}: ${rd.opener || this.record.players[0]} opens; the dice are rolled.` : `${rd.moves[m].player} ${describeRecordMove(rd.moves[m])}.`;
+    const result = m === rd.moves.length - 1 && this.summary.ok ? this.summary.rounds[r] : null;
+    const won = this.index === this.steps.length - 1 && this.summary.winner ? ` ${this.summary.winner} wins the game.` : "";
+    return `${result ? `${line} ${describeSummary(result, this.poker)}` : line}${won}`;
+  }
+
+  /** The table at (round r, move m), drawn by the live table's own functions. */
+  drawTable(r, m) {
+    const { S, reveal, result } = tableAt(this.record, this.summary, r, m, this.poker, this.game);
+    renderSeats(this.seatsEl, S, { reveal, canManage: false });
+    renderCentre(this.centre, S, reveal);
+    this.caption.textContent = this.stepWords();
+    this.caption.classList.toggle("result", Boolean(result));
+    if (this.poker) {
+      const v = S.view;
+      fill(
+        this.hand,
+        h("span", { class: "meta" }, "Under the cup: "),
+        diceRow(v.under, { label: "Under the cup", small: true, src: "replay" }),
+        v.outside.length ? [h("span", { class: "meta" }, " · outside: "), diceRow(v.outside, { label: "Outside the cup", small: true, src: "replay" })] : null,
+        v.current_bid ? h("span", { class: "meta", text: ` · the bid: ${pokerWords(v.current_bid) || v.current_bid}` }) : null,
+      );
+      this.hand.hidden = false;
+    } else {
+      this.hand.hidden = true;
+    }
+  }
+}
+
+/** The replay's own page, /r/{room}/replay/{game}?step=N: the table, the controls and the
+ * moves in words, for a finished game (linked from the room, the player pages and the
+ * "Link to this step" of any replay). */
+export async function startReplayPage(main, room, game, { announce, showError }) {
+  document.title = `Replay of game ${game} · Liar's Dice`;
+  const section = h("section", { id: "replay-page", class: "card replay replay-page", "aria-labelledby": "replay-h" });
+  main.append(section);
+  const viewer = new ReplayViewer(section, { announce, onClose: null });
+  const step = Number(new URLSearchParams(location.search).get("step") || "1");
+  try {
+    await viewer.open(room, game, { step: Number.isInteger(step) && step > 0 ? step : 1 });
+    document.title = `Replay of game ${game}: ${presetTitle(viewer.record.rules)} · Liar's Dice`;
+  } catch (err) {
+    fill(
+      section,
+      h("h1", { id: "replay-h", text: `Game ${game}` }),
+      h("p", { text: "This game's replay isn't available: the room or the game does not exist, or the game isn't over yet." }),
+      h("p", {}, h("a", { href: `/r/${encodeURIComponent(room)}` }, "Go to the room")),
+    );
+    showError(err);
+  }
+  return viewer;
 }

@@ -49,6 +49,20 @@ export function stock(S, seat) {
   return isPoker(S) ? v.lives[seat] : v.dice_counts[seat];
 }
 
+/**
+ * Dice (or lives) a seat had left when the game ended: the last result's count where it
+ * names the seat (bidding results name players), else the view's.
+ */
+export function finalCount(S, seat) {
+  const v = S.view;
+  const res = v && v.results && v.results.length ? v.results[v.results.length - 1] : null;
+  if (res && !isPoker(S) && res.dice && v.names && seat < v.names.length) {
+    const left = res.dice[v.names[seat]];
+    if (typeof left === "number") return left;
+  }
+  return stock(S, seat);
+}
+
 /** Total dice in play (bidding family), stash included. */
 export function diceInPlay(S) {
   const v = S.view;
@@ -106,7 +120,8 @@ export function renderSeats(list, S, hooks) {
     li.style.setProperty("--x", `${(50 + 41 * Math.cos(angle)).toFixed(2)}%`);
     li.style.setProperty("--y", `${(50 + 39 * Math.sin(angle)).toFixed(2)}%`);
     li.style.setProperty("--hue", String(hue(seat.name)));
-    const count = stock(S, i);
+    const over = Boolean(v && (S.room.status === "finished" || v.to_move === -4));
+    const count = over ? finalCount(S, i) : stock(S, i);
     const revealed = reveal.diceFor(i);
     const out = Boolean(v && count === 0 && !revealed);
     const turn = isPlaying && v && v.to_move === i;
@@ -141,9 +156,10 @@ export function renderSeats(list, S, hooks) {
     else if (!seat.connected) tags.push(["offline", "offline"]);
     const rating = typeof seat.rating === "number" ? seat.rating : null;
     sync(whoEl, JSON.stringify([seat.name, tags, rating, seat.player || null]), () => [
+      // a long name is cut with an ellipsis, never broken mid-word; the title holds it whole
       seat.player
-        ? h("a", { class: "seat-name", href: `/p/${encodeURIComponent(seat.player)}`, text: seat.name })
-        : h("span", { class: "seat-name", text: seat.name }),
+        ? h("a", { class: "seat-name", href: `/p/${encodeURIComponent(seat.player)}`, title: seat.name, text: seat.name })
+        : h("span", { class: "seat-name", title: seat.name, text: seat.name }),
       h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text }))),
       rating !== null ? h("span", { class: "rating", text: `rating ${rating}` }) : null,
     ]);
@@ -151,7 +167,9 @@ export function renderSeats(list, S, hooks) {
     // The cup and the dice (backs), the lives, or during a reveal the dice it lifted.
     const shown = v && !isPoker(S) && v.shown && v.shown[i] ? v.shown[i] : [];
     const chips = v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0) ? v.chips[i] : null;
-    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, v && v.holder === i && isPoker(S)]);
+    // My own plate shows my dice face up (I know them); after the game nobody's are hidden.
+    const mineUp = i === S.seat && isPlaying && v && !isPoker(S) && !over ? v.my_dice || [] : null;
+    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, v && v.holder === i && isPoker(S), mineUp, over]);
     sync(stockEl, stockSig, () => {
       if (revealed) return revealed.build();
       if (count === null) return [];
@@ -165,9 +183,15 @@ export function renderSeats(list, S, hooks) {
       }
       const backs = h("span", { class: "backs", "aria-hidden": "true" });
       const drawn = Math.min(count - Math.min(shown.length, count), 6);
-      for (let j = 0; j < drawn; j++) backs.append(dieBack());
+      if (mineUp && mineUp.length) {
+        // pictures of my own dice (the tray below holds them for real)
+        for (const f of mineUp.slice(0, 6)) backs.append(die(f, { glyph: true, small: true }));
+        backs.classList.add("own");
+      } else {
+        for (let j = 0; j < drawn; j++) backs.append(dieBack({ blank: over }));
+      }
       parts.push(h("span", { class: "cup-wrap", "aria-hidden": "true" }, cup()), backs);
-      parts.push(h("span", { class: "stock-text", text: out ? "out" : plural(count, "die", "dice") }));
+      parts.push(h("span", { class: "stock-text", text: out ? "out" : over ? `${plural(count, "die", "dice")} left` : plural(count, "die", "dice") }));
       if (shown.length) parts.push(h("span", { class: "shown" }, diceRow(shown, { label: `${seat.name} shows`, small: true, src: "shown" })));
       if (chips !== null) parts.push(h("span", { class: "chips", text: `${chips} chips` }));
       return parts;
@@ -277,7 +301,17 @@ export function oddsText(S, text) {
   const bid = parseBid(text);
   if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
   const o = bidOdds(S.view, S.room.rules, bid);
-  return `Chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}; you see ${o.known}, ${o.unseen} unseen)`;
+  const open = (S.view.shown || []).some((d) => d && d.length) || (S.view.stash || []).length > 0;
+  return `Chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}). ${seenSentence(o, open)}`;
+}
+
+/**
+ * What the odds are worked out from, as a sentence: "You hold 1 of them; 10 dice are hidden."
+ * (`open`: some dice are on the table face up, so "you can see" rather than "you hold").
+ */
+export function seenSentence(o, open = false) {
+  const hidden = o.unseen === 0 ? "no dice are hidden" : o.unseen === 1 ? "1 die is hidden" : `${o.unseen} dice are hidden`;
+  return `You ${open ? "can see" : "hold"} ${o.known === 0 ? "none" : o.known} of them; ${hidden}.`;
 }
 
 export function oddsPercent(S, text) {
@@ -308,11 +342,22 @@ export function renderCentre(el, S, reveal) {
   let sig;
   if (room.status === "lobby" || !v) {
     const n = room.seats.length;
-    sig = `lobby|${n}|${S.host}`;
-    parts.push(
-      h("p", { class: "centre-title", text: "Waiting for players" }),
-      h("p", { class: "centre-sub", text: n < 2 ? "Add a computer player or share the link." : S.host ? `${n} seated: start when you're ready.` : `${n} seated: the host starts the game.` }),
-    );
+    const watching = S.seat === null;
+    sig = `lobby|${n}|${S.host}|${watching}`;
+    const enough = n >= 2;
+    const title = !enough ? "Waiting for players" : S.host ? "Ready to start" : "Waiting for the host to start";
+    const sub = !enough
+      ? S.host
+        ? "Add a computer player or share the link."
+        : watching
+          ? "Take a seat to play in this game."
+          : "Waiting for more players to join."
+      : S.host
+        ? `${n} seated: start when you're ready.`
+        : watching
+          ? `${n} seated. Take a seat to join them before the host starts.`
+          : `${n} seated: the host starts the game.`;
+    parts.push(h("p", { class: "centre-title", id: "centre-title", text: title }), h("p", { class: "centre-sub", text: sub }));
   } else if (room.status === "finished" || v.to_move === -4) {
     const w = v.winner;
     sig = `over|${v.game_no}|${w}`;
@@ -379,9 +424,10 @@ export function renderTray(area, el, S, sel) {
       if (!groups.has(d.zone)) groups.set(d.zone, []);
       groups.get(d.zone).push([d, i]);
     });
-    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice]);
+    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice, myShown(S)]);
     sync(el, sig, () => [
       sel.caption ? h("p", { class: "hint", text: sel.caption }) : null,
+      shownRow(S),
       [...groups.entries()].map(([zone, items]) =>
         h(
           "div",
@@ -427,13 +473,33 @@ export function renderTray(area, el, S, sel) {
   const wild = S.room.rules ? S.room.rules.wild : null;
   const pal = isPalifico(S, v.game_no, v.round);
   const matches = (d) => Boolean(S.oddsOn && cur && (d === cur.face || (!pal && wild !== null && d === wild)));
-  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid]);
+  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid, myShown(S)]);
   sync(el, sig, () => {
-    if (v.my_dice.length === 0) {
+    if (v.my_dice.length === 0 && !myShown(S).length) {
       return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? "You have no dice left: you are out. Watch the others finish." : "Rolling…" });
     }
-    return diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" });
+    return [
+      v.my_dice.length ? h("div", { class: "zone zone-hand" }, myShown(S).length ? h("span", { class: "zone-label", text: "Under your cup" }) : null, diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" })) : null,
+      shownRow(S, matches),
+    ];
   });
+}
+
+/** The dice this seat showed this round (show-and-reroll): still yours, now face up for all. */
+function myShown(S) {
+  const v = S.view;
+  return (v && !isPoker(S) && v.shown && S.seat !== null && v.shown[S.seat]) || [];
+}
+
+function shownRow(S, matches = () => false) {
+  const faces = myShown(S);
+  if (!faces.length) return null;
+  return h(
+    "div",
+    { class: "zone zone-shown", id: "my-shown" },
+    h("span", { class: "zone-label", text: "Shown to everyone" }),
+    diceRow(faces, { label: "Your dice shown to everyone", matches, src: "shown" }),
+  );
 }
 
 /** Make the tray's dice tumble (a new roll). */
@@ -457,13 +523,14 @@ export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0
   const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
   const you = (x) => (me !== null && nm(x) === me ? "you" : nm(x));
   const cap = (s) => (s === "you" ? "You" : s); // names stay as their players wrote them
+  const your = (x) => (you(x) === "you" ? "your" : `${nm(x)}'s`); // "you's" is "your"
   if (isPoker(S)) {
     const sentences = [];
     if (res.call === "five" || res.call === "accept") {
-      sentences.push(`${cap(you(res.caller))} accepted ${you(res.bidder)}'s bid of ${pokerWords(res.bid) || res.bid}.`);
+      sentences.push(`${cap(you(res.caller))} accepted ${your(res.bidder)} bid of ${pokerWords(res.bid) || res.bid}.`);
       sentences.push(res.success ? "Five of a kind was made: nobody loses a life." : "No five of a kind in three rolls.");
     } else {
-      sentences.push(`${cap(you(res.caller))} called liar on ${you(res.bidder)}'s bid of ${pokerWords(res.bid) || res.bid}.`);
+      sentences.push(`${cap(you(res.caller))} called liar on ${your(res.bidder)} bid of ${pokerWords(res.bid) || res.bid}.`);
       sentences.push(`The hand reads ${pokerWords(res.reading) || res.reading}: ${res.stood ? "the bid stands." : "the bid was a lie."}`);
     }
     if (res.loser !== null && res.loser !== undefined) sentences.push(`${cap(you(res.loser))} ${you(res.loser) === "you" ? "lose" : "loses"} a life.`);
@@ -485,7 +552,7 @@ export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0
   const callWord = res.call === "exact" ? "exact" : "liar";
   const sentences = [];
   if (pal) sentences.push("Palifico round: ones were not wild.");
-  sentences.push(`${cap(you(res.caller))} called ${callWord} on ${you(res.bidder)}'s bid of ${bidLabel(res.bid)}.`);
+  sentences.push(`${cap(you(res.caller))} called ${callWord} on ${your(res.bidder)} bid of ${bidLabel(res.bid)}.`);
   sentences.push(
     `There ${res.count === 1 ? "was" : "were"} ${res.count}${countsWild ? ` (${facePlural(wild)} wild)` : ""}: ` +
       (res.call === "exact" ? (res.count === bid.quantity ? "exactly right." : "not exact.") : res.count >= bid.quantity ? "the bid stands." : "the bid was a lie."),
@@ -513,7 +580,7 @@ export function renderRevealText(el, S) {
   sync(el, sig, () => {
     const d = describeResult(S, results[i], i);
     return [
-      h("h3", { text: `${d.title}${d.palifico ? " (palifico)" : ""}: what was under the cups` }),
+      h("h3", { text: `${d.title}${d.palifico ? " (palifico)" : ""}: what was under the ${isPoker(S) ? "cup" : "cups"}` }),
       d.sentences.map((s) => h("p", { text: s })),
       h(
         "ul",

@@ -6,6 +6,14 @@ import { loadPref, savePref } from "./api.js";
 import { fill, h } from "./dom.js";
 import { isPoker, myTurn } from "./table.js";
 
+// Rules that surprise newcomers, by preset (a room's rule changes override them).
+const option = (S, name) => (S.room.options ? S.room.options[name] : undefined);
+const DIFFERENCE = new Set(["classic", "milton-bradley", "house-rules"]);
+const EXACT_ALL = new Set(["classic", "milton-bradley"]);
+const losesDifference = (S) => (option(S, "loss") !== undefined ? option(S, "loss") === "difference" : DIFFERENCE.has(S.room.preset));
+const exactHitsAll = (S) => (option(S, "exact_count") !== undefined ? String(option(S, "exact_count")).startsWith("all-but-bidder") : EXACT_ALL.has(S.room.preset));
+const hadResult = (S) => Boolean(S.view && (S.view.results || []).length > 0);
+
 const TIPS = [
   {
     id: "dice",
@@ -26,6 +34,16 @@ const TIPS = [
     id: "reveal",
     when: (S) => S.view && (S.view.results || []).length > 0,
     text: "After a call the cups are lifted and the dice that count light up. Whoever was wrong loses dice. The game log on the side keeps every bid.",
+  },
+  {
+    id: "difference",
+    when: (S) => !isPoker(S) && hadResult(S) && losesDifference(S),
+    text: "In these rules a wrong call costs more than one die: whoever was wrong loses as many dice as the bid was off by. Bid 6 × fours when there are 3, and a “Liar!” costs you 3 dice.",
+  },
+  {
+    id: "exact",
+    when: (S) => !isPoker(S) && hadResult(S) && exactHitsAll(S),
+    text: "If the count is exactly the bid, the bid stands and everyone but the bidder loses a die: even players who took no part in the call.",
   },
   {
     id: "over",

@@ -7,7 +7,7 @@ import { parseBid } from "./odds.js";
 /** A bid for people: "3x5" -> "3 × fives"; poker bids in words ("a pair of kings"). */
 export function bidLabel(text) {
   const bid = parseBid(text);
-  if (bid) return `${bid.quantity} × ${facePlural(bid.face)}`;
+  if (bid) return `${bid.quantity} × ${bid.quantity === 1 ? faceName(bid.face) : facePlural(bid.face)}`;
   const poker = pokerWords(text);
   return poker || String(text);
 }
@@ -23,7 +23,7 @@ export function describeMove(text) {
   if (t === "no-show") return "shows nothing";
   if (t === "ask turn") return "asks whose turn it is";
   if (t === "ask count") return "asks how many dice are left";
-  if (t.startsWith("show ")) return `shows ${faceList(t.slice(5).split(","))} and re-rolls the rest`;
+  if (t.startsWith("show ")) return `shows ${withArticles(t.slice(5).split(","))} and re-rolls the rest`;
   if (t.startsWith("out ")) return t === "out none" ? "puts every die under the cup" : `leaves ${faceList(t.slice(4).split(" "))} outside the cup`;
   if (t === "no reroll") return "rolls nothing";
   if (t.startsWith("shake")) return t === "shake" ? "shakes the cup" : `shakes the cup and rolls ${faceList(t.slice(13).split(" "))}`;
@@ -37,6 +37,14 @@ export function faceList(tokens) {
   const words = tokens.filter(Boolean).map((x) => faceName(/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x));
   if (words.length <= 1) return words.join("");
   return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}
+
+/** ["4"] -> "a four"; ["1", "4"] -> "a one and a four" (a die shown is one die, not a count). */
+export function withArticles(tokens) {
+  const words = tokens.filter(Boolean).map((x) => faceName(/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x));
+  const a = words.map((w) => (/^(eight|eleven|ace)/.test(w) ? `an ${w}` : `a ${w}`)); // "a one", "an eight"
+  if (a.length <= 1) return a.join("");
+  return `${a.slice(0, -1).join(", ")} and ${a[a.length - 1]}`;
 }
 
 const POKER_FACE = new Set(["9", "10", "J", "Q", "K", "A"]);

@@ -1,0 +1,229 @@
+"""What the analysis of every rule family shares: one move's entry, the marks, the summaries.
+
+A family's analyser (``analysis/bidding.py``, ``analysis/poker.py``) walks a record's moves and
+builds one :class:`MoveAnalysis` per move; :func:`build` turns them into the versioned JSON
+object of ``docs/ANALYSIS.md`` (``moves``, ``players``) and :func:`format_text` into the text
+``liarsdice analyse`` prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = [
+    "FORMAT",
+    "THRESHOLDS",
+    "VERSION",
+    "MoveAnalysis",
+    "build",
+    "format_text",
+    "life_worth",
+    "mark_of",
+]
+
+FORMAT = "liarsdice-analysis"
+"""The ``"format"`` of the JSON analysis."""
+VERSION = 1
+"""The ``"version"`` of the JSON analysis (docs/ANALYSIS.md)."""
+
+THRESHOLDS: tuple[tuple[str, float], ...] = (
+    ("blunder", 0.10),
+    ("mistake", 0.05),
+    ("inaccuracy", 0.02),
+)
+"""A judged move whose loss (win chance, 0..1) is at least the threshold gets the mark: the
+first that applies, largest first."""
+
+ALPHA = 1.5
+"""The win chance of a position: the share of ``dice ** ALPHA`` (lives in poker dice), the
+bots' position value (:func:`liarsdice.bots.bidding.bayes.position_value`)."""
+
+
+def mark_of(loss: float | None) -> str | None:
+    """The mark of a move's loss: ``"blunder"``, ``"mistake"``, ``"inaccuracy"`` or None.
+
+    >>> [mark_of(x) for x in (None, 0.0, 0.019, 0.02, 0.06, 0.5)]
+    [None, None, None, 'inaccuracy', 'mistake', 'blunder']
+    """
+    if loss is None:
+        return None
+    for name, threshold in THRESHOLDS:
+        if loss >= threshold - 1e-12:
+            return name
+    return None
+
+
+def _share(counts: Sequence[int], me: int) -> float:
+    if counts[me] <= 0:
+        return 0.0
+    alive = [c for c in counts if c > 0]
+    if len(alive) == 1:
+        return 1.0
+    return float(counts[me] ** ALPHA / sum(c**ALPHA for c in alive))
+
+
+def life_worth(counts: Sequence[int], me: int) -> float:
+    """What one life (die) is worth to seat ``me``: its win chance now minus after losing one.
+
+    >>> round(life_worth((3, 3), 0), 4), round(life_worth((1, 2), 0), 4)
+    (0.1475, 0.2612)
+    """
+    worse = list(counts)
+    worse[me] = max(0, worse[me] - 1)
+    return max(0.0, _share(counts, me) - _share(worse, me))
+
+
+@dataclass
+class MoveAnalysis:
+    """One move of the record, analysed (the keys of ``docs/ANALYSIS.md``'s move entries)."""
+
+    round: int
+    index: int
+    player: str
+    played: str
+    kind: str
+    faced: str | None = None
+    p_known: float | None = None
+    p_actual: float | None = None
+    p_exact_known: float | None = None
+    p_exact_actual: float | None = None
+    expert: str | None = None
+    agrees: bool | None = None
+    loss: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        def num(x: float | None) -> float | None:
+            return None if x is None else round(min(1.0, max(0.0, float(x))), 4)
+
+        loss = None if self.loss is None else round(max(0.0, float(self.loss)), 4)
+        return {
+            "round": self.round,
+            "index": self.index,
+            "player": self.player,
+            "kind": self.kind,
+            "played": self.played,
+            "faced": self.faced,
+            "p_known": num(self.p_known),
+            "p_actual": num(self.p_actual),
+            "p_exact_known": num(self.p_exact_known),
+            "p_exact_actual": num(self.p_exact_actual),
+            "expert": self.expert,
+            "agrees": self.agrees,
+            "loss": loss,
+            "mark": mark_of(loss),
+        }
+
+
+def _summary(moves: list[dict[str, Any]], players: Sequence[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in players:
+        mine = [m for m in moves if m["player"] == name and m["kind"] != "ask"]
+        judged = [m for m in mine if m["loss"] is not None]
+        marks = [m["mark"] for m in judged]
+        total = sum(m["loss"] for m in judged)
+        out[name] = {
+            "decisions": len(mine),
+            "judged": len(judged),
+            "agreed": sum(1 for m in judged if m["agrees"]),
+            "inaccuracies": marks.count("inaccuracy"),
+            "mistakes": marks.count("mistake"),
+            "blunders": marks.count("blunder"),
+            "total_loss": round(total, 4),
+            "average_loss": round(total / len(judged), 4) if judged else None,
+        }
+    return out
+
+
+def build(
+    family: str,
+    rules: str,
+    players: Sequence[str],
+    winner: str | None,
+    finished: bool,
+    moves: Sequence[MoveAnalysis],
+    loss_measure: str,
+) -> dict[str, Any]:
+    """The JSON analysis (``docs/ANALYSIS.md``) of a record's analysed moves."""
+    entries = [m.to_json() for m in moves]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "family": family,
+        "rules": rules,
+        "players": _summary(entries, players),
+        "seats": list(players),
+        "finished": finished,
+        "winner": winner,
+        "loss_measure": loss_measure,
+        "thresholds": dict(THRESHOLDS),
+        "moves": entries,
+    }
+
+
+# ------------------------------------------------------------------------------- the text
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.0f}%"
+
+
+def _cell(text: str | None, width: int) -> str:
+    text = "-" if text is None else text
+    if len(text) > width:
+        text = text[: width - 1] + "…"
+    return text.ljust(width)
+
+
+_MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def format_text(analysis: Mapping[str, Any]) -> str:
+    """The analysis as text for a player: one line per move, then each player's summary."""
+    lines = [
+        f"Analysis ({analysis['rules']}): {', '.join(analysis['seats'])}",
+        "p(known): the chance the bid faced was true from what the player could see; "
+        "p(all): with every die known (=: exactly right, for an exact call)",
+        f"loss: {analysis['loss_measure']}; marks: "
+        + ", ".join(
+            f"{_MARK_SIGNS[name]} {name} (>= {100 * t:.0f}%)" for name, t in THRESHOLDS[::-1]
+        ),
+        "",
+    ]
+    head = (
+        f"{'#':>3}  {_cell('player', 10)} {_cell('move', 26)} {_cell('faced', 16)} "
+        f"{'p(known)':>8} {'p(all)':>6}  {_cell('expert', 18)} {'loss':>6}  mark"
+    )
+    current = -1
+    for n, m in enumerate(analysis["moves"], start=1):
+        if m["round"] != current:
+            current = m["round"]
+            if n > 1:
+                lines.append("")
+            lines.append(f"Round {current + 1}")
+            lines.append(head)
+        loss = "-" if m["loss"] is None else f"{100 * m['loss']:.1f}%"
+        mark = "" if m["mark"] is None else f"{_MARK_SIGNS[m['mark']]} {m['mark']}"
+        expert = m["expert"]
+        if m["agrees"]:
+            expert = f"= {expert}"
+        known, actual = _pct(m["p_known"]), _pct(m["p_actual"])
+        if m["played"] == "exact":  # a spot-on call bets on the exact count
+            known, actual = f"={_pct(m['p_exact_known'])}", f"={_pct(m['p_exact_actual'])}"
+        lines.append(
+            f"{n:>3}  {_cell(m['player'], 10)} {_cell(m['played'], 26)} "
+            f"{_cell(m['faced'], 16)} {known:>8} {actual:>6}  "
+            f"{_cell(expert, 18)} {loss:>6}  {mark}".rstrip()
+        )
+    lines += ["", "Players"]
+    for name, s in analysis["players"].items():
+        avg = "-" if s["average_loss"] is None else f"{100 * s['average_loss']:.1f}%"
+        lines.append(
+            f"  {name}: {s['decisions']} decisions, {s['judged']} judged, "
+            f"{s['agreed']} as the expert; {s['inaccuracies']} inaccuracies, "
+            f"{s['mistakes']} mistakes, {s['blunders']} blunders; average loss {avg}"
+        )
+    if analysis["finished"]:
+        lines.append(f"Winner: {analysis['winner']}")
+    else:
+        lines.append("The game is not finished.")
+    return "\n".join(lines)

@@ -1,0 +1,170 @@
+"""The replay of a finished game on the table: opened at a step from a link
+(/r/{room}/replay/{game}?step=N), stepped with the buttons and the keys, played at 4x; the
+table shows the bid to beat and every seat's dice of that step, the moves in words stay under
+it; no serious axe-core violations. Screenshot: tests/artifacts/replay.png. And the rating
+pages per family: the leaderboard's family switch, a player's tag, page and games (each with
+its preset and a link to its replay). Screenshot: tests/artifacts/player.png."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+from typing import Any
+
+from websockets.sync.client import connect
+
+from e2e_util import axe_serious, get_json, new_page, no_page_errors, screenshot
+
+
+def _post(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read().decode())
+
+
+def _finished_game(server: str, preset: str = "classic", options: Any = None, **body: Any) -> str:
+    """A room whose game 1 is over: ann, two bots; ann leaves and a bot plays her seat."""
+    opts = {"dice": 3} if options is None else options
+    room = _post(f"{server}/api/rooms", {"preset": preset, "name": "ann", "options": opts, **body})
+    rid: str = room["room"]
+    ws_url = server.replace("http://", "ws://") + f"/ws/rooms/{rid}"
+    with connect(ws_url, origin=server) as ws:  # type: ignore[arg-type]
+
+        def send(type_: str, **data: Any) -> None:
+            ws.send(json.dumps({"type": type_, "version": 1, "data": data}))
+            while json.loads(ws.recv(timeout=10))["data"].get("reply_to") != data["id"]:
+                pass
+
+        ws.send(json.dumps({"type": "hello", "version": 1, "data": {"token": room["token"]}}))
+        send("add_bot", level="random", id="b1")
+        send("add_bot", level="random", id="b2")
+        send("start", id="s")
+        ws.send(json.dumps({"type": "leave", "version": 1, "data": {}}))  # a bot plays on
+        time.sleep(0.2)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if get_json(f"{server}/api/rooms/{rid}")["data"]["room"]["status"] == "finished":
+            return rid
+        time.sleep(0.1)
+    raise AssertionError("the game did not finish")
+
+
+def _steps(record: dict[str, Any]) -> list[tuple[int, int]]:
+    return [(r, m) for r, rd in enumerate(record["rounds"]) for m in range(-1, len(rd["moves"]))]
+
+
+def _table(page: Any) -> Any:
+    return page.evaluate(
+        """() => ({
+        pos: document.getElementById('replay-pos').textContent,
+        bid: (document.querySelector('#replay-centre [data-bid]') || {dataset: {}}).dataset.bid
+          || null,
+        seats: [...document.querySelectorAll('#replay-seats > li')].map(
+          (li) => [...li.querySelectorAll('svg.die')].map((d) => Number(d.dataset.face))),
+        step: document.getElementById('replay-page').dataset.step,
+        playing: document.getElementById('replay-page').dataset.playing,
+        url: location.pathname + location.search,
+      })"""
+    )
+
+
+def _expected(record: dict[str, Any], r: int, m: int) -> tuple[str | None, list[list[int]]]:
+    """The bid in the centre and every seat's dice at step (r, m); at the game's last step
+    the centre shows the winner instead of the bid."""
+    rd = record["rounds"][r]
+    bids = [mv["bid"] for mv in rd["moves"][: m + 1] if "bid" in mv]
+    dice = [rd["dice"].get(name, []) for name in record["players"]]
+    over = r == len(record["rounds"]) - 1 and m == len(rd["moves"]) - 1
+    return (bids[-1] if bids and not over else None), dice
+
+
+def test_replay_on_the_table(browser: Any, server: str) -> None:
+    rid = _finished_game(server)
+    record = get_json(f"{server}/api/rooms/{rid}/games/1/record?format=json")
+    steps = _steps(record)
+    # a step with a bid on the table, a few moves in (the link's step counts from 1)
+    k = next(
+        i
+        for i, (r, m) in enumerate(steps)
+        if m >= 0 and "bid" in record["rounds"][r]["moves"][m] and i + 2 < len(steps)
+    )
+    page = new_page(browser, viewport={"width": 1100, "height": 900})
+    page.goto(f"{server}/r/{rid}/replay/1?step={k + 1}")
+    page.wait_for_selector("#replay-seats > li")
+    got = _table(page)
+    assert got["pos"] == f"Step {k + 1} of {len(steps)}"
+    assert (got["bid"], got["seats"]) == _expected(record, *steps[k])
+    assert page.locator("#replay-list li.current").count() == 1  # the list in words, too
+
+    # step forward with the button, back with the arrow key; Home and End jump
+    page.click("#replay-next")
+    assert _table(page)["pos"] == f"Step {k + 2} of {len(steps)}"
+    assert _table(page)["url"] == f"/r/{rid}/replay/1?step={k + 2}"  # the address follows
+    assert (_table(page)["bid"], _table(page)["seats"]) == _expected(record, *steps[k + 1])
+    page.keyboard.press("ArrowLeft")
+    assert _table(page)["pos"] == f"Step {k + 1} of {len(steps)}"
+    assert page.get_attribute("#replay-link", "href") == f"/r/{rid}/replay/1?step={k + 1}"
+    page.keyboard.press("Home")
+    assert _table(page)["step"] == "1" and _table(page)["bid"] is None
+
+    # play at 4x: the steps advance by themselves; Space pauses
+    page.select_option("#replay-speed", "4")
+    page.focus("#replay-h")
+    page.keyboard.press(" ")
+    assert _table(page)["playing"] == "true"
+    page.wait_for_function("() => Number(document.getElementById('replay-page').dataset.step) >= 4")
+    page.keyboard.press(" ")
+    paused = _table(page)
+    assert paused["playing"] == "false"
+    n = int(paused["step"])
+    assert (paused["bid"], paused["seats"]) == _expected(record, *steps[n - 1])
+    page.wait_for_timeout(500)
+    assert _table(page)["step"] == str(n)  # paused: it stays
+
+    # the last step: the winner in the centre and in words
+    page.keyboard.press("End")
+    assert page.locator("#winner-centre").is_visible()
+    assert "wins the game" in page.inner_text("#replay-caption")
+    page.keyboard.press("Home")
+    for _ in range(k):
+        page.keyboard.press("ArrowRight")
+    assert _table(page)["pos"] == f"Step {k + 1} of {len(steps)}"
+    assert axe_serious(page) == []
+    screenshot(page, "replay.png")
+    no_page_errors(page)
+
+
+def test_rating_pages_per_family(browser: Any, server: str) -> None:
+    me = _post(f"{server}/api/players", {"name": "ann"})
+    _finished_game(server, player_token=me["token"])
+    poker = _finished_game(server, "poker-dice", {"lives": 1}, player_token=me["token"])
+    found = get_json(f"{server}/api/players/{me['player']}")
+    facts = found["families"]
+    page = new_page(browser, viewport={"width": 1000, "height": 800})
+    row = f"#leaderboard-table tr[data-player='{me['player']}']"
+    page.goto(f"{server}/leaderboard")
+    page.wait_for_selector(row)
+    assert page.inner_text(f"{row} th") == f"ann #{found['tag']}"
+    assert str(facts["bidding"]["rating"]) in page.inner_text(row)
+    page.check("#leaderboard-family input[value=poker]")
+    page.wait_for_function("() => location.search === '?family=poker'")
+    page.wait_for_selector(f"{row} >> text={facts['poker']['rating']}")
+    assert page.locator("#leaderboard-table tbody tr").count() == 2  # ann and the random bot
+    page.click(f"{row} a")
+    page.wait_for_selector("#player-games-table")
+    assert page.inner_text("#player-h") == "ann"
+    assert page.inner_text("#player-rating") == str(facts["poker"]["rating"])  # the link's
+    page.check("#player-family input[value=bidding]")
+    assert page.inner_text("#player-rating") == str(facts["bidding"]["rating"])
+    games = page.locator("#player-games-table .game-link").all_inner_texts()
+    assert sorted(games) == ["Classic, game 1", "Poker dice, game 1"]
+    assert axe_serious(page) == []
+    screenshot(page, "player.png")
+    page.click(f"#player-games-table tr[data-room='{poker}'] .game-link")
+    page.wait_for_selector("#replay-seats > li")
+    assert page.inner_text("#replay-pos").startswith("Step 1 of ")
+    assert page.locator("#replay-hand svg.die").count() == 5  # the poker cup's five dice
+    no_page_errors(page)
