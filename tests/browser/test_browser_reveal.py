@@ -74,7 +74,9 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     res = st["view"]["results"][0]
     assert st["room"]["reveal"]["round"] == 0 and st["room"]["reveal"]["waiting"] == [0]
     # Nothing of the next round: no new dice (the tray shows the revealed ones), no moves.
-    assert st["view"]["my_dice"] == [] and st["view"]["legal"] == []
+    assert st["view"]["legal"] == []
+    over = st["view"]["winner"] is not None  # (one call may end it: then the final state)
+    assert over or st["view"]["my_dice"] == []
     faces = page.eval_on_selector_all("#my-dice-row svg.die", "ds => ds.map(d => +d.dataset.face)")
     assert faces == res["reveal"][name]
     assert page.locator("#log-body li.log-round[data-round='1']").count() == 0
@@ -89,7 +91,7 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "reveal-phase.png", full_page=False)
     st = state(page)
-    assert st["room"].get("reveal") and st["view"]["my_dice"] == []
+    assert st["room"].get("reveal") and (over or st["view"]["my_dice"] == [])
     assert page.locator("#reveal-stage").is_visible()
     # Continue: the next round starts (or the game ends) and the page shows it.
     page.click("#reveal-skip")
@@ -110,4 +112,28 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     no_page_errors(page)
     no_page_errors(late)
     late.context.close()
+    page.context.close()
+
+
+def test_the_ranking_comes_after_the_last_reveal(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    start_with_bots(page, server, "wren", options="dice=1", bots=("random",))
+    page.wait_for_selector("#my-dice-row")
+    deadline = time.monotonic() + 20
+    while not (state(page)["room"] or {}).get("reveal"):  # one die each: one call ends it
+        assert time.monotonic() < deadline, "no call in time"
+        if my_turn(page):
+            _call_or_bid(page)
+        page.wait_for_timeout(30)
+    # The game is decided, but the server holds its end: no ranking while the reveal shows.
+    page.wait_for_selector("#reveal-stage[data-state='verdict']")
+    st = state(page)
+    assert st["room"]["status"] == "playing" and st["room"]["ranking"] is None
+    assert st["view"]["winner"] is not None
+    assert page.locator("#game-over").is_hidden()
+    page.click("#reveal-skip")  # Continue
+    page.wait_for_selector("#ranking li")
+    assert page.locator("#reveal-stage").is_hidden()
+    assert state(page)["room"]["status"] == "finished"
+    no_page_errors(page)
     page.context.close()
