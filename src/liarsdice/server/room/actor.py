@@ -441,18 +441,20 @@ class Room(Mailbox):
         if away and self.value.revealing:
             self.post(self.turns.check_reveal)
 
-    def _stock(self, seat: int) -> int | None:
-        """The seat's dice (or lives) in the game now, tagged with the game (None: no game)."""
+    def _stock(self, seat: int) -> tuple[int, int] | None:
+        """The game and the seat's dice (or lives) in it now (None: no game)."""
         got = stock_of(self.value, seat)
-        return None if got is None else got[0]
+        return None if got is None else (self.value.game_no, got[0])
 
     def _back(self, seat: int) -> None:
-        """The seat's player is back: what the computer did meanwhile, for their view only."""
+        """The seat's player is back: what the computer did meanwhile, for their view only
+        (the dice it went from and to when that was one game)."""
         here = self.presence[seat]
         now = stock_of(self.value, seat)
         summary: dict[str, Any] = {"seq": self.seq, "moves": here.away_moves}
-        if now is not None and here.away_from is not None:
-            summary.update({"from": here.away_from, "to": now[0], "unit": now[1]})
+        was = here.away_from
+        if now is not None and was is not None and was[0] == self.value.game_no:
+            summary.update({"from": was[1], "to": now[0], "unit": now[1]})
         here.summary = summary if here.away_moves or "from" in summary else None
         here.away_from, here.away_moves = None, 0
 

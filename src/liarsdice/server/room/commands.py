@@ -103,7 +103,7 @@ class BotMove:
 @dataclass(frozen=True)
 class EndReveal:
     """End the reveal phase of round ``round`` of game ``game_no`` (``by``: ``continue``, every
-    connected player is ready; ``timeout``, its time ran out; ``server``, nobody waits for it)."""
+    player it waits for is ready, or gone; ``timeout``, its time ran out)."""
 
     game_no: int
     round: int

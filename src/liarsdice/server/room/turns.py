@@ -32,8 +32,9 @@ class Here:
     away: bool = False
     epoch: int = 0  # bumped on every disconnect and reconnect, for the grace timer
     timeouts: int = 0  # turn timers run out in a row (reset by any message of the seat)
-    # While away: (the seat's dice or lives when it went away, moves played for it since)
-    away_from: int | None = None
+    # While away: (the game, the seat's dice or lives in it) when it went away, and the moves
+    # played for it since
+    away_from: tuple[int, int] | None = None
     away_moves: int = 0
     # Once back: what happened meanwhile, for that seat's view only ("while you were away")
     summary: dict[str, Any] | None = None
