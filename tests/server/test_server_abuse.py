@@ -36,7 +36,6 @@ def _app(tmp_path: Path, limits: dict[str, Any] | None = None, **settings: Any) 
     opts: dict[str, Any] = {
         "db_url": f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
         "bot_delay": 0.0,
-        "reveal_seconds": 0.0,  # no pause after a call
     }
     opts.update(settings)
     if Limits is not None and limits:

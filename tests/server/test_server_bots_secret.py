@@ -22,7 +22,6 @@ async def _game(tmp: Path, made: list[tuple[Any, ...]], frames: list[str]) -> tu
     settings = Settings(
         db_url=f"sqlite+aiosqlite:///{tmp / 's.db'}",
         bot_delay=0.0,
-        reveal_seconds=0.0,
         grace_period=0.01,
         frame_hook=lambda _r, _s, out, _st: frames.append(repr(out)),
     )

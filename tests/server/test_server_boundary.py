@@ -38,11 +38,7 @@ from liarsdice.server.limits import Limits
 
 
 def _settings(tmp_path: Path, **settings: Any) -> Settings:
-    opts: dict[str, Any] = {
-        "db_url": f"sqlite+aiosqlite:///{tmp_path / 'b.db'}",
-        "bot_delay": 0.0,
-        "reveal_seconds": 0.0,  # no pause after a call
-    }
+    opts: dict[str, Any] = {"db_url": f"sqlite+aiosqlite:///{tmp_path / 'b.db'}", "bot_delay": 0.0}
     opts.update(settings)
     return Settings(**opts)
 

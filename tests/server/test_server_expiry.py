@@ -23,7 +23,6 @@ def test_idle_rooms_are_unloaded(tmp_path: Path) -> None:
     settings = Settings(
         db_url=f"sqlite+aiosqlite:///{tmp_path / 'e.db'}",
         bot_delay=0.0,
-        reveal_seconds=0.0,
         grace_period=0.01,
         room_ttl=0.5,
         sweep_interval=0.05,

@@ -131,7 +131,6 @@ async def play_games(
 
     settings = Settings(
         db_url=f"sqlite+aiosqlite:///{tmp / 'leak.db'}", bot_delay=0.0, grace_period=0.0,
-        reveal_seconds=0.0,
         frame_hook=hook,
     )  # fmt: skip
     store = Store(settings.db_url)

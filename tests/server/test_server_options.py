@@ -87,9 +87,7 @@ def test_any_json_options_get_400_not_500(tmp_path: Path) -> None:
         if r.status_code == 400:
             assert r.json()["data"]["code"] == "bad_rules"
 
-    server = Settings(
-        db_url=f"sqlite+aiosqlite:///{tmp_path / 'o.db'}", bot_delay=0.0, reveal_seconds=0.0
-    )
+    server = Settings(db_url=f"sqlite+aiosqlite:///{tmp_path / 'o.db'}", bot_delay=0.0)
     # one test client creates every room: lift the per-IP cap on room creation
     with TestClient(create_app(server, Limits(rooms_per_ip=10**6))) as c:
         post(c)

@@ -21,7 +21,7 @@ pytest.importorskip("asyncpg", reason="pip install 'liarsdice[postgres]'")
 
 async def _play_rooms(url: str, games: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """Create one room a game, play it out with bots; returns each room's state and record."""
-    settings = Settings(db_url=url, bot_delay=0.0, grace_period=0.0, reveal_seconds=0.0)
+    settings = Settings(db_url=url, bot_delay=0.0, grace_period=0.0)
     store = Store(url)
     await store.start()
     manager = RoomManager(settings, store)
@@ -52,7 +52,7 @@ async def _play_rooms(url: str, games: list[tuple[str, dict[str, Any]]]) -> dict
 
 
 async def _reload(url: str) -> dict[str, Any]:
-    settings = Settings(db_url=url, bot_delay=0.0, reveal_seconds=0.0)
+    settings = Settings(db_url=url, bot_delay=0.0)
     store = Store(url)
     await store.start()
     manager = RoomManager(settings, store)
