@@ -935,7 +935,13 @@ function renderAwaySummary() {
   const sum = v && v.away_summary;
   let el = document.getElementById("away-summary");
   const key = sum ? `liarsdice:away:${S.id}:${S.seat}:${sum.seq}` : null;
-  if (!sum || sessionStorage.getItem(key) === "seen") {
+  let seen = false;
+  try {
+    seen = Boolean(key) && sessionStorage.getItem(key) === "seen";
+  } catch {
+    // no storage: shown once per page
+  }
+  if (!sum || seen) {
     if (el && !el.dataset.key) el.hidden = true;
     return;
   }
