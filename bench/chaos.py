@@ -442,7 +442,7 @@ class Server:
             sys.executable, "-c", "from liarsdice.cli.main import main; main()", "serve",
             "--port", str(self.port), "--db", self.db_url,
             "--store-timeout", str(c.store_timeout), "--store-retry", str(c.store_retry),
-            "--bot-delay", str(c.bot_delay), "--grace", "3600",
+            "--bot-delay", str(c.bot_delay), "--grace", "3600", "--reveal", "0",
             # every simulated client connects from loopback: lift the per-address caps (but not
             # the message rate per address: the attackers' flood is measured against it)
             "--rooms-per-ip", "100000", "--max-ws-per-ip", "100000",

@@ -287,6 +287,7 @@ def _start_single(nodes: Nodes, i: int) -> None:
     """One server without Redis (for comparison)."""
     cmd = [sys.executable, "-c", "from liarsdice.cli.main import main; main()", "serve"]
     cmd += ["--port", str(nodes.ports[i]), "--db", nodes.db_url, "--exempt-loopback"]
+    cmd += ["--reveal", "0"]  # as the cluster's nodes (tests/cluster_util.py)
     for flag in ("--rooms-per-ip", "--joins-per-ip", "--joins-per-room", "--max-ws-per-ip"):
         cmd += [flag, "100000"]
     cmd += ["--max-conns-per-ip", "100000", "--ip-rate", "100000", "--ip-burst", "100000"]

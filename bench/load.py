@@ -243,6 +243,7 @@ async def server(cfg: Config) -> AsyncIterator[tuple[str, int | None]]:
         cmd = [
             sys.executable, "-c", "from liarsdice.cli.main import main; main()",
             "serve", "--port", str(port), "--db", db, "--grace", "3600",
+            "--reveal", "0",  # no pause after a call: moves at the players' own pace
             # every simulated player connects from 127.0.0.1: lift the per-address limits
             "--rooms-per-ip", "100000", "--max-ws-per-ip", "100000",
             "--max-conns-per-ip", "100000", "--ip-rate", "1000000", "--ip-burst", "1000000",

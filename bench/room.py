@@ -79,7 +79,10 @@ async def _run(rooms: int, moves: int, seed: int) -> dict[str, float]:
     settings_cls, store_cls, manager_cls, (action_msg, body_cls) = _api()
     with tempfile.TemporaryDirectory() as tmp:
         url = f"sqlite+aiosqlite:///{Path(tmp) / 'room.db'}"
-        settings = settings_cls(db_url=url, grace_period=3600.0, bot_delay=3600.0)
+        extra: dict[str, float] = {}  # no pause after a call (older servers have none)
+        if "reveal_seconds" in getattr(settings_cls, "__dataclass_fields__", {}):
+            extra["reveal_seconds"] = 0.0
+        settings = settings_cls(db_url=url, grace_period=3600.0, bot_delay=3600.0, **extra)
         store = store_cls(url)
         await store.start()
         manager = manager_cls(settings, store)

@@ -89,7 +89,9 @@ def server(
     ensure_chromium()  # skip (LIARSDICE_SKIP_BROWSER=1) before starting a server
     # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1 (no
     # per-address HTTP request rate or join limits for loopback).
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
+    # No pause after a call (--reveal 0): the reveal phase has its own tests
+    # (browser/test_browser_reveal.py); these play on at the pace they always did.
+    args = ("--rooms-per-ip", "1000", "--exempt-loopback", "--reveal", "0")
     tmp = tmp_path_factory.mktemp(request.module.__name__ + "-server")
     with live_server(tmp, bot_delay=0.05, args=args) as base:
         yield base

@@ -31,6 +31,7 @@ def client(tmp_path: Path, limits: Limits | None = None, **settings: Any) -> Ite
     opts: dict[str, Any] = {
         "db_url": f"sqlite+aiosqlite:///{tmp_path / 'test.db'}",
         "bot_delay": 0.0,
+        "reveal_seconds": 0.0,  # no pause after a call (test_server_reveal.py tests it)
     }
     opts.update(settings)
     with TestClient(create_app(Settings(**opts), limits)) as c:

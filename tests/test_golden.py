@@ -245,6 +245,10 @@ async def _server_game(tmp: Path, preset: str, options: dict[str, Any]) -> dict[
         for _ in range(2000):
             if room.status == "finished":
                 break
+            if room.value.revealing:  # a round's reveal: every player continues
+                for s in sinks[:3]:
+                    await room.submit(lambda s=s: room.handle(s, "continue", EmptyMsg()))
+                continue
             state = room.state
             assert state is not None
             seat = state.current_player

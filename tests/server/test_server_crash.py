@@ -89,6 +89,7 @@ def _play(ws: ClientConnection, view: dict[str, Any], moves: int, rng: random.Ra
             f = _recv(ws)
             if f["type"] in ("update", "snapshot") and f["data"]["view"] is not None:
                 view = f["data"]["view"]
+                _continue(ws, f)
             continue
         bids = [a for a in view["legal"] if a["text"] not in ("liar", "exact")][:6]
         choice = rng.choice(bids if bids and rng.random() < 0.5 else view["legal"])
@@ -98,8 +99,30 @@ def _play(ws: ClientConnection, view: dict[str, Any], moves: int, rng: random.Ra
         assert f["type"] == "update", f
         acked.append((f["data"]["seq"], choice["text"]))
         view = f["data"]["view"]
+        _continue(ws, f)
         n += 1
     return view
+
+
+_CONTINUED: set[tuple[int, int]] = set()
+
+
+def _continue(ws: ClientConnection, frame: dict[str, Any]) -> None:
+    """A round's reveal holds the room: press Continue (once per reveal)."""
+    reveal = (frame["data"].get("room") or {}).get("reveal")
+    if reveal and (reveal["game_no"], reveal["round"]) not in _CONTINUED:
+        _CONTINUED.add((reveal["game_no"], reveal["round"]))
+        _send(ws, "continue")
+
+
+def _finished(base: str, room: str) -> None:
+    """Wait until the game is over (after its last reveal, which we continued)."""
+    deadline = time.monotonic() + 10
+    while httpx.get(f"{base}/api/rooms/{room}", timeout=5).json()["data"]["room"]["status"] != (
+        "finished"
+    ):
+        assert time.monotonic() < deadline, "the game did not end"
+        time.sleep(0.05)
 
 
 @pytest.mark.skipif(not BIN.exists(), reason="the liarsdice script is not installed")
@@ -142,8 +165,10 @@ def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
             catchup = _recv(ws)
             assert catchup["type"] == "update" and catchup["data"]["from_seq"] == last_seq
             view = catchup["data"]["view"]
+            _continue(ws, catchup)
             while view["winner"] is None:
                 view = _play(ws, view, 1000, rng, acked)
+            _finished(base, room)
         record = httpx.get(f"{base}/api/rooms/{room}/games/1/record", timeout=5).json()
     finally:
         proc.send_signal(signal.SIGTERM)

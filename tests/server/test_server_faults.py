@@ -72,6 +72,7 @@ def _settings(url: str) -> Settings:
     return Settings(
         db_url=url,
         bot_delay=0.0,
+        reveal_seconds=0.0,
         grace_period=1000.0,
         store_timeout=0.5,
         store_retry=0.05,

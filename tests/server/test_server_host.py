@@ -21,7 +21,9 @@ from server_util import Sink, assert_replays, client, create
 
 @asynccontextmanager
 async def _manager(tmp: Path) -> AsyncIterator[tuple[Store, RoomManager, Settings]]:
-    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'h.db'}", bot_delay=0.0)
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{tmp / 'h.db'}", bot_delay=0.0, reveal_seconds=0.0
+    )
     store = Store(settings.db_url)
     await store.start()
     manager = RoomManager(settings, store)

@@ -16,7 +16,9 @@ from server_util import Sink
 
 
 async def _manager(tmp: Path) -> tuple[Store, RoomManager]:
-    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0)
+    settings = Settings(
+        db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0, reveal_seconds=0.0
+    )
     store = Store(settings.db_url)
     await store.start()
     manager = RoomManager(settings, store)

@@ -124,6 +124,7 @@ def test_the_dice_are_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @asynccontextmanager
 async def _manager(tmp: Path, **opts: Any) -> AsyncIterator[tuple[Store, RoomManager]]:
+    opts = {"reveal_seconds": 0.0, **opts}  # no pause after a call
     settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0, **opts)
     async with running_manager(settings) as (store, manager):
         yield store, manager

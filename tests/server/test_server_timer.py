@@ -23,7 +23,7 @@ TIMER = 0.3  # the protocol's floor is 5 s; the room's own value is set directly
 @asynccontextmanager
 async def _room(tmp: Path, **settings: Any) -> AsyncIterator[tuple[Room, Sink]]:
     """ann (seat 0) against a prob bot, a short turn timer, the game started."""
-    cfg = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 't.db'}", bot_delay=0.0)
+    cfg = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 't.db'}", bot_delay=0.0, reveal_seconds=0.0)
     cfg = dataclasses.replace(cfg, **settings)
     store = Store(cfg.db_url)
     await store.start()

@@ -95,6 +95,13 @@ def claim_or_exit(db_url: str) -> Claim:
 @click.option("--node", default="", help="This node's name in a cluster [default: host-pid].")
 @click.option("--grace", default=30.0, show_default=True, help="Seconds away before a bot plays.")
 @click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
+@number_option(
+    "--reveal",
+    4.0,
+    "Seconds the next round waits after a call while its reveal shows (until every player "
+    "at the table clicks Continue; 0: no pause).",
+    minimum=0,
+)
 @click.option("--public-url", help="Base URL for share links (default: the request's).")
 @count_option(
     "--max-ws-per-ip", 64, "WebSocket connections open at once from one client address.", minimum=1
@@ -150,6 +157,7 @@ def serve(
     origins: tuple[str, ...],
     grace: float,
     bot_delay: float,
+    reveal: float,
     public_url: str | None,
     max_ws_per_ip: int,
     max_conns_per_ip: int,
@@ -189,6 +197,7 @@ def serve(
         origins=tuple(origins),
         grace_period=grace,
         bot_delay=bot_delay,
+        reveal_seconds=reveal,
         public_url=public_url,
     )
     if node:

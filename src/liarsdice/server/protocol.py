@@ -109,7 +109,8 @@ class SettingsMsg(_Strict):
 
 
 class EmptyMsg(_Strict):
-    """``start``, ``rematch``, ``ping``, ``back``, ``leave``: no fields but an optional ``id``."""
+    """``start``, ``rematch``, ``ping``, ``back``, ``continue``, ``leave``: no fields but an
+    optional ``id``."""
 
     id: str | None = Field(default=None, max_length=64)
 
@@ -128,6 +129,11 @@ class PingMsg(EmptyMsg):
 
 class BackMsg(EmptyMsg):
     """The player is back at the table (clears ``away``)."""
+
+
+class ContinueMsg(EmptyMsg):
+    """Done looking at the reveal after a call: the next round may start (once every player
+    the reveal waits for has said so, or its time has run out)."""
 
 
 class LeaveMsg(EmptyMsg):
@@ -183,6 +189,7 @@ CLIENT_MESSAGES: dict[str, type[_Strict]] = {
     "start": StartMsg,
     "rematch": RematchMsg,
     "back": BackMsg,
+    "continue": ContinueMsg,
     "ping": PingMsg,
     "leave": LeaveMsg,
     "remove_seat": RemoveSeatMsg,
@@ -322,6 +329,7 @@ __all__ = [
     "BanMsg",
     "ChatMsg",
     "ClientSeedMsg",
+    "ContinueMsg",
     "CreateRoomBody",
     "EmptyMsg",
     "Envelope",

@@ -51,6 +51,11 @@ class Live:
     spectators: int = 0
     deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn timer
     ratings: tuple[int | None, ...] = ()  # the seats' display ratings
+    # The reveal phase: (its deadline on the wall clock, the seats it waits for, the seats
+    # that said ``continue``), or None
+    reveal: tuple[float | None, tuple[int, ...], tuple[int, ...]] | None = None
+    # "While you were away", by seat: shown in that seat's own view only
+    summaries: tuple[tuple[int, Mapping[str, Any]], ...] = ()
 
 
 def seat_view(state: StateAPI, seat: int) -> ViewAPI:
@@ -62,15 +67,49 @@ def viewer_of(room: RoomState, seat: int) -> int:
     return seat if 0 <= seat < len(room.seats) else SPECTATOR
 
 
-def view_dict(room: RoomState, seat: int) -> dict[str, Any] | None:
+def view_dict(room: RoomState, seat: int, live: Live | None = None) -> dict[str, Any] | None:
     state, game = room.state, room.game
     if state is None or game is None:
         return None
     out = family_of_game(game).view_frame(state, seat)  # the core's state.view(seat), once
+    if room.revealing:  # nobody moves while a round's reveal shows
+        out["legal_actions"] = []
     out["legal"] = [
         {"action": a, "text": game.action_to_string(a, seat)} for a in out["legal_actions"]
     ]
     out["game_no"] = room.game_no
+    if live is not None and seat >= 0:
+        for who, summary in live.summaries:
+            if who == seat:  # "while you were away": this seat's own view only
+                out["away_summary"] = dict(summary)
+    return out
+
+
+def stock_of(room: RoomState, seat: int) -> tuple[int, str] | None:
+    """A seat's dice (``"dice"``) or lives (``"lives"``) in the game now, from the public
+    view; None without a game."""
+    state, game = room.state, room.game
+    if state is None or game is None or not 0 <= seat < len(game.names):
+        return None
+    public = family_of_game(game).view_frame(state, SPECTATOR)
+    for key, unit in (("dice_counts", "dice"), ("lives", "lives")):
+        counts = public.get(key)
+        if isinstance(counts, list) and seat < len(counts):
+            return int(counts[seat]), unit
+    return None
+
+
+def history(room: RoomState) -> list[dict[str, Any]]:
+    """The current game's public moves, round by round (every recipient may see them: they
+    are the ``action`` events' public fields), for the log of a page opened late."""
+    out = []
+    for m in room.moves:
+        d: dict[str, Any] = {"seq": m.seq, "round": m.round, "seat": m.seat, "text": m.text}
+        if m.auto:
+            d["auto"] = True
+        if m.timeout:
+            d["timeout"] = True
+        out.append(d)
     return out
 
 
@@ -98,6 +137,8 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "fair_reveal": tuple((k, k) for k in ("game_no", "round", "commitment", "server_seed")),
     "game_over": (("game_no", "game_no"), ("winner", "winner?")),
+    "reveal": (("game_no", "game_no"), ("round", "round"), ("seconds", "seconds")),
+    "reveal_over": (("game_no", "game_no"), ("round", "round"), ("by", "by")),
     "chat": (("seat", "seat"), ("name", "name"), ("text", "text")),
     "seat_removed": (("seat", "seat"), ("name", "name"), ("by", "by")),
     "seat_left": (("seat", "seat"), ("by", "by")),
@@ -154,6 +195,16 @@ def room_dict(room: RoomState, live: Live) -> dict[str, Any]:
     }
     if room.locked:  # only when set: frames of unlocked rooms are as they always were
         out["locked"] = True
+    if room.revealing and room.reveal is not None:  # only during a reveal phase
+        deadline, waiting, ready = live.reveal or (None, (), ())
+        out["reveal"] = {
+            "game_no": room.reveal.game_no,
+            "round": room.reveal.round,
+            "seconds": room.reveal.seconds,
+            "deadline": None if deadline is None else round(deadline, 3),
+            "waiting": list(waiting),
+            "ready": list(ready),
+        }
     return out
 
 
@@ -201,9 +252,10 @@ def snapshot(room: RoomState, live: Live, viewer: int) -> Encoded:
             "seq": room.seq,
             "seat": _seat_field(viewer),
             "room": room_dict(room, live),
-            "view": view_dict(room, viewer),
+            "view": view_dict(room, viewer, live),
             "fair": _fair_public(room),
             "chat": [event_dict(ev) for ev in room.chat],
+            "history": history(room),
         },
     )
 
@@ -226,7 +278,7 @@ class Broadcast:
         ephemeral: Sequence[Mapping[str, Any]] = (),
         now: float = 0.0,
     ) -> None:
-        self.room, self.from_seq, self.now = room, from_seq, now
+        self.room, self.from_seq, self.now, self.live = room, from_seq, now, live
         self.events = [event_dict(ev) for ev in events] + [dict(e) for e in ephemeral]
         self.room_facts = room_dict(room, live)
         self._shared = f'"events":{_json(self.events)},"room":{_json(self.room_facts)}'
@@ -236,7 +288,8 @@ class Broadcast:
         viewer = viewer_of(self.room, seat)
         out = self._frames.get(viewer)
         if out is None:
-            out = self._frames[viewer] = self._encoded(viewer, view_dict(self.room, viewer))
+            view = view_dict(self.room, viewer, self.live)
+            out = self._frames[viewer] = self._encoded(viewer, view)
         if reply_to is None:
             return out
         return _frame("update", {**out["data"], "reply_to": reply_to})
@@ -296,10 +349,12 @@ __all__ = [
     "envelope",
     "error_frame",
     "event_dict",
+    "history",
     "pong",
     "room_dict",
     "seat_view",
     "snapshot",
+    "stock_of",
     "view_dict",
     "welcome",
 ]

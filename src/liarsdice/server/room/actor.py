@@ -24,12 +24,20 @@ from typing import Any, TypeVar
 from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.server.config import Settings
 from liarsdice.server.projection import project
-from liarsdice.server.protocol import CLIENT_MESSAGES, BackMsg, ClientSeedMsg, PingMsg, ResyncMsg
+from liarsdice.server.protocol import (
+    CLIENT_MESSAGES,
+    BackMsg,
+    ClientSeedMsg,
+    ContinueMsg,
+    PingMsg,
+    ResyncMsg,
+)
 from liarsdice.server.room.commands import (
     BotMove,
     CloseRoom,
     CommandError,
     Decision,
+    EndReveal,
     Entropy,
     Join,
     SystemEntropy,
@@ -46,6 +54,7 @@ from liarsdice.server.views import (
     Encoded,
     error_frame,
     pong,
+    stock_of,
     welcome,
 )
 
@@ -232,7 +241,7 @@ class Room(Mailbox):
     async def _command(self, seat: int, msg: Any, reply_to: str | None, sender: Sink | None) -> Any:
         if self.paused:
             raise CommandError("store_unavailable", STORE_UNAVAILABLE)
-        decision = decide(self.value, seat, msg, self.entropy)
+        decision = decide(self.value, seat, msg, self.entropy, self.turns.hold())
         if isinstance(decision, CommandError):
             raise decision
         await self._commit(decision)
@@ -282,9 +291,15 @@ class Room(Mailbox):
                 self._disconnect_seat(ev.data["seat"], ev.data["by"])
             elif ev.kind == "game_over":
                 self._keep_record(ev.data["game_no"], value)
+            elif ev.kind == "action" and ev.data.get("auto"):
+                seat = ev.data["seat"]
+                if seat < len(self.presence) and self.presence[seat].away:
+                    self.presence[seat].away_moves += 1
         if reseated:
             self.turns.restart_graces()
         self.turns.schedule()
+        if value.revealing and self.turns.all_ready():  # (a player it waited for left)
+            self.post(self.turns.check_reveal)
 
     def _keep_record(self, game_no: int, value: RoomState) -> None:
         self.records[game_no] = value.record()
@@ -331,10 +346,24 @@ class Room(Mailbox):
                     self.fanout.push(sink, pong(self.seq, reply_to))
                 case ResyncMsg(last_seq=last_seq):
                     self.fanout.catch_up(sink, last_seq, reply_to)
+                case ContinueMsg():
+                    await self._continue(sink, reply_to)
                 case _:
                     await self.command(sink.seat, msg, reply_to, sink)
         except CommandError as err:
             self.fanout.push(sink, error_frame(err.code, err.message, reply_to))
+
+    async def _continue(self, sink: Sink, reply_to: str | None) -> None:
+        """A player is done looking at the reveal: the next round starts once every player
+        the reveal waits for is (the others see who is ready)."""
+        r = self.value.reveal
+        if sink.seat < 0 or r is None or not self.value.revealing:
+            self.fanout.push(sink, pong(self.seq, reply_to))
+        elif self.turns.continue_(sink.seat):
+            await self.command(-1, EndReveal(r.game_no, r.round, "continue"), reply_to, sink)
+        else:
+            ready = {"kind": "reveal_ready", "seat": sink.seat}
+            self.fanout.update(self.seq, (), reply_to, sink, ephemeral=(ready,))
 
     async def join(
         self, name: str, client_seed: str | None, player: str | None = None
@@ -374,6 +403,8 @@ class Room(Mailbox):
         here.epoch += 1
         self.turns.end_grace(sink.seat)
         was_away = here.away
+        if was_away:
+            self._back(sink.seat)
         here.away, here.timeouts = False, 0
         self._presence(sink.seat, "back" if was_away else "connected")
         if client_seed is not None and client_seed != self.value.seats[sink.seat].client_seed:
@@ -395,11 +426,37 @@ class Room(Mailbox):
             here.epoch += 1
             self.turns.start_grace(sink.seat)
             self._presence(sink.seat, "disconnected")
+            if self.value.revealing:  # the reveal waits for the players still here only
+                self.post(self.turns.check_reveal)
 
     def set_away(self, seat: int, away: bool, note: str) -> None:
-        self.presence[seat].away = away
+        here = self.presence[seat]
+        if away and not here.away:
+            here.away_from, here.away_moves, here.summary = self._stock(seat), 0, None
+        elif not away and here.away:
+            self._back(seat)
+        here.away = away
         self._presence(seat, note)
         self.turns.schedule()  # a bot takes the seat's turns, or its player again
+        if away and self.value.revealing:
+            self.post(self.turns.check_reveal)
+
+    def _stock(self, seat: int) -> tuple[int, int] | None:
+        """The game and the seat's dice (or lives) in it now (None: no game)."""
+        got = stock_of(self.value, seat)
+        return None if got is None else (self.value.game_no, got[0])
+
+    def _back(self, seat: int) -> None:
+        """The seat's player is back: what the computer did meanwhile, for their view only
+        (the dice it went from and to when that was one game)."""
+        here = self.presence[seat]
+        now = stock_of(self.value, seat)
+        summary: dict[str, Any] = {"seq": self.seq, "moves": here.away_moves}
+        was = here.away_from
+        if now is not None and was is not None and was[0] == self.value.game_no:
+            summary.update({"from": was[1], "to": now[0], "unit": now[1]})
+        here.summary = summary if here.away_moves or "from" in summary else None
+        here.away_from, here.away_moves = None, 0
 
     # ------------------------------------------------------------------ sending
 

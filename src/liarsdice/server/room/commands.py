@@ -103,6 +103,16 @@ class BotMove:
 
 
 @dataclass(frozen=True)
+class EndReveal:
+    """End the reveal phase of round ``round`` of game ``game_no`` (``by``: ``continue``, every
+    player it waits for is ready, or gone; ``timeout``, its time ran out)."""
+
+    game_no: int
+    round: int
+    by: str = "timeout"
+
+
+@dataclass(frozen=True)
 class CloseRoom:
     """Close a room idle for its time to live."""
 
@@ -126,9 +136,10 @@ class Decision:
 class _Draft:
     """A command's work in progress: events made and folded one at a time."""
 
-    def __init__(self, state: RoomState, entropy: Entropy) -> None:
+    def __init__(self, state: RoomState, entropy: Entropy, hold: float = 0.0) -> None:
         self.before = self.state = state
         self.entropy = entropy
+        self.hold = hold  # a round that ends here is shown this long first (0: not held)
         self.events: list[Event] = []
         self.states: list[RoomState] = []
         self.seeds: dict[int, str] = {}
@@ -156,10 +167,14 @@ class _Draft:
 
 
 def decide(
-    state: RoomState, seat: int, msg: Any, entropy: Entropy | None = None
+    state: RoomState, seat: int, msg: Any, entropy: Entropy | None = None, hold: float = 0.0
 ) -> Decision | CommandError:
-    """The events of ``msg`` from ``seat`` (-1: a spectator or the server itself)."""
-    draft = _Draft(state, entropy or SystemEntropy())
+    """The events of ``msg`` from ``seat`` (-1: a spectator or the server itself).
+
+    ``hold``: when a round ends in this command, its reveal phase lasts at most this many
+    seconds (a ``reveal`` event; the next round starts with the ``reveal_over`` of an
+    :class:`EndReveal`); 0: the next round starts at once."""
+    draft = _Draft(state, entropy or SystemEntropy(), hold)
     try:
         reply = _run(draft, seat, msg)
     except CommandError as err:
@@ -175,7 +190,14 @@ def _run(d: _Draft, seat: int, msg: Any) -> Any:
         case ActionMsg():
             return _action(d, seat, msg)
         case BotMove(action=action, timeout=timeout):
+            _not_revealing(s)
             _play(d, seat, action, auto=True, timeout=timeout)
+        case EndReveal(game_no=game_no, round=rnd, by=by):
+            r = s.reveal
+            if not s.revealing or r is None or (r.game_no, r.round) != (game_no, rnd):
+                raise CommandError("bad_state", "that reveal is over")
+            d.emit("reveal_over", {"game_no": game_no, "round": rnd, "by": by})
+            _advance(d)
         case ChatMsg(text=text):
             clean = "".join(c for c in text if c.isprintable()).strip()
             if not clean:
@@ -237,6 +259,11 @@ def _seated(seat: int, why: str) -> None:
 def _host(s: RoomState, seat: int) -> None:
     if seat != s.host:
         raise CommandError("not_host", f"only the host ({s.seat_name(s.host)}) may do that")
+
+
+def _not_revealing(s: RoomState) -> None:
+    if s.revealing:
+        raise CommandError("bad_state", "the last round's reveal is showing: wait for it to end")
 
 
 def _between_games(s: RoomState, why: str) -> None:
@@ -438,7 +465,7 @@ def _fair_round(d: _Draft, game_no: int, rnd: int) -> None:
 
 def _advance(d: _Draft) -> None:
     """Roll the dice the rules ask for (the fair stream), reveal finished rounds, end games."""
-    while d.state.playing:
+    while d.state.playing and not d.state.revealing:
         s = d.state
         st, cur = s.live_state, s.fair_round
         if cur is not None and (st.is_terminal() or st.round != cur.round):
@@ -452,6 +479,8 @@ def _advance(d: _Draft) -> None:
                     "server_seed": s.seeds[cur.idx],
                 },
             )
+            if d.hold > 0:  # the round's reveal shows before anything of the next round
+                d.emit("reveal", {"game_no": s.game_no, "round": cur.round, "seconds": d.hold})
         elif st.is_terminal():
             d.emit("game_over", {"game_no": s.game_no, "winner": st.winner})
         elif not st.is_chance_node():
@@ -490,6 +519,7 @@ def _action(d: _Draft, seat: int, msg: ActionMsg) -> None:
         return  # a repeat of an action applied in this game: acknowledged, not applied
     if not s.playing:
         raise CommandError("bad_state", "no game is in progress")
+    _not_revealing(s)
     st = s.live_state
     if (msg.action is None) == (msg.text is None):
         raise CommandError("invalid", "action: give exactly one of 'action' and 'text'")
@@ -534,6 +564,7 @@ __all__ = [
     "CommandError",
     "CreateRoom",
     "Decision",
+    "EndReveal",
     "Entropy",
     "Join",
     "SystemEntropy",

@@ -18,8 +18,11 @@ from liarsdice.server.ratings import bot_player
 from liarsdice.server.room.state import (
     CHAT_KEEP,
     GAMES_LISTED,
+    MOVES_KEEP,
     Event,
     FairRound,
+    Move,
+    Reveal,
     RoomState,
     Seat,
     build_game,
@@ -138,6 +141,8 @@ def _game_started(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
         status="playing",
         action_ids={},
         out_order=(),
+        reveal=None,
+        moves=(),
         fair_round=fair_round,
         fair_info=fair_info,
     )
@@ -163,7 +168,10 @@ def _action(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     ids = s.action_ids
     if "id" in d:
         ids = {**ids, (d["seat"], d["id"]): (ev.seq, d["action"])}
-    return dict(state=after_state, out_order=out, action_ids=ids)
+    text = d.get("text") or s.live_game.action_to_string(d["action"], d["seat"])
+    move = Move(ev.seq, st.round, d["seat"], text, bool(d.get("auto")), bool(d.get("timeout")))
+    moves = (*s.moves, move)[-MOVES_KEEP:]
+    return dict(state=after_state, out_order=out, action_ids=ids, moves=moves)
 
 
 def _fair_reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
@@ -171,6 +179,15 @@ def _fair_reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     # a revealed seed is public (in fair_info): the room keeps only the secret ones
     seeds = {i: seed for i, seed in s.seeds.items() if i != d["idx"]}
     return dict(fair_info={**s.fair_info, d["round"]: info}, fair_round=None, seeds=seeds)
+
+
+def _reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    # the round is over and public: the next round (or the game's end) waits for this phase
+    return dict(reveal=Reveal(d["game_no"], d["round"], float(d["seconds"])))
+
+
+def _reveal_over(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
+    return dict(reveal=None)
 
 
 def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
@@ -183,6 +200,7 @@ def _game_over(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     first = () if winner is None else (winner,)
     return dict(
         status="finished",
+        reveal=None,
         wins=wins,
         ranking=first + rest + s.out_order[::-1],
         games=(*s.games, d["game_no"])[-GAMES_LISTED:],
@@ -214,6 +232,8 @@ FOLDS: dict[str, Fold] = {
     "chance": _chance,
     "action": _action,
     "fair_reveal": _fair_reveal,
+    "reveal": _reveal,
+    "reveal_over": _reveal_over,
     "game_over": _game_over,
     "chat": _chat,
     "room_closed": _room_closed,

@@ -48,14 +48,23 @@ class Fanout:
         return sum(1 for s in self.sinks if s.seat < 0)
 
     def live(self) -> Live:
-        seats, rated = self.room.value.seats, self.room.ratings
-        family = self.room.value.family  # (ratings are per family)
+        room = self.room
+        seats, rated, turns = room.value.seats, room.ratings, room.turns
+        family = room.value.family  # (ratings are per family)
+        reveal = None
+        if room.value.revealing:
+            waiting = tuple(turns.waiting_for())
+            reveal = (turns.reveal_deadline, waiting, tuple(sorted(turns.ready)))
         return Live(
-            presence=tuple((h.connections > 0, h.away) for h in self.room.presence),
+            presence=tuple((h.connections > 0, h.away) for h in room.presence),
             spectators=self.spectators,
-            deadline=self.room.turns.deadline,
+            deadline=turns.deadline,
             ratings=tuple(
                 None if s.player is None else rated.get(rating_key(family, s.player)) for s in seats
+            ),
+            reveal=reveal,
+            summaries=tuple(
+                (i, h.summary) for i, h in enumerate(room.presence) if h.summary is not None
             ),
         )
 

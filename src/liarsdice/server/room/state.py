@@ -50,6 +50,33 @@ class FairRound:
     at: fair.Cursor = fair.START
 
 
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """The reveal phase after a round: the round's dice are public, the next round waits.
+
+    Begun by a ``reveal`` event (``seconds``: how long it may last), ended by ``reveal_over``
+    (every connected player said ``continue``, or the time ran out)."""
+
+    game_no: int
+    round: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One public move of the current game, for the log a page draws (``history``)."""
+
+    seq: int
+    round: int
+    seat: int
+    text: str
+    auto: bool = False
+    timeout: bool = False
+
+
+MOVES_KEEP = 1000  # public moves of one game a room remembers (and a snapshot sends)
+
+
 @dataclass(frozen=True)
 class Event:
     """One event of a room's log: ``seq`` counts from 1 in each room."""
@@ -93,6 +120,8 @@ class RoomState:
     chat: tuple[Event, ...] = ()  # the last CHAT_KEEP chat events
     games: tuple[int, ...] = ()  # the latest GAMES_LISTED finished games' numbers
     action_ids: Mapping[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
+    reveal: Reveal | None = None  # the reveal phase after a round, while it holds the next
+    moves: tuple[Move, ...] = ()  # this game's public moves (the log's history)
 
     # ------------------------------------------------------------------ derived facts
     @property
@@ -114,6 +143,11 @@ class RoomState:
     @property
     def playing(self) -> bool:
         return self.status == "playing" and self.state is not None
+
+    @property
+    def revealing(self) -> bool:
+        """The room holds the next round (or the game's end) while a round's reveal shows."""
+        return self.reveal is not None and self.status == "playing"
 
     @property
     def next_commitment(self) -> str | None:
@@ -194,7 +228,7 @@ class RoomState:
 # builds them), the secret seeds (they stay in ``fair_seeds``), what that event resets, and
 # what is derived (the room's id is the row's key, its family follows from the preset).
 _NOT_SNAPSHOT = frozenset(
-    {"room_id", "family", "game", "state", "seeds", "action_ids", "out_order"}
+    {"room_id", "family", "game", "state", "seeds", "action_ids", "out_order", "reveal", "moves"}
 )
 
 # How the fields that are not plain JSON come back from a snapshot (the rest are as stored).
@@ -248,8 +282,11 @@ __all__ = [
     "CHAT_KEEP",
     "GAMES_LISTED",
     "MAX_SEATS",
+    "MOVES_KEEP",
     "Event",
     "FairRound",
+    "Move",
+    "Reveal",
     "RoomState",
     "Seat",
     "build_game",

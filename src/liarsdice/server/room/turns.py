@@ -13,11 +13,11 @@ import hashlib
 import hmac
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from liarsdice.bots.table import AnyBot
 from liarsdice.core.api import StateAPI
-from liarsdice.server.room.commands import BotMove
+from liarsdice.server.room.commands import BotMove, CommandError, EndReveal
 from liarsdice.server.views import seat_view
 
 if TYPE_CHECKING:
@@ -32,6 +32,12 @@ class Here:
     away: bool = False
     epoch: int = 0  # bumped on every disconnect and reconnect, for the grace timer
     timeouts: int = 0  # turn timers run out in a row (reset by any message of the seat)
+    # While away: (the game, the seat's dice or lives in it) when it went away, and the moves
+    # played for it since
+    away_from: tuple[int, int] | None = None
+    away_moves: int = 0
+    # Once back: what happened meanwhile, for that seat's view only ("while you were away")
+    summary: dict[str, Any] | None = None
 
 
 class Turns:
@@ -48,6 +54,11 @@ class Turns:
         self.inherited: tuple[int, int, float] | None = None
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[tuple[int, int], AnyBot] = {}  # (game_no, seat) -> bot
+        # The reveal phase's timer: ((game_no, round), handle); its deadline (wall clock) for
+        # the frames, and the seats that said ``continue`` in it.
+        self._reveal: tuple[tuple[int, int], asyncio.TimerHandle] | None = None
+        self.reveal_deadline: float | None = None
+        self.ready: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ the turn
     def cancel(self) -> None:
@@ -57,6 +68,7 @@ class Turns:
 
     def stop(self) -> None:
         self.cancel()
+        self._cancel_reveal()
         for h in self._grace.values():
             h.cancel()
         self._grace = {}
@@ -69,6 +81,11 @@ class Turns:
         room = self.room
         v = room.value
         st = v.state
+        if v.revealing and not room.paused:
+            self.cancel()  # nobody moves while a round's reveal shows
+            self._arm_reveal()
+            return
+        self._cancel_reveal()
         if st is None or not v.playing or st.is_terminal() or st.current_player < 0 or room.paused:
             self.cancel()  # (a paused room's bots and timers wait: the probe reschedules)
             return
@@ -150,6 +167,76 @@ class Turns:
             return
         await self._bot_move(st, timeout=True)
 
+    # ------------------------------------------------------------------ the reveal phase
+    def _cancel_reveal(self) -> None:
+        if self._reveal is not None:
+            self._reveal[1].cancel()
+        self._reveal, self.reveal_deadline, self.ready = None, None, frozenset()
+
+    def _arm_reveal(self) -> None:
+        """Arm the reveal's timer (once per reveal: a room loaded or resumed in the middle of
+        one gives it its whole time again, or the server's setting when that is shorter, so
+        it always ends)."""
+        room = self.room
+        r = room.value.reveal
+        assert r is not None
+        key = (r.game_no, r.round)
+        if self._reveal is not None and self._reveal[0] == key:
+            return
+        self._cancel_reveal()
+        seconds = min(r.seconds, room_reveal_seconds(room))
+        loop = asyncio.get_running_loop()
+        handle = loop.call_later(seconds, room.post, self._end_reveal, key, "timeout")
+        self._reveal = (key, handle)
+        self.reveal_deadline = room.settings.clock() + seconds
+
+    def waiting_for(self) -> list[int]:
+        """The seats the reveal waits for: seated players who are connected and not away."""
+        room = self.room
+        return [
+            s.index
+            for s in room.value.seats
+            if s.kind == "human"
+            and not s.left
+            and s.index < len(room.presence)
+            and room.presence[s.index].connections > 0
+            and not room.presence[s.index].away
+        ]
+
+    def hold(self) -> float:
+        """How long the reveal of a round ending now shows: 0 when no player is there."""
+        return room_reveal_seconds(self.room) if self.waiting_for() else 0.0
+
+    def continue_(self, seat: int) -> bool:
+        """``seat`` is done looking at the reveal; True when nobody else is waited for."""
+        if not self.room.value.revealing:
+            return False
+        if seat >= 0:
+            self.ready = self.ready | {seat}
+        return self.all_ready()
+
+    def all_ready(self) -> bool:
+        return self.room.value.revealing and set(self.waiting_for()) <= self.ready
+
+    async def check_reveal(self) -> None:
+        """End the reveal when everyone it waits for is ready (or gone)."""
+        if self.all_ready():
+            r = self.room.value.reveal
+            assert r is not None
+            await self._end_reveal((r.game_no, r.round), "continue")
+
+    async def _end_reveal(self, key: tuple[int, int], by: str) -> None:
+        r = self.room.value.reveal
+        if r is None or (r.game_no, r.round) != key:
+            return
+        try:
+            await self.room.command(-1, EndReveal(key[0], key[1], by))
+        except CommandError:
+            # The store failed: the room is paused; when it resumes, the reveal is armed again.
+            if self._reveal is not None and self._reveal[0] == key:
+                self._reveal[1].cancel()
+                self._reveal = None
+
     # ------------------------------------------------------------------ grace periods
     def start_grace(self, seat: int) -> None:
         """After the grace period with no connection, a bot plays ``seat``."""
@@ -185,4 +272,9 @@ class Turns:
         room.set_away(seat, True, "grace_period")
 
 
-__all__ = ["Here", "Turns"]
+def room_reveal_seconds(room: Room) -> float:
+    """The reveal phase's length in ``room`` (the server's ``Settings.reveal_seconds``)."""
+    return max(0.0, float(room.settings.reveal_seconds))
+
+
+__all__ = ["Here", "Turns", "room_reveal_seconds"]

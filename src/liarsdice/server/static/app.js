@@ -441,8 +441,8 @@ async function startRoom(id) {
   }
   $("room-body").hidden = false;
   $("share-url").value = `${location.origin}${roomPath(id)}`;
-  gameLog = new GameLog(id);
-  reveal = new RevealController({ onChange: (info) => onRevealChange(info) });
+  gameLog = new GameLog();
+  reveal = new RevealController({ onChange: (info) => onRevealChange(info), onContinue: () => S.seat !== null && Boolean(send("continue")) });
   tips = new Tips($("tips"), Boolean(loadPref(`tutorial:${id}`, false)));
   picker = new MovePicker($("moves"), $("moves-fieldset"), { onMove: sendMove, onSelection: () => S.room && renderTray($("my-area"), $("my-dice"), S, picker.selection()) });
   replay = new ReplayViewer($("replay"), {
@@ -676,6 +676,7 @@ function onFrame(frame) {
     case "snapshot":
       takeFrame(d);
       S.chat = new Map((d.chat || []).map((e) => [e.seq, e]));
+      gameLog.setHistory(d.history, S.view ? S.view.game_no : null);
       S.pending = null;
       afterFrame(false, null);
       break;
@@ -745,6 +746,9 @@ function onEvent(ev, before) {
     case "presence":
       if (ev.seat === S.seat && ev.away) announce("A computer is playing for you. Press “I'm back” to play again.");
       break;
+    case "reveal_ready":
+      if (ev.seat !== S.seat) announce(`${nameOf(S, ev.seat)} is ready for the next round.`);
+      break;
     default:
       break;
   }
@@ -756,12 +760,15 @@ function afterFrame(live, before) {
   if (v) {
     const results = v.results || [];
     const rkey = `${v.game_no}/${results.length}`;
+    const phase = revealPhase();
     if (live && S.resultKey && rkey !== S.resultKey && results.length > 0 && before && before.game_no === v.game_no && results.length > (before.results || []).length) {
       const i = results.length - 1;
-      announce(describeResult(S, results[i], i).sentences.join(" "));
-      reveal.start(S, results[i], i);
+      reveal.start(S, results[i], i); // (the result is announced once the count is done)
+    } else if (phase && !reveal.active() && S.resultKey !== rkey && results[phase.round]) {
+      reveal.start(S, results[phase.round], phase.round, true); // opened during the reveal
     }
     S.resultKey = rkey;
+    reveal.syncPhase(phase);
     const roundKey = `${v.game_no}/${v.round}`;
     if (roundKey !== S.roundKey) {
       const first = S.roundKey === "";
@@ -817,6 +824,7 @@ function doRoll() {
 }
 
 function onRevealChange(info) {
+  if (info && info.verdict && reveal.r) announce(describeResult(S, reveal.r.res, reveal.r.index).sentences.join(" "));
   render();
   if (info && info.ended && rollPending && S.room.status === "playing") doRoll();
 }
@@ -880,25 +888,93 @@ function render() {
     $("lock-room").checked = room.locked === true;
   }
 
+  const shown = shownState();
   renderSeats($("seats"), S, { reveal, canManage: S.host, hostAction });
-  renderCentre($("centre"), S, reveal);
+  renderCentre($("centre"), shown, reveal);
   reveal.renderStage($("reveal-stage"));
   picker.update(S);
-  renderTray($("my-area"), $("my-dice"), S, picker.selection());
+  renderTray($("my-area"), $("my-dice"), shown, picker.selection());
   $("odds-area").hidden = !(room.rules && seated && S.view && room.status === "playing" && !isPoker(S));
   $("turn").textContent = turnText();
-  renderGameOver($("game-over"), S, { gameLinks });
-  renderRevealText($("reveal"), S);
-  gameLog.render($("log-body"), S);
+  if (reveal.active() || revealPhase()) $("game-over").hidden = true; // the ranking comes after the reveal
+  else renderGameOver($("game-over"), S, { gameLinks });
+  renderRevealText($("reveal"), shown);
+  gameLog.render($("log-body"), shown);
+  renderAwaySummary();
   tips.render(S);
   renderChat();
   renderGames();
   tickClock(S, baseTitle());
 }
 
+/** The server's reveal phase of this game (`room.reveal`), or null. */
+function revealPhase() {
+  const ph = S.room && S.room.reveal;
+  return ph && S.view && ph.game_no === S.view.game_no ? ph : null;
+}
+
+/**
+ * What the table shows: during the reveal phase the round that just ended (nothing of the
+ * next one: your dice are the ones revealed), and while the reveal counts, no result yet.
+ */
+function shownState() {
+  const v = S.view;
+  if (!v) return S;
+  let view = v;
+  const ph = revealPhase();
+  if (ph) {
+    const res = (v.results || [])[ph.round];
+    const name = S.seat !== null ? nameOf(S, S.seat) : null;
+    const mine = res && res.reveal && name !== null ? res.reveal[name] : null;
+    view = { ...v, round: ph.round, ...(Array.isArray(mine) ? { my_dice: mine } : {}) };
+  }
+  if (reveal.hidesResult()) view = { ...view, results: (view.results || []).slice(0, reveal.r.index) };
+  return view === v ? S : { ...S, view };
+}
+
+/** "While you were away": what the computer played for you (the server's, once). */
+function renderAwaySummary() {
+  const v = S.view;
+  const sum = v && v.away_summary;
+  let el = document.getElementById("away-summary");
+  const key = sum ? `liarsdice:away:${S.id}:${S.seat}:${sum.seq}` : null;
+  let seen = false;
+  try {
+    seen = Boolean(key) && sessionStorage.getItem(key) === "seen";
+  } catch {
+    // no storage: shown once per page
+  }
+  if (!sum || seen) {
+    if (el && !el.dataset.key) el.hidden = true;
+    return;
+  }
+  if (!el) {
+    el = h("div", { id: "away-summary", class: "away-banner", role: "status" });
+    $("away-banner").after(el);
+  }
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  try {
+    sessionStorage.setItem(key, "seen"); // shown once
+  } catch {
+    // shown again after a reload
+  }
+  const moves = `the computer played ${sum.moves === 1 ? "1 move" : `${sum.moves} moves`} for you`;
+  const unit = (n) => (sum.unit === "lives" ? (n === 1 ? "1 life" : `${n} lives`) : n === 1 ? "1 die" : `${n} dice`);
+  const change = typeof sum.from === "number" && typeof sum.to === "number" ? (sum.from === sum.to ? `; you still have ${unit(sum.to)}` : `; you went from ${unit(sum.from)} to ${unit(sum.to)}`) : "";
+  const text = `While you were away ${moves}${change}.`;
+  el.hidden = false;
+  el.replaceChildren(
+    h("p", { id: "away-summary-text", text }),
+    h("button", { type: "button", class: "small", text: "OK", onclick: () => (el.hidden = true) }),
+  );
+  announce(text);
+}
+
 function turnText() {
   const v = S.view;
   const st = S.room.status;
+  if (revealPhase()) return "";
   if (st === "lobby") {
     if (S.room.seats.length >= 2) return S.host ? "" : "Waiting for the host to start.";
     if (S.host) return "Waiting for players: share the invite link or add a computer player.";

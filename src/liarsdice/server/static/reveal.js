@@ -3,7 +3,12 @@
 // verdict and the loss (the loser's lost dice fall away). With prefers-reduced-motion the
 // final state is shown at once. The dice shown are the result's public `reveal` (sent to
 // everyone once the round is over). The same result is also written out as text under the
-// table and announced in the live region.
+// table and announced in the live region, once the count is done.
+//
+// The server holds the next round while a reveal shows (`room.reveal`, the reveal phase): the
+// verdict stays until every player at the table pressed Continue (the `continue` message) or
+// the phase's time ran out; "Skip" jumps to the end of the animation. When the phase ends the
+// reveal ends with it, and only then does the page show the next round (or the ranking).
 
 import { animateOnce, h, plural, reducedMotion } from "./dom.js";
 import { cup, die, facePlural } from "./dice.js";
@@ -19,14 +24,33 @@ const HOLD_MS = 2000; // the verdict stays
 const STATIC_HOLD_MS = 3000; // reduced motion: the final state stays this long
 
 export class RevealController {
-  constructor({ onChange }) {
+  constructor({ onChange, onContinue }) {
     this.onChange = onChange;
+    this.onContinue = onContinue; // tell the server this page is done looking (or null)
     this.r = null; // the reveal in progress
     this.timers = [];
+    this.held = false; // the server holds the next round (its reveal phase is on)
   }
 
   active() {
     return this.r !== null;
+  }
+
+  /** The reveal's count is not done: its result must not be told yet (text, log). */
+  hidesResult() {
+    return Boolean(this.r && this.r.phase !== "verdict");
+  }
+
+  /**
+   * Follow the server's reveal phase (`room.reveal`, or null): while it is on the verdict
+   * stays; when it ends (the next round or the game's end arrived) the reveal ends at once.
+   */
+  syncPhase(phase) {
+    const was = this.held;
+    this.held = Boolean(phase);
+    if (this.r) this.r.phaseInfo = phase || null;
+    if (was && !this.held && this.r) this.finish(true);
+    else if (this.r && this.r.phase === "verdict" && !this.held && this.r.done) this.finish(true);
   }
 
   clear() {
@@ -38,8 +62,9 @@ export class RevealController {
     this.timers.push(setTimeout(fn, ms));
   }
 
-  /** Start the reveal of `res`, round `index` of the game. */
-  start(S, res, index) {
+  /** Start the reveal of `res`, round `index` of the game (`still`: in its final state, for a
+   * page opened during the reveal phase). */
+  start(S, res, index, still = false) {
     this.finish(false);
     const poker = isPoker(S);
     const d = describeResult(S, res, index);
@@ -83,12 +108,12 @@ export class RevealController {
     };
     const callerSeat = poker ? res.caller : seatOfName(S, res.caller);
     this.r.callerSeat = callerSeat;
-    play("call");
-    if (reducedMotion()) {
+    if (!still) play("call");
+    if (still || reducedMotion()) {
       this.r.lit = order.length;
       this.r.phase = "verdict";
-      this.onChange();
-      this.later(STATIC_HOLD_MS, () => this.finish(true));
+      this.onChange({ verdict: true });
+      this.later(STATIC_HOLD_MS, () => this.holdOver());
       return;
     }
     this.onChange();
@@ -114,9 +139,45 @@ export class RevealController {
       this.r.lit = order.length;
       const mine = S.seat !== null && this.r.losses.has(S.seat);
       play(mine ? "lose" : "bid");
-      this.onChange();
+      this.onChange({ verdict: true });
     });
-    this.later(verdictAt + HOLD_MS, () => this.finish(true));
+    this.later(verdictAt + HOLD_MS, () => this.holdOver());
+  }
+
+  /** The verdict has been shown long enough: end, unless the server still holds the round. */
+  holdOver() {
+    if (!this.r) return;
+    this.r.done = true;
+    if (!this.held) this.finish(true);
+  }
+
+  /** "Skip": jump to the verdict (without a reveal phase on the server: end the reveal). */
+  skip() {
+    const r = this.r;
+    if (!r) return;
+    if (!this.held) {
+      this.finish(true);
+      return;
+    }
+    if (r.phase === "verdict") return;
+    this.clear();
+    r.phase = "verdict";
+    r.lit = r.order.length;
+    this.onChange({ verdict: true });
+    this.later(HOLD_MS, () => this.holdOver());
+  }
+
+  /** "Continue": done looking. The server's phase ends once every player is; without one
+   * (or for a spectator) the reveal ends here at once. */
+  continue() {
+    const r = this.r;
+    if (!r) return;
+    if (this.held && this.onContinue && this.onContinue()) {
+      r.continued = true;
+      this.onChange();
+      return;
+    }
+    this.finish(true);
   }
 
   /** End the reveal (at once); `notify`: re-render. */
@@ -164,7 +225,9 @@ export class RevealController {
       el.__sig = "";
       return;
     }
-    const sig = `${r.key}|${r.phase}|${r.lit}`;
+    const ph = r.phaseInfo;
+    const others = ph && r.continued ? (ph.waiting || []).filter((s) => s !== r.S.seat && !(ph.ready || []).includes(s)) : [];
+    const sig = `${r.key}|${r.phase}|${r.lit}|${r.continued ? `w${others.join(",")}` : ""}`;
     if (el.__sig === sig) return;
     const first = !el.__sig || !el.__sig.startsWith(r.key);
     el.__sig = sig;
@@ -212,12 +275,19 @@ export class RevealController {
     if (poker && r.phase === "verdict" && res.loser !== null && res.loser !== undefined) {
       parts.push(h("p", { class: "centre-sub", text: `${capital(who(S, res.loser))} ${who(S, res.loser) === "you" ? "lose" : "loses"} a life.` }));
     }
-    parts.push(h("button", { type: "button", id: "reveal-skip", class: "small", text: r.phase === "verdict" ? "Continue" : "Skip", onclick: () => this.finish(true) }));
+    if (r.continued) {
+      const names = others.map((s) => who(S, s));
+      parts.push(h("p", { class: "centre-sub", id: "reveal-waiting", text: names.length ? `Waiting for ${names.join(", ")}…` : "The next round starts in a moment…" }));
+    } else {
+      const verdict = r.phase === "verdict";
+      parts.push(h("button", { type: "button", id: "reveal-skip", class: "small", text: verdict ? "Continue" : "Skip", onclick: () => (verdict ? this.continue() : this.skip()) }));
+    }
     el.dataset.state = r.phase;
     el.dataset.round = String(r.index);
     const focused = el.contains(document.activeElement) && document.activeElement.id === "reveal-skip";
     el.replaceChildren(...parts);
-    if (focused) document.getElementById("reveal-skip").focus();
+    const button = document.getElementById("reveal-skip");
+    if (focused && button) button.focus();
     if (first) animateOnce(el, "enter");
   }
 }

@@ -1,0 +1,139 @@
+"""The reveal phase and the server's log in a real browser (Debian's chromium through
+Playwright) against a real ``liarsdice serve --reveal 30``: after a call the page shows the
+reveal and nothing of the next round (your dice are the ones revealed, no new bids, no
+result in words before the count is done) until you press Continue; a page opened late shows
+the game's earlier bids, from the server. Screenshot: tests/artifacts/reveal-phase.png. See
+e2e_util (``LIARSDICE_SKIP_BROWSER=1`` skips these tests)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from e2e_util import (
+    ensure_chromium,
+    live_server,
+    my_turn,
+    new_page,
+    no_page_errors,
+    screenshot,
+    start_with_bots,
+    state,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``liarsdice serve`` whose rooms hold the next round up to 30 s after a call."""
+    ensure_chromium()
+    args = ("--rooms-per-ip", "1000", "--exempt-loopback", "--reveal", "30")
+    with live_server(tmp_path_factory.mktemp("reveal-server"), 0.05, args=args) as base:
+        yield base
+
+
+def _call_or_bid(page: Page) -> None:
+    liar = page.locator("#moves button[data-move='liar']")
+    if liar.count():
+        liar.click()
+        return
+    page.locator("#moves .face-row button:not(:disabled)").first.click()
+
+
+def _log(page: Page, rnd: int) -> list[str]:
+    return page.locator(f"#log-body li.log-round[data-round='{rnd}'] li.entry").evaluate_all(
+        "ls => ls.map(l => l.dataset.seq + ':' + l.dataset.text)"
+    )
+
+
+def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
+    browser: Browser, server: str
+) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    room = start_with_bots(page, server, "vera", options="dice=3", bots=("random",))
+    page.wait_for_selector("#my-dice-row")
+    name = "vera"
+    # Play (call when possible) until a call ends the first round.
+    deadline = time.monotonic() + 20
+    while not (state(page)["room"] or {}).get("reveal"):
+        assert time.monotonic() < deadline, "no call in time"
+        if my_turn(page):
+            _call_or_bid(page)
+        page.wait_for_timeout(30)
+    page.wait_for_selector("#reveal-stage[data-round='0']:not([hidden])")
+    # While it counts, the result is not told yet: no text card for round 1, no result line.
+    if page.get_attribute("#reveal-stage", "data-state") != "verdict":
+        assert page.locator("#log-body li.log-round[data-round='0'] li.result").count() == 0
+        assert page.locator("#reveal").is_hidden()
+    st = state(page)
+    res = st["view"]["results"][0]
+    assert st["room"]["reveal"]["round"] == 0 and st["room"]["reveal"]["waiting"] == [0]
+    # Nothing of the next round: no new dice (the tray shows the revealed ones), no moves.
+    assert st["view"]["legal"] == []
+    over = st["view"]["winner"] is not None  # (one call may end it: then the final state)
+    assert over or st["view"]["my_dice"] == []
+    faces = page.eval_on_selector_all("#my-dice-row svg.die", "ds => ds.map(d => +d.dataset.face)")
+    assert faces == res["reveal"][name]
+    assert page.locator("#log-body li.log-round[data-round='1']").count() == 0
+    assert page.locator("#moves button").count() == 0
+    # Skip jumps to the verdict; the round stays held.
+    page.click("#reveal-skip")
+    page.wait_for_selector("#reveal-stage[data-state='verdict']")
+    assert page.inner_text("#reveal-skip") == "Continue"
+    assert "There w" in page.inner_text("#reveal")  # the result in words, now
+    assert page.locator("#log-body li.log-round[data-round='0'] li.result").count() == 1
+    page.wait_for_timeout(900)
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, "reveal-phase.png", full_page=False)
+    st = state(page)
+    assert st["room"].get("reveal") and (over or st["view"]["my_dice"] == [])
+    assert page.locator("#reveal-stage").is_visible()
+    # Continue: the next round starts (or the game ends) and the page shows it.
+    page.click("#reveal-skip")
+    page.wait_for_selector("#reveal-stage", state="hidden", timeout=5_000)
+    st = state(page)
+    assert not st["room"].get("reveal")
+    if st["room"]["status"] == "playing":
+        page.wait_for_function("() => window.liarsdice.state.view.my_dice.length > 0")
+        page.wait_for_selector("#my-dice-row")
+    round1 = _log(page, 0)
+    assert len(round1) >= 2  # a bid and the call at least
+    # A page opened late (a spectator, another browser) shows the same log, from the server.
+    late = new_page(browser, viewport={"width": 1280, "height": 900})
+    late.goto(f"{server}/r/{room}")
+    late.wait_for_selector("#log-body li.log-round[data-round='0'] li.entry")
+    assert _log(late, 0) == round1
+    assert "not seen by this page" not in late.inner_text("#log-body")
+    no_page_errors(page)
+    no_page_errors(late)
+    late.context.close()
+    page.context.close()
+
+
+def test_the_ranking_comes_after_the_last_reveal(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    start_with_bots(page, server, "wren", options="dice=1", bots=("random",))
+    page.wait_for_selector("#my-dice-row")
+    deadline = time.monotonic() + 20
+    while not (state(page)["room"] or {}).get("reveal"):  # one die each: one call ends it
+        assert time.monotonic() < deadline, "no call in time"
+        if my_turn(page):
+            _call_or_bid(page)
+        page.wait_for_timeout(30)
+    # The game is decided, but the server holds its end: no ranking while the reveal shows.
+    page.wait_for_selector("#reveal-stage[data-state='verdict']")
+    st = state(page)
+    assert st["room"]["status"] == "playing" and st["room"]["ranking"] is None
+    assert st["view"]["winner"] is not None
+    assert page.locator("#game-over").is_hidden()
+    page.click("#reveal-skip")  # Continue
+    page.wait_for_selector("#ranking li")
+    assert page.locator("#reveal-stage").is_hidden()
+    assert state(page)["room"]["status"] == "finished"
+    no_page_errors(page)
+    page.context.close()
