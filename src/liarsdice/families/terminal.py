@@ -7,11 +7,14 @@ input, so a family's :meth:`~liarsdice.families.base.Family.terminal` returns a
 from public facts and the player's own view, and reads a line of input into a move or a
 command. Nothing here prints or reads.
 
-Every sentence about a player or a count is built with :mod:`liarsdice.notation.grammar`
-(``you`` in the second person, singular and plural), for both families.
+Every sentence is a message of the ``terminal`` catalogue (:mod:`liarsdice.i18n`): English as
+it is written here, or its translation in the language in use. A sentence about a player has
+two messages, one for the human called ``you`` (second person) and one for everyone else
+(:meth:`GameTerminal.subject`); a count agrees with its noun through ``ngettext``
+(:func:`dice`, :func:`lives`, :func:`rolls`).
 
->>> plural(1, "die"), plural(3, "die"), plural(2, "life"), plural(2, "roll")
-('1 die', '3 dice', '2 lives', '2 rolls')
+>>> dice(1), dice(3), lives(2), rolls(2), plural(2, "roll")
+('1 die', '3 dice', '2 lives', '2 rolls', '2 rolls')
 >>> dice_text([3, 5]), dice_text([])
 ('3 5', 'none')
 >>> meta_command("?"), meta_command("look"), meta_command("liar")
@@ -27,16 +30,20 @@ from typing import Any
 
 from rich.markup import escape
 
+from liarsdice.i18n import N_, _, ngettext, pgettext
 from liarsdice.notation.grammar import conjugate, counted, is_you, plural, possessive
 
 __all__ = [
     "Answer",
     "GameTerminal",
     "counted",
+    "dice",
     "dice_text",
+    "lives",
     "meta_command",
     "pct",
     "plural",
+    "rolls",
 ]
 
 _META = {
@@ -45,6 +52,14 @@ _META = {
     "hint": {"hint", "hints", "odds"},
     "status": {"status", "look", "dice", "board", "s"},
 }
+# The commands' words in the language in use (besides the English ones, always understood):
+# each message is the words of one command, separated by commas.
+_META_WORDS = {
+    "quit": N_("quit, exit, bye"),
+    "help": N_("help, commands"),
+    "hint": N_("hint, hints, odds"),
+    "status": N_("status, look, dice, board"),
+}
 
 
 # ------------------------------------------------------------------------------ shared text
@@ -52,9 +67,33 @@ def meta_command(low: str) -> str | None:
     """The command every family understands (``quit``, ``help``, ``hint``, ``status``) that
     the normalized input ``low`` names, or None."""
     for command, words in _META.items():
-        if low in words:
+        if low in words or low in words_of(_META_WORDS[command]):
             return command
     return None
+
+
+def words_of(message: str) -> set[str]:
+    """The words a message lists, comma-separated (input words in the language in use).
+
+    >>> sorted(words_of(_META_WORDS["quit"]))
+    ['bye', 'exit', 'quit']
+    """
+    return {w.strip() for w in _(message).split(",") if w.strip()}
+
+
+def dice(n: int) -> str:
+    """``n`` dice, in words that agree with the count (``1 die``, ``3 dice``)."""
+    return ngettext("{n} die", "{n} dice", n).format(n=n)
+
+
+def lives(n: int) -> str:
+    """``n`` lives (``1 life``, ``2 lives``)."""
+    return ngettext("{n} life", "{n} lives", n).format(n=n)
+
+
+def rolls(n: int) -> str:
+    """``n`` rolls (``1 roll``, ``3 rolls``)."""
+    return ngettext("{n} roll", "{n} rolls", n).format(n=n)
 
 
 def pct(p: float) -> str:
@@ -72,7 +111,7 @@ def pct(p: float) -> str:
 
 def dice_text(values: Sequence[int], face: Callable[[int], str] = str) -> str:
     """Dice as their faces separated by spaces (``none`` for no dice)."""
-    return " ".join(map(face, values)) if values else "none"
+    return " ".join(map(face, values)) if values else pgettext("dice", "none")
 
 
 # ---------------------------------------------------------------------------- a human's line
@@ -111,7 +150,27 @@ class GameTerminal(ABC):
 
     # ---------------------------------------------------------------------------- names
     def name(self, seat: int) -> str:
+        """The seat's name as printed (the human called ``you`` in the language in use)."""
+        if self.you(seat):
+            # Translators: the name of the human player called "you" at the table.
+            word = pgettext("player", "you")
+            if word != "you":
+                return escape(word)
         return escape(self.names[seat])
+
+    def subject(self, seat: int, you: str, they: str, **values: object) -> str:
+        """The sentence about the seat's player: the message ``you`` (second person) for the
+        human called ``you``, else ``they``; ``{name}`` is the player's name.
+
+        >>> from liarsdice.families import family_of
+        >>> family = family_of("classic")
+        >>> game = family.new_game(family.rules("classic", {}, players=2), ["you", "ann"])
+        >>> t = family.terminal(game)
+        >>> [t.subject(s, "{name} win.", "{name} wins.") for s in (0, 1)]
+        ['you win.', 'ann wins.']
+        """
+        message = you if self.you(seat) else they
+        return message.format(name=self.name(seat), **values)
 
     def you(self, seat: int) -> bool:
         """Whether the seat is the human called ``you`` (narrated in the second person)."""
@@ -134,18 +193,20 @@ class GameTerminal(ABC):
         return ", ".join(f"{self.name(p)} {v}" for p, v in enumerate(values))
 
     def not_allowed(self, reason: str) -> str:
-        return f"[red]Not allowed:[/red] {escape(reason)}."
+        return _("[red]Not allowed:[/red] {reason}.").format(reason=escape(reason))
 
     # ------------------------------------------------------------------- the whole game
     def banner(self, seed: int, *, prompts: bool = True) -> list[str]:
         """The opening lines: the rules, the table, the seed (and, when someone will be asked
         for moves, ``prompts``, how to get help)."""
-        tip = " Type 'help' at any prompt." if prompts else ""
-        return [
-            f"Liar's Dice: {escape(self.rules.name)} rules, {len(self.names)} players, "
-            f"{self.banner_facts()}seed {seed}.{tip}",
-            *self.banner_notes(),
-        ]
+        first = _("Liar's Dice: {rules} rules, {players} players, {facts}seed {seed}.").format(
+            rules=escape(self.rules.name),
+            players=len(self.names),
+            facts=self.banner_facts(),
+            seed=seed,
+        )
+        tip = _(" Type 'help' at any prompt.") if prompts else ""
+        return [first + tip, *self.banner_notes()]
 
     def banner_facts(self) -> str:
         """Facts of the rules for the first banner line, before the seed (``"..., "``)."""
@@ -160,7 +221,8 @@ class GameTerminal(ABC):
         if state.round == self.announced_round or not self.announces(state):
             return []
         self.announced_round = state.round
-        return ["", f"[bold]=== Round {state.round + 1} ===[/bold]", *self.round_header(state)]
+        title = _("[bold]=== Round {round} ===[/bold]").format(round=state.round + 1)
+        return ["", title, *self.round_header(state)]
 
     def announces(self, state: Any) -> bool:
         """Whether a new round of ``state`` is announced now (or at a later move)."""
@@ -175,12 +237,18 @@ class GameTerminal(ABC):
         lines = [""]
         winner = state.winner
         if winner is None:
-            lines.append("The game is over without a winner.")
+            lines.append(_("The game is over without a winner."))
         else:
-            lines.append(f"[bold green]{self.verb(winner, 'win')} the game![/bold green]")
+            lines.append(
+                self.subject(
+                    winner,
+                    _("[bold green]{name} win the game![/bold green]"),
+                    _("[bold green]{name} wins the game![/bold green]"),
+                )
+            )
         places = state.placements()
         order = ", ".join(f"{i + 1}. {self.name(p)}" for i, p in enumerate(places))
-        lines.append(f"Final order: {order}")
+        lines.append(_("Final order: {order}").format(order=order))
         return lines + self.final_tallies(state)
 
     def final_tallies(self, state: Any) -> list[str]:
@@ -259,5 +327,5 @@ class GameTerminal(ABC):
         answer = self.move(state, seat, kind, arg)
         if answer.action is None or answer.action in state.legal_actions():
             return answer
-        reason = state.explain_illegal(answer.action) or "that move is not allowed now"
+        reason = state.explain_illegal(answer.action) or _("that move is not allowed now")
         return Answer(lines=(*answer.lines, self.not_allowed(reason)))
