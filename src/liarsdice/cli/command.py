@@ -19,11 +19,23 @@ cls=Command)``): it turns the first letter of its error messages into a capital.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
 
-__all__ = ["Command", "fail", "sentence"]
+from liarsdice.i18n import language_from_env, using
+
+__all__ = ["LANG_KEY", "Command", "fail", "language", "sentence"]
+
+LANG_KEY = "liarsdice.lang"
+"""Where ``liarsdice --lang`` leaves the language for the subcommand (``ctx.meta``)."""
+
+
+def language(ctx: click.Context) -> str:
+    """The language a command speaks: ``--lang``, else the environment's, else English."""
+    lang = ctx.meta.get(LANG_KEY)
+    return lang if isinstance(lang, str) else language_from_env(os.environ)
 
 
 def sentence(text: str) -> str:
@@ -49,7 +61,8 @@ class Command(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with using(language(ctx)):
+                return super().invoke(ctx)
         except click.ClickException as error:
             _as_sentence(error)
             raise

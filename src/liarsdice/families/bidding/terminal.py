@@ -352,15 +352,15 @@ class BiddingTerminal(GameTerminal):
                 self.subject(seat, _("{name} bid {bid}."), _("{name} bids {bid}."), bid=_bid(bid))
             ]
         if action in (LIAR, EXACT) and cur is not None:
-            line = self.call_line(seat, before.bidder, action == LIAR, str(cur))
+            tail = ""
             if action == LIAR and self.rules.resolution is Resolution.ALL_CALL:
                 others = sum(
                     1 for p, d in enumerate(before.dice_counts) if d and p != before.bidder
                 )
-                line += _(" ({callers} of {others} callers)").format(
+                tail = _(" ({callers} of {others} callers)").format(
                     callers=len(before.callers) + 1, others=others
                 )
-            return [line + "!"]
+            return [self.call_line(seat, before.bidder, action == LIAR, str(cur), tail)]
         if action == NO_SHOW:
             return [
                 self.subject(
@@ -392,23 +392,23 @@ class BiddingTerminal(GameTerminal):
             ]
         return []
 
-    def call_line(self, seat: int, bidder: int, liar: bool, bid: str) -> str:
-        """``ann calls liar on your 3x5`` (without the ``!``)."""
+    def call_line(self, seat: int, bidder: int, liar: bool, bid: str, tail: str) -> str:
+        """``ann calls liar on your 3x5!`` (``tail``: the callers so far, before the ``!``)."""
         mine, theirs = self.you(seat), self.you(bidder)
-        values = {"name": self.name(seat), "bidder": self.name(bidder), "bid": bid}
+        values = {"name": self.name(seat), "bidder": self.name(bidder), "bid": bid, "tail": tail}
         if liar:
             if mine:
-                message = _("{name} call liar on {bidder}'s {bid}")
+                message = _("{name} call liar on {bidder}'s {bid}{tail}!")
             elif theirs:
-                message = _("{name} calls liar on your {bid}")
+                message = _("{name} calls liar on your {bid}{tail}!")
             else:
-                message = _("{name} calls liar on {bidder}'s {bid}")
+                message = _("{name} calls liar on {bidder}'s {bid}{tail}!")
         elif mine:
-            message = _("{name} call exact on {bidder}'s {bid}")
+            message = _("{name} call exact on {bidder}'s {bid}{tail}!")
         elif theirs:
-            message = _("{name} calls exact on your {bid}")
+            message = _("{name} calls exact on your {bid}{tail}!")
         else:
-            message = _("{name} calls exact on {bidder}'s {bid}")
+            message = _("{name} calls exact on {bidder}'s {bid}{tail}!")
         return message.format(**values)
 
     def reveal(self, r: RoundResult) -> list[str]:
@@ -443,11 +443,15 @@ class BiddingTerminal(GameTerminal):
                 line += self.subject(p, _(" and are out"), _(" and is out"))
             else:
                 left = r.dice[p]
-                line += (
-                    _(" ({note}; {left} left)").format(note=note, left=left)
-                    if note
-                    else _(" ({left} left)").format(left=left)
-                )
+                if self.you(p):  # the same English; other languages may say "you" and "they"
+                    message = (
+                        pgettext("you", " ({note}; {left} left)")
+                        if note
+                        else pgettext("you", " ({left} left)")
+                    )
+                else:
+                    message = _(" ({note}; {left} left)") if note else _(" ({left} left)")
+                line += message.format(note=note, left=left)
             if self.rules.drinking:
                 line += _("; drink {drinks}").format(drinks=k)
             lines.append(line + ".")
@@ -559,7 +563,11 @@ class BiddingTerminal(GameTerminal):
         lines = []
         if view.phase != "show":  # the show step follows the player's own bid: no news
             lines.append("")
-            lines.append(f"--- Round {view.round + 1}: {self.name(seat)} to play ---")
+            lines.append(
+                _("--- Round {round}: {name} to play ---").format(
+                    round=view.round + 1, name=self.name(seat)
+                )
+            )
             lines += self.table_lines(view)
         lines.append(
             _("[bold]Your dice{who}: {dice}[/bold]").format(who=who, dice=dice_text(view.my_dice))
@@ -621,12 +629,17 @@ class BiddingTerminal(GameTerminal):
             )
             lines += raises
         suggestion = self.hinter.choose(self.game, view)
-        lines.append(
-            _("The prob bot would play: {move}.").format(
-                move=self.game.action_to_string(suggestion)
-            )
-        )
+        lines.append(_("The prob bot would play: {move}.").format(move=self.move_text(suggestion)))
         return lines
+
+    def move_text(self, action: int) -> str:
+        """A move as the player would type it: a bid (``4x2``), ``liar`` or ``exact`` (in the
+        language in use)."""
+        if action == LIAR:
+            return pgettext("move", "liar")
+        if action == EXACT:
+            return pgettext("move", "exact")
+        return self.game.action_to_string(action)
 
     def help(self) -> list[str]:
         rules = self.rules
@@ -719,11 +732,47 @@ class BiddingTerminal(GameTerminal):
         if kind == "show":
             return self.check_show(state, seat, tuple(arg))
         if kind == "bid":
-            reason = state.explain_bid(arg)  # one message for every bid, however large
+            reason = self.bid_reason(state, arg)  # one message for every bid, however large
             if reason:
                 return Answer(lines=(self.not_allowed(reason),))
             return Answer(action=self.game.bid_action(arg))
         return Answer(action={"liar": LIAR, "exact": EXACT, "buy": BUY}[kind])
+
+    def bid_reason(self, state: State, bid: Bid) -> str:
+        """Why ``bid`` may not be made now (empty when it may): the core's reason
+        (:meth:`~liarsdice.core.bidding.State.explain_bid`), said in the language in use when
+        it is about the bidding step (the reasons that rules and the current bid give)."""
+        reason = state.explain_bid(bid)
+        if not reason or state.phase is not Phase.BID or not 1 <= bid.face <= self.rules.faces:
+            return reason  # the game over, a chance due, the show step: the core's English
+        game = self.game
+        cur = state.current_bid
+        legal = state.legal_bids()
+        least = ", ".join(game.action_to_string(a) for a in legal[:4]) or _("none; call")
+        cap = state.table.cap
+        if bid.quantity > cap:
+            if cur is None:
+                message = _("{bid} needs more dice than the {cap} in play")
+            else:
+                message = _(
+                    "{bid} needs more dice than the {cap} in play; it must beat {current} "
+                    "(least legal bids: {least})"
+                )
+        elif state.table.palifico and cur is not None:
+            message = _(
+                "palifico round: keep the face and raise the quantity: {bid} does not beat "
+                "{current} (least legal bids: {least})"
+            )
+        elif cur is None:
+            if not self.rules.open_on_wild and bid.face == self.rules.wild:
+                message = _("the opening bid may not be on wilds ({face}s)")
+            else:
+                message = _("{bid} is not a legal opening bid")
+        elif not legal:
+            message = _("{current} is the top bid: you must call")
+        else:
+            message = _("{bid} does not beat {current}; least legal bids: {least}")
+        return message.format(bid=bid, current=cur, least=least, cap=cap, face=bid.face)
 
     def check_show(self, state: State, seat: int, faces: tuple[int, ...]) -> Answer:
         """The show action for ``faces``, or why it cannot be made."""
