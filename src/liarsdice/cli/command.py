@@ -39,8 +39,10 @@ def language(ctx: click.Context) -> str:
 
 
 def sentence(text: str) -> str:
-    """``text`` with its first letter a capital (the rest as it is)."""
-    return text[:1].upper() + text[1:]
+    """``text`` with its first letter a capital (the rest as it is; after Spanish's opening
+    ``¿`` or ``¡``: ``¿Tu jugada?``)."""
+    start = 1 if text[:1] in ("¿", "¡") else 0
+    return text[:start] + text[start : start + 1].upper() + text[start + 1 :]
 
 
 def _as_sentence(error: click.ClickException) -> None:

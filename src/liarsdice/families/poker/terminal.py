@@ -65,7 +65,7 @@ from liarsdice.families.terminal import (
     rolls,
     words_of,
 )
-from liarsdice.i18n import N_, _, ngettext, npgettext
+from liarsdice.i18n import N_, _, ngettext, npgettext, pgettext
 
 __all__ = ["PokerTerminal", "parse_poker_command"]
 
@@ -152,9 +152,20 @@ def parse_poker_command(text: str) -> tuple[str, str]:
         return ("error", f"{e} {_(_TRY)}")
 
 
+_MOVE_WORDS = {
+    "liar": lambda: pgettext("move", "liar"),
+    "accept": lambda: pgettext("move", "accept"),
+    "left": lambda: pgettext("move", "left"),
+    "right": lambda: pgettext("move", "right"),
+}
+
+
 def _typed(game: PokerGame, action: int) -> str:
-    """A move as a player types it (the engine's notation, which the prompt reads back)."""
-    return game.action_to_string(action)
+    """A move as a player types it (the engine's notation, which the prompt reads back; the
+    calls and directions in the words of the language in use, which it reads too)."""
+    move = game.action_to_string(action)
+    word = _MOVE_WORDS.get(move)
+    return move if word is None else word()
 
 
 def _out_example(view: PokerView) -> str:
