@@ -35,9 +35,11 @@ def english_sentences() -> set[str]:
                 continue
             for message in read_catalog(domain, lang):
                 msgids = message.id if isinstance(message.id, (list, tuple)) else [message.id]
-                strings = message.string if isinstance(message.string, (list, tuple)) else [
+                strings = (
                     message.string
-                ]
+                    if isinstance(message.string, (list, tuple))
+                    else [message.string]
+                )
                 for msgid in msgids:
                     if not msgid or msgid in strings:
                         continue
@@ -103,8 +105,6 @@ def test_the_language_comes_from_the_environment() -> None:
 
 
 def test_command_errors_in_spanish() -> None:
-    result = CliRunner().invoke(
-        cli, ["--lang", "es", "play", "--bots", "nope"], env=NO_LOCALE
-    )
+    result = CliRunner().invoke(cli, ["--lang", "es", "play", "--bots", "nope"], env=NO_LOCALE)
     assert result.exit_code == 2
     assert "bot desconocido 'nope'" in result.output

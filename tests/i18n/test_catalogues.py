@@ -96,6 +96,5 @@ def test_the_browser_reads_a_catalogue_as_json() -> None:
 def test_english_is_the_code_itself() -> None:
     with using("en"):
         assert translation("terminal", "en").gettext("Game abandoned.") == "Game abandoned."
-    with pytest.raises(ValueError, match="unknown language"):
-        with using("xx"):
-            pass
+    with pytest.raises(ValueError, match="unknown language"), using("xx"):
+        pass

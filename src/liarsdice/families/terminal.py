@@ -23,9 +23,11 @@ two messages, one for the human called ``you`` (second person) and one for every
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rich.markup import escape
@@ -60,6 +62,92 @@ _META_WORDS = {
     "hint": N_("hint, hints, odds"),
     "status": N_("status, look, dice, board"),
 }
+
+
+# Why a move is not allowed, as the rules cores say it in English (``explain_illegal`` of
+# core/bidding/state.py and core/poker/state.py): each a message whose placeholders stand for
+# whatever the core put there. A reason that matches one is shown in the language in use
+# (reason_text); any other as the core said it.
+CORE_REASONS = (
+    N_("the game is over"),
+    N_("after raising you may only show dice or decline (no-show)"),
+    N_("there is no bid to call yet: make the opening bid"),
+    N_("after showing and re-rolling you must raise the bid"),
+    N_("the exact (spot-on) call is not part of these rules"),
+    N_("buying dice is not part of these rules"),
+    N_("you already bought a die this turn"),
+    N_("you already have your {dice} starting dice"),
+    N_("a die costs the pot ({pot} chips); you have {chips}"),
+    N_("show-and-reroll is not part of these rules"),
+    N_("you may not show and re-roll on an opening bid"),
+    N_(
+        "show one or more of your hidden dice and keep at least one to re-roll (your hidden "
+        "dice: {dice})"
+    ),
+    N_("bid a poker hand now (any bid, junk included), not {what}"),
+    N_("bid a poker hand higher than {bid} now, not {what}"),
+    N_("junk may only be bid by Player One to open the round"),
+    N_("{bid} does not beat {current}; least legal bids: {least}"),
+    N_("{current} is the top bid: you must call"),
+    N_(
+        "{bid} needs more dice than the {cap} in play; it must beat {current} (least legal "
+        "bids: {least})"
+    ),
+    N_("{bid} needs more dice than the {cap} in play"),
+    N_(
+        "palifico round: keep the face and raise the quantity: {bid} does not beat {current} "
+        "(least legal bids: {least})"
+    ),
+    N_("the opening bid may not be on wilds ({face}s)"),
+    N_("{bid} is not a legal opening bid"),
+    N_("pass the cup left or right (this sets the round's direction)"),
+    N_("{bid} is the top bid: nothing beats it, so you must call liar"),
+    N_("first accept {bid} or call liar, not {what}"),
+    N_(
+        "choose which dice stay outside the cup first, e.g. 'out K K' or 'out none' (the "
+        "dice: {dice})"
+    ),
+    N_("leave at least one die under the cup"),
+    N_("five-of-a-kind challenge: choose the dice to keep, e.g. 'keep Q Q Q' (the dice: {dice})"),
+    N_("re-roll at least one die"),
+    N_("{chosen} are not among the dice {dice}"),
+    N_(
+        "decide whether to shake the cup and which outside dice to roll, e.g. 'shake', "
+        "'shake reroll K', 'reroll K', 'no reroll'"
+    ),
+    N_("you can only roll dice that are outside the cup: {dice}"),
+    N_("{what} is not legal here"),
+)
+
+
+@cache
+def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    patterns = []
+    for message in CORE_REASONS:
+        parts = re.split(r"\{([a-z_]+)\}", message)
+        regex = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        patterns.append((re.compile(regex), message))
+    return tuple(patterns)
+
+
+def reason_text(reason: str) -> str:
+    """A rules core's reason (English) in the language in use, when it is one of
+    :data:`CORE_REASONS`; else as it is.
+
+    >>> reason_text("the exact (spot-on) call is not part of these rules")
+    'the exact (spot-on) call is not part of these rules'
+    >>> from liarsdice.i18n import using
+    >>> with using("es"):
+    ...     reason_text("first accept pair K or call liar, not 'left'")
+    "primero acepta pair K o di 'dudo', no 'left'"
+    """
+    for pattern, message in _reason_patterns():
+        match = pattern.fullmatch(reason)
+        if match is not None:
+            return _(message).format(**match.groupdict())
+    return reason
 
 
 # ------------------------------------------------------------------------------ shared text
@@ -193,7 +281,7 @@ class GameTerminal(ABC):
         return ", ".join(f"{self.name(p)} {v}" for p, v in enumerate(values))
 
     def not_allowed(self, reason: str) -> str:
-        return _("[red]Not allowed:[/red] {reason}.").format(reason=escape(reason))
+        return _("[red]Not allowed:[/red] {reason}.").format(reason=escape(reason_text(reason)))
 
     # ------------------------------------------------------------------- the whole game
     def banner(self, seed: int, *, prompts: bool = True) -> list[str]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
@@ -95,7 +96,7 @@ _TENS = (
     N_("ninety"),
 )  # fmt: skip
 # A face as a bid in words names it, in the singular or the plural of the count.
-_FACES = (
+_FACES: tuple[Callable[[int], str], ...] = (
     lambda n: npgettext("face", "one", "ones", n),
     lambda n: npgettext("face", "two", "twos", n),
     lambda n: npgettext("face", "three", "threes", n),

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.markup import escape
@@ -152,7 +152,7 @@ def parse_poker_command(text: str) -> tuple[str, str]:
         return ("error", f"{e} {_(_TRY)}")
 
 
-_MOVE_WORDS = {
+_MOVE_WORDS: dict[str, Callable[[], str]] = {
     "liar": lambda: pgettext("move", "liar"),
     "accept": lambda: pgettext("move", "accept"),
     "left": lambda: pgettext("move", "left"),
@@ -261,7 +261,7 @@ def _bid(bid: PokerBid) -> str:
 
 # A face of poker dice in words: its name in the singular or the plural of the count, and
 # with its article (a kicker: "a king", "an ace").
-_FACE_NAMES = (
+_FACE_NAMES: tuple[Callable[[int], str], ...] = (
     lambda n: npgettext("poker face", "nine", "nines", n),
     lambda n: npgettext("poker face", "ten", "tens", n),
     lambda n: npgettext("poker face", "jack", "jacks", n),
