@@ -246,6 +246,15 @@ class GameTerminal(ABC):
                 return escape(word)
         return escape(self.names[seat])
 
+    def object_name(self, seat: int) -> str:
+        """The seat's name after a preposition (``passes to you``: Spanish ``pasa a ti``)."""
+        if self.you(seat):
+            # Translators: the human player called "you" after a preposition ("to you").
+            word = pgettext("player, after a preposition", "you")
+            if word != "you":
+                return escape(word)
+        return escape(self.names[seat])
+
     def subject(self, seat: int, you: str, they: str, **values: object) -> str:
         """The sentence about the seat's player: the message ``you`` (second person) for the
         human called ``you``, else ``they``; ``{name}`` is the player's name.

@@ -547,7 +547,7 @@ class BiddingTerminal(GameTerminal):
             lines.append(_("Bids this round: {bids}.").format(bids=history))
         if view.current_bid is not None:
             line = _("Current bid: {bid} by {name}").format(
-                bid=_bid(view.current_bid), name=self.name(view.bidder)
+                bid=_bid(view.current_bid), name=self.object_name(view.bidder)
             )
             if view.callers:
                 line += _("; called by {names}").format(
@@ -807,6 +807,6 @@ class BiddingTerminal(GameTerminal):
             )
         self.questions[seat] = self.questions.get(seat, 0) + 1
         cost = _("{answer} Asking costs {name} a die at the end of this round.").format(
-            answer=answer, name=self.name(seat)
+            answer=answer, name=self.object_name(seat)
         )
         return Answer(lines=(cost,), state=state)

@@ -390,11 +390,16 @@ class PokerTerminal(GameTerminal):
             ]
             if after.phase is Phase.RESPOND:
                 lines.append(
-                    _("The cup passes to {name}.").format(name=self.name(after.current_player))
+                    _("The cup passes to {name}.").format(
+                        name=self.object_name(after.current_player)
+                    )
                 )
             return lines
         if action in (LEFT, RIGHT):
-            values = {"to": self.name(after.current_player), "order": self._direction(after, seat)}
+            values = {
+                "to": self.object_name(after.current_player),
+                "order": self._direction(after, seat),
+            }
             if action == LEFT:
                 return [
                     self.subject(
@@ -606,7 +611,7 @@ class PokerTerminal(GameTerminal):
         if view.current_bid is not None:
             lines.append(
                 _("Bid to beat: {bid} by {name}.").format(
-                    bid=_bid(view.current_bid), name=self.name(view.bidder)
+                    bid=_bid(view.current_bid), name=self.object_name(view.bidder)
                 )
             )
         if view.phase == "keep":
