@@ -33,12 +33,11 @@ from typing import Any
 from rich.markup import escape
 
 from liarsdice.i18n import N_, _, ngettext, pgettext
-from liarsdice.notation.grammar import conjugate, counted, is_you, plural, possessive
+from liarsdice.notation.grammar import is_you, plural
 
 __all__ = [
     "Answer",
     "GameTerminal",
-    "counted",
     "dice",
     "dice_text",
     "lives",
@@ -272,18 +271,6 @@ class GameTerminal(ABC):
     def you(self, seat: int) -> bool:
         """Whether the seat is the human called ``you`` (narrated in the second person)."""
         return is_you(self.names[seat])
-
-    def says(self, seat: int, verb: str) -> str:
-        """``verb`` (base form) as the seat's player takes it: ``"bids"`` or ``"bid"``."""
-        return conjugate(self.names[seat], verb)
-
-    def verb(self, seat: int, verb: str) -> str:
-        """The seat's name and ``verb`` (base form): ``"prob-1 bids"`` or ``"you bid"``."""
-        return f"{self.name(seat)} {self.says(seat, verb)}"
-
-    def whose(self, seat: int) -> str:
-        """``"prob-1's"`` or ``"your"``."""
-        return escape(possessive(self.names[seat]))
 
     def by_name(self, values: Iterable[object]) -> str:
         """One value per seat: ``"ann 3, bob 5"``."""
