@@ -12,7 +12,14 @@ import pytest
 pytest.importorskip("babel")  # the catalogues' build is a development tool
 
 from liarsdice.i18n import DEFAULT, DOMAINS, LANGUAGES, LOCALE_DIR, translation, using
-from liarsdice.i18n.build import catalog_json, compile_mo, extract, main, read_catalog
+from liarsdice.i18n.build import (
+    catalog_json,
+    compile_mo,
+    extract,
+    main,
+    read_catalog,
+    same_content,
+)
 
 CATALOGUES = [(d, lang) for d in DOMAINS for lang in LANGUAGES if lang != DEFAULT]
 PLACEHOLDER = re.compile(r"\{[a-z_]*\}|%\([a-z_]+\)[sd]")
@@ -31,7 +38,7 @@ def forms(message: object) -> tuple[str, ...]:
 @pytest.mark.parametrize(("domain", "lang"), CATALOGUES)
 def test_the_mo_is_the_compiled_po(domain: str, lang: str) -> None:
     mo = LOCALE_DIR / lang / "LC_MESSAGES" / f"{domain}.mo"
-    assert mo.read_bytes() == compile_mo(read_catalog(domain, lang)), (
+    assert same_content(mo, compile_mo(read_catalog(domain, lang))), (
         f"{mo} is stale: run python -m liarsdice.i18n.build"
     )
 

@@ -15,8 +15,10 @@ here. The runtime reads the ``.mo`` files with the standard library's :mod:`gett
 from __future__ import annotations
 
 import argparse
+import gettext
 import io
 import json
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +38,7 @@ __all__ = [
     "extract",
     "main",
     "read_catalog",
+    "same_content",
 ]
 
 PACKAGE = Path(__file__).resolve().parent.parent  # src/liarsdice: source paths start here
@@ -112,6 +115,29 @@ def compile_mo(catalog: Catalog) -> bytes:
     return out.getvalue()
 
 
+_GENERATED = re.compile(rb'^"?Generated-By: [^\n]*\n', re.MULTILINE)
+
+
+def _mo_messages(data: bytes) -> dict[Any, Any]:
+    """A compiled catalogue's messages (its header without the babel version that wrote it)."""
+    catalog = dict(gettext.GNUTranslations(io.BytesIO(data))._catalog)  # type: ignore[attr-defined]
+    header = catalog.get("", "")
+    catalog[""] = re.sub(r"Generated-By: [^\n]*\n", "", header)
+    return catalog
+
+
+def same_content(path: Path, content: bytes) -> bool:
+    """Whether the file at ``path`` says what ``content`` says: the same bytes but for the
+    ``Generated-By`` header (the version of babel that wrote it), or for a ``.mo`` the same
+    messages."""
+    if not path.exists():
+        return False
+    old = path.read_bytes()
+    if path.suffix == ".mo":
+        return _mo_messages(old) == _mo_messages(content)
+    return _GENERATED.sub(b"", old) == _GENERATED.sub(b"", content)
+
+
 def catalog_json(catalog: Catalog) -> dict[str, Any]:
     """A catalogue as the browser reads it: ``{"language", "plural" (the C expression of the
     plural form of a count ``n``), "messages"}``; a message's key is its msgid (with its
@@ -168,7 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for domain in DOMAINS:
         for path, content in _outputs(domain).items():
-            if path.exists() and path.read_bytes() == content:
+            if same_content(path, content):
                 continue
             stale.append(path)
             if not args.check:
