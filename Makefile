@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.installed-runtime
 DEV := $(VENV)/.installed-dev
 
-.PHONY: serve play test lint bench clean
+.PHONY: serve play test lint i18n bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ lint: $(DEV)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 	$(BIN)/vulture src vulture_whitelist.py --min-confidence 60
+	$(BIN)/python -m liarsdice.i18n.build --check
+
+# After changing a message or a translation: the catalogues and their .mo (docs/I18N.md)
+i18n: $(DEV)
+	$(BIN)/python -m liarsdice.i18n.build
 
 test: lint
 	$(BIN)/pytest src tests docs README.md

@@ -8,6 +8,7 @@ is only parsed (by vulture, ruff and mypy), never run.
 
 from importlib import import_module
 
+from babel.messages.catalog import Catalog as BabelCatalog
 from uvicorn.config import Config as UvicornConfig
 
 from liarsdice.arena import GameResult
@@ -92,3 +93,6 @@ PublicTree.action_string  # tests/test_poker_core.py
 Store.take_lease  # tests/server/test_server_fence.py (the room actor's lease wiring: issue 23)
 Store.lease_epoch  # tests/server/test_server_fence.py, operators (a room's fence)
 UvicornConfig.timeout_graceful_shutdown  # read by uvicorn's Server.shutdown (a drained node)
+BabelCatalog.header_comment  # read by babel's write_po (liarsdice.i18n.build)
+BabelCatalog.creation_date  # read by babel's write_po: the headers' fixed date (no churn)
+BabelCatalog.revision_date  # read by babel's write_po

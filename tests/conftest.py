@@ -5,6 +5,8 @@ the one name ``conftest``):
 * a real PostgreSQL server for the store's tests (see ``pg_util``);
 * a real Redis server for the cluster's tests (see ``redis_util``;
   ``LIARSDICE_SKIP_REDIS=1`` skips them);
+* English for every command the tests run (``LANGUAGE=en``, whatever the machine's locale:
+  the game speaks the environment's language, ``docs/I18N.md``);
 * for the browser tests (``browser/``): Debian's chromium through Playwright and a real
   ``liarsdice serve`` process, one of each per test module (see ``e2e_util`` for the
   chromium requirement; ``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
@@ -37,6 +39,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if BROWSER_TESTS in item.path.parents:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def english(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests expect English: a Spanish locale on the machine must not change them (a test
+    of the language choice sets its own environment)."""
+    monkeypatch.setenv("LANGUAGE", "en")
 
 
 @pytest.fixture(scope="session")

@@ -240,6 +240,7 @@ def test_runtime_dependencies_cover_what_the_program_imports() -> None:
                 found.add(node.module.split(".")[0])
     third_party = found - set(sys.stdlib_module_names) - {"liarsdice"}
     optional = {"pyspiel", "pettingzoo", "gymnasium", "asyncpg"}  # extras: openspiel, ...
+    optional.add("babel")  # the catalogues' build (liarsdice.i18n.build): a dev tool
     distribution = {
         "prometheus_client": "prometheus-client",
         "confusable_homoglyphs": "confusable-homoglyphs",

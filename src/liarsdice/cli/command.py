@@ -19,16 +19,30 @@ cls=Command)``): it turns the first letter of its error messages into a capital.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import click
 
-__all__ = ["Command", "fail", "sentence"]
+from liarsdice.i18n import language_from_env, using
+
+__all__ = ["LANG_KEY", "Command", "fail", "language", "sentence"]
+
+LANG_KEY = "liarsdice.lang"
+"""Where ``liarsdice --lang`` leaves the language for the subcommand (``ctx.meta``)."""
+
+
+def language(ctx: click.Context) -> str:
+    """The language a command speaks: ``--lang``, else the environment's, else English."""
+    lang = ctx.meta.get(LANG_KEY)
+    return lang if isinstance(lang, str) else language_from_env(os.environ)
 
 
 def sentence(text: str) -> str:
-    """``text`` with its first letter a capital (the rest as it is)."""
-    return text[:1].upper() + text[1:]
+    """``text`` with its first letter a capital (the rest as it is; after Spanish's opening
+    ``¿`` or ``¡``: ``¿Tu jugada?``)."""
+    start = 1 if text[:1] in ("¿", "¡") else 0
+    return text[:start] + text[start : start + 1].upper() + text[start + 1 :]
 
 
 def _as_sentence(error: click.ClickException) -> None:
@@ -49,7 +63,8 @@ class Command(click.Command):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            with using(language(ctx)):
+                return super().invoke(ctx)
         except click.ClickException as error:
             _as_sentence(error)
             raise

@@ -5,12 +5,23 @@ from __future__ import annotations
 import click
 
 from liarsdice import __version__
+from liarsdice.cli.command import LANG_KEY
+from liarsdice.i18n import LANGUAGES
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="liarsdice")
-def cli() -> None:
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES, case_sensitive=False),
+    help="Language of the game and the commands' messages (default: from LANGUAGE, LC_ALL, "
+    "LC_MESSAGES or LANG; else English).",
+)
+@click.pass_context
+def cli(ctx: click.Context, lang: str | None) -> None:
     """Liar's Dice: play, replay and study every rule family."""
+    if lang is not None:
+        ctx.meta[LANG_KEY] = lang.lower()
 
 
 def _register() -> None:

@@ -10,6 +10,7 @@ import click
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import Family, preset_names
 from liarsdice.families.base import Sizes
+from liarsdice.i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -36,7 +37,9 @@ def build_rules(
     texts: dict[str, str] = {}
     for item in options:
         if "=" not in item:
-            raise click.BadParameter(f"{item!r} is not name=value", param_hint="--option")
+            raise click.BadParameter(
+                _("{item} is not name=value").format(item=repr(item)), param_hint="--option"
+            )
         key, value = item.split("=", 1)
         texts[key.strip().replace("-", "_")] = value
     try:

@@ -26,6 +26,7 @@ from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of, preset_names
+from liarsdice.i18n import _
 
 __all__ = ["WATCH_DELAY", "play", "seat_plan"]
 
@@ -47,25 +48,32 @@ def seat_plan(
     for k in kinds:
         if k not in known_bots:
             raise click.BadParameter(
-                f"unknown bot {k!r}; bots: {', '.join(known_bots)}", param_hint="--bots"
+                _("unknown bot {bot}; bots: {bots}").format(
+                    bot=repr(k), bots=", ".join(known_bots)
+                ),
+                param_hint="--bots",
             )
     human_names = [] if watch else (list(humans) or ["you"])
     if names:
         seat_names = [n.strip() for n in names.split(",")]
         if players is not None and players != len(seat_names):
             raise click.UsageError(
-                f"--names lists {len(seat_names)} players but --players is {players}"
+                _("--names lists {count} players but --players is {players}").format(
+                    count=len(seat_names), players=players
+                )
             )
         if not humans and not watch:
             human_names = seat_names[:1]
         missing = [h for h in human_names if h not in seat_names]
         if missing:
-            raise click.UsageError(f"human {missing[0]!r} is not one of --names")
+            raise click.UsageError(
+                _("human {name} is not one of --names").format(name=repr(missing[0]))
+            )
     else:
         count = players if players is not None else max(default_players, len(human_names))
         if count < len(human_names):
             raise click.UsageError(
-                f"{len(human_names)} humans need at least {len(human_names)} players"
+                _("{count} humans need at least {count} players").format(count=len(human_names))
             )
         seat_names = list(human_names)
         for i in range(count - len(human_names)):
@@ -176,7 +184,9 @@ def play(
         why = None if kind is None else family.make_bot(kind, random.Random(0)).cannot_play(game)
         if why is not None:
             raise click.BadParameter(
-                f"bot {kind!r} ({name}) cannot play {rules.name} with {len(seats)} players: {why}",
+                _("bot {bot} ({name}) cannot play {rules} with {players} players: {why}").format(
+                    bot=repr(kind), name=name, rules=rules.name, players=len(seats), why=why
+                ),
                 param_hint="--bots",
             )
     console = Console(highlight=False, soft_wrap=True, emoji=False)

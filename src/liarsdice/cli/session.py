@@ -22,6 +22,7 @@ from liarsdice.cli.terminal import Terminal
 from liarsdice.core import CHANCE, LiarsDiceError
 from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.families import Family, dumps_record
+from liarsdice.i18n import _
 
 __all__ = ["Seat", "Session"]
 
@@ -85,7 +86,7 @@ class Session(Terminal):
                 if not state.is_terminal():
                     self.pause()
         if quit_early:
-            self.say("Game abandoned.")
+            self.say(_("Game abandoned."))
         else:
             self.say_all(self.text.game_over(state))
         if self.save is not None:
@@ -116,17 +117,22 @@ class Session(Terminal):
             self.save.write_text(text, encoding="utf-8")
         except (OSError, LiarsDiceError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            self.say(f"Cannot save the game to {escape(str(self.save))}: {escape(reason)}.")
+            self.say(
+                _("Cannot save the game to {path}: {reason}.").format(
+                    path=escape(str(self.save)), reason=escape(reason)
+                )
+            )
             return
-        self.say(f"Game record saved to {escape(str(self.save))}.")
+        self.say(_("Game record saved to {path}.").format(path=escape(str(self.save))))
 
     def human_turn(self, state: StateAPI, seat: int) -> StateAPI | None:
         """Prompt a human until they make a legal move; None when they quit."""
         text = self.text
         seat_name = text.name(seat)
         if self.hot_seat and self.screen != seat:
-            self.say(f"Pass the screen to {seat_name}.")
-            if self.read(f"{seat_name}, press Enter when only you can see the screen:") is None:
+            self.say(_("Pass the screen to {name}.").format(name=seat_name))
+            ready = _("{name}, press Enter when only you can see the screen:")
+            if self.read(ready.format(name=seat_name)) is None:
                 return None
             self.screen = seat
         self.say_all(text.turn_lines(state, seat))
@@ -134,7 +140,8 @@ class Session(Terminal):
             self.say_all(text.hint(state, seat))
         while True:
             prompt = text.prompt(state, seat)
-            line = self.read(f"{seat_name}, {prompt}" if self.hot_seat else sentence(prompt))
+            asked = _("{name}, {prompt}").format(name=seat_name, prompt=prompt)
+            line = self.read(asked if self.hot_seat else sentence(prompt))
             if line is None:
                 return None
             answer = text.answer(state, seat, line)

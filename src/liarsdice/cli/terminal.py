@@ -9,7 +9,8 @@ from typing import Protocol
 import click
 from rich.console import Console
 
-_START = re.compile(r"((?:\[[a-z /#]+\])*)([a-z][^ ]*)")  # markup, then a lower-case word
+# markup (and Spanish's opening ¡ or ¿), then a lower-case word
+_START = re.compile(r"((?:\[[a-z /#]+\])*[¡¿]?)([a-z][^ ]*)")
 HIDE_LINES = 40  # blank lines that scroll one player's private dice off a piped hot-seat output
 WIPE = "\x1b[H\x1b[2J\x1b[3J"
 """Cursor home, clear the screen, clear the scrollback (``ESC[3J``): a terminal that keeps its
@@ -47,6 +48,8 @@ class Terminal:
         ('You open.', 'ann opens.', '[red]Face 9[/red]')
         >>> t.sentence("  you: 1 2"), t.sentence("your move"), t.sentence("ann's dice")
         ('  you: 1 2', 'Your move', "ann's dice")
+        >>> t.sentence("¡tú ganas!"), t.sentence("[bold]¿tu jugada?[/bold]")
+        ('¡Tú ganas!', '[bold]¿Tu jugada?[/bold]')
         """
         match = _START.match(line)
         if match is None:

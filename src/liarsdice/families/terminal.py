@@ -7,11 +7,14 @@ input, so a family's :meth:`~liarsdice.families.base.Family.terminal` returns a
 from public facts and the player's own view, and reads a line of input into a move or a
 command. Nothing here prints or reads.
 
-Every sentence about a player or a count is built with :mod:`liarsdice.notation.grammar`
-(``you`` in the second person, singular and plural), for both families.
+Every sentence is a message of the ``terminal`` catalogue (:mod:`liarsdice.i18n`): English as
+it is written here, or its translation in the language in use. A sentence about a player has
+two messages, one for the human called ``you`` (second person) and one for everyone else
+(:meth:`GameTerminal.subject`); a count agrees with its noun through ``ngettext``
+(:func:`dice`, :func:`lives`, :func:`rolls`).
 
->>> plural(1, "die"), plural(3, "die"), plural(2, "life"), plural(2, "roll")
-('1 die', '3 dice', '2 lives', '2 rolls')
+>>> dice(1), dice(3), lives(2), rolls(2), plural(2, "roll")
+('1 die', '3 dice', '2 lives', '2 rolls', '2 rolls')
 >>> dice_text([3, 5]), dice_text([])
 ('3 5', 'none')
 >>> meta_command("?"), meta_command("look"), meta_command("liar")
@@ -20,23 +23,28 @@ Every sentence about a player or a count is built with :mod:`liarsdice.notation.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from rich.markup import escape
 
-from liarsdice.notation.grammar import conjugate, counted, is_you, plural, possessive
+from liarsdice.i18n import N_, _, ngettext, pgettext
+from liarsdice.notation.grammar import is_you, plural
 
 __all__ = [
     "Answer",
     "GameTerminal",
-    "counted",
+    "dice",
     "dice_text",
+    "lives",
     "meta_command",
     "pct",
     "plural",
+    "rolls",
 ]
 
 _META = {
@@ -45,6 +53,100 @@ _META = {
     "hint": {"hint", "hints", "odds"},
     "status": {"status", "look", "dice", "board", "s"},
 }
+# The commands' words in the language in use (besides the English ones, always understood):
+# each message is the words of one command, separated by commas.
+_META_WORDS = {
+    "quit": N_("quit, exit, bye"),
+    "help": N_("help, commands"),
+    "hint": N_("hint, hints, odds"),
+    "status": N_("status, look, dice, board"),
+}
+
+
+# Why a move is not allowed, as the rules cores say it in English (``explain_illegal`` of
+# core/bidding/state.py and core/poker/state.py): each a message whose placeholders stand for
+# whatever the core put there. A reason that matches one is shown in the language in use
+# (reason_text); any other as the core said it.
+CORE_REASONS = (
+    N_("the game is over"),
+    N_("after raising you may only show dice or decline (no-show)"),
+    N_("there is no bid to call yet: make the opening bid"),
+    N_("after showing and re-rolling you must raise the bid"),
+    N_("the exact (spot-on) call is not part of these rules"),
+    N_("buying dice is not part of these rules"),
+    N_("you already bought a die this turn"),
+    N_("you already have your {dice} starting dice"),
+    N_("a die costs the pot ({pot} chips); you have {chips}"),
+    N_("show-and-reroll is not part of these rules"),
+    N_("you may not show and re-roll on an opening bid"),
+    N_(
+        "show one or more of your hidden dice and keep at least one to re-roll (your hidden "
+        "dice: {dice})"
+    ),
+    N_("bid a poker hand now (any bid, junk included), not {what}"),
+    N_("bid a poker hand higher than {bid} now, not {what}"),
+    N_("junk may only be bid by Player One to open the round"),
+    N_("{bid} does not beat {current}; least legal bids: {least}"),
+    N_("{current} is the top bid: you must call"),
+    N_(
+        "{bid} needs more dice than the {cap} in play; it must beat {current} (least legal "
+        "bids: {least})"
+    ),
+    N_("{bid} needs more dice than the {cap} in play"),
+    N_(
+        "palifico round: keep the face and raise the quantity: {bid} does not beat {current} "
+        "(least legal bids: {least})"
+    ),
+    N_("the opening bid may not be on wilds ({face}s)"),
+    N_("{bid} is not a legal opening bid"),
+    N_("pass the cup left or right (this sets the round's direction)"),
+    N_("{bid} is the top bid: nothing beats it, so you must call liar"),
+    N_("first accept {bid} or call liar, not {what}"),
+    N_(
+        "choose which dice stay outside the cup first, e.g. 'out K K' or 'out none' (the "
+        "dice: {dice})"
+    ),
+    N_("leave at least one die under the cup"),
+    N_("five-of-a-kind challenge: choose the dice to keep, e.g. 'keep Q Q Q' (the dice: {dice})"),
+    N_("re-roll at least one die"),
+    N_("{chosen} are not among the dice {dice}"),
+    N_(
+        "decide whether to shake the cup and which outside dice to roll, e.g. 'shake', "
+        "'shake reroll K', 'reroll K', 'no reroll'"
+    ),
+    N_("you can only roll dice that are outside the cup: {dice}"),
+    N_("{what} is not legal here"),
+)
+
+
+@cache
+def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    patterns = []
+    for message in CORE_REASONS:
+        parts = re.split(r"\{([a-z_]+)\}", message)
+        regex = "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+        patterns.append((re.compile(regex), message))
+    return tuple(patterns)
+
+
+def reason_text(reason: str) -> str:
+    """A rules core's reason (English) in the language in use, when it is one of
+    :data:`CORE_REASONS`; else as it is.
+
+    >>> reason_text("the exact (spot-on) call is not part of these rules")
+    'the exact (spot-on) call is not part of these rules'
+    >>> from liarsdice.i18n import using
+    >>> with using("es"):
+    ...     reason_text("first accept pair K or call liar, not 'left'")
+    "primero acepta pair K o di 'dudo', no 'left'"
+    """
+    for pattern, message in _reason_patterns():
+        match = pattern.fullmatch(reason)
+        if match is not None:
+            return _(message).format(**match.groupdict())
+    return reason
 
 
 # ------------------------------------------------------------------------------ shared text
@@ -52,9 +154,33 @@ def meta_command(low: str) -> str | None:
     """The command every family understands (``quit``, ``help``, ``hint``, ``status``) that
     the normalized input ``low`` names, or None."""
     for command, words in _META.items():
-        if low in words:
+        if low in words or low in words_of(_META_WORDS[command]):
             return command
     return None
+
+
+def words_of(message: str) -> set[str]:
+    """The words a message lists, comma-separated (input words in the language in use).
+
+    >>> sorted(words_of(_META_WORDS["quit"]))
+    ['bye', 'exit', 'quit']
+    """
+    return {w.strip() for w in _(message).split(",") if w.strip()}
+
+
+def dice(n: int) -> str:
+    """``n`` dice, in words that agree with the count (``1 die``, ``3 dice``)."""
+    return ngettext("{n} die", "{n} dice", n).format(n=n)
+
+
+def lives(n: int) -> str:
+    """``n`` lives (``1 life``, ``2 lives``)."""
+    return ngettext("{n} life", "{n} lives", n).format(n=n)
+
+
+def rolls(n: int) -> str:
+    """``n`` rolls (``1 roll``, ``3 rolls``)."""
+    return ngettext("{n} roll", "{n} rolls", n).format(n=n)
 
 
 def pct(p: float) -> str:
@@ -72,7 +198,7 @@ def pct(p: float) -> str:
 
 def dice_text(values: Sequence[int], face: Callable[[int], str] = str) -> str:
     """Dice as their faces separated by spaces (``none`` for no dice)."""
-    return " ".join(map(face, values)) if values else "none"
+    return " ".join(map(face, values)) if values else pgettext("dice", "none")
 
 
 # ---------------------------------------------------------------------------- a human's line
@@ -111,41 +237,60 @@ class GameTerminal(ABC):
 
     # ---------------------------------------------------------------------------- names
     def name(self, seat: int) -> str:
+        """The seat's name as printed (the human called ``you`` in the language in use)."""
+        if self.you(seat):
+            # Translators: the name of the human player called "you" at the table.
+            word = pgettext("player", "you")
+            if word != "you":
+                return escape(word)
         return escape(self.names[seat])
+
+    def object_name(self, seat: int) -> str:
+        """The seat's name after a preposition (``passes to you``: Spanish ``pasa a ti``)."""
+        if self.you(seat):
+            # Translators: the human player called "you" after a preposition ("to you").
+            word = pgettext("player, after a preposition", "you")
+            if word != "you":
+                return escape(word)
+        return escape(self.names[seat])
+
+    def subject(self, seat: int, you: str, they: str, **values: object) -> str:
+        """The sentence about the seat's player: the message ``you`` (second person) for the
+        human called ``you``, else ``they``; ``{name}`` is the player's name.
+
+        >>> from liarsdice.families import family_of
+        >>> family = family_of("classic")
+        >>> game = family.new_game(family.rules("classic", {}, players=2), ["you", "ann"])
+        >>> t = family.terminal(game)
+        >>> [t.subject(s, "{name} win.", "{name} wins.") for s in (0, 1)]
+        ['you win.', 'ann wins.']
+        """
+        message = you if self.you(seat) else they
+        return message.format(name=self.name(seat), **values)
 
     def you(self, seat: int) -> bool:
         """Whether the seat is the human called ``you`` (narrated in the second person)."""
         return is_you(self.names[seat])
-
-    def says(self, seat: int, verb: str) -> str:
-        """``verb`` (base form) as the seat's player takes it: ``"bids"`` or ``"bid"``."""
-        return conjugate(self.names[seat], verb)
-
-    def verb(self, seat: int, verb: str) -> str:
-        """The seat's name and ``verb`` (base form): ``"prob-1 bids"`` or ``"you bid"``."""
-        return f"{self.name(seat)} {self.says(seat, verb)}"
-
-    def whose(self, seat: int) -> str:
-        """``"prob-1's"`` or ``"your"``."""
-        return escape(possessive(self.names[seat]))
 
     def by_name(self, values: Iterable[object]) -> str:
         """One value per seat: ``"ann 3, bob 5"``."""
         return ", ".join(f"{self.name(p)} {v}" for p, v in enumerate(values))
 
     def not_allowed(self, reason: str) -> str:
-        return f"[red]Not allowed:[/red] {escape(reason)}."
+        return _("[red]Not allowed:[/red] {reason}.").format(reason=escape(reason_text(reason)))
 
     # ------------------------------------------------------------------- the whole game
     def banner(self, seed: int, *, prompts: bool = True) -> list[str]:
         """The opening lines: the rules, the table, the seed (and, when someone will be asked
         for moves, ``prompts``, how to get help)."""
-        tip = " Type 'help' at any prompt." if prompts else ""
-        return [
-            f"Liar's Dice: {escape(self.rules.name)} rules, {len(self.names)} players, "
-            f"{self.banner_facts()}seed {seed}.{tip}",
-            *self.banner_notes(),
-        ]
+        first = _("Liar's Dice: {rules} rules, {players} players, {facts}seed {seed}.").format(
+            rules=escape(self.rules.name),
+            players=len(self.names),
+            facts=self.banner_facts(),
+            seed=seed,
+        )
+        tip = _(" Type 'help' at any prompt.") if prompts else ""
+        return [first + tip, *self.banner_notes()]
 
     def banner_facts(self) -> str:
         """Facts of the rules for the first banner line, before the seed (``"..., "``)."""
@@ -160,7 +305,8 @@ class GameTerminal(ABC):
         if state.round == self.announced_round or not self.announces(state):
             return []
         self.announced_round = state.round
-        return ["", f"[bold]=== Round {state.round + 1} ===[/bold]", *self.round_header(state)]
+        title = _("[bold]=== Round {round} ===[/bold]").format(round=state.round + 1)
+        return ["", title, *self.round_header(state)]
 
     def announces(self, state: Any) -> bool:
         """Whether a new round of ``state`` is announced now (or at a later move)."""
@@ -175,12 +321,18 @@ class GameTerminal(ABC):
         lines = [""]
         winner = state.winner
         if winner is None:
-            lines.append("The game is over without a winner.")
+            lines.append(_("The game is over without a winner."))
         else:
-            lines.append(f"[bold green]{self.verb(winner, 'win')} the game![/bold green]")
+            lines.append(
+                self.subject(
+                    winner,
+                    _("[bold green]{name} win the game![/bold green]"),
+                    _("[bold green]{name} wins the game![/bold green]"),
+                )
+            )
         places = state.placements()
         order = ", ".join(f"{i + 1}. {self.name(p)}" for i, p in enumerate(places))
-        lines.append(f"Final order: {order}")
+        lines.append(_("Final order: {order}").format(order=order))
         return lines + self.final_tallies(state)
 
     def final_tallies(self, state: Any) -> list[str]:
@@ -259,5 +411,5 @@ class GameTerminal(ABC):
         answer = self.move(state, seat, kind, arg)
         if answer.action is None or answer.action in state.legal_actions():
             return answer
-        reason = state.explain_illegal(answer.action) or "that move is not allowed now"
+        reason = state.explain_illegal(answer.action) or _("that move is not allowed now")
         return Answer(lines=(*answer.lines, self.not_allowed(reason)))

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
@@ -48,12 +49,13 @@ from liarsdice.core.bidding import (
 from liarsdice.families.terminal import (
     Answer,
     GameTerminal,
-    counted,
+    dice,
     dice_text,
     meta_command,
     pct,
-    plural,
+    words_of,
 )
+from liarsdice.i18n import DEFAULT, N_, _, current, ngettext, npgettext, pgettext
 from liarsdice.notation.bidding.bids import Call, bid_to_words, parse_call, parse_human_bid
 from liarsdice.odds import bid_odds
 
@@ -68,6 +70,79 @@ _QUESTIONS = {
     "how many": Question.COUNT,
     "how many are left": Question.COUNT,
 }
+# Input words in the language in use, besides the English ones (comma-separated)
+_WORDS = {
+    "buy": N_("buy, buy a die, buy die"),
+    "no-show": N_("no, pass, none, skip, no show"),
+    "liar": N_("liar, challenge, doubt"),
+    "exact": N_("exact, spot on"),
+    Question.TURN: N_("turn, whose turn, is it my turn"),
+    Question.COUNT: N_("count, how many, how many are left"),
+}
+_TRY = N_("(type 'help' for every command)")
+
+
+# Number words of bids in words (English as bid_to_words writes them; their translations)
+_NUMBERS = (
+    N_("zero"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"),
+    N_("seven"), N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"),
+    N_("thirteen"), N_("fourteen"), N_("fifteen"), N_("sixteen"), N_("seventeen"),
+    N_("eighteen"), N_("nineteen"), N_("twenty"), N_("twenty-one"), N_("twenty-two"),
+    N_("twenty-three"), N_("twenty-four"), N_("twenty-five"), N_("twenty-six"),
+    N_("twenty-seven"), N_("twenty-eight"), N_("twenty-nine"),
+)  # fmt: skip
+_TENS = (
+    N_("thirty"), N_("forty"), N_("fifty"), N_("sixty"), N_("seventy"), N_("eighty"),
+    N_("ninety"),
+)  # fmt: skip
+# A face as a bid in words names it, in the singular or the plural of the count.
+_FACES: tuple[Callable[[int], str], ...] = (
+    lambda n: npgettext("face", "one", "ones", n),
+    lambda n: npgettext("face", "two", "twos", n),
+    lambda n: npgettext("face", "three", "threes", n),
+    lambda n: npgettext("face", "four", "fours", n),
+    lambda n: npgettext("face", "five", "fives", n),
+    lambda n: npgettext("face", "six", "sixes", n),
+    lambda n: npgettext("face", "seven", "sevens", n),
+    lambda n: npgettext("face", "eight", "eights", n),
+    lambda n: npgettext("face", "nine", "nines", n),
+    lambda n: npgettext("face", "ten", "tens", n),
+    lambda n: npgettext("face", "eleven", "elevens", n),
+    lambda n: npgettext("face", "twelve", "twelves", n),
+)
+
+
+def number_words(n: int) -> str:
+    """``n`` (1..99) in words in the language in use; 100 or more in digits, as
+    :func:`~liarsdice.notation.bidding.bids.bid_to_words` writes them.
+
+    >>> number_words(3), number_words(21), number_words(47), number_words(100)
+    ('three', 'twenty-one', 'forty-seven', '100')
+    """
+    if n < len(_NUMBERS):
+        return _(_NUMBERS[n])
+    if n >= 100:
+        return str(n)
+    tens, units = divmod(n, 10)
+    if units == 0:
+        return _(_TENS[tens - 3])
+    # Translators: a number from 31 to 99 in words, its tens and its units ("thirty-one").
+    return _("{tens}-{units}").format(tens=_(_TENS[tens - 3]), units=_(_NUMBERS[units]))
+
+
+def bid_words(bid: Bid) -> str:
+    """A bid in words, in the language in use (English: as ``bid_to_words`` writes it).
+
+    >>> bid_words(Bid(3, 5)), bid_words(Bid(1, 6)), bid_words(Bid(21, 3))
+    ('three fives', 'one six', 'twenty-one threes')
+    """
+    quantity, face = bid
+    if not 1 <= face <= len(_FACES):
+        return bid_to_words(bid)
+    # Translators: a bid in words: a number, then a face agreeing with it ("three fives").
+    return _("{number} {faces}").format(
+        number=number_words(quantity), faces=_FACES[face - 1](quantity)
+    )
 
 
 def face_count(count: int, face: int) -> str:
@@ -77,8 +152,44 @@ def face_count(count: int, face: int) -> str:
     ('no sixes', 'one six', 'one three', 'four threes')
     """
     if count < 1:
-        return "no " + bid_to_words(Bid(2, face)).split(" ", 1)[1]
-    return bid_to_words(Bid(count, face))
+        return _("no {faces}").format(faces=face_plural(face))
+    return bid_words(Bid(count, face))
+
+
+def face_plural(face: int) -> str:
+    """A face's name in the plural (``sixes``), in the language in use."""
+    if not 1 <= face <= len(_FACES):
+        return bid_to_words(Bid(2, face)).split(" ", 1)[1]
+    return _FACES[face - 1](2)
+
+
+def _from_words(text: str) -> str:
+    """A bid typed in words of the language in use, in English words for the English reader
+    (``tres cincos``: ``three fives``; English words and digits pass as they are)."""
+    words: dict[str, str] = {}
+    for english in (*_NUMBERS, *_TENS):
+        words.setdefault(_(english).lower(), english)
+    for face, name in enumerate(_FACES, start=1):
+        for n in (1, 2):
+            words.setdefault(name(n).lower(), name_english(face, n))
+    words.update({w: "ones" for w in words_of(N_("aces, wilds"))})
+    tokens = text.lower().replace(",", " ").split()
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if i + 2 < len(tokens) and tokens[i + 1] == _("and") and tok in words:
+            out.append(f"{words[tok]}-{words.get(tokens[i + 2], tokens[i + 2])}")
+            i += 3
+            continue
+        out.append(words.get(tok, tok))
+        i += 1
+    return " ".join(out)
+
+
+def name_english(face: int, n: int) -> str:
+    """A face's English name, singular (``n`` 1) or plural (``six``, ``sixes``)."""
+    return bid_to_words(Bid(n, face)).split(" ", 1)[1]
 
 
 # --------------------------------------------------------------------------- parsing input
@@ -106,48 +217,71 @@ def parse_command(text: str, *, faces: int, wild: int | None = 1) -> tuple[str, 
     command = meta_command(low)
     if command is not None:
         return (command, None)
-    if low in ("buy", "buy a die", "buy die"):
+    if low in ("buy", "buy a die", "buy die") or low in words_of(_WORDS["buy"]):
         return ("buy", None)
-    if low in _NO_SHOW:
+    if low in _NO_SHOW or low in words_of(_WORDS["no-show"]):
         return ("no-show", None)
-    if low == "ask" or low.startswith("ask "):
-        question = low[3:].strip(" ?")
+    ask = _command_word(low, "ask", pgettext("command", "ask"))
+    if ask is not None:
+        question = ask.strip(" ?¿")
+        for q in (Question.TURN, Question.COUNT):
+            if question in words_of(_WORDS[q]):
+                return ("ask", q)
         if question in _QUESTIONS:
             return ("ask", _QUESTIONS[question])
-        return ("error", "ask 'turn' (whose turn is it?) or 'count' (how many dice are left?)")
-    if low == "show" or low.startswith("show "):
-        numbers = re.findall(r"[0-9]+", low[4:])
-        if not numbers or re.search(r"[^0-9,\s]", low[4:]):
-            return ("error", "say which dice to show, e.g. 'show 6 6'")
+        return (
+            "error",
+            _("ask 'turn' (whose turn is it?) or 'count' (how many dice are left?)"),
+        )
+    show = _command_word(low, "show", pgettext("command", "show"))
+    if show is not None:
+        numbers = re.findall(r"[0-9]+", show)
+        if not numbers or re.search(r"[^0-9,\s]", show):
+            return ("error", _("say which dice to show, e.g. 'show 6 6'"))
         shown = tuple(int(n) for n in numbers)
         bad = [f for f in shown if not 1 <= f <= faces]
         if bad:
-            return ("error", f"there is no face {bad[0]}: faces run 1..{faces}")
+            return (
+                "error",
+                _("there is no face {face}: faces run 1..{faces}").format(face=bad[0], faces=faces),
+            )
         return ("show", tuple(sorted(shown)))
     call = parse_call(raw)
-    if call is Call.LIAR:
+    if call is Call.LIAR or low.strip("!.¡ ") in words_of(_WORDS["liar"]):
         return ("liar", None)
-    if call is Call.EXACT:
+    if call is Call.EXACT or low.strip("!.¡ ") in words_of(_WORDS["exact"]):
         return ("exact", None)
+    if current() != DEFAULT:
+        raw = _from_words(raw)
     if wild is not None:
         raw = re.sub(r"\bwilds?\b", str(wild), raw, flags=re.IGNORECASE)
     try:
         return ("bid", parse_human_bid(raw, faces=faces))
     except NotationError as e:
-        return ("error", f"{e} (type 'help' for every command)")
+        return ("error", f"{e} {_(_TRY)}")
+
+
+def _command_word(low: str, *words: str) -> str | None:
+    """What follows the command word (any of ``words``) that starts ``low``, or None."""
+    for word in words:
+        if low == word or low.startswith(word + " "):
+            return low[len(word) :]
+    return None
 
 
 def _show_example(view: PlayerView) -> str:
     """A legal show: the dice of the face the player holds most of, keeping one die hidden."""
     hand = list(view.my_dice)
+    # Translators: the command that shows dice (also read as input: "show 6 6").
+    show = pgettext("command", "show")
     if len(hand) < 2:
-        return "show 6 6"  # nothing can be shown; the form only
+        return f"{show} 6 6"  # nothing can be shown; the form only
     face = max(set(hand), key=lambda f: (hand.count(f), f))
-    return "show " + " ".join([str(face)] * min(hand.count(face), len(hand) - 1))
+    return f"{show} " + " ".join([str(face)] * min(hand.count(face), len(hand) - 1))
 
 
 def _bid(bid: Bid) -> str:
-    return f"{bid} ({bid_to_words(bid)})"
+    return f"{bid} ({bid_words(bid)})"
 
 
 class BiddingTerminal(GameTerminal):
@@ -173,28 +307,36 @@ class BiddingTerminal(GameTerminal):
         view = state.view(-1)
         self.palifico_round = view.palifico
         counts = ", ".join(f"{self.name(p)} {d}" for p, d in enumerate(view.dice_counts) if d > 0)
-        lines = [f"Dice: {counts} ({view.dice_in_play} in play)."]
+        lines = [
+            _("Dice: {counts} ({in_play} in play).").format(
+                counts=counts, in_play=view.dice_in_play
+            )
+        ]
         if view.stash is not None:
-            lines.append(f"Open stash: {dice_text(view.stash)}.")
+            lines.append(_("Open stash: {dice}.").format(dice=dice_text(view.stash)))
         elif view.stash_size:
-            lines.append(f"Secret stash: {plural(view.stash_size, 'die')} nobody can see.")
+            lines.append(
+                _("Secret stash: {dice} nobody can see.").format(dice=dice(view.stash_size))
+            )
         if view.palifico:
             lines.append(
-                "Palifico round: wilds count only as themselves, and every raise keeps the "
-                "opening face."
+                _(
+                    "Palifico round: wilds count only as themselves, and every raise keeps the "
+                    "opening face."
+                )
             )
-        lines.append(f"{self.verb(view.to_move, 'open')}.")
+        lines.append(self.subject(view.to_move, _("{name} open."), _("{name} opens.")))
         return lines
 
     def final_tallies(self, state: State) -> list[str]:
         view = state.view(-1)
         lines = []
         if self.rules.economy is not Economy.NONE:
-            lines.append(f"Chips: {self.by_name(view.chips)}.")
+            lines.append(_("Chips: {chips}.").format(chips=self.by_name(view.chips)))
         if self.rules.scoring is Scoring.ROOM:
-            lines.append(f"Scores: {self.by_name(view.scores)}.")
+            lines.append(_("Scores: {scores}.").format(scores=self.by_name(view.scores)))
         if self.rules.drinking:
-            lines.append(f"Drinks: {self.by_name(view.lost)}.")
+            lines.append(_("Drinks: {drinks}.").format(drinks=self.by_name(view.lost)))
         return lines
 
     # ----------------------------------------------------------------------------- moves
@@ -207,78 +349,148 @@ class BiddingTerminal(GameTerminal):
         shown = game.action_shown(action)
         cur = before.current_bid
         if bid is not None:
-            return [f"{self.verb(seat, 'bid')} {_bid(bid)}."]
+            return [
+                self.subject(seat, _("{name} bid {bid}."), _("{name} bids {bid}."), bid=_bid(bid))
+            ]
         if action in (LIAR, EXACT) and cur is not None:
-            what = "liar" if action == LIAR else "exact"
-            line = f"{self.verb(seat, 'call')} {what} on {self.whose(before.bidder)} {cur}"
+            tail = ""
             if action == LIAR and self.rules.resolution is Resolution.ALL_CALL:
                 others = sum(
                     1 for p, d in enumerate(before.dice_counts) if d and p != before.bidder
                 )
-                line += f" ({len(before.callers) + 1} of {others} callers)"
-            return [line + "!"]
+                tail = _(" ({callers} of {others} callers)").format(
+                    callers=len(before.callers) + 1, others=others
+                )
+            return [self.call_line(seat, before.bidder, action == LIAR, str(cur), tail)]
         if action == NO_SHOW:
-            return [f"{self.verb(seat, 'do')} not show any dice."]
+            return [
+                self.subject(
+                    seat, _("{name} do not show any dice."), _("{name} does not show any dice.")
+                )
+            ]
         if shown is not None:
             public = before.view(-1)
             rerolled = public.dice_counts[seat] - len(public.shown[seat]) - len(shown)
             return [
-                f"{self.verb(seat, 'show')} {dice_text(shown)} and "
-                f"{self.says(seat, 're-roll')} {plural(rerolled, 'die')}."
+                self.subject(
+                    seat,
+                    _("{name} show {shown} and re-roll {dice}."),
+                    _("{name} shows {shown} and re-rolls {dice}."),
+                    shown=dice_text(shown),
+                    dice=dice(rerolled),
+                )
             ]
         if action == BUY:
             pot = before.view(-1).game_pot
             return [
-                f"{self.verb(seat, 'buy')} a die for {pot} chips; the pot doubles to {2 * pot}."
+                self.subject(
+                    seat,
+                    _("{name} buy a die for {pot} chips; the pot doubles to {double}."),
+                    _("{name} buys a die for {pot} chips; the pot doubles to {double}."),
+                    pot=pot,
+                    double=2 * pot,
+                )
             ]
         return []
 
+    def call_line(self, seat: int, bidder: int, liar: bool, bid: str, tail: str) -> str:
+        """``ann calls liar on your 3x5!`` (``tail``: the callers so far, before the ``!``)."""
+        mine, theirs = self.you(seat), self.you(bidder)
+        values = {"name": self.name(seat), "bidder": self.name(bidder), "bid": bid, "tail": tail}
+        if liar:
+            if mine:
+                message = _("{name} call liar on {bidder}'s {bid}{tail}!")
+            elif theirs:
+                message = _("{name} calls liar on your {bid}{tail}!")
+            else:
+                message = _("{name} calls liar on {bidder}'s {bid}{tail}!")
+        elif mine:
+            message = _("{name} call exact on {bidder}'s {bid}{tail}!")
+        elif theirs:
+            message = _("{name} calls exact on your {bid}{tail}!")
+        else:
+            message = _("{name} calls exact on {bidder}'s {bid}{tail}!")
+        return message.format(**values)
+
     def reveal(self, r: RoundResult) -> list[str]:
-        lines = [f"Reveal of round {r.round + 1}:"]
+        lines = [_("Reveal of round {round}:").format(round=r.round + 1)]
         for p, hand in enumerate(r.hands):
             if hand:
                 lines.append(f"  {self.name(p)}: {dice_text(hand)}")
         if r.stash:
-            lines.append(f"  stash: {dice_text(r.stash)}")
+            lines.append(_("  stash: {dice}").format(dice=dice_text(r.stash)))
         wild = None if self.palifico_round else self.rules.wild
         what = face_count(r.count, r.bid.face)
         if wild is not None and r.bid.face != wild:
-            what += f" (wild {face_count(2, wild).split(' ', 1)[1]} included)"
+            what += _(" (wild {faces} included)").format(faces=face_plural(wild))
         q = r.bid.quantity
         if r.call == "exact":
-            verdict = "exactly right" if r.count == q else "not exact"
+            verdict = _("exactly right") if r.count == q else _("not exact")
         elif r.count >= q:
-            verdict = "the bid was true" + (" (exactly)" if r.count == q else "")
+            verdict = _("the bid was true (exactly)") if r.count == q else _("the bid was true")
         else:
-            verdict = "the bid was false"
-        lines.append(f"Counted: {what} against {_bid(r.bid)}: {verdict}.")
+            verdict = _("the bid was false")
+        lines.append(
+            _("Counted: {what} against {bid}: {verdict}.").format(
+                what=what, bid=_bid(r.bid), verdict=verdict
+            )
+        )
         for p, k in sorted(r.losses.items()):
-            line = f"{self.verb(p, 'lose')} {plural(k, 'die')}"
+            line = self.subject(p, _("{name} lose {dice}"), _("{name} loses {dice}"), dice=dice(k))
             asked = min(k, self.questions.get(p, 0))
-            note = f"{asked} for asking questions" if asked else ""
+            note = _("{asked} for asking questions").format(asked=asked) if asked else ""
             if r.dice[p] == 0:
                 line += f" ({note})" if note else ""
-                line += f" and {self.says(p, 'be')} out"
+                line += self.subject(p, _(" and are out"), _(" and is out"))
             else:
-                line += f" ({note}; {r.dice[p]} left)" if note else f" ({r.dice[p]} left)"
+                left = r.dice[p]
+                if self.you(p):  # the same English; other languages may say "you" and "they"
+                    message = (
+                        pgettext("you", " ({note}; {left} left)")
+                        if note
+                        else pgettext("you", " ({left} left)")
+                    )
+                else:
+                    message = _(" ({note}; {left} left)") if note else _(" ({left} left)")
+                line += message.format(note=note, left=left)
             if self.rules.drinking:
-                line += f"; drink {k}"
+                line += _("; drink {drinks}").format(drinks=k)
             lines.append(line + ".")
         for p, k in sorted(r.gains.items()):
-            lines.append(f"{self.verb(p, 'gain')} {plural(k, 'die')} ({r.dice[p]} now).")
+            lines.append(
+                self.subject(
+                    p,
+                    _("{name} gain {dice} ({now} now)."),
+                    _("{name} gains {dice} ({now} now)."),
+                    dice=dice(k),
+                    now=r.dice[p],
+                )
+            )
         self.questions = {}
         if not r.losses and not r.gains:
-            lines.append("Nobody loses a die.")
-        won = f"{self.verb(r.winner, 'win')} the challenge"
+            lines.append(_("Nobody loses a die."))
         if r.round_pot_won:
-            won += f" and the round pot of {r.round_pot_won} chips"
-        lines.append(won + ".")
+            won = self.subject(
+                r.winner,
+                _("{name} win the challenge and the round pot of {pot} chips."),
+                _("{name} wins the challenge and the round pot of {pot} chips."),
+                pot=r.round_pot_won,
+            )
+        else:
+            won = self.subject(
+                r.winner, _("{name} win the challenge."), _("{name} wins the challenge.")
+            )
+        lines.append(won)
         if r.chips is not None:
-            lines.append(f"Chips: {self.by_name(r.chips)}; game pot {r.game_pot}.")
+            lines.append(
+                _("Chips: {chips}; game pot {pot}.").format(
+                    chips=self.by_name(r.chips), pot=r.game_pot
+                )
+            )
         if self.rules.calling_advantage:
-            lines.append(f"Pile: {plural(r.pile, 'die')}.")
+            lines.append(_("Pile: {dice}.").format(dice=dice(r.pile)))
         if r.scores is not None:
-            lines.append(f"Scores: {self.by_name(r.scores)}.")
+            lines.append(_("Scores: {scores}.").format(scores=self.by_name(r.scores)))
         return lines
 
     # ------------------------------------------------------------------------- a human
@@ -291,44 +503,59 @@ class BiddingTerminal(GameTerminal):
         parts = []
         for p, d in enumerate(view.dice_counts):
             if d == 0:
-                parts.append(f"{self.name(p)} out")
+                parts.append(_("{name} out").format(name=self.name(p)))
                 continue
-            text = f"{self.name(p)} {plural(d, 'die')}"
+            text = f"{self.name(p)} {dice(d)}"
             if view.shown[p]:
-                text += f" (showing {dice_text(view.shown[p])})"
+                text += _(" (showing {dice})").format(dice=dice_text(view.shown[p]))
             parts.append(text)
-        lines = [f"Players: {'; '.join(parts)}. {plural(view.dice_in_play, 'die')} in play."]
+        lines = [
+            _("Players: {players}. {dice} in play.").format(
+                players="; ".join(parts), dice=dice(view.dice_in_play)
+            )
+        ]
         if view.stash is not None:
-            lines.append(f"Open stash: {dice_text(view.stash)}.")
+            lines.append(_("Open stash: {dice}.").format(dice=dice_text(view.stash)))
         elif view.stash_size:
-            lines.append(f"Secret stash: {plural(view.stash_size, 'die')}.")
+            lines.append(_("Secret stash: {dice}.").format(dice=dice(view.stash_size)))
         if rules.economy is Economy.CHIPS:
             lines.append(
-                f"Chips: {self.by_name(view.chips)}. Round pot {view.round_pot}, "
-                f"game pot {view.game_pot}."
+                _("Chips: {chips}. Round pot {round_pot}, game pot {game_pot}.").format(
+                    chips=self.by_name(view.chips),
+                    round_pot=view.round_pot,
+                    game_pot=view.game_pot,
+                )
             )
         elif rules.economy is Economy.RICH_MAN:
             lines.append(
-                f"Chips: {self.by_name(view.chips)}. Pot {view.game_pot} (the price of a die)."
+                _("Chips: {chips}. Pot {pot} (the price of a die).").format(
+                    chips=self.by_name(view.chips), pot=view.game_pot
+                )
             )
         if rules.calling_advantage:
-            lines.append(f"Pile: {plural(view.pile, 'die')} (won by a right exact call).")
+            lines.append(
+                _("Pile: {dice} (won by a right exact call).").format(dice=dice(view.pile))
+            )
         if rules.scoring is Scoring.ROOM:
-            lines.append(f"Scores: {self.by_name(view.scores)}.")
+            lines.append(_("Scores: {scores}.").format(scores=self.by_name(view.scores)))
         if rules.drinking:
-            lines.append(f"Drinks: {self.by_name(view.lost)}.")
+            lines.append(_("Drinks: {drinks}.").format(drinks=self.by_name(view.lost)))
         if view.palifico:
-            lines.append("Palifico round: no wilds; raise the quantity on the same face.")
+            lines.append(_("Palifico round: no wilds; raise the quantity on the same face."))
         if view.bids:
             history = ", ".join(f"{self.name(p)} {b}" for p, b in view.bids)
-            lines.append(f"Bids this round: {history}.")
+            lines.append(_("Bids this round: {bids}.").format(bids=history))
         if view.current_bid is not None:
-            line = f"Current bid: {_bid(view.current_bid)} by {self.name(view.bidder)}"
+            line = _("Current bid: {bid} by {name}").format(
+                bid=_bid(view.current_bid), name=self.object_name(view.bidder)
+            )
             if view.callers:
-                line += f"; called by {', '.join(self.name(p) for p in view.callers)}"
+                line += _("; called by {names}").format(
+                    names=", ".join(self.name(p) for p in view.callers)
+                )
             lines.append(line + ".")
         else:
-            lines.append("No bid yet: make the opening bid.")
+            lines.append(_("No bid yet: make the opening bid."))
         return lines
 
     def status(self, state: State, seat: int) -> list[str]:
@@ -337,29 +564,46 @@ class BiddingTerminal(GameTerminal):
         lines = []
         if view.phase != "show":  # the show step follows the player's own bid: no news
             lines.append("")
-            lines.append(f"--- Round {view.round + 1}: {self.name(seat)} to play ---")
+            lines.append(
+                _("--- Round {round}: {name} to play ---").format(
+                    round=view.round + 1, name=self.name(seat)
+                )
+            )
             lines += self.table_lines(view)
-        lines.append(f"[bold]Your dice{who}: {dice_text(view.my_dice)}[/bold]")
+        lines.append(
+            _("[bold]Your dice{who}: {dice}[/bold]").format(who=who, dice=dice_text(view.my_dice))
+        )
         if view.phase == "show":
             lines.append(
-                f"You may show some of your dice and re-roll the rest (e.g. "
-                f"'{_show_example(view)}'), or say 'no'."
+                _(
+                    "You may show some of your dice and re-roll the rest (e.g. '{example}'), "
+                    "or say 'no'."
+                ).format(example=_show_example(view))
             )
             return lines
-        higher = "a higher bid" if view.current_bid is not None else "an opening bid"
-        options = [f"{higher} (e.g. {self.bid_example(view)})"]
+        example = self.bid_example(view)
+        if view.current_bid is not None:
+            options = [_("a higher bid (e.g. {example})").format(example=example)]
+        else:
+            options = [_("an opening bid (e.g. {example})").format(example=example)]
         legal = view.legal_actions
         if LIAR in legal:
-            options.append("'liar'")
+            options.append(_("'liar'"))
         if EXACT in legal:
-            options.append("'exact'")
+            options.append(_("'exact'"))
         if any(self.game.action_shown(a) is not None for a in legal):
-            options.append(f"'{_show_example(view)}' (show and re-roll, then raise)")
+            options.append(
+                _("'{example}' (show and re-roll, then raise)").format(example=_show_example(view))
+            )
         if BUY in legal:
-            options.append(f"'buy' (a die for {view.game_pot} chips)")
+            options.append(_("'buy' (a die for {pot} chips)").format(pot=view.game_pot))
         if not any(self.game.action_bid(a) is not None for a in legal):
-            options[0] = "no bid is left"
-        lines.append("Your options: " + ", ".join(options) + "; 'hint', 'help' or 'quit'.")
+            options[0] = _("no bid is left")
+        lines.append(
+            _("Your options: {options}; 'hint', 'help' or 'quit'.").format(
+                options=", ".join(options)
+            )
+        )
         return lines
 
     def hint(self, state: State, seat: int) -> list[str]:
@@ -368,8 +612,9 @@ class BiddingTerminal(GameTerminal):
         if view.current_bid is not None:
             p_true, p_exact = bid_odds(self.game, view, view.current_bid)
             lines.append(
-                f"Odds: the current bid {view.current_bid} is true {pct(p_true)} "
-                f"(exactly right {pct(p_exact)})."
+                _("Odds: the current bid {bid} is true {true} (exactly right {exact}).").format(
+                    bid=view.current_bid, true=pct(p_true), exact=pct(p_exact)
+                )
             )
         if view.phase != "bid":
             return lines
@@ -381,71 +626,96 @@ class BiddingTerminal(GameTerminal):
             raises.append(f"  {text}")
         if raises:
             lines.append(
-                "Your least raise on each face, and the highest still at least 50% likely:"
+                _("Your least raise on each face, and the highest still at least 50% likely:")
             )
             lines += raises
         suggestion = self.hinter.choose(self.game, view)
-        lines.append(f"The prob bot would play: {self.game.action_to_string(suggestion)}.")
+        lines.append(_("The prob bot would play: {move}.").format(move=self.move_text(suggestion)))
         return lines
+
+    def move_text(self, action: int) -> str:
+        """A move as the player would type it: a bid (``4x2``), ``liar`` or ``exact`` (in the
+        language in use)."""
+        if action == LIAR:
+            return pgettext("move", "liar")
+        if action == EXACT:
+            return pgettext("move", "exact")
+        return self.game.action_to_string(action)
 
     def help(self) -> list[str]:
         rules = self.rules
+        # Translators: each help line is a command as typed, then what it does, in columns.
         lines = [
-            "Commands:",
-            "  4x3, '4 3' or 'four threes'  bid: at least four dice show 3",
-            "  liar                          challenge the current bid",
+            _("Commands:"),
+            _("  4x3, '4 3' or 'four threes'  bid: at least four dice show 3"),
+            _("  liar                          challenge the current bid"),
         ]
         if rules.exact.value != "none":
-            lines.append("  exact                         claim the bid is exactly right")
+            lines.append(_("  exact                         claim the bid is exactly right"))
         if rules.show_reroll is ShowReroll.AFTER:
-            lines.append("  show 6 6                      show those dice, re-roll the rest, raise")
+            lines.append(
+                _("  show 6 6                      show those dice, re-roll the rest, raise")
+            )
         elif rules.show_reroll is ShowReroll.BEFORE:
-            lines.append("  show 6 6 / no                 after raising: show and re-roll, or not")
+            lines.append(
+                _("  show 6 6 / no                 after raising: show and re-roll, or not")
+            )
         if rules.economy is Economy.RICH_MAN:
-            lines.append("  buy                           buy a die for the pot (which doubles)")
+            lines.append(_("  buy                           buy a die for the pot (which doubles)"))
         if rules.house_penalties:
-            lines.append("  ask turn / ask count          ask a question (costs you a die!)")
+            lines.append(_("  ask turn / ask count          ask a question (costs you a die!)"))
         lines += [
-            "  hint                          odds of the current bid and of your raises",
-            "  status                        show the table and your dice again",
-            "  quit                          leave the game",
+            _("  hint                          odds of the current bid and of your raises"),
+            _("  status                        show the table and your dice again"),
+            _("  quit                          leave the game"),
         ]
         if rules.wild is not None:
-            palifico = " (not in palifico rounds)" if rules.palifico else ""
-            lines.append(f"Wilds: {rules.wild}s count toward every other face{palifico}.")
+            if rules.palifico:
+                wilds = _("Wilds: {face}s count toward every other face (not in palifico rounds).")
+            else:
+                wilds = _("Wilds: {face}s count toward every other face.")
+            lines.append(wilds.format(face=rules.wild))
         if rules.palifico:
             lines.append(
-                "Palifico: a player left with one die opens a palifico round, where every "
-                "raise keeps the opening face."
+                _(
+                    "Palifico: a player left with one die opens a palifico round, where every "
+                    "raise keeps the opening face."
+                )
             )
         return [escape(line) for line in lines]
 
     def prompt(self, state: State, seat: int) -> str:
         view = state.view(seat)
         if view.phase == "show":
-            return f"show dice (e.g. '{_show_example(view)}') or 'no'?"
-        return "your move?"
+            return _("show dice (e.g. '{example}') or 'no'?").format(example=_show_example(view))
+        return _("your move?")
 
     def empty_reply(self, state: State) -> str:
         view = state.view(state.current_player)
         if view.phase == "show":
-            return f"Type '{_show_example(view)}' to show dice, 'no' to show none, or 'help'."
+            return _("Type '{example}' to show dice, 'no' to show none, or 'help'.").format(
+                example=_show_example(view)
+            )
         legal = view.legal_actions
-        words = [f"'{c}'" for c, a in (("liar", LIAR), ("exact", EXACT)) if a in legal]
+        words = [c for c, a in ((_("'liar'"), LIAR), (_("'exact'"), EXACT)) if a in legal]
         if any(self.game.action_bid(a) is not None for a in legal):
-            words.insert(0, f"a bid like {self.bid_example(view)}")
-        return "Type " + ", ".join([*words, "or 'help'."])
+            words.insert(0, _("a bid like {example}").format(example=self.bid_example(view)))
+        return (
+            _("Type {choices}, or 'help'.").format(choices=", ".join(words))
+            if words
+            else _("Type or 'help'.")
+        )
 
     def bid_example(self, view: PlayerView) -> str:
         """A bid the player may make now, as typed: the least legal raise (or opening bid) on
         the face they hold most of, in digits and in words: ``6x4 or 'six fours'``."""
         bids = [b for a in view.legal_actions if (b := self.game.action_bid(a)) is not None]
         if not bids:
-            return "no bid (none is left)"
+            return _("no bid (none is left)")
         held = [view.my_dice.count(b.face) for b in bids]
         best = max(range(len(bids)), key=lambda i: (held[i], -i))  # legal order: least first
         bid = bids[best]
-        return f"{bid} or '{bid_to_words(bid)}'"
+        return _("{bid} or '{words}'").format(bid=bid, words=bid_words(bid))
 
     def parse(self, line: str) -> tuple[str, Any]:
         return parse_command(line, faces=self.rules.faces, wild=self.rules.wild)
@@ -457,42 +727,86 @@ class BiddingTerminal(GameTerminal):
             view = state.view(seat)
             if view.phase == "show":
                 return Answer(action=NO_SHOW)
-            call = " or call 'liar'." if view.current_bid is not None else "."
-            return Answer(lines=("There is no passing: raise the bid" + call,))
+            if view.current_bid is not None:
+                return Answer(lines=(_("There is no passing: raise the bid or call 'liar'."),))
+            return Answer(lines=(_("There is no passing: raise the bid."),))
         if kind == "show":
             return self.check_show(state, seat, tuple(arg))
         if kind == "bid":
-            reason = state.explain_bid(arg)  # one message for every bid, however large
+            reason = self.bid_reason(state, arg)  # one message for every bid, however large
             if reason:
                 return Answer(lines=(self.not_allowed(reason),))
             return Answer(action=self.game.bid_action(arg))
         return Answer(action={"liar": LIAR, "exact": EXACT, "buy": BUY}[kind])
 
+    def bid_reason(self, state: State, bid: Bid) -> str:
+        """Why ``bid`` may not be made now (empty when it may): the core's reason
+        (:meth:`~liarsdice.core.bidding.State.explain_bid`), said in the language in use when
+        it is about the bidding step (the reasons that rules and the current bid give)."""
+        reason = state.explain_bid(bid)
+        if not reason or state.phase is not Phase.BID or not 1 <= bid.face <= self.rules.faces:
+            return reason  # the game over, a chance due, the show step: the core's English
+        game = self.game
+        cur = state.current_bid
+        legal = state.legal_bids()
+        least = ", ".join(game.action_to_string(a) for a in legal[:4]) or _("none; call")
+        cap = state.table.cap
+        if bid.quantity > cap:
+            if cur is None:
+                message = _("{bid} needs more dice than the {cap} in play")
+            else:
+                message = _(
+                    "{bid} needs more dice than the {cap} in play; it must beat {current} "
+                    "(least legal bids: {least})"
+                )
+        elif state.table.palifico and cur is not None:
+            message = _(
+                "palifico round: keep the face and raise the quantity: {bid} does not beat "
+                "{current} (least legal bids: {least})"
+            )
+        elif cur is None:
+            if not self.rules.open_on_wild and bid.face == self.rules.wild:
+                message = _("the opening bid may not be on wilds ({face}s)")
+            else:
+                message = _("{bid} is not a legal opening bid")
+        elif not legal:
+            message = _("{current} is the top bid: you must call")
+        else:
+            message = _("{bid} does not beat {current}; least legal bids: {least}")
+        return message.format(bid=bid, current=cur, least=least, cap=cap, face=bid.face)
+
     def check_show(self, state: State, seat: int, faces: tuple[int, ...]) -> Answer:
         """The show action for ``faces``, or why it cannot be made."""
         if self.rules.show_reroll is ShowReroll.OFF:
-            return Answer(lines=("Show-and-reroll is not part of these rules.",))
+            return Answer(lines=(_("Show-and-reroll is not part of these rules."),))
         hand = list(state.view(seat).my_dice)
         for f in faces:
             if f not in hand:
-                why = f"You can only show dice you hold hidden; your dice: {dice_text(hand)}."
+                why = _("You can only show dice you hold hidden; your dice: {dice}.").format(
+                    dice=dice_text(hand)
+                )
                 return Answer(lines=(why,))
             hand.remove(f)
         if not hand:
-            return Answer(lines=("Keep at least one die hidden to re-roll.",))
+            return Answer(lines=(_("Keep at least one die hidden to re-roll."),))
         return Answer(action=self.game.show_action(faces))
 
     def ask(self, state: State, seat: int, question: str) -> Answer:
         view = state.view(seat)
+        n = view.dice_in_play
         answer = (
-            "It is your turn."
+            _("It is your turn.")
             if question == Question.TURN
-            else f"{counted(view.dice_in_play, 'die', 'be')} in play."
+            else ngettext("{n} die is in play.", "{n} dice are in play.", n).format(n=n)
         )
         try:
             state = state.ask(seat, question)
         except LiarsDiceError:
-            return Answer(lines=(f"{answer} (Questions are free in these rules.)",))
+            return Answer(
+                lines=(_("{answer} (Questions are free in these rules.)").format(answer=answer),)
+            )
         self.questions[seat] = self.questions.get(seat, 0) + 1
-        cost = f"{answer} Asking costs {self.name(seat)} a die at the end of this round."
+        cost = _("{answer} Asking costs {name} a die at the end of this round.").format(
+            answer=answer, name=self.object_name(seat)
+        )
         return Answer(lines=(cost,), state=state)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.markup import escape
@@ -52,11 +52,20 @@ from liarsdice.core.poker import (
     hand_bid,
     parse_face,
     parse_poker_bid,
-    poker_bid_words,
 )
 from liarsdice.core.poker.state import FIVE_ROLLS
-from liarsdice.families.terminal import Answer, GameTerminal, dice_text, meta_command, pct, plural
-from liarsdice.notation.grammar import agree
+from liarsdice.families.terminal import (
+    Answer,
+    GameTerminal,
+    dice,
+    dice_text,
+    lives,
+    meta_command,
+    pct,
+    rolls,
+    words_of,
+)
+from liarsdice.i18n import N_, _, ngettext, npgettext, pgettext
 
 __all__ = ["PokerTerminal", "parse_poker_command"]
 
@@ -64,6 +73,14 @@ _LIAR = {"liar", "call", "call liar", "dudo", "lie", "you lie", "liar liar"}
 _ACCEPT = {"accept", "take", "take it", "take the cup", "ok", "i accept"}
 _NO_ROLL = {"no shake", "dont shake", "no reroll", "no roll", "stay", "roll none", "keep all"}
 _FACES_RE = r"[0-9a-z ]*"
+# Input words in the language in use, besides the English ones (comma-separated)
+_WORDS = {
+    "liar": N_("liar, call, lie"),
+    "accept": N_("accept, take, take it"),
+    "left": N_("left, pass left"),
+    "right": N_("right, pass right"),
+}
+_TRY = N_("(type 'help' for every command)")
 # Where the roll starts on a line that also arranges the dice ('out K K, no shake')
 _ROLL_WORDS = re.compile(
     r"\b(?:no shake|dont shake|no reroll|no roll|stay|roll none|keep all|shake|reroll|roll)\b"
@@ -99,11 +116,19 @@ def parse_poker_command(text: str) -> tuple[str, str]:
     if then:  # two moves on one line: say which to type now
         now, later = parse_poker_command(first), parse_poker_command(rest)
         if now[0] == "move" and later[0] == "move":
-            return ("error", f"one move at a time: type '{now[1]}' now, then '{later[1]}'")
-    if low in _LIAR:
+            return (
+                "error",
+                _("one move at a time: type '{now}' now, then '{later}'").format(
+                    now=now[1], later=later[1]
+                ),
+            )
+    if low in _LIAR or low in words_of(_WORDS["liar"]):
         return ("move", "liar")
-    if low in _ACCEPT:
+    if low in _ACCEPT or low in words_of(_WORDS["accept"]):
         return ("move", "accept")
+    for word in ("left", "right"):
+        if low in words_of(_WORDS[word]):
+            return ("move", word)
     for word in ("left", "right"):
         if low in (word, f"pass {word}", f"pass it {word}", f"pass the cup {word}"):
             return ("move", word)
@@ -124,12 +149,23 @@ def parse_poker_command(text: str) -> tuple[str, str]:
     try:
         return ("move", format_poker_bid(parse_poker_bid(text)))
     except NotationError as e:
-        return ("error", f"{e} (type 'help' for every command)")
+        return ("error", f"{e} {_(_TRY)}")
+
+
+_MOVE_WORDS: dict[str, Callable[[], str]] = {
+    "liar": lambda: pgettext("move", "liar"),
+    "accept": lambda: pgettext("move", "accept"),
+    "left": lambda: pgettext("move", "left"),
+    "right": lambda: pgettext("move", "right"),
+}
 
 
 def _typed(game: PokerGame, action: int) -> str:
-    """A move as a player types it (the engine's notation, which the prompt reads back)."""
-    return game.action_to_string(action)
+    """A move as a player types it (the engine's notation, which the prompt reads back; the
+    calls and directions in the words of the language in use, which it reads too)."""
+    move = game.action_to_string(action)
+    word = _MOVE_WORDS.get(move)
+    return move if word is None else word()
 
 
 def _out_example(view: PokerView) -> str:
@@ -150,40 +186,64 @@ def _cup_line(view: PokerView) -> str:
     """The dice under the cup as a player who is not looking under it knows them."""
     n, known = view.cup_count, view.known_cup
     if not known:
-        return f"Under the cup: {plural(n, 'die')} you cannot see."
-    them = "it" if len(known) == 1 else "them"
-    since = f"you saw {them} there or put there, and the cup has not been shaken since"
-    if len(known) == n:
-        return f"Under the cup: {_dice(known)} (you know {them}: {since})."
-    return (
-        f"Under the cup: {plural(n, 'die')}: {_dice(known)}, which you know of ({since}), and "
-        f"{plural(n - len(known), 'die')} you cannot see."
+        return _("Under the cup: {dice} you cannot see.").format(dice=dice(n))
+    since = ngettext(
+        "you saw it there or put there, and the cup has not been shaken since",
+        "you saw them there or put there, and the cup has not been shaken since",
+        len(known),
     )
+    if len(known) == n:
+        know = ngettext(
+            "Under the cup: {known} (you know it: {since}).",
+            "Under the cup: {known} (you know them: {since}).",
+            len(known),
+        )
+        return know.format(known=_dice(known), since=since)
+    return _(
+        "Under the cup: {dice}: {known}, which you know of ({since}), and {unseen} you cannot see."
+    ).format(dice=dice(n), known=_dice(known), since=since, unseen=dice(n - len(known)))
 
 
 def _odds_basis(view: PokerView) -> str:
     """What the odds of a bid are worked out from, for the player asked to respond."""
     known, unknown = view.known_cup, view.cup_count - len(view.known_cup)
-    parts = ["the outside dice"]
+    parts = [_("the outside dice")]
     if known:
-        parts.append(f"the {_dice(known)} you know {agree(len(known), 'be')} under the cup")
+        parts.append(
+            ngettext(
+                "the {dice} you know is under the cup",
+                "the {dice} you know are under the cup",
+                len(known),
+            ).format(dice=_dice(known))
+        )
     if unknown:
-        rolls = "a fresh roll" if unknown == 1 else "fresh rolls"
-        dice = plural(unknown, "die")
-        where = f"the other {dice} under it" if known else f"the {dice} under the cup"
-        parts.append(f"{where} as {rolls}")
+        if known:
+            where = ngettext(
+                "the other {dice} under it as a fresh roll",
+                "the other {dice} under it as fresh rolls",
+                unknown,
+            )
+        else:
+            where = ngettext(
+                "the {dice} under the cup as a fresh roll",
+                "the {dice} under the cup as fresh rolls",
+                unknown,
+            )
+        parts.append(where.format(dice=dice(unknown)))
     if len(parts) == 2:
-        return " and ".join(parts)
-    return ", ".join(parts[:-1]) + ", and " + parts[-1]
+        return _("{first} and {second}").format(first=parts[0], second=parts[1])
+    return _("{first}, {second}, and {third}").format(
+        first=parts[0], second=parts[1], third=parts[2]
+    )
 
 
 def _how_true(p: float) -> str:
     """How likely a bid is true, in words: ``is certainly true``, ``is true about 40%``."""
     if p >= 1.0:
-        return "is certainly true"
+        return _("is certainly true")
     if p <= 0.0:
-        return "is certainly false"
-    return f"is true about {pct(p)}"
+        return _("is certainly false")
+    return _("is true about {pct}").format(pct=pct(p))
 
 
 def _capital(text: str) -> str:
@@ -195,16 +255,66 @@ def _dice(values: Sequence[int]) -> str:
 
 
 def _bid(bid: PokerBid) -> str:
-    short, words = format_poker_bid(bid), poker_bid_words(bid)
+    short, words = format_poker_bid(bid), hand_words(bid)
     return short if short == words else f"{short} ({words})"
 
 
+# A face of poker dice in words: its name in the singular or the plural of the count, and
+# with its article (a kicker: "a king", "an ace").
+_FACE_NAMES: tuple[Callable[[int], str], ...] = (
+    lambda n: npgettext("poker face", "nine", "nines", n),
+    lambda n: npgettext("poker face", "ten", "tens", n),
+    lambda n: npgettext("poker face", "jack", "jacks", n),
+    lambda n: npgettext("poker face", "queen", "queens", n),
+    lambda n: npgettext("poker face", "king", "kings", n),
+    lambda n: npgettext("poker face", "ace", "aces", n),
+)
+_KICKERS = (
+    N_("a nine"), N_("a ten"), N_("a jack"), N_("a queen"), N_("a king"), N_("an ace")
+)  # fmt: skip
+_HANDS = {
+    Category.HIGH: N_("high die {face}"),
+    Category.PAIR: N_("a pair of {faces}"),
+    Category.TWO_PAIR: N_("two pairs, {faces} and {second}"),
+    Category.THREE: N_("three {faces}"),
+    Category.FULL_HOUSE: N_("full house, {faces} over {second}"),
+    Category.FOUR: N_("four {faces}"),
+    Category.FIVE: N_("five {faces}"),
+}
+_STRAIGHTS = {"low straight": N_("low straight"), "high straight": N_("high straight")}
+
+
+def hand_words(bid: PokerBid) -> str:
+    """A poker bid in words in the language in use (English: as ``poker_bid_words`` says it).
+
+    >>> from liarsdice.core.poker import ALL_BIDS, poker_bid_words
+    >>> all(hand_words(b) == poker_bid_words(b) for b in ALL_BIDS)
+    True
+    """
+    cat, ranks = bid.category, bid.ranks
+    if cat is Category.JUNK:
+        return _("junk")
+    if cat is Category.STRAIGHT:
+        short = format_poker_bid(bid)
+        return _(_STRAIGHTS[short]) if short in _STRAIGHTS else short
+    faces = [_FACE_NAMES[f - 1](2) for f in ranks]
+    main = _(_HANDS[cat]).format(
+        face=_FACE_NAMES[ranks[0] - 1](1),
+        faces=faces[0],
+        second=faces[1] if len(faces) > 1 else "",
+    )
+    parts = [main, *(_(_KICKERS[k - 1]) for k in bid.kickers)]
+    if len(parts) == 1:
+        return parts[0]
+    return _("{first} and {last}").format(first=", ".join(parts[:-1]), last=parts[-1])
+
+
 _PROMPTS = {
-    "bid": "your bid?",
-    "pass": "pass the cup left or right?",
-    "arrange": "which dice stay outside the cup (the rest are shaken)?",
-    "shake": "shake, roll, or neither?",
-    "keep": "which dice do you keep?",
+    "bid": N_("your bid?"),
+    "pass": N_("pass the cup left or right?"),
+    "arrange": N_("which dice stay outside the cup (the rest are shaken)?"),
+    "shake": N_("shake, roll, or neither?"),
+    "keep": N_("which dice do you keep?"),
 }
 
 
@@ -221,31 +331,37 @@ class PokerTerminal(GameTerminal):
 
     # ------------------------------------------------------------------- the whole game
     def banner_facts(self) -> str:
-        five = "on" if self.rules.five_of_a_kind_rule else "off"
-        return f"{plural(self.rules.lives, 'life')} each, five-of-a-kind rule {five}, "
+        if self.rules.five_of_a_kind_rule:
+            facts = _("{lives} each, five-of-a-kind rule on, ")
+        else:
+            facts = _("{lives} each, five-of-a-kind rule off, ")
+        return facts.format(lives=lives(self.rules.lives))
 
     def banner_notes(self) -> list[str]:
         return [
-            "One set of five poker dice and a cup go round: bid a poker hand that beats the "
-            "last one, or call 'liar'."
+            _(
+                "One set of five poker dice and a cup go round: bid a poker hand that beats the "
+                "last one, or call 'liar'."
+            )
         ]
 
     def round_header(self, state: PokerState) -> list[str]:
         opener = state.opener
-        opens = (
-            f"{self.verb(opener, 'be')} Player One: {'you ' if self.you(opener) else ''}"
-            f"{self.says(opener, 'roll')} under the cup and {self.says(opener, 'open')}."
+        opens = self.subject(
+            opener,
+            _("{name} are Player One: you roll under the cup and open."),
+            _("{name} is Player One: rolls under the cup and opens."),
         )
         if self.you(opener):
             opens = _capital(opens)  # a name stays as it is spelled
         return [self.lives_line(state.lives) + ".", opens]
 
-    def lives_line(self, lives: Sequence[int]) -> str:
+    def lives_line(self, counts: Sequence[int]) -> str:
         parts = [
-            f"{self.name(p)} {plural(k, 'life')}" if k else f"{self.name(p)} out"
-            for p, k in enumerate(lives)
+            f"{self.name(p)} {lives(k)}" if k else _("{name} out").format(name=self.name(p))
+            for p, k in enumerate(counts)
         ]
-        return "Lives: " + ", ".join(parts)
+        return _("Lives: {lives}").format(lives=", ".join(parts))
 
     def _direction(self, state: PokerState | PokerView, seat: int) -> str:
         """The order of play from ``seat`` in the round's direction."""
@@ -269,37 +385,100 @@ class PokerTerminal(GameTerminal):
         bid = game.action_bid(action)
         cur = before.current_bid
         if bid is not None:
-            lines = [f"{self.verb(seat, 'bid')} {_bid(bid)}."]
+            lines = [
+                self.subject(seat, _("{name} bid {bid}."), _("{name} bids {bid}."), bid=_bid(bid))
+            ]
             if after.phase is Phase.RESPOND:
-                lines.append(f"The cup passes to {self.name(after.current_player)}.")
+                lines.append(
+                    _("The cup passes to {name}.").format(
+                        name=self.object_name(after.current_player)
+                    )
+                )
             return lines
         if action in (LEFT, RIGHT):
-            side = "left" if action == LEFT else "right"
+            values = {
+                "to": self.object_name(after.current_player),
+                "order": self._direction(after, seat),
+            }
+            if action == LEFT:
+                return [
+                    self.subject(
+                        seat,
+                        _("{name} pass the cup left to {to} (play goes {order})."),
+                        _("{name} passes the cup left to {to} (play goes {order})."),
+                        **values,
+                    )
+                ]
             return [
-                f"{self.verb(seat, 'pass')} the cup {side} to "
-                f"{self.name(after.current_player)} (play goes {self._direction(after, seat)})."
+                self.subject(
+                    seat,
+                    _("{name} pass the cup right to {to} (play goes {order})."),
+                    _("{name} passes the cup right to {to} (play goes {order})."),
+                    **values,
+                )
             ]
         if action == LIAR and cur is not None:
+            mine, theirs = self.you(seat), self.you(before.bidder)
+            if mine:
+                message = _("{name} call liar on {bidder}'s {bid}!")
+            elif theirs:
+                message = _("{name} calls liar on your {bid}!")
+            else:
+                message = _("{name} calls liar on {bidder}'s {bid}!")
             return [
-                f"{self.verb(seat, 'call')} liar on {self.whose(before.bidder)} "
-                f"{format_poker_bid(cur)}!"
+                message.format(
+                    name=self.name(seat),
+                    bidder=self.name(before.bidder),
+                    bid=format_poker_bid(cur),
+                )
             ]
         if action == ACCEPT and cur is not None:
-            accepts = f"{self.verb(seat, 'accept')} {format_poker_bid(cur)}"
+            bid_text = format_poker_bid(cur)
             if after.phase is Phase.KEEP:
                 return [
-                    f"{accepts}: the cup is lifted on {_dice(after.outside)}.",
-                    f"Five of a kind in {FIVE_ROLLS} rolls, or lose a life.",
+                    self.subject(
+                        seat,
+                        _("{name} accept {bid}: the cup is lifted on {dice}."),
+                        _("{name} accepts {bid}: the cup is lifted on {dice}."),
+                        bid=bid_text,
+                        dice=_dice(after.outside),
+                    ),
+                    _("Five of a kind in {rolls} rolls, or lose a life.").format(rolls=FIVE_ROLLS),
                 ]
             if after.phase is Phase.ARRANGE:
-                return [f"{accepts} and {self.says(seat, 'take')} the cup."]
-            return [f"{accepts}: the cup is lifted."]
+                return [
+                    self.subject(
+                        seat,
+                        _("{name} accept {bid} and take the cup."),
+                        _("{name} accepts {bid} and takes the cup."),
+                        bid=bid_text,
+                    )
+                ]
+            return [
+                self.subject(
+                    seat,
+                    _("{name} accept {bid}: the cup is lifted."),
+                    _("{name} accepts {bid}: the cup is lifted."),
+                    bid=bid_text,
+                )
+            ]
         if (out := game.action_arranged(action)) is not None:
             if not out:
-                return [f"{self.verb(seat, 'put')} all five dice under the cup."]
+                return [
+                    self.subject(
+                        seat,
+                        _("{name} put all five dice under the cup."),
+                        _("{name} puts all five dice under the cup."),
+                    )
+                ]
             return [
-                f"{self.verb(seat, 'leave')} {_dice(out)} outside the cup and "
-                f"{plural(5 - len(out), 'die')} under it."
+                self.subject(
+                    seat,
+                    _("{name} leave {out} outside the cup and {dice} under it."),
+                    _("{name} leaves {out} outside the cup and {dice} under it."),
+                    out=_dice(out),
+                    dice=dice(5 - len(out)),
+                )
             ]
         if (roll := game.action_roll(action)) is not None:
             return self._roll_lines(before, after, seat, roll)
@@ -309,9 +488,16 @@ class PokerTerminal(GameTerminal):
                 attempts = after.results[-1].attempts
             shown = _dice(attempts[-1]) if attempts else "?"
             return [
-                f"{self.verb(seat, 'keep')} {_dice(kept)} and "
-                f"{self.says(seat, 'roll')} {plural(5 - len(kept), 'die')}:"
-                f" {shown} (roll {len(attempts)} of {FIVE_ROLLS})."
+                self.subject(
+                    seat,
+                    _("{name} keep {kept} and roll {dice}: {shown} (roll {roll} of {rolls})."),
+                    _("{name} keeps {kept} and rolls {dice}: {shown} (roll {roll} of {rolls})."),
+                    kept=_dice(kept),
+                    dice=dice(5 - len(kept)),
+                    shown=shown,
+                    roll=len(attempts),
+                    rolls=FIVE_ROLLS,
+                )
             ]
         return []
 
@@ -319,39 +505,66 @@ class PokerTerminal(GameTerminal):
         self, before: PokerState, after: PokerState, seat: int, roll: tuple[bool, Any]
     ) -> list[str]:
         shake, rolled = roll
-        parts = []
-        if shake:
-            cup = plural(len(before.cup), "die")
-            parts.append(f"{self.says(seat, 'shake')} the cup ({cup} re-rolled unseen)")
+        values = {"cup": dice(len(before.cup)), "dice": _dice(rolled) if rolled else ""}
+        if shake and rolled:
+            you = _("{name} shake the cup ({cup} re-rolled unseen) and roll {dice} in view.")
+            they = _("{name} shakes the cup ({cup} re-rolled unseen) and rolls {dice} in view.")
+        elif shake:
+            you = _("{name} shake the cup ({cup} re-rolled unseen).")
+            they = _("{name} shakes the cup ({cup} re-rolled unseen).")
+        elif rolled:
+            you = _("{name} roll {dice} in view.")
+            they = _("{name} rolls {dice} in view.")
+        else:
+            you = _("{name} neither shake nor roll.")
+            they = _("{name} neither shakes nor rolls.")
+        lines = [self.subject(seat, you, they, **values)]
         if rolled:
-            parts.append(f"{self.says(seat, 'roll')} {_dice(rolled)} in view")
-        if not parts:
-            parts.append(f"neither {self.says(seat, 'shake')} nor {self.says(seat, 'roll')}")
-        lines = [f"{self.name(seat)} {' and '.join(parts)}."]
-        if rolled:
-            lines.append(f"Outside the cup now: {_dice(after.outside)}.")
+            lines.append(_("Outside the cup now: {dice}.").format(dice=_dice(after.outside)))
         return lines
 
     def reveal(self, r: PokerRoundResult) -> list[str]:
         bid = format_poker_bid(r.bid)
         if r.call == "liar":
-            verdict = "stands" if r.stood else "was a lie"
-            lines = [
-                f"The cup is lifted: {_dice(r.hand)} ({format_poker_bid(r.reading)}). "
-                f"{'Your' if self.you(r.bidder) else self.whose(r.bidder)} {bid} {verdict}."
-            ]
+            lifted = _("The cup is lifted: {dice} ({reading}).").format(
+                dice=_dice(r.hand), reading=format_poker_bid(r.reading)
+            )
+            if self.you(r.bidder):
+                verdict = _("Your {bid} stands.") if r.stood else _("Your {bid} was a lie.")
+            else:
+                verdict = (
+                    _("{bidder}'s {bid} stands.") if r.stood else _("{bidder}'s {bid} was a lie.")
+                )
+            lines = [f"{lifted} {verdict.format(bid=bid, bidder=self.name(r.bidder))}"]
         elif r.success:
             tries = len(r.attempts)
-            how = "already there" if not tries else f"in {plural(tries, 'roll')}"
-            lines = [f"{self.verb(r.caller, 'make')} five of a kind ({how}): nobody loses a life."]
+            how = _("already there") if not tries else _("in {rolls}").format(rolls=rolls(tries))
+            lines = [
+                self.subject(
+                    r.caller,
+                    _("{name} make five of a kind ({how}): nobody loses a life."),
+                    _("{name} makes five of a kind ({how}): nobody loses a life."),
+                    how=how,
+                )
+            ]
         else:
-            lines = [f"{self.verb(r.caller, 'fail')} to make five of a kind in {FIVE_ROLLS} rolls."]
+            lines = [
+                self.subject(
+                    r.caller,
+                    _("{name} fail to make five of a kind in {rolls} rolls."),
+                    _("{name} fails to make five of a kind in {rolls} rolls."),
+                    rolls=FIVE_ROLLS,
+                )
+            ]
         if r.loser is not None:
             left = r.lives[r.loser]
-            tail = f" and {self.says(r.loser, 'be')} out" if not left else ""
-            lines.append(
-                f"{self.verb(r.loser, 'lose')} a life ({plural(left, 'life')} left){tail}."
-            )
+            if left:
+                you = _("{name} lose a life ({lives} left).")
+                they = _("{name} loses a life ({lives} left).")
+            else:
+                you = _("{name} lose a life ({lives} left) and are out.")
+                they = _("{name} loses a life ({lives} left) and is out.")
+            lines.append(self.subject(r.loser, you, they, lives=lives(left)))
         lines.append(self.lives_line(r.lives) + ".")
         return lines
 
@@ -367,48 +580,74 @@ class PokerTerminal(GameTerminal):
         if brief and view.cup:
             hand = tuple(sorted(view.cup + view.outside))
             return [
-                f"Outside the cup: {_dice(view.outside)}. Under it: {_dice(view.cup)}.",
-                f"[bold]Your hand{who}: {_dice(hand)} = {_bid(hand_bid(hand))}.[/bold]",
+                _("Outside the cup: {outside}. Under it: {cup}.").format(
+                    outside=_dice(view.outside), cup=_dice(view.cup)
+                ),
+                _("[bold]Your hand{who}: {dice} = {bid}.[/bold]").format(
+                    who=who, dice=_dice(hand), bid=_bid(hand_bid(hand))
+                ),
                 self.options(view),
             ]
-        player_one = " (Player One)" if view.opener == seat else ""
+        if view.opener == seat:
+            title = _("--- Round {round}: {name} to play (Player One) ---")
+        else:
+            title = _("--- Round {round}: {name} to play ---")
         lines = [
             "",
-            f"--- Round {view.round + 1}: {self.name(seat)} to play{player_one} ---",
+            title.format(round=view.round + 1, name=self.name(seat)),
             self.lives_line(view.lives) + ".",
         ]
         if view.direction:
-            side = "left" if view.direction > 0 else "right"
-            lines.append(f"Direction: {side} ({self._direction(view, view.opener)}).")
+            order = self._direction(view, view.opener)
+            if view.direction > 0:
+                lines.append(_("Direction: left ({order}).").format(order=order))
+            else:
+                lines.append(_("Direction: right ({order}).").format(order=order))
         else:
-            lines.append("Direction: not chosen yet (Player One passes left or right).")
+            lines.append(_("Direction: not chosen yet (Player One passes left or right)."))
         if view.bids:
             history = ", ".join(f"{self.name(p)} {format_poker_bid(b)}" for p, b in view.bids)
-            lines.append(f"Bids this round: {history}.")
+            lines.append(_("Bids this round: {bids}.").format(bids=history))
         if view.current_bid is not None:
-            lines.append(f"Bid to beat: {_bid(view.current_bid)} by {self.name(view.bidder)}.")
+            lines.append(
+                _("Bid to beat: {bid} by {name}.").format(
+                    bid=_bid(view.current_bid), name=self.object_name(view.bidder)
+                )
+            )
         if view.phase == "keep":
             tries = len(view.five_attempts)
             lines.append(
-                f"[bold]Five-of-a-kind challenge{who}: the dice {_dice(view.outside)}; roll "
-                f"{tries + 1} of {FIVE_ROLLS} next.[/bold]"
+                _(
+                    "[bold]Five-of-a-kind challenge{who}: the dice {dice}; roll {roll} of {rolls} "
+                    "next.[/bold]"
+                ).format(who=who, dice=_dice(view.outside), roll=tries + 1, rolls=FIVE_ROLLS)
             )
             lines.append(
-                f"Keep some dice ('{_keep_example(view.outside)}', 'keep none') and re-roll the "
-                "rest."
+                _("Keep some dice ('{example}', 'keep none') and re-roll the rest.").format(
+                    example=_keep_example(view.outside)
+                )
             )
             return lines
-        lines.append(f"Outside the cup (everyone sees): {_dice(view.outside)}.")
+        lines.append(_("Outside the cup (everyone sees): {dice}.").format(dice=_dice(view.outside)))
         if view.cup:
             hand = tuple(sorted(view.cup + view.outside))
-            lines.append(f"[bold]Under the cup{who} (only you see): {_dice(view.cup)}[/bold]")
-            lines.append(f"[bold]Your hand: {_dice(hand)} = {_bid(hand_bid(hand))}.[/bold]")
+            lines.append(
+                _("[bold]Under the cup{who} (only you see): {dice}[/bold]").format(
+                    who=who, dice=_dice(view.cup)
+                )
+            )
+            lines.append(
+                _("[bold]Your hand: {dice} = {bid}.[/bold]").format(
+                    dice=_dice(hand), bid=_bid(hand_bid(hand))
+                )
+            )
         else:
             lines.append(_cup_line(view))
             if view.passed_cup is not None and len(view.known_cup) < view.cup_count:
                 lines.append(
-                    f"(You passed the cup on with {_dice(view.passed_cup)} under it; "
-                    "it has been shaken since.)"
+                    _(
+                        "(You passed the cup on with {dice} under it; it has been shaken since.)"
+                    ).format(dice=_dice(view.passed_cup))
                 )
         lines.append(self.options(view))
         return lines
@@ -417,47 +656,61 @@ class PokerTerminal(GameTerminal):
         phase = view.phase
         if phase == "bid":
             if view.current_bid is None:
-                what = "Bid any hand, junk included, true or not (e.g. 'pair K', 'a pair of kings')"
+                what = _(
+                    "Bid any hand, junk included, true or not (e.g. 'pair K', 'a pair of kings')"
+                )
             else:
                 least = self.game.action_bid(view.legal_actions[0])
-                what = f"Bid a higher hand than {format_poker_bid(view.current_bid)}" + (
-                    f" (at least {format_poker_bid(least)})" if least is not None else ""
-                )
-            return f"{what}; 'hint', 'help' or 'quit'."
+                cur = format_poker_bid(view.current_bid)
+                if least is not None:
+                    what = _("Bid a higher hand than {bid} (at least {least})").format(
+                        bid=cur, least=format_poker_bid(least)
+                    )
+                else:
+                    what = _("Bid a higher hand than {bid}").format(bid=cur)
+            return _("{what}; 'hint', 'help' or 'quit'.").format(what=what)
         if phase == "pass":
             return self._pass_options(view) + "."
         if phase == "respond":
             bid = view.current_bid
             assert bid is not None
             if ACCEPT not in view.legal_actions:
-                return f"Nothing beats {format_poker_bid(bid)}: you must call 'liar'."
-            if bid.category is Category.FIVE and self.rules.five_of_a_kind_rule:
-                return (
-                    "'liar' lifts the cup; 'accept' lifts it too, and you must make five of a "
-                    f"kind in {FIVE_ROLLS} rolls (if the dice show it already, you succeed)."
+                return _("Nothing beats {bid}: you must call 'liar'.").format(
+                    bid=format_poker_bid(bid)
                 )
-            return (
+            if bid.category is Category.FIVE and self.rules.five_of_a_kind_rule:
+                return _(
+                    "'liar' lifts the cup; 'accept' lifts it too, and you must make five of a "
+                    "kind in {rolls} rolls (if the dice show it already, you succeed)."
+                ).format(rolls=FIVE_ROLLS)
+            return _(
                 "'liar' lifts the cup (a true bid costs you a life, a false one the bidder), "
                 "or 'accept' to take the cup and bid higher."
             )
         if phase == "arrange":
             out = _out_example(view)
             face = out.split()[-1] if out != "out none" else None
-            roll = f"; '{out}, roll {face}' re-rolls those in view" if face else ""
-            return (
-                f"Choose the dice that stay outside the cup, seen by all ('{out}' or 'out "
+            roll = (
+                _("; '{out}, roll {face}' re-rolls those in view").format(out=out, face=face)
+                if face
+                else ""
+            )
+            return _(
+                "Choose the dice that stay outside the cup, seen by all ('{out}' or 'out "
                 "none'; at least one die stays under it): the cup is then shaken, re-rolling "
-                f"the dice under it unseen ('{out}, no shake' leaves them as they are{roll})."
-            )
+                "the dice under it unseen ('{out}, no shake' leaves them as they are{roll})."
+            ).format(out=out, roll=roll)
         if phase == "shake":
-            cup = f"'shake' re-rolls the {plural(view.cup_count, 'die')} under the cup unseen"
-            if not view.outside:
-                return f"{cup}; 'no shake' leaves them as they are."
-            face = format_face(max(view.outside))
-            return (
-                f"{cup}; 'roll {face}' re-rolls outside dice in view; 'shake roll {face}' does "
-                "both; 'no shake' does neither."
+            cup = _("'shake' re-rolls the {dice} under the cup unseen").format(
+                dice=dice(view.cup_count)
             )
+            if not view.outside:
+                return _("{cup}; 'no shake' leaves them as they are.").format(cup=cup)
+            face = format_face(max(view.outside))
+            return _(
+                "{cup}; 'roll {face}' re-rolls outside dice in view; 'shake roll {face}' does "
+                "both; 'no shake' does neither."
+            ).format(cup=cup, face=face)
         return ""
 
     def _pass_options(self, view: PokerView) -> str:
@@ -465,11 +718,13 @@ class PokerTerminal(GameTerminal):
         left = self._neighbour(view, 1)
         right = self._neighbour(view, -1)
         if left == right:
-            return f"Pass the cup 'left' or 'right' (both go to {self.name(left)})"
-        return (
-            f"Pass the cup 'left' (to {self.name(left)}) or 'right' "
-            f"(to {self.name(right)}); this sets the round's direction"
-        )
+            return _("Pass the cup 'left' or 'right' (both go to {name})").format(
+                name=self.name(left)
+            )
+        return _(
+            "Pass the cup 'left' (to {left}) or 'right' (to {right}); this sets the round's "
+            "direction"
+        ).format(left=self.name(left), right=self.name(right))
 
     def examples(self, view: PokerView) -> str:
         """Moves of the player to move that are legal now, written as they may be typed."""
@@ -477,19 +732,21 @@ class PokerTerminal(GameTerminal):
         if phase == "bid":
             least = self.game.action_bid(view.legal_actions[0]) if view.legal_actions else None
             if view.current_bid is None or least is None:
-                return "a bid such as 'pair K' or 'a pair of kings'"
-            return f"a bid of at least '{format_poker_bid(least)}'"
+                return _("a bid such as 'pair K' or 'a pair of kings'")
+            return _("a bid of at least '{bid}'").format(bid=format_poker_bid(least))
         if phase == "pass":
-            return "'left' or 'right'"
+            return _("'left' or 'right'")
         if phase == "respond":
-            return "'liar' or 'accept'" if ACCEPT in view.legal_actions else "'liar'"
+            return _("'liar' or 'accept'") if ACCEPT in view.legal_actions else _("'liar'")
         if phase == "arrange":
-            return f"'{_out_example(view)}' or 'out none'"
+            return _("'{example}' or 'out none'").format(example=_out_example(view))
         if phase == "shake":
             if view.outside:
-                return f"'shake', 'no shake', 'roll {format_face(max(view.outside))}'"
-            return "'shake' or 'no shake'"
-        return f"'{_keep_example(view.outside)}' or 'keep none'"
+                return _("'shake', 'no shake', 'roll {face}'").format(
+                    face=format_face(max(view.outside))
+                )
+            return _("'shake' or 'no shake'")
+        return _("'{example}' or 'keep none'").format(example=_keep_example(view.outside))
 
     def _neighbour(self, view: PokerView, step: int) -> int:
         n = len(view.lives)
@@ -513,20 +770,28 @@ class PokerTerminal(GameTerminal):
                 bidder_model=False,  # the dice's chance: what the bidder says is no evidence
             )
             lines.append(
-                f"Odds: {format_poker_bid(cur)} {_how_true(p_true)} ({_odds_basis(view)}); "
-                f"accepting costs you a life about {pct(loss)}."
+                _("Odds: {bid} {how} ({basis}); accepting costs you a life about {loss}.").format(
+                    bid=format_poker_bid(cur),
+                    how=_how_true(p_true),
+                    basis=_odds_basis(view),
+                    loss=pct(loss),
+                )
             )
         elif view.phase in ("arrange", "shake", "bid") and view.cup:
             lines += self._hand_hint(view)
         elif view.phase == "keep":
             kept, p = five_keep(view.outside, FIVE_ROLLS - len(view.five_attempts))
-            lines.append(f"Odds: keeping {_dice(kept)} makes five of a kind {pct(p)} from here.")
+            lines.append(
+                _("Odds: keeping {dice} makes five of a kind {pct} from here.").format(
+                    dice=_dice(kept), pct=pct(p)
+                )
+            )
         # written as it may be typed at the prompt (arranging: the roll on the same line)
         if view.phase == "arrange":
             move = self.typed_plan(*bot.plan(game, view))
         else:
             move = _typed(game, bot.choose(game, view))
-        lines.append(f"The prob bot would play: {escape(move)}.")
+        lines.append(_("The prob bot would play: {move}.").format(move=escape(move)))
         return lines
 
     def _hand_hint(self, view: PokerView) -> list[str]:
@@ -540,53 +805,57 @@ class PokerTerminal(GameTerminal):
         if least is not None and view.phase != "bid":
             kept, p = best_reroll(hand, least)
             return [
-                f"Odds: keeping {_dice(kept)} and re-rolling the rest makes "
-                f"{format_poker_bid(least)} or better {pct(p)}."
+                _(
+                    "Odds: keeping {dice} and re-rolling the rest makes {bid} or better {pct}."
+                ).format(dice=_dice(kept), bid=format_poker_bid(least), pct=pct(p))
             ]
         if view.phase == "bid":
             reading = hand_bid(hand)
-            true = cur is None or reading.key > cur.key
-            return [
-                f"Your hand reads {format_poker_bid(reading)}"
-                + (": a true bid." if true else f": it does not beat {cur}, so you bluff.")
-            ]
+            if cur is None or reading.key > cur.key:
+                message = _("Your hand reads {reading}: a true bid.")
+            else:
+                message = _("Your hand reads {reading}: it does not beat {bid}, so you bluff.")
+            return [message.format(reading=format_poker_bid(reading), bid=cur)]
         return []
 
     def help(self) -> list[str]:
+        # Translators: each help line is a command as typed, then what it does, in columns.
         lines = [
-            "Commands (poker dice; faces 9 10 J Q K A):",
-            "  pair K, two pair Q 10, three J K, low straight, high straight,",
-            "  full house A Q, four 9 A, five Q, junk   bid a hand (or 'a pair of kings')",
-            "  liar                   lift the cup: is the bid there?",
-            "  accept                 take the cup (then arrange, roll and bid higher)",
-            "  left / right           Player One: pass the cup (sets the direction)",
-            "  out K K / out none     the dice that stay outside the cup, in view; then the cup",
-            "                         is shaken (every die under it re-rolled unseen)",
-            "  out K K, no shake      ... and the cup is not shaken",
-            "  out K K, roll K        ... and outside dice re-rolled in view ('shake roll K':",
-            "                         both)",
+            _("Commands (poker dice; faces 9 10 J Q K A):"),
+            _("  pair K, two pair Q 10, three J K, low straight, high straight,"),
+            _("  full house A Q, four 9 A, five Q, junk   bid a hand (or 'a pair of kings')"),
+            _("  liar                   lift the cup: is the bid there?"),
+            _("  accept                 take the cup (then arrange, roll and bid higher)"),
+            _("  left / right           Player One: pass the cup (sets the direction)"),
+            _("  out K K / out none     the dice that stay outside the cup, in view; then the cup"),
+            _("                         is shaken (every die under it re-rolled unseen)"),
+            _("  out K K, no shake      ... and the cup is not shaken"),
+            _("  out K K, roll K        ... and outside dice re-rolled in view ('shake roll K':"),
+            _("                         both)"),
         ]
         if self.rules.five_of_a_kind_rule:
             lines.append(
-                "  keep Q Q               five-of-a-kind challenge: keep these, re-roll the rest"
+                _("  keep Q Q               five-of-a-kind challenge: keep these, re-roll the rest")
             )
         lines += [
-            "  hint                   odds from what you know, and the prob bot's move",
-            "  status                 show the table again",
-            "  quit                   leave the game",
+            _("  hint                   odds from what you know, and the prob bot's move"),
+            _("  status                 show the table again"),
+            _("  quit                   leave the game"),
         ]
         if not self.rules.five_of_a_kind_rule:
-            lines.append("Five of a kind is an ordinary bid in these rules (no challenge).")
+            lines.append(_("Five of a kind is an ordinary bid in these rules (no challenge)."))
         return [escape(line) for line in lines]
 
     def prompt(self, state: PokerState, seat: int) -> str:
         view = state.view(seat)
         if view.phase == "respond":
-            return "liar or accept?" if ACCEPT in view.legal_actions else "liar?"
-        return _PROMPTS.get(view.phase, "your move?")
+            return _("liar or accept?") if ACCEPT in view.legal_actions else _("liar?")
+        return _(_PROMPTS.get(view.phase, N_("your move?")))
 
     def empty_reply(self, state: PokerState) -> str:
-        return f"Type {self.examples(state.view(state.current_player))}, 'help' or 'quit'."
+        return _("Type {examples}, 'help' or 'quit'.").format(
+            examples=self.examples(state.view(state.current_player))
+        )
 
     def parse(self, line: str) -> tuple[str, Any]:
         return parse_poker_command(line)
@@ -600,15 +869,27 @@ class PokerTerminal(GameTerminal):
             if both is not None:
                 return both
         answer = super().answer(state, seat, line)
-        kind, _ = self.parse(line)
+        kind, _arg = self.parse(line)
         phase = state.phase
         if kind != "error" or phase is Phase.BID or self._one_move_now(state, line):
             return answer
         view = state.view(seat)
         said = escape(repr(" ".join(line.split())))
         if phase is Phase.PASS:
-            return Answer(lines=(f"{said} is not a direction. {self._pass_options(view)}.",))
-        return Answer(lines=(f"Can't read {said} now: type {self.examples(view)}, or 'help'.",))
+            return Answer(
+                lines=(
+                    _("{said} is not a direction. {options}.").format(
+                        said=said, options=self._pass_options(view)
+                    ),
+                )
+            )
+        return Answer(
+            lines=(
+                _("Can't read {said} now: type {examples}, or 'help'.").format(
+                    said=said, examples=self.examples(view)
+                ),
+            )
+        )
 
     def arrange_and_roll(self, state: PokerState, line: str) -> Answer | None:
         """The accepter's two steps on one line: the dice that stay outside, then the roll,
@@ -642,7 +923,9 @@ class PokerTerminal(GameTerminal):
             roll = game.string_to_action(roll_move)
             after = state.apply_action(arrange)
             if roll not in after.legal_actions():
-                why = after.explain_illegal(roll) or f"'{roll_move}' is not a roll now"
+                why = after.explain_illegal(roll) or _("'{move}' is not a roll now").format(
+                    move=roll_move
+                )
                 return Answer(lines=(self.not_allowed(why),))
         except LiarsDiceError as e:
             return Answer(lines=(self.not_allowed(str(e)),))
@@ -656,7 +939,7 @@ class PokerTerminal(GameTerminal):
     def _one_move_now(self, state: PokerState, line: str) -> bool:
         """Whether ``line`` is two moves ('out K K, then shake') whose first is legal now (the
         reader's "one move at a time" says what to type)."""
-        first, then, _ = _clean(line).partition(" then ")
+        first, then, _rest = _clean(line).partition(" then ")
         kind, move = parse_poker_command(first)
         if not then or kind != "move":
             return False
