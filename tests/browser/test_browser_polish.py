@@ -95,6 +95,13 @@ def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) ->
     assert style[0] == "nowrap" and style[1] == "ellipsis" and style[2].startswith("random-bot")
     name_box = page.locator("#seats > li:not(.mine) .seat-name").first.bounding_box()
     assert name_box is not None and name_box["height"] < 28  # one line
+    # ... and "random-bot-1" fits whole (a smaller type): the bots are told apart, not all
+    # "random-bo…"
+    cut = page.eval_on_selector_all(
+        "#seats > li:not(.mine) .seat-name",
+        "es => es.filter((e) => e.scrollWidth > e.clientWidth).length",
+    )
+    assert cut == 0
     # Computer players' own moves are not "played by the computer" (that is for people).
     page.wait_for_selector("#log-body li.entry")
     assert "played by the computer" not in page.inner_text("#log-body")

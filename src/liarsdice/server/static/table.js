@@ -156,10 +156,11 @@ export function renderSeats(list, S, hooks) {
     else if (!seat.connected) tags.push(["offline", "offline"]);
     const rating = typeof seat.rating === "number" ? seat.rating : null;
     sync(whoEl, JSON.stringify([seat.name, tags, rating, seat.player || null]), () => [
-      // a long name is cut with an ellipsis, never broken mid-word; the title holds it whole
+      // a long name gets a smaller type first (so "random-bot-1" and "random-bot-2" stay
+      // told apart), then is cut with an ellipsis, never broken mid-word; the title holds it
       seat.player
-        ? h("a", { class: "seat-name", href: `/p/${encodeURIComponent(seat.player)}`, title: seat.name, text: seat.name })
-        : h("span", { class: "seat-name", title: seat.name, text: seat.name }),
+        ? h("a", { class: `seat-name${nameSize(seat.name)}`, href: `/p/${encodeURIComponent(seat.player)}`, title: seat.name, text: seat.name })
+        : h("span", { class: `seat-name${nameSize(seat.name)}`, title: seat.name, text: seat.name }),
       h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text }))),
       rating !== null ? h("span", { class: "rating", text: `rating ${rating}` }) : null,
     ]);
@@ -518,6 +519,11 @@ export function rollTray(el) {
  * One finished round in words. Bidding results name players; poker results give seats.
  * Returns {title, sentences[], hands: [[name, faces]], matches(face), palifico}.
  */
+/** The size class of a seat's name on its plate: long names get a smaller type. */
+function nameSize(name) {
+  return name.length > 15 ? " longest" : name.length > 9 ? " long" : "";
+}
+
 export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
   const me = S.seat !== null ? nameOf(S, S.seat) : null;
   const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
