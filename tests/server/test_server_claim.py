@@ -222,6 +222,6 @@ def test_serve_on_a_database_in_use_is_one_clear_error(
 
     out = asyncio.run(hold_and_serve())
     assert out.returncode == 1, (out.returncode, out.stderr)
-    assert f"the database {name} is in use by another server" in out.stderr, out.stderr
+    assert f"the database {name} is in use by another server" in out.stderr.lower(), out.stderr
     assert "--db" in out.stderr and "one server per database" in out.stderr
     assert "Traceback" not in out.stderr and "serving on" not in out.stderr
