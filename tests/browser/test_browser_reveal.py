@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from e2e_util import (
+    axe_serious,
     ensure_chromium,
     live_server,
     my_turn,
@@ -90,6 +91,7 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     page.wait_for_timeout(900)
     page.evaluate("window.scrollTo(0, 0)")
     screenshot(page, "reveal-phase.png", full_page=False)
+    assert axe_serious(page) == []  # the reveal, held, is as accessible as the table
     st = state(page)
     assert st["room"].get("reveal") and (over or st["view"]["my_dice"] == [])
     assert page.locator("#reveal-stage").is_visible()
