@@ -51,8 +51,9 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT = "en"
 LANGUAGES = ("en", "es")
 """The languages the game speaks: English (the code's own) and the ones with catalogues."""
-DOMAINS = ("terminal",)
-"""The catalogues: ``terminal`` (``liarsdice play`` and the commands' messages)."""
+DOMAINS = ("terminal", "browser")
+"""The catalogues: ``terminal`` (``liarsdice play`` and the commands' messages) and ``browser``
+(the browser client, ``server/static``: read by the page as JSON, never by this module)."""
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is read from, in gettext's order: the first one set decides."""
 
