@@ -190,3 +190,21 @@ if (typeof document !== "undefined") {
   translatePage();
   wireSwitch();
 }
+
+/**
+ * A translated sentence with elements in it: `parts(_("by {name}"), { name: strongEl })` ->
+ * ["by ", strongEl] (the placeholders named in `nodes` become those nodes, wherever the
+ * translation puts them).
+ */
+export function parts(text, nodes) {
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/\{([a-z_]+)\}/g)) {
+    if (!(m[1] in nodes)) continue;
+    if (m.index > last) out.push(text.slice(last, m.index));
+    out.push(nodes[m[1]]);
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
+}
