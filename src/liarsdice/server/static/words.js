@@ -20,26 +20,25 @@ export function bidLabel(text) {
  */
 export function describeMove(text, you = false) {
   const t = String(text);
-  const say = (third, second, values) => (you ? pgettext("you", second, values) : _(third, values));
-  if (t === "liar") return say("calls liar", "call liar");
-  if (t === "exact") return say("calls exact", "call exact");
-  if (t === "accept") return say("accepts the cup", "accept the cup");
-  if (t === "left") return say("passes the cup to the left", "pass the cup to the left");
-  if (t === "right") return say("passes the cup to the right", "pass the cup to the right");
-  if (t === "buy") return say("buys a die", "buy a die");
-  if (t === "no-show") return say("shows nothing", "show nothing");
-  if (t === "ask turn") return say("asks whose turn it is", "ask whose turn it is");
-  if (t === "ask count") return say("asks how many dice are left", "ask how many dice are left");
-  if (t.startsWith("show ")) return say("shows {dice} and re-rolls the rest", "show {dice} and re-roll the rest", { dice: withArticles(t.slice(5).split(",")) });
-  if (t === "out none") return say("puts every die under the cup", "put every die under the cup");
-  if (t.startsWith("out ")) return say("leaves {dice} outside the cup", "leave {dice} outside the cup", { dice: faceList(t.slice(4).split(" ")) });
-  if (t === "no reroll") return say("rolls nothing", "roll nothing");
-  if (t === "shake") return say("shakes the cup", "shake the cup");
-  if (t.startsWith("shake")) return say("shakes the cup and rolls {dice}", "shake the cup and roll {dice}", { dice: faceList(t.slice(13).split(" ")) });
-  if (t.startsWith("reroll ")) return say("rolls {dice}", "roll {dice}", { dice: faceList(t.slice(7).split(" ")) });
-  if (t === "keep none") return say("keeps nothing and rolls", "keep nothing and roll");
-  if (t.startsWith("keep ")) return say("keeps {dice} and rolls the rest", "keep {dice} and roll the rest", { dice: faceList(t.slice(5).split(" ")) });
-  return say("bids {bid}", "bid {bid}", { bid: bidLabel(t) });
+  if (t === "liar") return (you ? pgettext("you", "call liar") : _("calls liar"));
+  if (t === "exact") return (you ? pgettext("you", "call exact") : _("calls exact"));
+  if (t === "accept") return (you ? pgettext("you", "accept the cup") : _("accepts the cup"));
+  if (t === "left") return (you ? pgettext("you", "pass the cup to the left") : _("passes the cup to the left"));
+  if (t === "right") return (you ? pgettext("you", "pass the cup to the right") : _("passes the cup to the right"));
+  if (t === "buy") return (you ? pgettext("you", "buy a die") : _("buys a die"));
+  if (t === "no-show") return (you ? pgettext("you", "show nothing") : _("shows nothing"));
+  if (t === "ask turn") return (you ? pgettext("you", "ask whose turn it is") : _("asks whose turn it is"));
+  if (t === "ask count") return (you ? pgettext("you", "ask how many dice are left") : _("asks how many dice are left"));
+  if (t.startsWith("show ")) return (you ? pgettext("you", "show {dice} and re-roll the rest", { dice: withArticles(t.slice(5).split(",")) }) : _("shows {dice} and re-rolls the rest", { dice: withArticles(t.slice(5).split(",")) }));
+  if (t === "out none") return (you ? pgettext("you", "put every die under the cup") : _("puts every die under the cup"));
+  if (t.startsWith("out ")) return (you ? pgettext("you", "leave {dice} outside the cup", { dice: faceList(t.slice(4).split(" ")) }) : _("leaves {dice} outside the cup", { dice: faceList(t.slice(4).split(" ")) }));
+  if (t === "no reroll") return (you ? pgettext("you", "roll nothing") : _("rolls nothing"));
+  if (t === "shake") return (you ? pgettext("you", "shake the cup") : _("shakes the cup"));
+  if (t.startsWith("shake")) return (you ? pgettext("you", "shake the cup and roll {dice}", { dice: faceList(t.slice(13).split(" ")) }) : _("shakes the cup and rolls {dice}", { dice: faceList(t.slice(13).split(" ")) }));
+  if (t.startsWith("reroll ")) return (you ? pgettext("you", "roll {dice}", { dice: faceList(t.slice(7).split(" ")) }) : _("rolls {dice}", { dice: faceList(t.slice(7).split(" ")) }));
+  if (t === "keep none") return (you ? pgettext("you", "keep nothing and roll") : _("keeps nothing and rolls"));
+  if (t.startsWith("keep ")) return (you ? pgettext("you", "keep {dice} and roll the rest", { dice: faceList(t.slice(5).split(" ")) }) : _("keeps {dice} and rolls the rest", { dice: faceList(t.slice(5).split(" ")) }));
+  return (you ? pgettext("you", "bid {bid}", { bid: bidLabel(t) }) : _("bids {bid}", { bid: bidLabel(t) }));
 }
 
 const faceOf = (x) => (/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x);
