@@ -40,6 +40,7 @@ __all__ = [
     "compile_mo",
     "extract",
     "extract_html",
+    "json_path",
     "main",
     "read_catalog",
     "same_content",
@@ -64,8 +65,9 @@ SOURCES: dict[str, list[tuple[str, Any]]] = {
 """Each domain's source files (glob patterns under ``src/liarsdice``) and babel's extraction
 method for them (``python``; ``javascript`` for the browser's scripts; :func:`extract_html`
 for the page's own text)."""
-JSON_OUTPUT: dict[str, Path] = {"browser": PACKAGE / "server" / "static" / "i18n"}
-"""Where each browser domain's catalogues go as JSON (``<lang>.json`` in the folder)."""
+JSON_OUTPUT: dict[str, Path] = {"browser": PACKAGE / "server" / "static" / "i18n-{lang}.json"}
+"""Where each browser domain's catalogues go as JSON: a path with ``{lang}`` in its name (the
+server serves ``static/`` as one flat folder: ``static/i18n-es.json``)."""
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # in the headers: no churn at each build
 PROJECT = "liarsdice"
 
@@ -228,6 +230,12 @@ def catalog_json(catalog: Catalog) -> dict[str, Any]:
     return {"language": str(catalog.locale), "plural": plural, "messages": messages}
 
 
+def json_path(domain: str, lang: str) -> Path:
+    """The JSON catalogue of a browser domain in ``lang``."""
+    template = JSON_OUTPUT[domain]
+    return template.with_name(template.name.format(lang=lang))
+
+
 def _outputs(domain: str) -> dict[Path, bytes]:
     """Every file the build writes for ``domain``, and its content."""
     template = extract(domain)
@@ -253,7 +261,7 @@ def _outputs(domain: str) -> dict[Path, bytes]:
         files[path.with_suffix(".mo")] = compile_mo(merged)
         if domain in JSON_OUTPUT:
             text = json.dumps(catalog_json(merged), ensure_ascii=False, indent=1, sort_keys=True)
-            files[JSON_OUTPUT[domain] / f"{lang}.json"] = (text + "\n").encode()
+            files[json_path(domain, lang)] = (text + "\n").encode()
     return files
 
 

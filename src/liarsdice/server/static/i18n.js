@@ -1,5 +1,5 @@
 // The page's language: English (the code's own: each English sentence is its message id) or a
-// language with a catalogue, static/i18n/<lang>.json, written by `python -m liarsdice.i18n.build`
+// language with a catalogue, static/i18n-<lang>.json, written by `python -m liarsdice.i18n.build`
 // from src/liarsdice/i18n/locale/<lang>/LC_MESSAGES/browser.po (docs/I18N.md).
 //
 // The functions have the Python names so that babel's javascript extractor finds the messages:
@@ -66,7 +66,7 @@ let pluralRules = null;
 async function load(lang) {
   if (lang === DEFAULT) return DEFAULT;
   try {
-    const r = await fetch(`/static/i18n/${lang}.json`, { headers: { Accept: "application/json" } });
+    const r = await fetch(`/static/i18n-${lang}.json`, { headers: { Accept: "application/json" } });
     if (!r.ok) throw new Error(`HTTP ${r.status}`);
     const data = await r.json();
     messages = data.messages || {};
