@@ -87,7 +87,12 @@ def extract(domain: str) -> Catalog:
     template.header_comment = f"# Messages of liarsdice's {domain} (written by the build)."
     method_map = SOURCES[domain]
     for filename, lineno, message, comments, context in extract_from_dir(
-        PACKAGE, method_map=method_map, keywords=KEYWORDS, comment_tags=("Translators:",)
+        PACKAGE,
+        method_map=method_map,
+        # the javascript extractor reads the calls inside `...${_("...")}...` too
+        options_map={pattern: {"parse_template_string": "true"} for pattern, _m in method_map},
+        keywords=KEYWORDS,
+        comment_tags=("Translators:",),
     ):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return template
