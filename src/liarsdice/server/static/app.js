@@ -623,7 +623,7 @@ function goLobbyAfterLeave() {
 /** Send a message; complain when offline. Returns the message id or null. */
 function send(type, data = {}) {
   const id = conn && conn.send(type, data);
-  if (!id) showError("Not connected: wait a moment and try again.");
+  if (!id) showError(_("Not connected: wait a moment and try again."));
   return id;
 }
 
