@@ -82,7 +82,8 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
     mine = page.locator(f"#log-body .entry[data-text='{bid}']").first.inner_text()
     quantity, face = bid.split("x")
     assert mine.startswith("Tú apuestas "), mine
-    faces = CATALOGUE["messages"][f"face\x04{ {'1': 'one', '2': 'two', '3': 'three', '4': 'four', '5': 'five', '6': 'six'}[face] }"]
+    word = ["one", "two", "three", "four", "five", "six"][int(face) - 1]
+    faces = CATALOGUE["messages"][f"face\x04{word}"]
     assert faces[0 if quantity == "1" else 1] in mine, (mine, faces)
     # a computer player's move after mine: "apuesta ..." or "duda"
     page.wait_for_function(

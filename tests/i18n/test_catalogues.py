@@ -153,7 +153,7 @@ def test_the_page_text_is_extracted() -> None:
     for message in (
         "Bluff your way to the last die",
         "Leave empty for a guest name",  # a placeholder attribute
-        "Rule changes <span class=\"hint\">(one per line, e.g. <code>dice=3</code>)</span>",
+        'Rule changes <span class="hint">(one per line, e.g. <code>dice=3</code>)</span>',
         "15 seconds",
         "Language",
     ):

@@ -150,7 +150,9 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 def extract_html(
     fileobj: Any, keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[tuple[int, str, str, list[str]]]:
-    """Babel's extraction method for ``index.html`` (see :class:`_PageText`)."""
+    """Babel's extraction method for ``index.html`` (see :class:`_PageText`); babel passes
+    the keywords, comment tags and options of every method (none of them apply here)."""
+    del keywords, comment_tags, options
     parser = _PageText(fileobj.read().decode("utf-8"))
     parser.feed(parser.source)
     parser.close()
