@@ -2,7 +2,7 @@
 // comes from the server's `legal` list and events; people read sentences.
 
 import { faceName, faceWords } from "./dice.js";
-import { _, andList, pgettext } from "./i18n.js";
+import { _, andList, currentLanguage, pgettext } from "./i18n.js";
 import { parseBid } from "./odds.js";
 
 /** A bid for people: "3x5" -> "3 × fives" ("3 × cincos"); poker bids in words ("a pair of kings"). */
@@ -151,9 +151,9 @@ export function pokerWords(text) {
   return _("{hand} with {kickers}", { hand, kickers: andList(kickers.map(an)) });
 }
 
-/** 1 -> "1st", 2 -> "2nd", ... ("1.º" in Spanish). */
+/** 1 -> "1st", 2 -> "2nd", ... ("1.º" in Spanish: one message, "{n}th", for every number). */
 export function ordinal(n) {
-  if (pgettext("ordinal", "{n}th") !== "{n}th") return pgettext("ordinal", "{n}th", { n }); // one form
+  if (currentLanguage() !== "en") return pgettext("ordinal", "{n}th", { n });
   const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${s}`;
 }
