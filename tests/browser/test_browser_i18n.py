@@ -100,6 +100,19 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
     no_page_errors(page)
 
 
+def test_poker_dice_in_spanish(browser: Browser, server: str) -> None:
+    page = new_page(browser, locale="es", viewport=LAPTOP, reduced_motion="reduce")
+    start_with_bots(page, server, "Bea", options="", preset="poker-dice", bots=("random",))
+    wait_my_turn(page, timeout=15_000)
+    moves = page.locator("#moves").inner_text()
+    assert "Canta una jugada:" in moves or "¡Dudo!" in moves or "Aceptar el cubilete" in moves, (
+        moves
+    )
+    assert page.locator("#my-h").inner_text() == "Lo que ves del cubilete"
+    assert visible_english(page) == []
+    no_page_errors(page)
+
+
 def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, server: str) -> None:
     page = new_page(browser, viewport=LAPTOP)
     page.goto(server + "/")
@@ -118,6 +131,8 @@ def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, ser
     page.goto(server + "/leaderboard")
     page.wait_for_selector("#leaderboard-h")
     assert page.locator("#leaderboard-h").inner_text() == "Clasificación"
+    page.wait_for_selector("#leaderboard-content > *")
+    assert visible_english(page) == []
     assert page.locator("#language").is_visible()
     assert page.locator("#language").input_value() == "es"
     # and back to English, whatever the browser's language
