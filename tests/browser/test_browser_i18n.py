@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from e2e_util import (
     axe_serious,
+    horizontal_overflow,
     least_bid,
     new_page,
     no_page_errors,
@@ -97,6 +98,22 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
     assert visible_english(page) == []
     assert axe_serious(page) == []
     screenshot(page, "table-es.png")
+    no_page_errors(page)
+
+
+def test_spanish_fits_a_phone(browser: Browser, server: str) -> None:
+    """The longer Spanish words (and the switch in the header) still fit a phone's width."""
+    phone = {"width": 375, "height": 740}
+    page = new_page(browser, locale="es-ES", viewport=phone, is_mobile=True, has_touch=True)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-preset option", state="attached")
+    assert page.locator("#language").is_visible()
+    assert horizontal_overflow(page) == 0
+    screenshot(page, "lobby-es-phone.png")
+    start_with_bots(page, server, "Eva", bots=("random",))
+    page.wait_for_selector("#my-dice-row")
+    assert horizontal_overflow(page) == 0
+    screenshot(page, "table-es-phone.png")
     no_page_errors(page)
 
 
