@@ -16,6 +16,7 @@ from liarsdice.bots.table import BotTable
 from liarsdice.core.bidding.ladder import BidSpace
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
+from liarsdice.i18n.build import _PageText
 from liarsdice.interop.openspiel import LiarsDiceGame, LiarsDiceState, Observer
 from liarsdice.interop.pettingzoo import LiarsDiceAEC, LiarsDiceGymEnv
 from liarsdice.server.http.analysis import get_analysis
@@ -49,6 +50,10 @@ Metrics.takeovers
 # Alembic reads these from every revision module (server/migrations/versions/).
 migration = import_module("liarsdice.server.migrations.versions.0001_initial")
 migration.revision, migration.down_revision, migration.downgrade
+
+# html.parser.HTMLParser calls these (i18n/build.py reads index.html's text for the catalogue).
+_PageText.handle_starttag
+_PageText.handle_endtag
 
 # pydantic reads a model's configuration.
 Envelope.model_config

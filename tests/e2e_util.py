@@ -184,7 +184,10 @@ PAGE_ERRORS: dict[Any, list[str]] = {}
 
 
 def new_page(browser: Any, **context: Any) -> Page:
-    """A page in a fresh context (its own localStorage), recording uncaught errors."""
+    """A page in a fresh context (its own localStorage), recording uncaught errors. The
+    browser's language is English (``locale="en-US"``: the page speaks the browser's language,
+    docs/I18N.md) unless ``locale`` says otherwise."""
+    context.setdefault("locale", "en-US")
     page: Page = browser.new_context(**context).new_page()
     page.set_default_timeout(10_000)
     errors = PAGE_ERRORS.setdefault(page, [])

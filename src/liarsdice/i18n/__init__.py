@@ -9,7 +9,8 @@ the code: its messages are the msgids, so English needs no catalogue.
 The language in use is a context variable (one per thread and task): :func:`using` sets it for
 a block, and :func:`_`, :func:`ngettext`, :func:`pgettext` and :func:`npgettext` translate with
 it. Nothing here is needed by the rules core: only the terminal (``families/*/terminal.py``,
-``cli/``) and, in time, the browser's catalogue speak through it.
+``cli/``) speaks through it; the ``browser`` catalogue is read by the page itself, as JSON
+(``server/static/i18n.js``, docs/I18N.md).
 
 >>> with using("es"):
 ...     _("Game abandoned."), ngettext("{n} die", "{n} dice", 3).format(n=3)
@@ -51,8 +52,9 @@ LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT = "en"
 LANGUAGES = ("en", "es")
 """The languages the game speaks: English (the code's own) and the ones with catalogues."""
-DOMAINS = ("terminal",)
-"""The catalogues: ``terminal`` (``liarsdice play`` and the commands' messages)."""
+DOMAINS = ("terminal", "browser")
+"""The catalogues: ``terminal`` (``liarsdice play`` and the commands' messages) and ``browser``
+(the browser client, ``server/static``: read by the page as JSON, never by this module)."""
 ENV_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """Where the language is read from, in gettext's order: the first one set decides."""
 

@@ -16,11 +16,14 @@ from __future__ import annotations
 
 import argparse
 import gettext
+import html
 import io
 import json
 import re
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +39,8 @@ __all__ = [
     "catalog_json",
     "compile_mo",
     "extract",
+    "extract_html",
+    "json_path",
     "main",
     "read_catalog",
     "same_content",
@@ -50,13 +55,19 @@ KEYWORDS: dict[str, Any] = {
     "npgettext": ((1, "c"), 2, 3),
 }
 """The translation functions of :mod:`liarsdice.i18n` (babel's keyword specifications)."""
-SOURCES: dict[str, list[tuple[str, str]]] = {
+SOURCES: dict[str, list[tuple[str, Any]]] = {
     "terminal": [("cli/**.py", "python"), ("families/**.py", "python")],
+    "browser": [
+        ("server/static/*.js", "javascript"),
+        ("server/static/index.html", "liarsdice.i18n.build:extract_html"),
+    ],
 }
 """Each domain's source files (glob patterns under ``src/liarsdice``) and babel's extraction
-method for them (``python``; ``javascript`` for the browser's scripts)."""
-JSON_OUTPUT: dict[str, Path] = {}
-"""Where each browser domain's catalogues go as JSON (``<lang>.json`` in the folder)."""
+method for them (``python``; ``javascript`` for the browser's scripts; :func:`extract_html`
+for the page's own text)."""
+JSON_OUTPUT: dict[str, Path] = {"browser": PACKAGE / "server" / "static" / "i18n-{lang}.json"}
+"""Where each browser domain's catalogues go as JSON: a path with ``{lang}`` in its name (the
+server serves ``static/`` as one flat folder: ``static/i18n-es.json``)."""
 FIXED_DATE = datetime(2026, 1, 1, tzinfo=UTC)  # in the headers: no churn at each build
 PROJECT = "liarsdice"
 
@@ -76,10 +87,78 @@ def extract(domain: str) -> Catalog:
     template.header_comment = f"# Messages of liarsdice's {domain} (written by the build)."
     method_map = SOURCES[domain]
     for filename, lineno, message, comments, context in extract_from_dir(
-        PACKAGE, method_map=method_map, keywords=KEYWORDS, comment_tags=("Translators:",)
+        PACKAGE,
+        method_map=method_map,
+        # the javascript extractor reads the calls inside `...${_("...")}...` too
+        options_map={pattern: {"parse_template_string": "true"} for pattern, _m in method_map},
+        keywords=KEYWORDS,
+        comment_tags=("Translators:",),
     ):
         template.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     return template
+
+
+_SQUASH = re.compile(r"\s+")
+
+
+class _PageText(HTMLParser):
+    """The messages of a page: the text (or, ``data-i18n="html"``, the markup) of each element
+    with ``data-i18n`` and the attributes that ``data-i18n-attrs`` names, whitespace squashed
+    as ``static/i18n.js`` squashes it before looking them up."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.source = source
+        self.lines = [0]
+        for line in source.splitlines(keepends=True):
+            self.lines.append(self.lines[-1] + len(line))
+        self.open: list[tuple[str, int, int, bool, int]] = []  # tag, depth, start, html, line
+        self.depth = 0
+        self.found: list[tuple[int, str]] = []
+
+    def _offset(self) -> int:
+        line, col = self.getpos()
+        return self.lines[line - 1] + col
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        line = self.getpos()[0]
+        for name in (found.get("data-i18n-attrs") or "").split():
+            if found.get(name):
+                self.found.append((line, _SQUASH.sub(" ", found[name] or "").strip()))
+        if tag in _VOID:
+            return
+        self.depth += 1
+        if "data-i18n" in found:
+            start = self._offset() + len(self.get_starttag_text() or "")
+            self.open.append((tag, self.depth, start, found["data-i18n"] == "html", line))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _VOID:
+            return
+        if self.open and self.open[-1][0] == tag and self.open[-1][1] == self.depth:
+            _tag, _depth, start, markup, line = self.open.pop()
+            inner = self.source[start : self._offset()]
+            text = inner if markup else html.unescape(re.sub(r"<[^>]*>", "", inner))
+            self.found.append((line, _SQUASH.sub(" ", text).strip()))
+        self.depth -= 1
+
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source"}
+
+
+def extract_html(
+    fileobj: Any, keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[tuple[int, str, str, list[str]]]:
+    """Babel's extraction method for ``index.html`` (see :class:`_PageText`); babel passes
+    the keywords, comment tags and options of every method (none of them apply here)."""
+    del keywords, comment_tags, options
+    parser = _PageText(fileobj.read().decode("utf-8"))
+    parser.feed(parser.source)
+    parser.close()
+    for line, message in parser.found:
+        if message:
+            yield line, "_", message, []
 
 
 def read_catalog(domain: str, lang: str) -> Catalog:
@@ -158,6 +237,12 @@ def catalog_json(catalog: Catalog) -> dict[str, Any]:
     return {"language": str(catalog.locale), "plural": plural, "messages": messages}
 
 
+def json_path(domain: str, lang: str) -> Path:
+    """The JSON catalogue of a browser domain in ``lang``."""
+    template = JSON_OUTPUT[domain]
+    return template.with_name(template.name.format(lang=lang))
+
+
 def _outputs(domain: str) -> dict[Path, bytes]:
     """Every file the build writes for ``domain``, and its content."""
     template = extract(domain)
@@ -183,7 +268,7 @@ def _outputs(domain: str) -> dict[Path, bytes]:
         files[path.with_suffix(".mo")] = compile_mo(merged)
         if domain in JSON_OUTPUT:
             text = json.dumps(catalog_json(merged), ensure_ascii=False, indent=1, sort_keys=True)
-            files[JSON_OUTPUT[domain] / f"{lang}.json"] = (text + "\n").encode()
+            files[json_path(domain, lang)] = (text + "\n").encode()
     return files
 
 

@@ -6,6 +6,7 @@
 
 import { getJSON } from "./api.js";
 import { fill, h } from "./dom.js";
+import { _, ngettext } from "./i18n.js";
 import { presetTitle } from "./rules.js";
 
 const analysisUrl = (room, game) => `/api/rooms/${encodeURIComponent(room)}/games/${game}/analysis`;
@@ -16,7 +17,8 @@ export const analysisHash = (game) => `#analysis-${game}`;
 const pct = (x) => (x === null || x === undefined ? "–" : `${Math.round(100 * x)}%`);
 const lossText = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-const markText = (mark) => (mark ? `${SIGNS[mark]} ${mark}` : "");
+const MARKS = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
+const markText = (mark) => (mark ? `${SIGNS[mark]} ${MARKS[mark] || mark}` : "");
 
 function table(id, caption, heads, rows) {
   return h(
@@ -44,7 +46,7 @@ function moveRows(analysis) {
       h("td", { text: m.faced || "–" }),
       h("td", { text: pct(m.p_known) }),
       h("td", { text: pct(m.p_actual) }),
-      h("td", { text: m.expert === null ? "–" : m.agrees ? `${m.expert} (same)` : m.expert }),
+      h("td", { text: m.expert === null ? "–" : m.agrees ? _("{move} (same)", { move: m.expert }) : m.expert }),
       h("td", { text: lossText(m.loss) }),
       h("td", { text: markText(m.mark), style: m.mark === "blunder" ? "font-weight: 700" : null }),
     ),
@@ -78,34 +80,34 @@ export class AnalysisView {
 
   async open(room, game) {
     this.section.hidden = false;
-    fill(this.section, h("p", { text: `Analysing game ${game}…` }));
+    fill(this.section, h("p", { text: _("Analysing game {game}…", { game }) }));
     const analysis = await getJSON(analysisUrl(room, game));
     const t = analysis.thresholds;
-    const heading = h("h2", { id: "analysis-h", tabindex: "-1", text: `Analysis of game ${game}` });
-    const winner = analysis.winner ? ` ${analysis.winner} won.` : "";
+    const heading = h("h2", { id: "analysis-h", tabindex: "-1", text: _("Analysis of game {game}", { game }) });
+    const o = { game: presetTitle(analysis.rules), names: analysis.seats.join(", "), name: analysis.winner };
     fill(
       this.section,
       heading,
-      h("p", { class: "meta" }, `${presetTitle(analysis.rules)}; players: ${analysis.seats.join(", ")}.${winner}`),
+      h("p", { class: "meta" }, analysis.winner ? _("{game}; players: {names}. {name} won.", o) : _("{game}; players: {names}.", o)),
       h(
         "p",
         { class: "meta", id: "analysis-help" },
-        "For each move: the chance that the bid the player faced was true from what they could see, and with every die known; ",
-        `the expert bot's move from the player's own view; and the loss: ${analysis.loss_measure}. Marks: ?! inaccuracy from ${pct(t.inaccuracy)}, ? mistake from ${pct(t.mistake)}, ?? blunder from ${pct(t.blunder)}. `,
-        h("a", { href: analysisUrl(room, game), id: "analysis-json" }, "The analysis as JSON"),
+        _("For each move: the chance that the bid the player faced was true from what they could see, and with every die known; the expert bot's move from the player's own view; and the loss: {measure}. Marks: ?! inaccuracy from {inaccuracy}, ? mistake from {mistake}, ?? blunder from {blunder}.", { measure: analysis.loss_measure, inaccuracy: pct(t.inaccuracy), mistake: pct(t.mistake), blunder: pct(t.blunder) }),
+        " ",
+        h("a", { href: analysisUrl(room, game), id: "analysis-json" }, _("The analysis as JSON")),
       ),
-      table("analysis-players", "Players", ["Player", "Decisions", "Judged", "As the expert", "Inaccuracies", "Mistakes", "Blunders", "Average loss"], playerRows(analysis)),
+      table("analysis-players", _("Players"), [_("Player"), _("Decisions"), _("Judged"), _("As the expert"), _("Inaccuracies"), _("Mistakes"), _("Blunders"), _("Average loss")], playerRows(analysis)),
       table(
         "analysis-moves",
-        "Every move",
-        ["#", "Round", "Player", "Move", "Bid faced", "Chance true (as known)", "Chance true (all dice)", "Expert's move", "Win chance lost", "Mark"],
+        _("Every move"),
+        ["#", _("Round"), _("Player"), _("Move"), _("Bid faced"), _("Chance true (as known)"), _("Chance true (all dice)"), _("Expert's move"), _("Win chance lost"), _("Mark")],
         moveRows(analysis),
       ),
-      h("p", {}, h("button", { type: "button", id: "analysis-close", onclick: () => this.close() }, "Close the analysis")),
+      h("p", {}, h("button", { type: "button", id: "analysis-close", onclick: () => this.close() }, _("Close the analysis"))),
     );
     heading.focus();
     const marks = analysis.moves.filter((m) => m.mark === "mistake" || m.mark === "blunder").length;
-    this.announce(`Analysis of game ${game}: ${analysis.moves.length} moves, ${marks} mistakes or blunders.`);
+    this.announce(ngettext("Analysis of game {game}: {n} move, {marks} mistakes or blunders.", "Analysis of game {game}: {n} moves, {marks} mistakes or blunders.", analysis.moves.length, { game, marks }));
   }
 
   close() {
@@ -144,7 +146,7 @@ export function wireAnalysis(room, { announce, showError }) {
       section.scrollIntoView({ block: "start" });
     } catch (err) {
       section.hidden = true;
-      showError(`Couldn't analyse game ${m[1]}. ${err && err.message ? err.message : ""}`);
+      showError(_("Couldn't analyse game {game}. {reason}", { game: m[1], reason: err && err.message ? err.message : "" }));
     }
   };
   window.addEventListener("hashchange", check);

@@ -1,6 +1,8 @@
 // Talking to the server: the HTTP endpoints, the seat tokens kept in localStorage, and one
 // WebSocket with resume (docs/PROTOCOL.md).
 
+import { _ } from "./i18n.js";
+
 export const PROTOCOL_VERSION = 1;
 
 /** An HTTP or protocol error with the server's code and message. */
@@ -68,38 +70,38 @@ export async function postWithOptional(url, body, optional) {
 // What to tell a person for each error code (the server's message is kept where it says
 // something only it knows, such as why a move is illegal).
 const ERROR_SENTENCES = {
-  no_room: "There is no such room.",
-  room_full: "The room is full (12 seats).",
-  room_locked: "The host has locked this room: nobody new can take a seat. You can still watch.",
-  banned: "The host has banned that name from this room.",
-  name_taken: "Someone in the room already has that name (or one that looks like it): pick another.",
-  name_reserved: "That name is kept for computer players: pick another.",
-  not_your_turn: "It's not your turn.",
-  not_seated: "Only players seated at the table can do that.",
-  not_host: "Only the host can do that.",
-  eliminated: "You are out of this game.",
-  stale: "The table moved on before your move arrived: have another look.",
-  rate_limited: "Slow down a little: too many messages at once.",
-  too_many_rooms: "You have created many rooms in the last hour: wait a little or join one.",
-  too_many_players: "Many new players were made from this address in the last hour: wait a little, or play under a name you already have.",
-  too_many_connections: "Too many open tabs from this address.",
-  store_unavailable: "The server can't save right now; it will retry by itself. Try your move again in a moment.",
-  bad_token: "This browser's seat in the room is no longer valid.",
-  removed: "The host removed you from the room.",
-  bad_origin: "This page isn't allowed to talk to the server.",
+  no_room: _("There is no such room."),
+  room_full: _("The room is full (12 seats)."),
+  room_locked: _("The host has locked this room: nobody new can take a seat. You can still watch."),
+  banned: _("The host has banned that name from this room."),
+  name_taken: _("Someone in the room already has that name (or one that looks like it): pick another."),
+  name_reserved: _("That name is kept for computer players: pick another."),
+  not_your_turn: _("It's not your turn."),
+  not_seated: _("Only players seated at the table can do that."),
+  not_host: _("Only the host can do that."),
+  eliminated: _("You are out of this game."),
+  stale: _("The table moved on before your move arrived: have another look."),
+  rate_limited: _("Slow down a little: too many messages at once."),
+  too_many_rooms: _("You have created many rooms in the last hour: wait a little or join one."),
+  too_many_players: _("Many new players were made from this address in the last hour: wait a little, or play under a name you already have."),
+  too_many_connections: _("Too many open tabs from this address."),
+  store_unavailable: _("The server can't save right now; it will retry by itself. Try your move again in a moment."),
+  bad_token: _("This browser's seat in the room is no longer valid."),
+  removed: _("The host removed you from the room."),
+  bad_origin: _("This page isn't allowed to talk to the server."),
 };
 
 /** An error as one readable sentence (no codes). */
 export function errorSentence(err) {
   const code = err && err.code;
   if (code && ERROR_SENTENCES[code]) return ERROR_SENTENCES[code];
-  return sentence(err && err.message ? err.message : String(err || "Something went wrong"));
+  return sentence(err && err.message ? err.message : String(err || _("Something went wrong")));
 }
 
 /** "4x5 does not beat 5x6" -> "4x5 does not beat 5x6." (a capital and a full stop). */
 export function sentence(text) {
   let t = String(text || "").trim();
-  if (!t) return "Something went wrong.";
+  if (!t) return _("Something went wrong.");
   t = t[0].toUpperCase() + t.slice(1);
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
@@ -170,7 +172,7 @@ export async function ensurePlayer(name) {
 export function guestName() {
   const n = new Uint16Array(1);
   crypto.getRandomValues(n);
-  return `Guest ${1000 + (n[0] % 9000)}`;
+  return _("Guest {n}", { n: 1000 + (n[0] % 9000) });
 }
 
 // ---------------------------------------------------------------- seats in localStorage
@@ -277,7 +279,7 @@ export class Connection {
         // already closed
       }
     }
-    this.onStatus("connecting…", "connecting");
+    this.onStatus(_("connecting…"), "connecting");
     const ws = new WebSocket(this.url());
     this.ws = ws;
     ws.addEventListener("open", () => {
@@ -296,7 +298,7 @@ export class Connection {
       if (replyTo && this.unacked.has(replyTo)) this.unacked.delete(replyTo);
       if (frame.type === "welcome") {
         this.attempt = 0;
-        this.onStatus("connected", "open");
+        this.onStatus(_("connected"), "open");
         for (const [id, data] of this.unacked) this.sendRaw("action", { ...data, id });
       }
       const seq = frame.data && typeof frame.data.seq === "number" ? frame.data.seq : null;
@@ -313,7 +315,7 @@ export class Connection {
       if (gen !== this.generation) return;
       this.ws = null;
       if ([CLOSE_BAD_TOKEN, CLOSE_NO_ROOM, CLOSE_ORIGIN, CLOSE_BAD_HELLO, CLOSE_REMOVED].includes(ev.code)) {
-        this.onStatus("disconnected", "closed");
+        this.onStatus(_("disconnected"), "closed");
         this.onFatal(ev.code);
         return;
       }
@@ -326,7 +328,7 @@ export class Connection {
     const base = Math.min(10000, 500 * 2 ** this.attempt);
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.attempt += 1;
-    this.onStatus(`offline: reconnecting in ${Math.ceil(delay / 1000)} s…`, "closed");
+    this.onStatus(_("offline: reconnecting in {secs} s…", { secs: Math.ceil(delay / 1000) }), "closed");
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.open(), delay);
   }

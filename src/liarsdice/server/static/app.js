@@ -22,6 +22,7 @@ import {
   sentence,
 } from "./api.js";
 import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
+import { _, ngettext, pgettext } from "./i18n.js";
 import { GameLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
@@ -92,7 +93,7 @@ export function parseOptions(text) {
       const line = raw.trim();
       if (!line || line.startsWith("#")) return;
       const eq = line.indexOf("=");
-      if (eq <= 0) throw new Error(`Rule changes, line ${i + 1}: write a name, "=" and a value, for example dice=3.`);
+      if (eq <= 0) throw new Error(_("Rule changes, line {line}: write a name, \"=\" and a value, for example dice=3.", { line: i + 1 }));
       options[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
     });
   return options;
@@ -103,7 +104,7 @@ function timerValue(input) {
   const t = String(input.value).trim();
   if (!t) return null;
   const n = Number(t);
-  if (!Number.isFinite(n)) throw new Error("The time per move is a number of seconds.");
+  if (!Number.isFinite(n)) throw new Error(_("The time per move is a number of seconds."));
   return n;
 }
 
@@ -157,7 +158,7 @@ function showMe() {
   if (p && p.player) {
     link.hidden = false;
     link.href = `/p/${encodeURIComponent(p.player)}`;
-    link.textContent = p.name ? `You: ${p.name}` : "You";
+    link.textContent = p.name ? _("You: {name}", { name: p.name }) : _("You");
   } else {
     link.hidden = true;
   }
@@ -169,7 +170,7 @@ function wireSound() {
   const b = $("sound-toggle");
   const paint = () => {
     b.setAttribute("aria-pressed", isMuted() ? "false" : "true");
-    b.replaceChildren(isMuted() ? speakerOff() : speakerOn(), isMuted() ? "Sound off" : "Sound on");
+    b.replaceChildren(isMuted() ? speakerOff() : speakerOn(), isMuted() ? _("Sound off") : _("Sound on"));
   };
   b.addEventListener("click", () => {
     setMuted(!isMuted());
@@ -186,17 +187,17 @@ function openRules(preset, options) {
   const rules = presetRules(preset);
   fill(
     $("rules-body"),
-    h("h3", { text: "The idea" }),
+    h("h3", { text: _("The idea") }),
     h("ul", {}, BASICS.map((s) => h("li", { text: s }))),
-    h("h3", { text: `${presetTitle(preset.name)}: the rules in play` }),
+    h("h3", { text: _("{game}: the rules in play", { game: presetTitle(preset.name) }) }),
     h("ul", { id: "rules-list" }, [...rules, ...optionSentences(options)].map((s) => h("li", { text: s }))),
-    h("h3", { text: "Playing here" }),
+    h("h3", { text: _("Playing here") }),
     h(
       "ul",
       {},
-      h("li", { text: "To bid, pick how many, then click a face. Only bids that beat the current one can be clicked." }),
-      h("li", { text: "Call “Liar!” when you think the bid to beat is too high." }),
-      h("li", { text: "Everything works with the keyboard: Tab moves between controls, Enter or Space presses them, the arrow keys pick a number." }),
+      h("li", { text: _("To bid, pick how many, then click a face. Only bids that beat the current one can be clicked.") }),
+      h("li", { text: _("Call “Liar!” when you think the bid to beat is too high.") }),
+      h("li", { text: _("Everything works with the keyboard: Tab moves between controls, Enter or Space presses them, the arrow keys pick a number.") }),
     ),
   );
   if (typeof dialog.showModal === "function") dialog.showModal();
@@ -216,7 +217,7 @@ function wireRulesDialog() {
 
 async function startLobby() {
   $("lobby").hidden = false;
-  document.title = "Liar's Dice";
+  document.title = _("Liar's Dice");
   const nameInput = $("my-name");
   nameInput.value = myName();
   const player = loadPlayer();
@@ -229,7 +230,7 @@ async function startLobby() {
     ev.preventDefault();
     const nm = nameInput.value.trim();
     if (!nm) {
-      showError("Please type a name.");
+      showError(_("Please type a name."));
       return;
     }
     try {
@@ -240,9 +241,9 @@ async function startLobby() {
         $("my-page").hidden = false;
         $("my-page").href = `/p/${encodeURIComponent(p.player)}`;
       }
-      announce(`Your name is now ${nm}.`);
-      $("save-name").textContent = "Saved";
-      setTimeout(() => ($("save-name").textContent = "Save name"), 2000);
+      announce(_("Your name is now {name}.", { name: nm }));
+      $("save-name").textContent = _("Saved");
+      setTimeout(() => ($("save-name").textContent = _("Save name")), 2000);
     } catch (err) {
       showError(err);
     }
@@ -250,13 +251,13 @@ async function startLobby() {
 
   const select = $("create-preset");
   const data = await presets().catch((err) => {
-    showError(`Couldn't load the list of games. ${errorSentence(err)}`);
+    showError(_("Couldn't load the list of games. {reason}", { reason: errorSentence(err) }));
     return { presets: [], bot_levels: [] };
   });
   const groups = [
-    ["Bid on all the dice", (p) => p.family === "bidding" && !["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
-    ["Poker dice", (p) => p.family === "poker"],
-    ["Two-player duels", (p) => ["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
+    [_("Bid on all the dice"), (p) => p.family === "bidding" && !["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
+    [_("Poker dice"), (p) => p.family === "poker"],
+    [_("Two-player duels"), (p) => ["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
   ];
   const placed = new Set();
   for (const [label, test] of groups) {
@@ -273,7 +274,7 @@ async function startLobby() {
     $("preset-desc").textContent = p ? presetSummary(p) : "";
     fill($("preset-rules-list"), (p ? presetRules(p) : []).map((s) => h("li", { text: s })));
     $("options-hint").textContent =
-      p && p.family === "poker" ? "For example lives=2." : "For example dice=3 (fewer dice, shorter games), wild=none, loss=one.";
+      p && p.family === "poker" ? _("For example lives=2.") : _("For example dice=3 (fewer dice, shorter games), wild=none, loss=one.");
   };
   select.addEventListener("change", describe);
   describe();
@@ -299,7 +300,7 @@ async function startLobby() {
       location.assign(roomPath(res.room));
     } catch (err) {
       button.disabled = false;
-      showError(`Couldn't create the room. ${err instanceof ApiError ? errorSentence(err) : sentence(err.message)}`);
+      showError(_("Couldn't create the room. {reason}", { reason: err instanceof ApiError ? errorSentence(err) : sentence(err.message) }));
     }
   });
 
@@ -319,14 +320,14 @@ async function startLobby() {
       location.assign(roomPath(res.room));
     } catch (err) {
       button.disabled = false;
-      showError(`Couldn't start a game. ${err instanceof ApiError ? errorSentence(err) : sentence(err.message)}`);
+      showError(_("Couldn't start a game. {reason}", { reason: err instanceof ApiError ? errorSentence(err) : sentence(err.message) }));
     }
   });
 
   const joinWith = async (watch) => {
     const room = roomFromInput($("join-room").value);
     if (!room) {
-      showError("Paste a room link (it ends with /r/ and the room's name).");
+      showError(_("Paste a room link (it ends with /r/ and the room's name)."));
       return;
     }
     if (watch || loadSeat(room)) {
@@ -341,7 +342,7 @@ async function startLobby() {
       saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
       location.assign(roomPath(res.room));
     } catch (err) {
-      showError(`Couldn't join. ${errorSentence(err)}`);
+      showError(_("Couldn't join. {reason}", { reason: errorSentence(err) }));
     }
   };
   $("join-form").addEventListener("submit", (ev) => {
@@ -355,24 +356,31 @@ async function startLobby() {
       const { rooms } = await getJSON("/api/rooms");
       const list = $("room-list");
       if (!rooms.length) {
-        fill(list, h("li", { class: "hint", text: "No open rooms right now: create one, or play your first game." }));
+        fill(list, h("li", { class: "hint", text: _("No open rooms right now: create one, or play your first game.") }));
         return;
       }
       fill(
         list,
         rooms.map((r) => {
-          const status = r.status === "playing" ? `playing game ${r.game_no}` : r.status === "finished" ? "between games" : "waiting to start";
+          const status = r.status === "playing" ? _("playing game {game}", { game: r.game_no }) : r.status === "finished" ? _("between games") : _("waiting to start");
           const open = r.status !== "playing" && r.players < 12;
           return h(
             "li",
             { "data-room": r.id, class: "room-item" },
-            h("div", { class: "room-item-text" }, h("strong", { text: presetTitle(r.preset) }), h("span", { class: "meta", text: ` · ${status}` }), h("br"), h("span", { class: "meta", text: `${r.players} seated${r.seats.length ? `: ${r.seats.join(", ")}` : ""}${r.spectators ? ` · ${r.spectators} watching` : ""}` })),
-            h("a", { href: roomPath(r.id), class: "button small", "aria-label": `${open ? "Open" : "Watch"} the ${presetTitle(r.preset)} room with ${r.seats.join(", ") || "nobody yet"}`, text: open ? "Open" : "Watch" }),
+            h("div", { class: "room-item-text" }, h("strong", { text: presetTitle(r.preset) }), h("span", { class: "meta", text: ` · ${status}` }), h("br"), h("span", { class: "meta", text: (r.seats.length ? ngettext("{n} seated: {names}", "{n} seated: {names}", r.players, { names: r.seats.join(", ") }) : ngettext("{n} seated", "{n} seated", r.players)) + (r.spectators ? ` · ${ngettext("{n} watching", "{n} watching", r.spectators)}` : "") })),
+            h("a", {
+              href: roomPath(r.id),
+              class: "button small",
+              "aria-label": r.seats.length
+                ? (open ? _("Open the {game} room with {names}", { game: presetTitle(r.preset), names: r.seats.join(", ") }) : _("Watch the {game} room with {names}", { game: presetTitle(r.preset), names: r.seats.join(", ") }))
+                : open ? _("Open the {game} room with nobody yet", { game: presetTitle(r.preset) }) : _("Watch the {game} room with nobody yet", { game: presetTitle(r.preset) }),
+              text: open ? _("Open") : _("Watch"),
+            }),
           );
         }),
       );
     } catch (err) {
-      showError(`Couldn't load the rooms. ${errorSentence(err)}`);
+      showError(_("Couldn't load the rooms. {reason}", { reason: errorSentence(err) }));
     }
   };
   $("refresh-rooms").addEventListener("click", refresh);
@@ -415,12 +423,12 @@ let tips = null;
 let rollPending = false;
 let presetInfo = null;
 
-const baseTitle = () => `${S.room ? presetTitle(S.room.preset) : "Room"} · Liar's Dice`;
+const baseTitle = () => _("{room} · Liar's Dice", { room: S.room ? presetTitle(S.room.preset) : _("Room") });
 
 async function startRoom(id) {
   S.id = id;
   $("room").hidden = false;
-  document.title = "Liar's Dice";
+  document.title = _("Liar's Dice");
 
   // The room must exist; its public snapshot gives a first picture while the socket opens.
   try {
@@ -430,11 +438,11 @@ async function startRoom(id) {
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       $("no-room").hidden = false;
-      document.title = "No such room · Liar's Dice";
+      document.title = _("No such room · Liar's Dice");
       $("back-to-lobby").focus();
     } else {
       $("no-room").hidden = false;
-      $("no-room-h").textContent = "Couldn't open this room.";
+      $("no-room-h").textContent = _("Couldn't open this room.");
       showError(err);
     }
     return;
@@ -471,20 +479,20 @@ async function startRoom(id) {
     onFatal: (code) => {
       if (code === 4401) {
         forgetSeat(id);
-        showError("This browser's seat in the room is no longer valid: you are watching.");
+        showError(_("This browser's seat in the room is no longer valid: you are watching."));
         conn.reconnectAs(null);
       } else if (code === 4410 && S.leaving) {
         goLobbyAfterLeave();
       } else if (code === 4410) {
         forgetSeat(id);
         S.seat = null;
-        showError("The host removed you from the room: you are watching.");
+        showError(_("The host removed you from the room: you are watching."));
         conn.reconnectAs(null);
       } else if (code === 4404) {
         $("room-body").hidden = true;
         $("no-room").hidden = false;
       } else {
-        showError("The server closed the connection. Reload the page to try again.");
+        showError(_("The server closed the connection. Reload the page to try again."));
       }
     },
   });
@@ -508,9 +516,9 @@ function wireRoomControls() {
       input.select(); // no clipboard permission: select it so the player can copy it
       if (document.execCommand) document.execCommand("copy");
     }
-    announce("Link copied.");
-    $("copy-link").textContent = "Copied!";
-    setTimeout(() => ($("copy-link").textContent = "Copy invite link"), 2000);
+    announce(_("Link copied."));
+    $("copy-link").textContent = _("Copied!");
+    setTimeout(() => ($("copy-link").textContent = _("Copy invite link")), 2000);
   });
 
   $("rules-button").addEventListener("click", () => openRules(presetInfo || { name: S.room.preset }, S.room.options));
@@ -519,7 +527,7 @@ function wireRoomControls() {
     ev.preventDefault();
     const nm = $("seat-name").value.trim();
     if (!nm) {
-      showError("Please type your name.");
+      showError(_("Please type your name."));
       return;
     }
     try {
@@ -531,7 +539,7 @@ function wireRoomControls() {
       hideError();
       conn.reconnectAs(res.token);
     } catch (err) {
-      showError(`Couldn't join. ${errorSentence(err)}`);
+      showError(_("Couldn't join. {reason}", { reason: errorSentence(err) }));
     }
   });
   $("seat-name").value = myName();
@@ -560,7 +568,7 @@ function wireRoomControls() {
 
   $("back-button").addEventListener("click", () => {
     send("back");
-    announce("Welcome back: it's you playing again.");
+    announce(_("Welcome back: it's you playing again."));
   });
   // Any input counts as being back.
   let lastBack = 0;
@@ -585,7 +593,7 @@ function wireRoomControls() {
   });
 }
 
-const BOT_LEVELS = { random: "Beginner (plays at random)", prob: "Casual (counts the odds)", bayes: "Sharp (reads your bids)", expert: "Expert (thinks ahead)" };
+const BOT_LEVELS = { random: _("Beginner (plays at random)"), prob: _("Casual (counts the odds)"), bayes: _("Sharp (reads your bids)"), expert: _("Expert (thinks ahead)") };
 function botLevelName(level) {
   return BOT_LEVELS[level] || level;
 }
@@ -596,9 +604,9 @@ function leave() {
   const inGame = S.room.status === "playing" && S.view && (S.view.dice_counts || S.view.lives || [])[S.seat] > 0;
   if (inGame && Date.now() - leaveArmed > 5000) {
     leaveArmed = Date.now();
-    b.textContent = "Leave? A computer finishes your game: click again";
-    announce("Click Leave again to leave: a computer will finish the game for you.");
-    setTimeout(() => (b.textContent = "Leave"), 5000);
+    b.textContent = _("Leave? A computer finishes your game: click again");
+    announce(_("Click Leave again to leave: a computer will finish the game for you."));
+    setTimeout(() => (b.textContent = _("Leave")), 5000);
     return;
   }
   S.leaving = true;
@@ -615,7 +623,7 @@ function goLobbyAfterLeave() {
 /** Send a message; complain when offline. Returns the message id or null. */
 function send(type, data = {}) {
   const id = conn && conn.send(type, data);
-  if (!id) showError("Not connected: wait a moment and try again.");
+  if (!id) showError(_("Not connected: wait a moment and try again."));
   return id;
 }
 
@@ -634,10 +642,10 @@ function hostAction(kind, seat, button) {
     if (kickArmed.seat !== seat.seat || Date.now() - kickArmed.at > 5000) {
       kickArmed = { seat: seat.seat, at: Date.now() };
       if (button) {
-        button.textContent = "Sure? Click again";
-        setTimeout(() => (button.textContent = "Kick"), 5000);
+        button.textContent = _("Sure? Click again");
+        setTimeout(() => (button.textContent = _("Kick")), 5000);
       }
-      announce(`Click Kick again to remove ${seat.name}: a computer will finish their game.`);
+      announce(_("Click Kick again to remove {name}: a computer will finish their game.", { name: seat.name }));
       return;
     }
     kickArmed = { seat: -1, at: 0 };
@@ -697,7 +705,7 @@ function onFrame(frame) {
         goLobbyAfterLeave();
       } else if (d.code === "removed") {
         forgetSeat(S.id);
-        showError("The host removed you from the room: you are watching.");
+        showError(_("The host removed you from the room: you are watching."));
       } else {
         showError(d);
       }
@@ -713,41 +721,44 @@ function onEvent(ev, before) {
   switch (ev.kind) {
     case "chat":
       S.chat.set(ev.seq, ev);
-      if (ev.seat !== S.seat) announce(`${ev.name} says: ${unescapeHtml(ev.text)}`);
+      if (ev.seat !== S.seat) announce(_("{name} says: {text}", { name: ev.name, text: unescapeHtml(ev.text) }));
       break;
     case "action": {
       // "played by the computer" only for a person's seat (away, or left): bots always are
       const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
-      const auto = ev.timeout ? " (time ran out: played for them)" : ev.auto && person ? " (played by the computer)" : "";
-      if (ev.seat === S.seat) announce(`${ev.timeout ? "Time ran out. " : ""}Your move: ${bidLabel(ev.text)}${ev.timeout ? " (played for you)" : ""}.`);
-      else announce(`${nameOf(namesView, ev.seat)} ${describeMove(ev.text)}${auto}.`);
+      const name = nameOf(namesView, ev.seat);
+      const move = describeMove(ev.text);
+      if (ev.seat === S.seat) announce(ev.timeout ? _("Time ran out. Your move: {move} (played for you).", { move: bidLabel(ev.text) }) : _("Your move: {move}.", { move: bidLabel(ev.text) }));
+      else if (ev.timeout) announce(_("{name} {move} (time ran out: played for them).", { name, move }));
+      else if (ev.auto && person) announce(_("{name} {move} (played by the computer).", { name, move }));
+      else announce(_("{name} {move}.", { name, move }));
       if (/^\d+x\d+$/.test(String(ev.text)) || pokerCategory(ev.text)) play("bid");
       break;
     }
     case "game_started":
-      announce(`Game ${ev.game_no} starts.`);
+      announce(_("Game {game} starts.", { game: ev.game_no }));
       break;
     case "game_over":
-      announce(ev.winner === null || ev.winner === undefined ? "Game over." : ev.winner === S.seat ? "Game over: you win!" : `Game over: ${nameOf(namesView, ev.winner)} wins.`);
+      announce(ev.winner === null || ev.winner === undefined ? _("Game over.") : ev.winner === S.seat ? _("Game over: you win!") : _("Game over: {name} wins.", { name: nameOf(namesView, ev.winner) }));
       if (ev.winner === S.seat) setTimeout(() => play("win"), 1200);
       break;
     case "seat_joined":
-      announce(`${ev.name} joins the room.`);
+      announce(_("{name} joins the room.", { name: ev.name }));
       break;
     case "seat_removed":
-      announce(`${ev.name} left the room.`);
+      announce(_("{name} left the room.", { name: ev.name }));
       break;
     case "seat_left":
-      announce(`${nameOf(namesView, ev.seat)} left the game: a computer plays for them.`);
+      announce(_("{name} left the game: a computer plays for them.", { name: nameOf(namesView, ev.seat) }));
       break;
     case "host_changed":
-      announce(ev.seat === S.seat ? "You are now the host." : `${nameOf(S, ev.seat)} is now the host.`);
+      announce(ev.seat === S.seat ? _("You are now the host.") : _("{name} is now the host.", { name: nameOf(S, ev.seat) }));
       break;
     case "presence":
-      if (ev.seat === S.seat && ev.away) announce("A computer is playing for you. Press “I'm back” to play again.");
+      if (ev.seat === S.seat && ev.away) announce(_("A computer is playing for you. Press “I'm back” to play again."));
       break;
     case "reveal_ready":
-      if (ev.seat !== S.seat) announce(`${nameOf(S, ev.seat)} is ready for the next round.`);
+      if (ev.seat !== S.seat) announce(_("{name} is ready for the next round.", { name: nameOf(S, ev.seat) }));
       break;
     default:
       break;
@@ -782,7 +793,7 @@ function afterFrame(live, before) {
     const key = `${v.game_no}/${v.round}/${(v.bids || []).length}/${v.phase}`;
     if (mine && key !== S.turnKey) {
       S.turnKey = key;
-      announce(v.current_bid ? `Your turn. The bid to beat is ${bidLabel(v.current_bid)}.` : "Your turn: you open the bidding.");
+      announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: bidLabel(v.current_bid) }) : _("Your turn: you open the bidding."));
       if (live) play("turn");
       bringMovesIntoView = true;
     }
@@ -852,13 +863,13 @@ function render() {
   const me = seated ? room.seats[S.seat] : null;
 
   $("room-title").textContent = presetTitle(room.preset);
-  const status = room.status === "playing" ? `Game ${room.game_no} in progress` : room.status === "finished" ? `Game ${room.game_no} over` : "Waiting to start";
+  const status = room.status === "playing" ? _("Game {game} in progress", { game: room.game_no }) : room.status === "finished" ? _("Game {game} over", { game: room.game_no }) : _("Waiting to start");
   const meta = [
     status,
-    room.turn_timer ? `${room.turn_timer} s per move` : "no time limit",
-    room.private ? "private room" : null,
-    room.spectators ? `${room.spectators} watching` : null,
-    seated ? `you are ${me.name}` : "you are watching",
+    room.turn_timer ? _("{secs} s per move", { secs: room.turn_timer }) : _("no time limit"),
+    room.private ? _("private room") : null,
+    room.spectators ? ngettext("{n} watching", "{n} watching", room.spectators) : null,
+    seated ? _("you are {name}", { name: me.name }) : _("you are watching"),
   ].filter(Boolean);
   $("room-meta").textContent = meta.join(" · ");
 
@@ -869,11 +880,11 @@ function render() {
   document.querySelector("label[for=seat-name]").hidden = !canJoin;
   $("watching").textContent = !canJoin
     ? room.status === "playing"
-      ? "You are watching. Seats open again when this game ends."
-      : "You are watching: the room is full."
+      ? _("You are watching. Seats open again when this game ends.")
+      : _("You are watching: the room is full.")
     : room.status === "lobby"
-      ? "You are watching. Take a seat to play in this game:"
-      : "You are watching. Take a seat to play in the next game:";
+      ? _("You are watching. Take a seat to play in this game:")
+      : _("You are watching. Take a seat to play in the next game:");
   $("leave-button").hidden = !seated;
   $("away-banner").hidden = !(me && me.away && !me.left);
 
@@ -959,14 +970,17 @@ function renderAwaySummary() {
   } catch {
     // shown again after a reload
   }
-  const moves = `the computer played ${sum.moves === 1 ? "1 move" : `${sum.moves} moves`} for you`;
-  const unit = (n) => (sum.unit === "lives" ? (n === 1 ? "1 life" : `${n} lives`) : n === 1 ? "1 die" : `${n} dice`);
-  const change = typeof sum.from === "number" && typeof sum.to === "number" ? (sum.from === sum.to ? `; you still have ${unit(sum.to)}` : `; you went from ${unit(sum.from)} to ${unit(sum.to)}`) : "";
-  const text = `While you were away ${moves}${change}.`;
+  const unit = (n) => (sum.unit === "lives" ? ngettext("{n} life", "{n} lives", n) : ngettext("{n} die", "{n} dice", n));
+  const known = typeof sum.from === "number" && typeof sum.to === "number";
+  const text = !known
+    ? ngettext("While you were away the computer played {n} move for you.", "While you were away the computer played {n} moves for you.", sum.moves)
+    : sum.from === sum.to
+      ? ngettext("While you were away the computer played {n} move for you; you still have {stock}.", "While you were away the computer played {n} moves for you; you still have {stock}.", sum.moves, { stock: unit(sum.to) })
+      : ngettext("While you were away the computer played {n} move for you; you went from {from} to {to}.", "While you were away the computer played {n} moves for you; you went from {from} to {to}.", sum.moves, { from: unit(sum.from), to: unit(sum.to) });
   el.hidden = false;
   el.replaceChildren(
     h("p", { id: "away-summary-text", text }),
-    h("button", { type: "button", class: "small", text: "OK", onclick: () => (el.hidden = true) }),
+    h("button", { type: "button", class: "small", text: _("OK"), onclick: () => (el.hidden = true) }),
   );
   announce(text);
 }
@@ -976,15 +990,15 @@ function turnText() {
   const st = S.room.status;
   if (revealPhase()) return "";
   if (st === "lobby") {
-    if (S.room.seats.length >= 2) return S.host ? "" : "Waiting for the host to start.";
-    if (S.host) return "Waiting for players: share the invite link or add a computer player.";
-    return S.seat === null ? "Waiting for players: take a seat to play." : "Waiting for more players to join.";
+    if (S.room.seats.length >= 2) return S.host ? "" : _("Waiting for the host to start.");
+    if (S.host) return _("Waiting for players: share the invite link or add a computer player.");
+    return S.seat === null ? _("Waiting for players: take a seat to play.") : _("Waiting for more players to join.");
   }
   if (!v || st === "finished" || v.to_move === -4) return "";
-  if (v.to_move < 0) return "Rolling…";
+  if (v.to_move < 0) return _("Rolling…");
   if (myTurn(S)) return "";
-  const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round) ? " Palifico round." : "";
-  return `Waiting for ${nameOf(S, v.to_move)}.${pal}`;
+  const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round);
+  return pal ? _("Waiting for {name}. Palifico round.", { name: nameOf(S, v.to_move) }) : _("Waiting for {name}.", { name: nameOf(S, v.to_move) });
 }
 
 function renderChat() {
@@ -998,13 +1012,13 @@ function renderChat() {
       list,
       items.length
         ? items.map((e) => h("li", {}, h("span", { class: "seat-name", text: e.name }), ": ", h("span", { text: unescapeHtml(e.text) })))
-        : h("li", { class: "hint", text: "No messages yet." }),
+        : h("li", { class: "hint", text: _("No messages yet.") }),
     );
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
   // Watchers chat too (the server signs their lines "watcher").
   $("chat-input").disabled = $("chat-send").disabled = false;
-  $("chat-input").placeholder = S.seat !== null ? "Say something" : "Chat as a watcher";
+  $("chat-input").placeholder = S.seat !== null ? _("Say something") : _("Chat as a watcher");
 }
 
 const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
@@ -1014,11 +1028,11 @@ function gameLinks(g) {
   return h(
     "p",
     { class: "game-links" },
-    h("button", { type: "button", class: "small", id: `replay-over-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Watch the replay"),
+    h("button", { type: "button", class: "small", id: `replay-over-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, _("Watch the replay")),
     " ",
-    h("a", { href: analysisHash(g), id: `analysis-over-${g}` }, "Analyse the game"),
+    h("a", { href: analysisHash(g), id: `analysis-over-${g}` }, _("Analyse the game")),
     " · ",
-    h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "Download the record"),
+    h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, _("Download the record")),
   );
 }
 
@@ -1035,17 +1049,17 @@ function renderGames() {
           h(
             "li",
             {},
-            `Game ${g}: `,
-            h("button", { type: "button", class: "link", id: `replay-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, "Replay"),
+            _("Game {game}: ", { game: g }),
+            h("button", { type: "button", class: "link", id: `replay-${g}`, onclick: (ev) => openReplay(g, ev.currentTarget) }, _("Replay")),
             " · ",
-            h("a", { href: analysisHash(g), id: `analyse-${g}` }, "Analyse"),
+            h("a", { href: analysisHash(g), id: `analyse-${g}` }, _("Analyse")),
             " · ",
             h("a", { href: recordUrl(g, "json"), download: `liarsdice-${S.id}-game${g}.json` }, "JSON"),
             " · ",
-            h("a", { href: recordUrl(g, "text"), download: `liarsdice-${S.id}-game${g}.txt` }, "text"),
+            h("a", { href: recordUrl(g, "text"), download: `liarsdice-${S.id}-game${g}.txt` }, pgettext("format", "text")),
           ),
         )
-      : h("li", { class: "hint", text: "None yet." }),
+      : h("li", { class: "hint", text: _("None yet.") }),
   );
 }
 
@@ -1057,7 +1071,7 @@ async function openReplay(game, opener) {
     $("replay").scrollIntoView({ block: "start" });
   } catch (err) {
     $("replay").hidden = true;
-    showError(`Couldn't load game ${game}. ${errorSentence(err)}`);
+    showError(_("Couldn't load game {game}. {reason}", { game, reason: errorSentence(err) }));
   }
 }
 

@@ -4,15 +4,39 @@
 
 const SVG = "http://www.w3.org/2000/svg";
 
-export const NUMBER_WORDS = [
-  "zero", "one", "two", "three", "four", "five", "six",
-  "seven", "eight", "nine", "ten", "eleven", "twelve",
+import { npgettext, pgettext, _ } from "./i18n.js";
+
+// A face in words, in the singular or the plural of a count (the terminal's catalogue has the
+// same messages: "cinco", "cincos"; poker faces "rey", "reyes").
+const FACE_WORDS = [
+  null,
+  (n) => npgettext("face", "one", "ones", n),
+  (n) => npgettext("face", "two", "twos", n),
+  (n) => npgettext("face", "three", "threes", n),
+  (n) => npgettext("face", "four", "fours", n),
+  (n) => npgettext("face", "five", "fives", n),
+  (n) => npgettext("face", "six", "sixes", n),
+  (n) => npgettext("face", "seven", "sevens", n),
+  (n) => npgettext("face", "eight", "eights", n),
+  (n) => npgettext("face", "nine", "nines", n),
+  (n) => npgettext("face", "ten", "tens", n),
+  (n) => npgettext("face", "eleven", "elevens", n),
+  (n) => npgettext("face", "twelve", "twelves", n),
 ];
-const PLURAL_WORDS = [
-  "zeros", "ones", "twos", "threes", "fours", "fives", "sixes",
-  "sevens", "eights", "nines", "tens", "elevens", "twelves",
-];
-export const POKER_WORDS = { 9: "nine", 10: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
+const POKER_FACE_WORDS = {
+  9: (n) => npgettext("poker face", "nine", "nines", n),
+  10: (n) => npgettext("poker face", "ten", "tens", n),
+  J: (n) => npgettext("poker face", "jack", "jacks", n),
+  Q: (n) => npgettext("poker face", "queen", "queens", n),
+  K: (n) => npgettext("poker face", "king", "kings", n),
+  A: (n) => npgettext("poker face", "ace", "aces", n),
+};
+
+/** A face in words agreeing with the count `n`: (5, 1) -> "five", (5, 3) -> "fives". */
+export function faceWords(face, n) {
+  const f = typeof face === "number" ? FACE_WORDS[face] : POKER_FACE_WORDS[face];
+  return f ? f(n) : String(face);
+}
 
 // Pip centres on a 100x100 die, for faces 1..6.
 const L = 27, M = 50, R = 73;
@@ -27,13 +51,12 @@ const PIPS = {
 
 /** A face in words: 5 -> "five", "Q" -> "queen". */
 export function faceName(face) {
-  if (typeof face === "number") return NUMBER_WORDS[face] ?? String(face);
-  return POKER_WORDS[face] ?? String(face);
+  return faceWords(face, 1);
 }
 
 /** A face in words, plural: 5 -> "fives", 6 -> "sixes". */
 export function facePlural(face) {
-  return PLURAL_WORDS[face] ?? `${face}s`;
+  return faceWords(face, 2);
 }
 
 function svg(tag, attrs) {
@@ -116,7 +139,8 @@ export function diceRow(faces, { label = "", matches = () => false, small = fals
   row.className = "dice";
   row.setAttribute("role", "group");
   const words = faces.map(faceName).join(", ");
-  row.setAttribute("aria-label", label ? `${label}: ${words || "none"}` : words || "none");
+  const listed = words || pgettext("dice", "none");
+  row.setAttribute("aria-label", label ? _("{label}: {dice}", { label, dice: listed }) : listed);
   for (const [k, v] of Object.entries(attrs)) row.setAttribute(k, String(v));
   for (const f of faces) row.append(die(f, { match: matches(f), small, src }));
   return row;

@@ -59,10 +59,7 @@ export function unescapeHtml(text) {
   return String(text).replace(/&(?:amp|lt|gt|quot|#x27|#39);/g, (m) => ENTITIES[m]);
 }
 
-/** "1 die", "2 dice"; "1 life", "3 lives"; ... */
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
-}
+// Counts in words ("1 die", "2 dice") are messages of their own: ngettext() in i18n.js.
 
 /**
  * Rebuild `el`'s children with `build()` only when `sig` (a string describing what they

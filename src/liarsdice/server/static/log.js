@@ -5,6 +5,7 @@
 // the `fair_round` events that open them).
 
 import { fill, h } from "./dom.js";
+import { _ } from "./i18n.js";
 import { describeMove } from "./words.js";
 import { describeResult, isPalifico, isPoker, nameOf } from "./table.js";
 
@@ -62,7 +63,7 @@ export class GameLog {
   render(el, S) {
     const v = S.view;
     if (!v) {
-      fill(el, h("p", { class: "hint", text: "The log fills in once the game starts." }));
+      fill(el, h("p", { class: "hint", text: _("The log fills in once the game starts.") }));
       return;
     }
     const game = v.game_no;
@@ -79,43 +80,23 @@ export class GameLog {
         h(
           "li",
           { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
-          h("span", { class: "seat-name", text: e.seat === S.seat ? "You" : nameOf(S, e.seat) }),
-          ` ${e.seat === S.seat ? youVerb(describeMove(e.text)) : describeMove(e.text)}`,
-          e.timeout ? h("span", { class: "note", text: " (time ran out: played for them)" }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: " (played by the computer)" }) : null,
+          h("span", { class: "seat-name", text: e.seat === S.seat ? _("You") : nameOf(S, e.seat) }),
+          ` ${describeMove(e.text, e.seat === S.seat)}`,
+          e.timeout ? h("span", { class: "note", text: ` ${_("(time ran out: played for them)")}` }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: ` ${_("(played by the computer)")}` }) : null,
         ),
       );
-      if (res) items.push(h("li", { class: "result" }, describeResult(S, res, r, game).sentences.filter((s) => !s.startsWith("Palifico")).join(" ")));
-      if (!items.length) items.push(h("li", { class: "hint", text: "No bids yet." }));
+      if (res) items.push(h("li", { class: "result" }, ((d) => d.sentences.filter((x) => x !== d.note).join(" "))(describeResult(S, res, r, game))));
+      if (!items.length) items.push(h("li", { class: "hint", text: _("No bids yet.") }));
       rounds.push(
         h(
           "li",
           { class: `log-round${pal ? " palifico-round" : ""}`, "data-round": r, "data-palifico": pal ? "true" : "false" },
-          h("h4", {}, `Round ${r + 1}`, pal ? h("span", { class: "palifico", text: "Palifico" }) : null),
+          h("h4", {}, _("Round {round}", { round: r + 1 }), pal ? h("span", { class: "palifico", text: _("Palifico") }) : null),
           h("ol", { class: "log-entries" }, items),
         ),
       );
     }
-    fill(el, h("p", { class: "log-game", text: `Game ${game}` }), h("ol", { class: "log-rounds" }, rounds));
+    fill(el, h("p", { class: "log-game", text: _("Game {game}", { game }) }), h("ol", { class: "log-rounds" }, rounds));
     if (atBottom) el.scrollTop = el.scrollHeight;
   }
 }
-
-/** "bids 3 × fives" -> "bid 3 × fives" (after "You"). */
-function youVerb(text) {
-  return text
-    .replace(/^bids /, "bid ")
-    .replace(/^calls /, "call ")
-    .replace(/^accepts /, "accept ")
-    .replace(/^passes /, "pass ")
-    .replace(/^buys /, "buy ")
-    .replace(/^shows /, "show ")
-    .replace(/ re-rolls /, " re-roll ")
-    .replace(/^leaves /, "leave ")
-    .replace(/^puts /, "put ")
-    .replace(/^rolls /, "roll ")
-    .replace(/^shakes /, "shake ")
-    .replace(/^keeps /, "keep ")
-    .replace(/ rolls the rest/, " roll the rest")
-    .replace(/^asks /, "ask ");
-}
-

@@ -9,16 +9,17 @@
 // Every legal move is reachable: anything the layouts don't place becomes a plain button.
 
 import { fill, h } from "./dom.js";
-import { die, faceName, facePlural } from "./dice.js";
+import { die, faceName, faceWords } from "./dice.js";
+import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
 import { parseBid } from "./odds.js";
 import { POKER_CATEGORIES, bidLabel, describeMove, pokerCategory, pokerRank, pokerTokens, pokerWords } from "./words.js";
 import { isPoker, myTurn, nameOf, oddsPercent } from "./table.js";
 
 const ZONES = {
   hand: { key: "hand", label: "", mine: true },
-  cup: { key: "cup", label: "Under the cup", mine: true },
-  outside: { key: "outside", label: "Outside the cup (everyone sees)", mine: false },
-  fixed: { key: "fixed", label: "Under the cup", mine: true },
+  cup: { key: "cup", label: _("Under the cup"), mine: true },
+  outside: { key: "outside", label: _("Outside the cup (everyone sees)"), mine: false },
+  fixed: { key: "fixed", label: _("Under the cup"), mine: true },
 };
 
 /** Sorted multiset key of faces: [5, 1, 5] -> "1,5,5"; poker faces by rank. */
@@ -48,15 +49,15 @@ function category(text, poker) {
 }
 
 const BUTTONS = {
-  liar: ["Liar!", "call", (cur) => `Call liar: ${cur} is too high`],
-  exact: ["Exact!", "call", (cur) => `Call exact: exactly ${cur}`],
-  accept: ["Accept the cup", "primary", (cur) => `Accept the cup and ${cur}`],
-  left: ["Pass left ⟲", "", () => "Pass the cup to the left"],
-  right: ["Pass right ⟳", "", () => "Pass the cup to the right"],
-  "no-show": ["Don't show", "", () => "Show no dice"],
-  buy: ["Buy a die", "", () => "Buy a die"],
-  "ask turn": ["Ask whose turn it is (costs a die)", "", () => "Ask whose turn it is: costs a die"],
-  "ask count": ["Ask how many dice are left (costs a die)", "", () => "Ask how many dice are left: costs a die"],
+  liar: [_("Liar!"), "call", (cur) => _("Call liar: {bid} is too high", { bid: cur })],
+  exact: [_("Exact!"), "call", (cur) => _("Call exact: exactly {bid}", { bid: cur })],
+  accept: [_("Accept the cup"), "primary", (cur) => _("Accept the cup and {bid}", { bid: cur })],
+  left: [_("Pass left ⟲"), "", () => _("Pass the cup to the left")],
+  right: [_("Pass right ⟳"), "", () => _("Pass the cup to the right")],
+  "no-show": [_("Don't show"), "", () => _("Show no dice")],
+  buy: [_("Buy a die"), "", () => _("Buy a die")],
+  "ask turn": [_("Ask whose turn it is (costs a die)"), "", () => _("Ask whose turn it is: costs a die")],
+  "ask count": [_("Ask how many dice are left (costs a die)"), "", () => _("Ask how many dice are left: costs a die")],
 };
 
 export class MovePicker {
@@ -111,9 +112,10 @@ export class MovePicker {
     this.placed = new Set();
     this.sel = null;
     const cur = S.view.current_bid ? bidLabel(S.view.current_bid) : "";
-    const parts = [h("legend", { class: "visually-hidden", text: "Your move" })];
+    const parts = [h("legend", { class: "visually-hidden", text: _("Your move") })];
     if (S.view.current_bid) {
-      parts.push(h("p", { class: "move-context" }, "Bid to beat: ", h("strong", { text: cur }), ` by ${S.view.bidder === S.seat ? "you" : nameOf(S, S.view.bidder)}`));
+      const by = S.view.bidder === S.seat ? _("Bid to beat: {bid} by you") : _("Bid to beat: {bid} by {name}", { name: nameOf(S, S.view.bidder) });
+      parts.push(h("p", { class: "move-context" }, withNodes(by, { bid: h("strong", { text: cur }) })));
     }
     const buttons = (groups.get("button") || []).map((move) => this.button(move, cur));
     if (buttons.length) parts.push(h("div", { class: "move-buttons" }, buttons));
@@ -186,8 +188,8 @@ export class MovePicker {
     return h(
       "div",
       { class: "bid-grid" },
-      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "qty-label", text: "How many?" }), this.qtyRow),
-      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "face-label", text: "Of which face? Click to bid." }), this.faceRow),
+      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "qty-label", text: _("How many?") }), this.qtyRow),
+      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "face-label", text: _("Of which face? Click to bid.") }), this.faceRow),
     );
   }
 
@@ -230,7 +232,7 @@ export class MovePicker {
             "data-bid-face": f,
             "data-move": move ? move.text : null,
             disabled: !move,
-            "aria-label": `Bid ${this.qty} ${this.qty === 1 ? faceName(f) : facePlural(f)}${odds ? `, ${odds} likely` : ""}`,
+            "aria-label": odds ? _("Bid {quantity} {faces}, {odds} likely", { quantity: this.qty, faces: faceWords(f, this.qty), odds }) : _("Bid {quantity} {faces}", { quantity: this.qty, faces: faceWords(f, this.qty) }),
             onclick: () => move && this.move(move),
           },
           die(f, { glyph: true }),
@@ -272,9 +274,9 @@ export class MovePicker {
     const grid = h(
       "div",
       { class: "bid-grid poker-grid" },
-      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "cat-label", text: "Claim a hand:" }), this.catRow),
-      h("div", { class: "grid-line", id: "rank-line" }, h("span", { class: "row-label", id: "rank-label", text: "Of which rank?" }), this.rankRow),
-      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "hand-label", text: "Click a hand to bid:" }), this.handRow),
+      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "cat-label", text: _("Claim a hand:") }), this.catRow),
+      h("div", { class: "grid-line", id: "rank-line" }, h("span", { class: "row-label", id: "rank-label", text: _("Of which rank?") }), this.rankRow),
+      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "hand-label", text: _("Click a hand to bid:") }), this.handRow),
     );
     this.fillPoker();
     return grid;
@@ -349,11 +351,11 @@ export class MovePicker {
     const byKey = new Map(moves.map((m) => [multiset(tokensAfter(m.text, "show ", ","), false), m]));
     for (const m of moves) this.placed.add(m.action);
     const dice = S.view.my_dice.map((f) => ({ face: f, picked: false, zone: ZONES.hand, src: "mine", label: "" }));
-    const sel = { mode: "show", title: "Your dice", caption: "Click dice to show them to everyone; the others are re-rolled. Then you raise.", dice };
+    const sel = { mode: "show", title: _("Your dice"), caption: _("Click dice to show them to everyone; the others are re-rolled. Then you raise."), dice };
     const [picker] = this.dicePicker("show-button", sel, () => pickedMove(byKey, dice, false), (m) => {
       const picked = dice.filter((d) => d.picked);
-      dice.forEach((d) => (d.label = `${faceName(d.face)}: ${d.picked ? "will be shown" : "stays hidden"}`));
-      return picked.length === 0 ? "Pick dice to show" : m ? `Show ${picked.length} and re-roll ${dice.length - picked.length}` : "Keep at least one die hidden";
+      dice.forEach((d) => (d.label = d.picked ? _("{face}: will be shown", { face: faceName(d.face) }) : _("{face}: stays hidden", { face: faceName(d.face) })));
+      return picked.length === 0 ? _("Pick dice to show") : m ? _("Show {shown} and re-roll {rolled}", { shown: picked.length, rolled: dice.length - picked.length }) : _("Keep at least one die hidden");
     });
     return picker;
   }
@@ -367,15 +369,15 @@ export class MovePicker {
       ...S.view.cup.map((f) => ({ face: f, out: false })),
       ...S.view.outside.map((f) => ({ face: f, out: true })),
     ].map((d) => ({ ...d, picked: d.out, zone: d.out ? ZONES.outside : ZONES.cup, src: d.out ? "outside" : "cup", label: "" }));
-    const sel = { mode: "arrange", title: "Arrange the dice", caption: "Click a die to move it between the cup and the table. Dice outside are seen by everyone.", dice };
+    const sel = { mode: "arrange", title: _("Arrange the dice"), caption: _("Click a die to move it between the cup and the table. Dice outside are seen by everyone."), dice };
     const [picker] = this.dicePicker("arrange-button", sel, () => pickedMove(byKey, dice, true), (m) => {
       dice.forEach((d) => {
         d.zone = d.picked ? ZONES.outside : ZONES.cup;
         d.src = d.picked ? "outside" : "cup";
-        d.label = `${faceName(d.face)}, ${d.picked ? "outside the cup: click to put it under" : "under the cup: click to put it outside"}`;
+        d.label = d.picked ? _("{face}, outside the cup: click to put it under", { face: faceName(d.face) }) : _("{face}, under the cup: click to put it outside", { face: faceName(d.face) });
       });
       const out = dice.filter((d) => d.picked).length;
-      return m ? (out ? `Done: ${out} outside, ${dice.length - out} under the cup` : "Done: every die under the cup") : "Leave at least one die under the cup";
+      return m ? (out ? _("Done: {out} outside, {under} under the cup", { out, under: dice.length - out }) : _("Done: every die under the cup")) : _("Leave at least one die under the cup");
     });
     return picker;
   }
@@ -408,17 +410,17 @@ export class MovePicker {
           "div",
           { class: "toggle shake-toggle" },
           shakeBox,
-          h("label", { for: "shake-toggle", text: "Shake the cup" }),
-          h("span", { class: "hint", id: "shake-hint", text: " (re-rolls the dice under it, unseen)" }),
+          h("label", { for: "shake-toggle", text: _("Shake the cup") }),
+          h("span", { class: "hint", id: "shake-hint", text: ` ${_("(re-rolls the dice under it, unseen)")}` }),
         )
       : null;
     const chosen = () => byKey.get(key(shake, dice.filter((d) => d.picked).map((d) => d.face))) || null;
-    const sel = dice.length ? { mode: "roll", title: "Roll", caption: "Click dice outside the cup to roll them in view.", dice } : null;
+    const sel = dice.length ? { mode: "roll", title: pgettext("heading", "Roll"), caption: _("Click dice outside the cup to roll them in view."), dice } : null;
     const update = () => {
-      dice.forEach((d) => (d.label = `${faceName(d.face)}, outside: ${d.picked ? "will be rolled" : "stays"}`));
+      dice.forEach((d) => (d.label = d.picked ? _("{face}, outside: will be rolled", { face: faceName(d.face) }) : _("{face}, outside: stays", { face: faceName(d.face) })));
       if (shakeBox) shakeBox.checked = shake;
       const n = dice.filter((d) => d.picked).length;
-      return !shake && !n ? "Roll nothing" : `Roll${shake ? " the cup" : ""}${n ? `${shake ? " and" : ""} ${n} outside` : ""}`;
+      return !shake && !n ? _("Roll nothing") : shake && n ? _("Roll the cup and {n} outside", { n }) : shake ? _("Roll the cup") : _("Roll {n} outside", { n });
     };
     let picker;
     [picker, refresh] = this.dicePicker("roll-button", sel, chosen, update, shakeButton);
@@ -431,11 +433,11 @@ export class MovePicker {
     const byKey = new Map(moves.map((m) => [m.text === "keep none" ? "" : multiset(tokensAfter(m.text, "keep ", " "), true), m]));
     for (const m of moves) this.placed.add(m.action);
     const dice = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
-    const sel = { mode: "keep", title: "Make five of a kind", caption: "Click the dice to keep; the others are rolled.", dice };
+    const sel = { mode: "keep", title: _("Make five of a kind"), caption: _("Click the dice to keep; the others are rolled."), dice };
     const [picker] = this.dicePicker("keep-button", sel, () => pickedMove(byKey, dice, true), (m) => {
-      dice.forEach((d) => (d.label = `${faceName(d.face)}: ${d.picked ? "kept" : "will be rolled"}`));
+      dice.forEach((d) => (d.label = d.picked ? _("{face}: kept", { face: faceName(d.face) }) : _("{face}: will be rolled", { face: faceName(d.face) })));
       const n = dice.filter((d) => d.picked).length;
-      return m ? `Keep ${n}, roll ${dice.length - n}` : "Roll at least one die";
+      return m ? _("Keep {kept}, roll {rolled}", { kept: n, rolled: dice.length - n }) : _("Roll at least one die");
     });
     return picker;
   }

@@ -5,13 +5,14 @@
 
 import { ApiError, getJSON, loadPlayer } from "./api.js";
 import { fill, h } from "./dom.js";
+import { _, currentLanguage } from "./i18n.js";
 import { ordinal } from "./words.js";
 import { presetTitle } from "./rules.js";
 import { loadStyles, replayPath } from "./replay.js";
 
 const playerPath = (id) => `/p/${encodeURIComponent(id)}`;
 
-const FAMILY_WORDS = { bidding: "Bidding games", poker: "Poker dice" };
+const FAMILY_WORDS = { bidding: _("Bidding games"), poker: _("Poker dice") };
 const FAMILIES = ["bidding", "poker"];
 const familyWords = (f) => FAMILY_WORDS[f] || String(f);
 
@@ -33,7 +34,7 @@ function nameWithTag(p) {
 
 /** The family switch: a radio group (arrow keys move between the families). */
 function familySwitch(id, current, onChange) {
-  const box = h("fieldset", { class: "family-switch", id }, h("legend", { text: "Rated separately:" }));
+  const box = h("fieldset", { class: "family-switch", id }, h("legend", { text: _("Rated separately:") }));
   for (const f of FAMILIES) {
     box.append(
       h(
@@ -50,7 +51,7 @@ function familySwitch(id, current, onChange) {
 export async function startLeaderboard(section, showError) {
   section.hidden = false;
   loadStyles();
-  document.title = "Leaderboard · Liar's Dice";
+  document.title = _("Leaderboard · Liar's Dice");
   const body = section.querySelector("#leaderboard-body");
   const more = section.querySelector("#leaderboard-more");
   const me = loadPlayer();
@@ -63,7 +64,7 @@ export async function startLeaderboard(section, showError) {
     "table",
     { class: "board", id: "leaderboard-table" },
     caption,
-    h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games", "Wins"].map((t) => h("th", { scope: "col", text: t })))),
+    h("thead", {}, h("tr", {}, [_("Rank"), _("Player"), _("Rating"), _("Games"), _("Wins")].map((t) => h("th", { scope: "col", text: t })))),
     tbody,
   );
   const content = h("div", { id: "leaderboard-content" });
@@ -84,8 +85,8 @@ export async function startLeaderboard(section, showError) {
       if (mine !== loading) return; // the family changed meanwhile
       if (page === 1) {
         tbody.replaceChildren();
-        caption.textContent = `Players by rating: ${familyWords(family).toLowerCase()}`;
-        fill(content, data.players.length ? table : h("p", { class: "hint", text: `Nobody is rated in ${familyWords(family).toLowerCase()} yet: play a game to be the first.` }));
+        caption.textContent = _("Players by rating: {family}", { family: familyWords(family).toLowerCase() });
+        fill(content, data.players.length ? table : h("p", { class: "hint", text: _("Nobody is rated in {family} yet: play a game to be the first.", { family: familyWords(family).toLowerCase() }) }));
       }
       for (const p of data.players) {
         rank += 1;
@@ -104,7 +105,7 @@ export async function startLeaderboard(section, showError) {
       more.hidden = !data.next_page;
       page = data.next_page || page;
     } catch (err) {
-      fill(content, h("p", { text: err instanceof ApiError && err.status === 404 ? "The leaderboard isn't available on this server yet." : "Couldn't load the leaderboard." }));
+      fill(content, h("p", { text: err instanceof ApiError && err.status === 404 ? _("The leaderboard isn't available on this server yet.") : _("Couldn't load the leaderboard.") }));
       showError(err);
     } finally {
       more.disabled = false;
@@ -117,13 +118,13 @@ export async function startLeaderboard(section, showError) {
 export async function startPlayer(section, id, showError) {
   section.hidden = false;
   loadStyles();
-  document.title = "Player · Liar's Dice";
+  document.title = _("Player · Liar's Dice");
   const body = section.querySelector("#player-body");
   const heading = section.querySelector("#player-h");
   try {
     const p = await getJSON(`/api/players/${encodeURIComponent(id)}`);
     heading.textContent = p.name;
-    document.title = `${p.name} · Liar's Dice`;
+    document.title = _("{name} · Liar's Dice", { name: p.name });
     const me = loadPlayer();
     const fams = p.families || { [p.family || "bidding"]: p };
     // The family shown first: the link's, else the one this player played most.
@@ -135,39 +136,39 @@ export async function startPlayer(section, id, showError) {
       const f = fams[family] || {};
       fill(
         stats,
-        stat("Rating", f.rating, "player-rating"),
-        stat("Games", f.games, "player-games"),
-        stat("Wins", f.wins, "player-wins"),
-        stat("Liar calls made", f.calls_made, "player-calls-made"),
-        stat("Calls that were right", f.calls_won, "player-calls-won"),
+        stat(_("Rating"), f.rating, "player-rating"),
+        stat(_("Games"), f.games, "player-games"),
+        stat(_("Wins"), f.wins, "player-wins"),
+        stat(_("Liar calls made"), f.calls_made, "player-calls-made"),
+        stat(_("Calls that were right"), f.calls_won, "player-calls-won"),
       );
-      stats.setAttribute("aria-label", `${familyWords(family)}: rating and games`);
+      stats.setAttribute("aria-label", _("{family}: rating and games", { family: familyWords(family) }));
     };
     showStats();
     const recent = p.recent || [];
     fill(
       body,
-      h("p", { class: "meta", id: "player-tag" }, p.kind === "bot" ? "A computer player" : p.tag ? `Player #${p.tag}` : ""),
-      me && me.player === p.player ? h("p", { class: "hint", text: "This is you. Change your name in the lobby." }) : null,
+      h("p", { class: "meta", id: "player-tag" }, p.kind === "bot" ? _("A computer player") : p.tag ? _("Player #{tag}", { tag: p.tag }) : ""),
+      me && me.player === p.player ? h("p", { class: "hint", text: _("This is you. Change your name in the lobby.") }) : null,
       familySwitch("player-family", family, (f) => {
         family = f;
         setFamilyInUrl(f);
         showStats();
       }),
       stats,
-      h("h3", { text: "Recent games" }),
+      h("h3", { text: _("Recent games") }),
       recent.length
         ? h(
             "table",
             { class: "board", id: "player-games-table" },
-            h("thead", {}, h("tr", {}, ["When", "Game", "Room", "Place", "Rating after"].map((t) => h("th", { scope: "col", text: t })))),
+            h("thead", {}, h("tr", {}, [_("When"), _("Game"), _("Room"), _("Place"), _("Rating after")].map((t) => h("th", { scope: "col", text: t })))),
             h("tbody", {}, recent.map((g) => gameRow(g))),
           )
-        : h("p", { class: "hint", text: "No finished games yet." }),
+        : h("p", { class: "hint", text: _("No finished games yet.") }),
     );
   } catch (err) {
-    heading.textContent = "Player";
-    fill(body, h("p", { text: err instanceof ApiError && err.status === 404 ? "There is no such player." : "Couldn't load this player." }), h("p", {}, h("a", { href: "/leaderboard", text: "See the leaderboard" })));
+    heading.textContent = _("Player");
+    fill(body, h("p", { text: err instanceof ApiError && err.status === 404 ? _("There is no such player.") : _("Couldn't load this player.") }), h("p", {}, h("a", { href: "/leaderboard", text: _("See the leaderboard") })));
     if (!(err instanceof ApiError && err.status === 404)) showError(err);
   }
 }
@@ -180,17 +181,17 @@ function gameRow(g) {
     "tr",
     { "data-room": g.room, "data-game": String(g.game_no) },
     h("td", {}, h("time", { datetime: g.at || "", text: when(g.at) })),
-    h("td", {}, h("a", { href: replayPath(g.room, g.game_no), class: "game-link", text: `${preset}, game ${g.game_no}` })),
-    h("td", {}, h("a", { href: `/r/${encodeURIComponent(g.room)}`, text: `room ${String(g.room).slice(0, 6)}` })),
-    h("td", { text: g.place ? `${ordinal(g.place)} of ${count(g.players)}` : "" }),
-    h("td", { text: g.rating === null || g.rating === undefined ? "–" : `${g.rating} (${familyWords(g.family).toLowerCase()})` }),
+    h("td", {}, h("a", { href: replayPath(g.room, g.game_no), class: "game-link", text: _("{game}, game {n}", { game: preset, n: g.game_no }) })),
+    h("td", {}, h("a", { href: `/r/${encodeURIComponent(g.room)}`, text: _("room {room}", { room: String(g.room).slice(0, 6) }) })),
+    h("td", { text: g.place ? _("{place} of {players}", { place: ordinal(g.place), players: count(g.players) }) : "" }),
+    h("td", { text: g.rating === null || g.rating === undefined ? "–" : _("{rating} ({family})", { rating: g.rating, family: familyWords(g.family).toLowerCase() }) }),
   );
 }
 
 function when(at) {
   if (at === null || at === undefined) return "";
   const d = typeof at === "number" ? new Date(at * 1000) : new Date(at);
-  return Number.isNaN(d.getTime()) ? String(at) : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? String(at) : d.toLocaleString(currentLanguage());
 }
 
 function count(players) {

@@ -7,7 +7,8 @@
 // the same steps in words, for screen readers. Keys: ← → step, Home and End jump, Space plays.
 
 import { getJSON } from "./api.js";
-import { fill, h, plural } from "./dom.js";
+import { fill, h } from "./dom.js";
+import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
 import { diceRow } from "./dice.js";
 import { bidLabel, pokerWords } from "./words.js";
 import { presetTitle } from "./rules.js";
@@ -48,40 +49,40 @@ export function describeRecordMove(move) {
   for (const [key, value] of Object.entries(move)) {
     switch (key) {
       case "bid":
-        parts.push(`bids ${bidLabel(value)}`);
+        parts.push(_("bids {bid}", { bid: bidLabel(value) }));
         break;
       case "call":
-        parts.push(`calls ${value}`);
+        parts.push(value === "liar" ? _("calls liar") : value === "exact" ? _("calls exact") : _("calls {call}", { call: value }));
         break;
       case "show":
-        parts.push(value.length ? `shows ${value.join(" ")}` : "shows nothing");
+        parts.push(value.length ? _("shows {dice}", { dice: value.join(" ") }) : _("shows nothing"));
         break;
       case "reroll":
-        if (value.length) parts.push(`re-rolls ${value.join(" ")}`);
+        if (value.length) parts.push(_("re-rolls {dice}", { dice: value.join(" ") }));
         break;
       case "buy":
-        parts.push(`buys a die: ${value.join(" ")}`);
+        parts.push(_("buys a die: {dice}", { dice: value.join(" ") }));
         break;
       case "ask":
-        parts.push(`asks "${value}"`);
+        parts.push(_("asks \"{question}\"", { question: value }));
         break;
       case "pass":
-        parts.push(`passes the cup ${value}`);
+        parts.push(value === "left" ? _("passes the cup left") : value === "right" ? _("passes the cup right") : _("passes the cup {direction}", { direction: value }));
         break;
       case "accept":
-        parts.push("accepts");
+        parts.push(_("accepts"));
         break;
       case "out":
-        parts.push(value.length ? `leaves ${value.join(" ")} outside` : "puts every die under the cup");
+        parts.push(value.length ? _("leaves {dice} outside", { dice: value.join(" ") }) : _("puts every die under the cup"));
         break;
       case "shake":
-        parts.push(value ? "shakes the cup" : "doesn't shake");
+        parts.push(value ? _("shakes the cup") : _("doesn't shake"));
         break;
       case "rolled":
-        parts.push(`rolled ${value.join(" ") || "nothing"}`);
+        parts.push(value.length ? _("rolled {dice}", { dice: value.join(" ") }) : _("rolled nothing"));
         break;
       case "attempts":
-        value.forEach((a, i) => parts.push(`roll ${i + 1}: keeps ${a.keep.join(" ") || "nothing"}, rolls ${(a.rolled || []).join(" ")}`));
+        value.forEach((a, i) => parts.push(a.keep.length ? _("roll {n}: keeps {kept}, rolls {rolled}", { n: i + 1, kept: a.keep.join(" "), rolled: (a.rolled || []).join(" ") }) : _("roll {n}: keeps nothing, rolls {rolled}", { n: i + 1, rolled: (a.rolled || []).join(" ") })));
         break;
       default:
         break; // "player", and anything a later record version adds
@@ -94,15 +95,18 @@ export function describeRecordMove(move) {
 function describeSummary(round, poker) {
   const losses = Object.entries(round.losses || {});
   const lost = losses.length
-    ? losses.map(([n, k]) => `${n} loses ${poker ? plural(k, "life", "lives") : plural(k, "die", "dice")}`).join("; ")
-    : poker ? "nobody loses a life" : "nobody loses a die";
+    ? losses.map(([name, k]) => (poker ? ngettext("{name} loses {n} life", "{name} loses {n} lives", k, { name }) : ngettext("{name} loses {n} die", "{name} loses {n} dice", k, { name }))).join("; ")
+    : poker ? _("nobody loses a life") : _("nobody loses a die");
   if (poker) {
     if (round.call === "accept") {
-      return `${round.accepter} accepted ${round.bid}: ${round.success ? "five of a kind made" : "no five of a kind"}; ${lost}.`;
+      const o = { name: round.accepter, bid: round.bid, lost };
+      return round.success ? _("{name} accepted {bid}: five of a kind made; {lost}.", o) : _("{name} accepted {bid}: no five of a kind; {lost}.", o);
     }
-    return `${round.caller} called liar on ${round.bidder}'s ${round.bid}: the hand ${round.hand.join(" ")} ${round.stood ? "stands" : "was a lie"}; ${lost}.`;
+    const o = { name: round.caller, bidder: round.bidder, bid: round.bid, hand: round.hand.join(" "), lost };
+    return round.stood ? _("{name} called liar on {bidder}'s {bid}: the hand {hand} stands; {lost}.", o) : _("{name} called liar on {bidder}'s {bid}: the hand {hand} was a lie; {lost}.", o);
   }
-  return `${round.caller} called ${round.call} on ${round.bidder}'s ${bidLabel(round.bid)}: there were ${round.count}; ${lost}.`;
+  const o = { name: round.caller, bidder: round.bidder, bid: bidLabel(round.bid), count: round.count, lost };
+  return round.call === "exact" ? _("{name} called exact on {bidder}'s {bid}: there were {count}; {lost}.", o) : _("{name} called liar on {bidder}'s {bid}: there were {count}; {lost}.", o);
 }
 
 
@@ -205,8 +209,8 @@ export function tableAt(record, summary, r, m, poker, game = 0) {
       return {
         sig: `replay|${r}|${m}|${faces.join(",")}|${lost}`,
         build: () => [
-          diceRow(faces, { label: `${names[i]}'s dice`, small: true, src: "replay" }),
-          h("span", { class: "stock-text", text: lost ? `${plural(faces.length, "die", "dice")}, −${lost}` : plural(faces.length, "die", "dice") }),
+          diceRow(faces, { label: _("{name}'s dice", { name: names[i] }), small: true, src: "replay" }),
+          h("span", { class: "stock-text", text: lost ? ngettext("{n} die, −{lost}", "{n} dice, −{lost}", faces.length, { lost }) : ngettext("{n} die", "{n} dice", faces.length) }),
         ],
       };
     },
@@ -238,7 +242,7 @@ export class ReplayViewer {
     this.room = room;
     this.game = game;
     this.section.hidden = false;
-    fill(this.section, h("p", { text: `Loading game ${game}…` }));
+    fill(this.section, h("p", { text: _("Loading game {game}…", { game }) }));
     const [record, summary] = await Promise.all([
       getJSON(recordUrl(room, game, "json")),
       getJSON(recordUrl(room, game, "summary")),
@@ -250,7 +254,7 @@ export class ReplayViewer {
     this.steps = [];
     record.rounds.forEach((rd, r) => {
       this.steps.push({ r, m: -1 });
-      rd.moves.forEach((_, m) => this.steps.push({ r, m }));
+      rd.moves.forEach((_move, m) => this.steps.push({ r, m }));
     });
     this.index = 0;
     this.build();
@@ -271,20 +275,20 @@ export class ReplayViewer {
   build() {
     const { room, game } = this;
     const button = (id, text, label, fn) => h("button", { type: "button", id, "aria-label": label, onclick: fn }, text);
-    this.heading = h("h2", { id: "replay-h", tabindex: "-1", text: `Replay of game ${game}` });
-    this.first = button("replay-first", "« First", "First step", () => this.go(0, true));
-    this.prev = button("replay-prev", "◀ Prev", "Previous step", () => this.go(this.index - 1, true));
-    this.play = button("replay-play", "▶ Play", null, () => this.toggle());
-    this.next = button("replay-next", "Next ▶", "Next step", () => this.go(this.index + 1, true));
-    this.last = button("replay-last", "Last »", "Last step", () => this.go(this.steps.length - 1, true));
+    this.heading = h("h2", { id: "replay-h", tabindex: "-1", text: _("Replay of game {game}", { game }) });
+    this.first = button("replay-first", _("« First"), _("First step"), () => this.go(0, true));
+    this.prev = button("replay-prev", _("◀ Prev"), _("Previous step"), () => this.go(this.index - 1, true));
+    this.play = button("replay-play", _("▶ Play"), null, () => this.toggle());
+    this.next = button("replay-next", _("Next ▶"), _("Next step"), () => this.go(this.index + 1, true));
+    this.last = button("replay-last", _("Last »"), _("Last step"), () => this.go(this.steps.length - 1, true));
     this.speedSelect = h(
       "select",
       { id: "replay-speed", onchange: () => this.setSpeed(Number(this.speedSelect.value)) },
       SPEEDS.map((s) => h("option", { value: String(s), selected: s === this.speed, text: `${s}×` })),
     );
     this.pos = h("span", { id: "replay-pos", class: "meta", "aria-live": "off" });
-    this.link = h("a", { id: "replay-link", href: replayPath(room, game, 1) }, "Link to this step");
-    this.seatsEl = h("ol", { class: "seats", id: "replay-seats", "aria-label": "Players" });
+    this.link = h("a", { id: "replay-link", href: replayPath(room, game, 1) }, _("Link to this step"));
+    this.seatsEl = h("ol", { class: "seats", id: "replay-seats", "aria-label": _("Players") });
     this.centre = h("div", { class: "centre", id: "replay-centre" }, h("div", { class: "centre-body" }));
     this.caption = h("p", { id: "replay-caption", class: "replay-caption" });
     this.hand = h("div", { id: "replay-hand", class: "replay-hand" });
@@ -296,32 +300,32 @@ export class ReplayViewer {
       h(
         "p",
         { class: "meta" },
-        `${presetTitle(this.record.rules)}; players: ${this.record.players.join(", ")}. `,
-        "Keys: ← and → step, Home and End jump, Space plays and pauses. ",
-        h("a", { href: recordUrl(room, game, "json"), download: `liarsdice-${safe}-game${game}.json`, id: "replay-json" }, "Download JSON record"),
+        _("{game}; players: {names}. ", { game: presetTitle(this.record.rules), names: this.record.players.join(", ") }),
+        _("Keys: ← and → step, Home and End jump, Space plays and pauses. "),
+        h("a", { href: recordUrl(room, game, "json"), download: `liarsdice-${safe}-game${game}.json`, id: "replay-json" }, _("Download JSON record")),
         " · ",
-        h("a", { href: recordUrl(room, game, "text"), download: `liarsdice-${safe}-game${game}.txt`, id: "replay-text" }, "Download text record"),
+        h("a", { href: recordUrl(room, game, "text"), download: `liarsdice-${safe}-game${game}.txt`, id: "replay-text" }, _("Download text record")),
         " · ",
-        h("a", { href: `#analysis-${game}`, id: "replay-analysis" }, "Analyse this game"),
+        h("a", { href: `#analysis-${game}`, id: "replay-analysis" }, _("Analyse this game")),
       ),
       h(
         "div",
-        { class: "replay-controls", role: "group", "aria-label": "Replay controls" },
+        { class: "replay-controls", role: "group", "aria-label": _("Replay controls") },
         this.first,
         this.prev,
         this.play,
         this.next,
         this.last,
-        h("label", { for: "replay-speed", class: "replay-speed" }, "Speed "),
+        h("label", { for: "replay-speed", class: "replay-speed" }, _("Speed"), " "),
         this.speedSelect,
         this.pos,
         this.link,
-        this.onClose ? button("replay-close", "Close replay", null, () => this.close()) : h("a", { href: `/r/${encodeURIComponent(room)}`, id: "replay-room" }, "Back to the room"),
+        this.onClose ? button("replay-close", _("Close replay"), null, () => this.close()) : h("a", { href: `/r/${encodeURIComponent(room)}`, id: "replay-room" }, _("Back to the room")),
       ),
       h(
         "section",
         { class: "table replay-table", "aria-labelledby": "replay-table-h" },
-        h("h3", { id: "replay-table-h", class: "visually-hidden", text: "The table at this step" }),
+        h("h3", { id: "replay-table-h", class: "visually-hidden", text: _("The table at this step") }),
         h("div", { class: "felt" }, this.seatsEl, this.centre),
       ),
       this.caption,
@@ -329,7 +333,7 @@ export class ReplayViewer {
       h(
         "details",
         { class: "replay-list", id: "replay-list", open: true },
-        h("summary", {}, "The moves in words"),
+        h("summary", {}, _("The moves in words")),
         this.body,
       ),
     );
@@ -362,11 +366,11 @@ export class ReplayViewer {
   toggle() {
     if (this.timer !== null) {
       this.stop();
-      this.announce(`Paused at step ${this.index + 1} of ${this.steps.length}.`);
+      this.announce(_("Paused at step {step} of {steps}.", { step: this.index + 1, steps: this.steps.length }));
     } else {
       if (this.index >= this.steps.length - 1) this.go(0);
       this.start();
-      this.announce(`Playing at ${this.speed}×.`);
+      this.announce(_("Playing at {speed}×.", { speed: this.speed }));
     }
   }
 
@@ -392,7 +396,7 @@ export class ReplayViewer {
   showPlaying() {
     if (!this.play) return;
     const on = this.timer !== null;
-    this.play.textContent = on ? "⏸ Pause" : "▶ Play";
+    this.play.textContent = on ? _("⏸ Pause") : _("▶ Play");
     this.section.dataset.playing = String(on);
   }
 
@@ -400,7 +404,7 @@ export class ReplayViewer {
   go(i, manual = false) {
     if (manual) this.stop();
     if (!this.steps.length) {
-      fill(this.body, h("p", { text: "This game has no rounds." }));
+      fill(this.body, h("p", { text: _("This game has no rounds.") }));
       return;
     }
     this.index = Math.max(0, Math.min(this.steps.length - 1, i));
@@ -409,7 +413,7 @@ export class ReplayViewer {
     this.first.disabled = this.prev.disabled = this.index === 0;
     this.next.disabled = this.last.disabled = this.index === this.steps.length - 1;
     const n = this.index + 1;
-    this.pos.textContent = `Step ${n} of ${this.steps.length}`;
+    this.pos.textContent = _("Step {step} of {steps}", { step: n, steps: this.steps.length });
     this.section.dataset.step = String(n);
     this.link.href = replayPath(this.room, this.game, n);
     if (!this.onClose) history.replaceState(null, "", replayPath(this.room, this.game, n));
@@ -417,11 +421,11 @@ export class ReplayViewer {
     this.drawTable(r, m);
 
     const dice = this.poker
-      ? [h("li", {}, "The opening roll: ", diceRow(rd.roll, { label: "Roll", small: true, src: "replay" }))]
+      ? [h("li", {}, withNodes(_("The opening roll: {dice}"), { dice: diceRow(rd.roll, { label: pgettext("noun", "Roll"), small: true, src: "replay" }) }))]
       : Object.entries(rd.dice).map(([name, faces]) =>
           h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, small: true, src: "replay" })),
         );
-    if (rd.stash) dice.push(h("li", {}, "Stash ", diceRow(rd.stash, { label: "Stash", small: true, src: "replay" })));
+    if (rd.stash) dice.push(h("li", {}, _("Stash"), " ", diceRow(rd.stash, { label: _("Stash"), small: true, src: "replay" })));
     const moves = rd.moves.slice(0, m + 1).map((mv, k) =>
       h("li", { "aria-current": k === m ? "step" : null, class: k === m ? "current" : "" }, h("span", { class: "seat-name", text: mv.player }), ` ${describeRecordMove(mv)}`),
     );
@@ -429,11 +433,11 @@ export class ReplayViewer {
     const last = this.index === this.steps.length - 1;
     fill(
       this.body,
-      h("h3", { text: `Round ${r + 1} of ${this.record.rounds.length}${rd.opener ? `: ${rd.opener} opens` : ""}` }),
+      h("h3", { text: rd.opener ? _("Round {round} of {rounds}: {name} opens", { round: r + 1, rounds: this.record.rounds.length, name: rd.opener }) : _("Round {round} of {rounds}", { round: r + 1, rounds: this.record.rounds.length }) }),
       h("ul", { class: "hands" }, dice),
-      moves.length ? h("ol", { class: "replay-moves" }, moves) : h("p", { class: "meta", text: "No moves yet." }),
+      moves.length ? h("ol", { class: "replay-moves" }, moves) : h("p", { class: "meta", text: _("No moves yet.") }),
       result ? h("p", { class: "result", id: "replay-result", text: describeSummary(result, this.poker) }) : null,
-      last && this.summary.winner ? h("p", { class: "banner", text: `${this.summary.winner} wins the game.` }) : null,
+      last && this.summary.winner ? h("p", { class: "banner", text: _("{name} wins the game.", { name: this.summary.winner }) }) : null,
     );
     if (manual || this.timer === null) this.announce(this.stepWords());
   }
@@ -442,9 +446,9 @@ export class ReplayViewer {
   stepWords() {
     const { r, m } = this.steps[this.index];
     const rd = this.record.rounds[r];
-    const line = m < 0 ? `Round ${r + 1}: ${rd.opener || this.record.players[0]} opens; the dice are rolled.` : `${rd.moves[m].player} ${describeRecordMove(rd.moves[m])}.`;
+    const line = m < 0 ? _("Round {round}: {name} opens; the dice are rolled.", { round: r + 1, name: rd.opener || this.record.players[0] }) : _("{name} {move}.", { name: rd.moves[m].player, move: describeRecordMove(rd.moves[m]) });
     const result = m === rd.moves.length - 1 && this.summary.ok ? this.summary.rounds[r] : null;
-    const won = this.index === this.steps.length - 1 && this.summary.winner ? ` ${this.summary.winner} wins the game.` : "";
+    const won = this.index === this.steps.length - 1 && this.summary.winner ? ` ${_("{name} wins the game.", { name: this.summary.winner })}` : "";
     return `${result ? `${line} ${describeSummary(result, this.poker)}` : line}${won}`;
   }
 
@@ -459,10 +463,10 @@ export class ReplayViewer {
       const v = S.view;
       fill(
         this.hand,
-        h("span", { class: "meta" }, "Under the cup: "),
-        diceRow(v.under, { label: "Under the cup", small: true, src: "replay" }),
-        v.outside.length ? [h("span", { class: "meta" }, " · outside: "), diceRow(v.outside, { label: "Outside the cup", small: true, src: "replay" })] : null,
-        v.current_bid ? h("span", { class: "meta", text: ` · the bid: ${pokerWords(v.current_bid) || v.current_bid}` }) : null,
+        h("span", { class: "meta" }, _("Under the cup:"), " "),
+        diceRow(v.under, { label: _("Under the cup"), small: true, src: "replay" }),
+        v.outside.length ? [h("span", { class: "meta" }, " · ", _("outside:"), " "), diceRow(v.outside, { label: _("Outside the cup"), small: true, src: "replay" })] : null,
+        v.current_bid ? h("span", { class: "meta", text: ` · ${_("the bid: {bid}", { bid: pokerWords(v.current_bid) || v.current_bid })}` }) : null,
       );
       this.hand.hidden = false;
     } else {
@@ -475,20 +479,20 @@ export class ReplayViewer {
  * moves in words, for a finished game (linked from the room, the player pages and the
  * "Link to this step" of any replay). */
 export async function startReplayPage(main, room, game, { announce, showError }) {
-  document.title = `Replay of game ${game} · Liar's Dice`;
+  document.title = _("Replay of game {game} · Liar's Dice", { game });
   const section = h("section", { id: "replay-page", class: "card replay replay-page", "aria-labelledby": "replay-h" });
   main.append(section);
   const viewer = new ReplayViewer(section, { announce, onClose: null });
   const step = Number(new URLSearchParams(location.search).get("step") || "1");
   try {
     await viewer.open(room, game, { step: Number.isInteger(step) && step > 0 ? step : 1 });
-    document.title = `Replay of game ${game}: ${presetTitle(viewer.record.rules)} · Liar's Dice`;
+    document.title = _("Replay of game {game}: {rules} · Liar's Dice", { game, rules: presetTitle(viewer.record.rules) });
   } catch (err) {
     fill(
       section,
-      h("h1", { id: "replay-h", text: `Game ${game}` }),
-      h("p", { text: "This game's replay isn't available: the room or the game does not exist, or the game isn't over yet." }),
-      h("p", {}, h("a", { href: `/r/${encodeURIComponent(room)}` }, "Go to the room")),
+      h("h1", { id: "replay-h", text: _("Game {game}", { game }) }),
+      h("p", { text: _("This game's replay isn't available: the room or the game does not exist, or the game isn't over yet.") }),
+      h("p", {}, h("a", { href: `/r/${encodeURIComponent(room)}` }, _("Go to the room"))),
     );
     showError(err);
   }

@@ -10,7 +10,8 @@
 // the phase's time ran out; "Skip" jumps to the end of the animation. When the phase ends the
 // reveal ends with it, and only then does the page show the next round (or the ranking).
 
-import { animateOnce, h, plural, reducedMotion } from "./dom.js";
+import { animateOnce, h, reducedMotion } from "./dom.js";
+import { _, ngettext, pgettext } from "./i18n.js";
 import { cup, die, facePlural } from "./dice.js";
 import { parseBid } from "./odds.js";
 import { bidLabel, pokerWords } from "./words.js";
@@ -204,7 +205,7 @@ export class RevealController {
     return {
       sig: `${r.key}|${r.phase}|${[...litSet].join(",")}|${lost}`,
       build: () => {
-        const row = h("span", { class: `dice revealed${r.phase === "lift" ? " lifting" : ""}`, role: "group", "aria-label": `${name}'s dice: ${faces.join(", ") || "none"}` });
+        const row = h("span", { class: `dice revealed${r.phase === "lift" ? " lifting" : ""}`, role: "group", "aria-label": _("{name}'s dice: {dice}", { name, dice: faces.join(", ") || pgettext("dice", "none") }) });
         faces.forEach((f, i) => {
           const el = die(f, { small: true, src: "reveal" });
           if (litSet.has(i)) el.classList.add("lit");
@@ -232,17 +233,18 @@ export class RevealController {
     const first = !el.__sig || !el.__sig.startsWith(r.key);
     el.__sig = sig;
     const { res, S, poker, bid } = r;
-    const callText = res.call === "exact" ? "Exact!" : res.call === "five" || res.call === "accept" ? "Accepted!" : "Liar!";
+    const callText = res.call === "exact" ? _("Exact!") : res.call === "five" || res.call === "accept" ? _("Accepted!") : _("Liar!");
     const caller = who(S, r.callerSeat);
     const bidder = poker ? who(S, res.bidder) : who(S, seatOfName(S, res.bidder));
     const wild = S.room.rules ? S.room.rules.wild : null;
+    const bidText = poker ? pokerWords(res.bid) || res.bid : bidLabel(res.bid);
     const parts = [
-      h("p", { class: "call-line" }, h("strong", { text: caller === "you" ? "You call" : `${caller} calls` }), " ", h("span", { class: "call-word", text: callText })),
-      h("p", { class: "centre-sub", text: `on ${bidder === "you" ? "your" : `${bidder}'s`} bid of ${poker ? pokerWords(res.bid) || res.bid : bidLabel(res.bid)}` }),
+      h("p", { class: "call-line" }, h("strong", { text: caller === "you" ? _("You call") : _("{name} calls", { name: caller }) }), " ", h("span", { class: "call-word", text: callText })),
+      h("p", { class: "centre-sub", text: bidder === "you" ? _("on your bid of {bid}", { bid: bidText }) : _("on {name}'s bid of {bid}", { name: bidder, bid: bidText }) }),
     ];
     if (poker) {
       const shown = r.phase === "lift" ? 0 : r.lit;
-      const row = h("span", { class: "dice revealed", role: "group", "aria-label": `The hand: ${(res.hand || []).join(", ")}` });
+      const row = h("span", { class: "dice revealed", role: "group", "aria-label": _("The hand: {dice}", { dice: (res.hand || []).join(", ") }) });
       (res.hand || []).forEach((f, i) => {
         const el2 = die(f, { src: "reveal" });
         if (i >= shown) el2.classList.add("waiting");
@@ -252,7 +254,7 @@ export class RevealController {
       parts.push(row);
       if (r.phase === "verdict") {
         const reading = pokerWords(res.reading) || res.reading || "";
-        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: `${reading.charAt(0).toUpperCase()}${reading.slice(1)}: ${res.stood ? "the bid stands." : "it was a lie!"}` }));
+        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: ((t) => t.charAt(0).toUpperCase() + t.slice(1))(res.stood ? _("{hand}: the bid stands.", { hand: reading }) : _("{hand}: it was a lie!", { hand: reading })) }));
       }
     } else {
       const countsWild = r.d.matches(wild) && wild !== bid.face;
@@ -261,26 +263,26 @@ export class RevealController {
           "p",
           { class: "counter" },
           h("span", { class: "count-num", id: "reveal-count", "data-final": res.count, "data-lit": r.lit, text: String(r.phase === "lift" ? 0 : r.lit) }),
-          h("span", { class: "count-label", text: ` ${facePlural(bid.face)}${countsWild ? ` (with ${facePlural(wild)})` : ""} · bid ${bid.quantity}` }),
+          h("span", { class: "count-label", text: ` ${countsWild ? _("{faces} (with {wilds}) · bid {quantity}", { faces: facePlural(bid.face), wilds: facePlural(wild), quantity: bid.quantity }) : _("{faces} · bid {quantity}", { faces: facePlural(bid.face), quantity: bid.quantity })}` }),
         ),
       );
-      if (r.d.palifico) parts.push(h("p", { class: "palifico", text: "Palifico: ones not wild" }));
+      if (r.d.palifico) parts.push(h("p", { class: "palifico", text: _("Palifico: ones not wild") }));
       if (r.phase === "verdict") {
         const verdict =
-          res.call === "exact" ? (res.count === bid.quantity ? "Exactly right!" : "Not exact!") : res.count >= bid.quantity ? "The bid stands!" : "It was a lie!";
-        const losses = [...r.losses.entries()].map(([s, k]) => `${capital(who(S, s))} ${who(S, s) === "you" ? "lose" : "loses"} ${plural(k, "die", "dice")}`);
-        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: verdict }), h("p", { class: "centre-sub", text: losses.length ? `${losses.join("; ")}.` : "Nobody loses a die." }));
+          res.call === "exact" ? (res.count === bid.quantity ? _("Exactly right!") : _("Not exact!")) : res.count >= bid.quantity ? _("The bid stands!") : _("It was a lie!");
+        const losses = [...r.losses.entries()].map(([s, k]) => (who(S, s) === "you" ? ngettext("You lose {n} die", "You lose {n} dice", k) : ngettext("{name} loses {n} die", "{name} loses {n} dice", k, { name: who(S, s) })));
+        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: verdict }), h("p", { class: "centre-sub", text: losses.length ? _("{list}.", { list: losses.join("; ") }) : _("Nobody loses a die.") }));
       }
     }
     if (poker && r.phase === "verdict" && res.loser !== null && res.loser !== undefined) {
-      parts.push(h("p", { class: "centre-sub", text: `${capital(who(S, res.loser))} ${who(S, res.loser) === "you" ? "lose" : "loses"} a life.` }));
+      parts.push(h("p", { class: "centre-sub", text: who(S, res.loser) === "you" ? _("You lose a life.") : _("{name} loses a life.", { name: who(S, res.loser) }) }));
     }
     if (r.continued) {
-      const names = others.map((s) => who(S, s));
-      parts.push(h("p", { class: "centre-sub", id: "reveal-waiting", text: names.length ? `Waiting for ${names.join(", ")}…` : "The next round starts in a moment…" }));
+      const names = others.map((s) => (s === S.seat ? pgettext("player", "you") : nameOf(S, s)));
+      parts.push(h("p", { class: "centre-sub", id: "reveal-waiting", text: names.length ? _("Waiting for {names}…", { names: names.join(", ") }) : _("The next round starts in a moment…") }));
     } else {
       const verdict = r.phase === "verdict";
-      parts.push(h("button", { type: "button", id: "reveal-skip", class: "small", text: verdict ? "Continue" : "Skip", onclick: () => (verdict ? this.continue() : this.skip()) }));
+      parts.push(h("button", { type: "button", id: "reveal-skip", class: "small", text: verdict ? _("Continue") : _("Skip"), onclick: () => (verdict ? this.continue() : this.skip()) }));
     }
     el.dataset.state = r.phase;
     el.dataset.round = String(r.index);
@@ -292,7 +294,3 @@ export class RevealController {
   }
 }
 
-/** "you" starts a sentence as "You"; names stay as their players wrote them. */
-function capital(s) {
-  return s === "you" ? "You" : s;
-}

@@ -6,7 +6,8 @@
 // as faceless backs; faces appear only for the viewer's own dice, shown dice, the dice
 // outside the poker cup and the reveal after a call.
 
-import { animateOnce, fill, h, plural, sync } from "./dom.js";
+import { animateOnce, fill, h, sync } from "./dom.js";
+import { _, andList, ngettext, parts as withNodes, pgettext } from "./i18n.js";
 import { cup, die, dieBack, diceRow, facePlural } from "./dice.js";
 import { bidOdds, parseBid, percent } from "./odds.js";
 import { bidLabel, ordinal, pokerWords } from "./words.js";
@@ -21,16 +22,21 @@ export const playing = (S) => Boolean(S.room && S.room.status === "playing" && S
 export const myTurn = (S) => Boolean(S.view && S.seat !== null && S.view.to_move === S.seat && (S.view.legal || []).length > 0 && S.room.status === "playing");
 
 export function nameOf(S, seat) {
-  if (seat === null || seat === undefined || seat < 0) return "nobody";
+  if (seat === null || seat === undefined || seat < 0) return _("nobody");
   const names = (S.view && S.view.names) || [];
   if (seat < names.length) return names[seat];
   const info = S.room && S.room.seats[seat];
-  return info ? info.name : `seat ${seat + 1}`;
+  return info ? info.name : _("seat {n}", { n: seat + 1 });
 }
 
-/** "you" for the viewer's own seat, else the name. */
+/** "you" for the viewer's own seat (a marker: compare, never show), else the name. */
 export function who(S, seat) {
   return seat === S.seat ? "you" : nameOf(S, seat);
+}
+
+/** The name of a seat to show: "you" ("tú") for the viewer's own. */
+export function whoText(S, seat) {
+  return seat === S.seat ? pgettext("player", "you") : nameOf(S, seat);
 }
 
 /** The seat of a player named in a result (bidding results name players). */
@@ -80,7 +86,7 @@ export function isPalifico(S, game, round, res = null) {
 }
 
 /** Computer players' levels in a word. */
-export const LEVELS = { random: "beginner", prob: "casual", bayes: "sharp", expert: "expert" };
+export const LEVELS = { random: _("beginner"), prob: _("casual"), bayes: _("sharp"), expert: _("expert") };
 
 function hue(name) {
   let x = 0;
@@ -148,12 +154,12 @@ export function renderSeats(list, S, hooks) {
     ]);
 
     const tags = [];
-    if (i === S.seat) tags.push(["you", "me"]);
-    if (i === hostSeat(S.room)) tags.push(["host", "host"]);
-    if (seat.kind === "bot") tags.push([`computer · ${LEVELS[seat.level] || seat.level}`, "bot"]);
-    else if (seat.left) tags.push(["left: a computer plays", "away"]);
-    else if (seat.away) tags.push(["away: a computer plays", "away"]);
-    else if (!seat.connected) tags.push(["offline", "offline"]);
+    if (i === S.seat) tags.push([pgettext("player", "you"), "me"]);
+    if (i === hostSeat(S.room)) tags.push([pgettext("tag", "host"), "host"]);
+    if (seat.kind === "bot") tags.push([_("computer · {level}", { level: LEVELS[seat.level] || seat.level }), "bot"]);
+    else if (seat.left) tags.push([_("left: a computer plays"), "away"]);
+    else if (seat.away) tags.push([_("away: a computer plays"), "away"]);
+    else if (!seat.connected) tags.push([_("offline"), "offline"]);
     const rating = typeof seat.rating === "number" ? seat.rating : null;
     sync(whoEl, JSON.stringify([seat.name, tags, rating, seat.player || null]), () => [
       // a long name gets a smaller type first (so "random-bot-1" and "random-bot-2" stay
@@ -162,7 +168,7 @@ export function renderSeats(list, S, hooks) {
         ? h("a", { class: `seat-name${nameSize(seat.name)}`, href: `/p/${encodeURIComponent(seat.player)}`, title: seat.name, text: seat.name })
         : h("span", { class: `seat-name${nameSize(seat.name)}`, title: seat.name, text: seat.name }),
       h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text }))),
-      rating !== null ? h("span", { class: "rating", text: `rating ${rating}` }) : null,
+      rating !== null ? h("span", { class: "rating", text: _("rating {rating}", { rating }) }) : null,
     ]);
 
     // The cup and the dice (backs), the lives, or during a reveal the dice it lifted.
@@ -178,8 +184,8 @@ export function renderSeats(list, S, hooks) {
       if (isPoker(S)) {
         const hearts = h("span", { class: "lives", "aria-hidden": "true" });
         for (let j = 0; j < Math.min(count, 9); j++) hearts.append(h("span", { class: "heart", text: "♥" }));
-        parts.push(hearts, h("span", { class: "stock-text", text: out ? "out" : plural(count, "life", "lives") }));
-        if (isPlaying && v.holder === i) parts.push(h("span", { class: "holder", text: "has the cup" }));
+        parts.push(hearts, h("span", { class: "stock-text", text: out ? pgettext("player", "out") : ngettext("{n} life", "{n} lives", count) }));
+        if (isPlaying && v.holder === i) parts.push(h("span", { class: "holder", text: _("has the cup") }));
         return parts;
       }
       const backs = h("span", { class: "backs", "aria-hidden": "true" });
@@ -192,14 +198,14 @@ export function renderSeats(list, S, hooks) {
         for (let j = 0; j < drawn; j++) backs.append(dieBack({ blank: over }));
       }
       parts.push(h("span", { class: "cup-wrap", "aria-hidden": "true" }, cup()), backs);
-      parts.push(h("span", { class: "stock-text", text: out ? "out" : over ? `${plural(count, "die", "dice")} left` : plural(count, "die", "dice") }));
-      if (shown.length) parts.push(h("span", { class: "shown" }, diceRow(shown, { label: `${seat.name} shows`, small: true, src: "shown" })));
-      if (chips !== null) parts.push(h("span", { class: "chips", text: `${chips} chips` }));
+      parts.push(h("span", { class: "stock-text", text: out ? pgettext("player", "out") : over ? ngettext("{n} die left", "{n} dice left", count) : ngettext("{n} die", "{n} dice", count) }));
+      if (shown.length) parts.push(h("span", { class: "shown" }, diceRow(shown, { label: _("{name} shows", { name: seat.name }), small: true, src: "shown" })));
+      if (chips !== null) parts.push(h("span", { class: "chips", text: ngettext("{n} chip", "{n} chips", chips) }));
       return parts;
     });
 
     if (!timed) clockEl.replaceChildren();
-    else if (!clockEl.firstChild) clockEl.append(h("span", { class: "clock", role: "timer", "aria-label": "Time left to move" }));
+    else if (!clockEl.firstChild) clockEl.append(h("span", { class: "clock", role: "timer", "aria-label": _("Time left to move") }));
 
     const acts = hooks.canManage ? hostButtons(S, seat, hooks) : [];
     sync(actionsEl, acts.map((a) => a.sig).join(","), () => acts.map((a) => a.build()));
@@ -234,19 +240,20 @@ function hostButtons(S, seat, hooks) {
   if (seat.seat === S.seat || seat.left) return out;
   const inGame = S.room.status === "playing";
   if (inGame && seat.kind === "bot") return out;
-  const label = seat.kind === "bot" ? `Remove ${seat.name}` : inGame ? `Remove ${seat.name} from the game: a computer finishes it` : `Remove ${seat.name} from the room`;
+  const name = seat.name;
+  const label = seat.kind === "bot" ? _("Remove {name}", { name }) : inGame ? _("Remove {name} from the game: a computer finishes it", { name }) : _("Remove {name} from the room", { name });
   out.push({
     sig: `rm${seat.seat}${seat.name}${inGame}`,
-    build: () => h("button", { type: "button", class: "small danger", "data-act": "remove", "aria-label": label, text: seat.kind === "bot" ? "Remove" : "Kick", onclick: (ev) => hooks.hostAction("remove", seat, ev.currentTarget) }),
+    build: () => h("button", { type: "button", class: "small danger", "data-act": "remove", "aria-label": label, text: seat.kind === "bot" ? _("Remove") : _("Kick"), onclick: (ev) => hooks.hostAction("remove", seat, ev.currentTarget) }),
   });
   if (seat.kind === "human") {
     out.push({
       sig: `ban${seat.seat}${seat.name}`,
-      build: () => h("button", { type: "button", class: "small danger", "data-act": "ban", "aria-label": `Ban ${seat.name}: removed, and the name refused in this room`, text: "Ban", onclick: () => hooks.hostAction("ban", seat) }),
+      build: () => h("button", { type: "button", class: "small danger", "data-act": "ban", "aria-label": _("Ban {name}: removed, and the name refused in this room", { name: seat.name }), text: _("Ban"), onclick: () => hooks.hostAction("ban", seat) }),
     });
     out.push({
       sig: `host${seat.seat}${seat.name}`,
-      build: () => h("button", { type: "button", class: "small", "data-act": "host", "aria-label": `Make ${seat.name} the host`, text: "Make host", onclick: () => hooks.hostAction("host", seat) }),
+      build: () => h("button", { type: "button", class: "small", "data-act": "host", "aria-label": _("Make {name} the host", { name: seat.name }), text: _("Make host"), onclick: () => hooks.hostAction("host", seat) }),
     });
   }
   return out;
@@ -271,12 +278,11 @@ export function tickClock(S, baseTitle) {
     if (li) {
       li.classList.toggle("warn", warn);
       const clock = li.querySelector(".clock");
-      if (clock) clock.textContent = `${secs} s`;
+      if (clock) clock.textContent = _("{secs} s", { secs });
       const bar = li.querySelector(".ring-bar");
       if (bar && t.seconds) bar.style.strokeDashoffset = String(100 - Math.min(100, (left / t.seconds) * 100));
     }
-    const whoText = t.seat === S.seat ? "Your turn" : `${nameOf(S, t.seat)} to move`;
-    title = `(${secs} s) ${whoText} · ${baseTitle}`;
+    title = t.seat === S.seat ? _("({secs} s) Your turn · {title}", { secs, title: baseTitle }) : _("({secs} s) {name} to move · {title}", { secs, name: nameOf(S, t.seat), title: baseTitle });
     if (mine && t.seat === S.seat && warn && secs > 0 && secs !== S.lastTick) {
       S.lastTick = secs;
       play("tick");
@@ -284,13 +290,13 @@ export function tickClock(S, baseTitle) {
     const mineClock = document.getElementById("my-clock");
     if (mineClock) {
       mineClock.hidden = !(t.seat === S.seat);
-      mineClock.textContent = `${secs} s left`;
+      mineClock.textContent = _("{secs} s left", { secs });
       mineClock.classList.toggle("warn", warn);
     }
   } else {
     const mineClock = document.getElementById("my-clock");
     if (mineClock) mineClock.hidden = true;
-    if (mine) title = `(Your turn) ${baseTitle}`;
+    if (mine) title = _("(Your turn) {title}", { title: baseTitle });
   }
   if (document.title !== title) document.title = title;
 }
@@ -303,7 +309,7 @@ export function oddsText(S, text) {
   if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
   const o = bidOdds(S.view, S.room.rules, bid);
   const open = (S.view.shown || []).some((d) => d && d.length) || (S.view.stash || []).length > 0;
-  return `Chance it's true: ${percent(o.atLeast)} (exactly: ${percent(o.exactly)}). ${seenSentence(o, open)}`;
+  return _("Chance it's true: {chance} (exactly: {exactly}). {seen}", { chance: percent(o.atLeast), exactly: percent(o.exactly), seen: seenSentence(o, open) });
 }
 
 /**
@@ -311,8 +317,9 @@ export function oddsText(S, text) {
  * (`open`: some dice are on the table face up, so "you can see" rather than "you hold").
  */
 export function seenSentence(o, open = false) {
-  const hidden = o.unseen === 0 ? "no dice are hidden" : o.unseen === 1 ? "1 die is hidden" : `${o.unseen} dice are hidden`;
-  return `You ${open ? "can see" : "hold"} ${o.known === 0 ? "none" : o.known} of them; ${hidden}.`;
+  const hidden = o.unseen === 0 ? _("no dice are hidden") : ngettext("{n} die is hidden", "{n} dice are hidden", o.unseen);
+  const known = o.known === 0 ? pgettext("of them", "none") : String(o.known);
+  return open ? _("You can see {known} of them; {hidden}.", { known, hidden }) : _("You hold {known} of them; {hidden}.", { known, hidden });
 }
 
 export function oddsPercent(S, text) {
@@ -346,50 +353,50 @@ export function renderCentre(el, S, reveal) {
     const watching = S.seat === null;
     sig = `lobby|${n}|${S.host}|${watching}`;
     const enough = n >= 2;
-    const title = !enough ? "Waiting for players" : S.host ? "Ready to start" : "Waiting for the host to start";
+    const title = !enough ? _("Waiting for players") : S.host ? _("Ready to start") : _("Waiting for the host to start");
     const sub = !enough
       ? S.host
-        ? "Add a computer player or share the link."
+        ? _("Add a computer player or share the link.")
         : watching
-          ? "Take a seat to play in this game."
-          : "Waiting for more players to join."
+          ? _("Take a seat to play in this game.")
+          : _("Waiting for more players to join.")
       : S.host
-        ? `${n} seated: start when you're ready.`
+        ? ngettext("{n} seated: start when you're ready.", "{n} seated: start when you're ready.", n)
         : watching
-          ? `${n} seated. Take a seat to join them before the host starts.`
-          : `${n} seated: the host starts the game.`;
+          ? ngettext("{n} seated. Take a seat to join them before the host starts.", "{n} seated. Take a seat to join them before the host starts.", n)
+          : ngettext("{n} seated: the host starts the game.", "{n} seated: the host starts the game.", n);
     parts.push(h("p", { class: "centre-title", id: "centre-title", text: title }), h("p", { class: "centre-sub", text: sub }));
   } else if (room.status === "finished" || v.to_move === -4) {
     const w = v.winner;
     sig = `over|${v.game_no}|${w}`;
     parts.push(
       h("p", { class: "centre-title trophy" }, trophy()),
-      h("p", { class: "centre-big", id: "winner-centre", text: w === S.seat ? "You win!" : w !== null && w !== undefined ? `${nameOf(S, w)} wins` : "Game over" }),
-      h("p", { class: "centre-sub", text: `Game ${v.game_no} is over.` }),
+      h("p", { class: "centre-big", id: "winner-centre", text: w === S.seat ? _("You win!") : w !== null && w !== undefined ? _("{name} wins", { name: nameOf(S, w) }) : _("Game over") }),
+      h("p", { class: "centre-sub", text: _("Game {game} is over.", { game: v.game_no }) }),
     );
   } else {
     const total = diceInPlay(S);
     const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round);
     const odds = v.current_bid ? oddsText(S, v.current_bid) : null;
     sig = JSON.stringify([v.game_no, v.round, v.current_bid, v.bidder, total, pal, odds, v.to_move, isPoker(S) && [v.outside, v.cup_count, v.direction]]);
-    parts.push(h("p", { class: "round-line" }, `Round ${v.round + 1}`, pal ? h("span", { class: "palifico", text: "Palifico" }) : null));
+    parts.push(h("p", { class: "round-line" }, _("Round {round}", { round: v.round + 1 }), pal ? h("span", { class: "palifico", text: _("Palifico") }) : null));
     if (v.current_bid) {
       parts.push(
-        h("p", { class: "centre-label", text: "Bid to beat" }),
+        h("p", { class: "centre-label", text: _("Bid to beat") }),
         h("div", { class: "bid-display", "data-anim": "slam" }, bidPicture(v.current_bid)),
-        h("p", { class: "centre-sub" }, "by ", h("strong", { text: who(S, v.bidder) })),
+        h("p", { class: "centre-sub" }, withNodes(v.bidder === S.seat ? _("by {you}") : _("by {name}"), { you: h("strong", { text: pgettext("player, after a preposition", "you") }), name: h("strong", { text: nameOf(S, v.bidder) }) })),
       );
     } else {
-      parts.push(h("p", { class: "centre-label", text: "No bid yet" }), h("p", { class: "centre-sub", text: `${who(S, v.to_move) === "you" ? "You open" : `${nameOf(S, v.to_move)} opens`} the bidding.` }));
+      parts.push(h("p", { class: "centre-label", text: _("No bid yet") }), h("p", { class: "centre-sub", text: who(S, v.to_move) === "you" ? _("You open the bidding.") : _("{name} opens the bidding.", { name: nameOf(S, v.to_move) }) }));
     }
     if (isPoker(S)) {
-      if (v.outside && v.outside.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: "Outside the cup" }), diceRow(v.outside, { label: "Outside the cup", small: true, src: "outside" })));
-      parts.push(h("p", { class: "centre-sub", id: "cup-count", text: `${plural(v.cup_count, "die", "dice")} under the cup${v.direction ? ` · passing ${v.direction > 0 ? "left" : "right"}` : ""}` }));
+      if (v.outside && v.outside.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: _("Outside the cup") }), diceRow(v.outside, { label: _("Outside the cup"), small: true, src: "outside" })));
+      parts.push(h("p", { class: "centre-sub", id: "cup-count", text: !v.direction ? ngettext("{n} die under the cup", "{n} dice under the cup", v.cup_count) : v.direction > 0 ? ngettext("{n} die under the cup · passing left", "{n} dice under the cup · passing left", v.cup_count) : ngettext("{n} die under the cup · passing right", "{n} dice under the cup · passing right", v.cup_count) }));
     } else {
-      parts.push(h("p", { class: "dice-total", id: "dice-total", "data-total": total }, h("strong", { text: String(total) }), ` ${total === 1 ? "die" : "dice"} in play`));
-      if (v.stash && v.stash.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: "Stash" }), diceRow(v.stash, { label: "Stash", small: true, src: "stash" })));
-      else if (v.stash_size) parts.push(h("p", { class: "centre-sub", text: `Hidden stash: ${plural(v.stash_size, "die", "dice")}` }));
-      if (pal) parts.push(h("p", { class: "centre-sub", text: "Ones are not wild; the face can't change." }));
+      parts.push(h("p", { class: "dice-total", id: "dice-total", "data-total": total }, withNodes(ngettext("{n} die in play", "{n} dice in play", total), { n: h("strong", { text: String(total) }) })));
+      if (v.stash && v.stash.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: _("Stash") }), diceRow(v.stash, { label: _("Stash"), small: true, src: "stash" })));
+      else if (v.stash_size) parts.push(h("p", { class: "centre-sub", text: ngettext("Hidden stash: {n} die", "Hidden stash: {n} dice", v.stash_size) }));
+      if (pal) parts.push(h("p", { class: "centre-sub", text: _("Ones are not wild; the face can't change.") }));
     }
     if (odds) parts.push(h("p", { class: "odds", id: "current-odds", text: odds }));
   }
@@ -459,17 +466,17 @@ export function renderTray(area, el, S, sel) {
     return;
   }
   if (isPoker(S)) {
-    heading.textContent = "Your view of the cup";
+    heading.textContent = _("Your view of the cup");
     const sig = JSON.stringify(["poker", v.game_no, v.round, v.cup, v.passed_cup]);
     sync(el, sig, () => [
       v.cup.length
-        ? diceRow(v.cup, { label: "Under the cup (only you see them)", attrs: { id: "my-dice-row", ...attrs }, src: "cup" })
-        : h("p", { class: "hint", text: "You can't see under the cup now." }),
-      v.passed_cup && v.passed_cup.length ? h("p", { class: "meta" }, "You passed: ", diceRow(v.passed_cup, { label: "You passed", small: true, src: "cup" })) : null,
+        ? diceRow(v.cup, { label: _("Under the cup (only you see them)"), attrs: { id: "my-dice-row", ...attrs }, src: "cup" })
+        : h("p", { class: "hint", text: _("You can't see under the cup now.") }),
+      v.passed_cup && v.passed_cup.length ? h("p", { class: "meta" }, withNodes(_("You passed: {dice}"), { dice: diceRow(v.passed_cup, { label: _("You passed"), small: true, src: "cup" }) })) : null,
     ]);
     return;
   }
-  heading.textContent = "Your dice";
+  heading.textContent = _("Your dice");
   const cur = parseBid(v.current_bid);
   const wild = S.room.rules ? S.room.rules.wild : null;
   const pal = isPalifico(S, v.game_no, v.round);
@@ -477,10 +484,10 @@ export function renderTray(area, el, S, sel) {
   const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid, myShown(S)]);
   sync(el, sig, () => {
     if (v.my_dice.length === 0 && !myShown(S).length) {
-      return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? "You have no dice left: you are out. Watch the others finish." : "Rolling…" });
+      return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? _("You have no dice left: you are out. Watch the others finish.") : _("Rolling…") });
     }
     return [
-      v.my_dice.length ? h("div", { class: "zone zone-hand" }, myShown(S).length ? h("span", { class: "zone-label", text: "Under your cup" }) : null, diceRow(v.my_dice, { label: "Your dice", matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" })) : null,
+      v.my_dice.length ? h("div", { class: "zone zone-hand" }, myShown(S).length ? h("span", { class: "zone-label", text: _("Under your cup") }) : null, diceRow(v.my_dice, { label: _("Your dice"), matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" })) : null,
       shownRow(S, matches),
     ];
   });
@@ -498,8 +505,8 @@ function shownRow(S, matches = () => false) {
   return h(
     "div",
     { class: "zone zone-shown", id: "my-shown" },
-    h("span", { class: "zone-label", text: "Shown to everyone" }),
-    diceRow(faces, { label: "Your dice shown to everyone", matches, src: "shown" }),
+    h("span", { class: "zone-label", text: _("Shown to everyone") }),
+    diceRow(faces, { label: _("Your dice shown to everyone"), matches, src: "shown" }),
   );
 }
 
@@ -527,22 +534,35 @@ function nameSize(name) {
 export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
   const me = S.seat !== null ? nameOf(S, S.seat) : null;
   const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
-  const you = (x) => (me !== null && nm(x) === me ? "you" : nm(x));
-  const cap = (s) => (s === "you" ? "You" : s); // names stay as their players wrote them
-  const your = (x) => (you(x) === "you" ? "your" : `${nm(x)}'s`); // "you's" is "your"
+  const isMe = (x) => me !== null && nm(x) === me;
+  // A sentence about a player: the second person for the viewer, the third for the others
+  // (names stay as their players wrote them). Each is one message.
+  const about = (x, second, third, values = {}) => (isMe(x) ? second(values) : third({ name: nm(x), ...values }));
+  const title = _("Round {round}", { round: index + 1 });
   if (isPoker(S)) {
     const sentences = [];
+    const bid = pokerWords(res.bid) || res.bid;
+    const bidder = nm(res.bidder);
     if (res.call === "five" || res.call === "accept") {
-      sentences.push(`${cap(you(res.caller))} accepted ${your(res.bidder)} bid of ${pokerWords(res.bid) || res.bid}.`);
-      sentences.push(res.success ? "Five of a kind was made: nobody loses a life." : "No five of a kind in three rolls.");
+      sentences.push(
+        isMe(res.bidder)
+          ? about(res.caller, (o) => _("You accepted your own bid of {bid}.", o), (o) => _("{name} accepted your bid of {bid}.", o), { bid })
+          : about(res.caller, (o) => _("You accepted {bidder}'s bid of {bid}.", o), (o) => _("{name} accepted {bidder}'s bid of {bid}.", o), { bid, bidder }),
+      );
+      sentences.push(res.success ? _("Five of a kind was made: nobody loses a life.") : _("No five of a kind in three rolls."));
     } else {
-      sentences.push(`${cap(you(res.caller))} called liar on ${your(res.bidder)} bid of ${pokerWords(res.bid) || res.bid}.`);
-      sentences.push(`The hand reads ${pokerWords(res.reading) || res.reading}: ${res.stood ? "the bid stands." : "the bid was a lie."}`);
+      sentences.push(
+        isMe(res.bidder)
+          ? about(res.caller, (o) => _("You called liar on your own bid of {bid}.", o), (o) => _("{name} called liar on your bid of {bid}.", o), { bid })
+          : about(res.caller, (o) => _("You called liar on {bidder}'s bid of {bid}.", o), (o) => _("{name} called liar on {bidder}'s bid of {bid}.", o), { bid, bidder }),
+      );
+      const reading = pokerWords(res.reading) || res.reading;
+      sentences.push(res.stood ? _("The hand reads {reading}: the bid stands.", { reading }) : _("The hand reads {reading}: the bid was a lie.", { reading }));
     }
-    if (res.loser !== null && res.loser !== undefined) sentences.push(`${cap(you(res.loser))} ${you(res.loser) === "you" ? "lose" : "loses"} a life.`);
-    const hands = [["The hand", res.hand]];
-    (res.attempts || []).forEach((a, i) => hands.push([`Roll ${i + 1}`, a]));
-    return { title: `Round ${index + 1}`, sentences, hands, matches: () => false, palifico: false };
+    if (res.loser !== null && res.loser !== undefined) sentences.push(about(res.loser, () => _("You lose a life."), (o) => _("{name} loses a life.", o)));
+    const hands = [[_("The hand"), res.hand]];
+    (res.attempts || []).forEach((a, i) => hands.push([_("Roll {n}", { n: i + 1 }), a]));
+    return { title, sentences, note: null, hands, matches: () => false, palifico: false };
   }
   const bid = parseBid(res.bid);
   const reveal = res.reveal || {};
@@ -554,23 +574,40 @@ export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0
   const withWild = (d) => d === bid.face || (wild !== null && d === wild);
   const countsWild = !pal && wild !== null && bid.face !== wild && all.filter(withWild).length === res.count;
   const matches = countsWild ? withWild : (d) => d === bid.face;
-  const verb = (x) => (you(x) === "you" ? "" : "s");
-  const callWord = res.call === "exact" ? "exact" : "liar";
   const sentences = [];
-  if (pal) sentences.push("Palifico round: ones were not wild.");
-  sentences.push(`${cap(you(res.caller))} called ${callWord} on ${your(res.bidder)} bid of ${bidLabel(res.bid)}.`);
+  const note = pal ? _("Palifico round: ones were not wild.") : null;
+  const label = bidLabel(res.bid);
+  const bidder = nm(res.bidder);
+  const exact = res.call === "exact";
+  if (isMe(res.bidder)) {
+    sentences.push(
+      exact
+        ? about(res.caller, (o) => _("You called exact on your own bid of {bid}.", o), (o) => _("{name} called exact on your bid of {bid}.", o), { bid: label })
+        : about(res.caller, (o) => _("You called liar on your own bid of {bid}.", o), (o) => _("{name} called liar on your bid of {bid}.", o), { bid: label }),
+    );
+  } else {
+    sentences.push(
+      exact
+        ? about(res.caller, (o) => _("You called exact on {bidder}'s bid of {bid}.", o), (o) => _("{name} called exact on {bidder}'s bid of {bid}.", o), { bid: label, bidder })
+        : about(res.caller, (o) => _("You called liar on {bidder}'s bid of {bid}.", o), (o) => _("{name} called liar on {bidder}'s bid of {bid}.", o), { bid: label, bidder }),
+    );
+  }
+  const verdict = exact ? (res.count === bid.quantity ? _("exactly right.") : _("not exact.")) : res.count >= bid.quantity ? _("the bid stands.") : _("the bid was a lie.");
   sentences.push(
-    `There ${res.count === 1 ? "was" : "were"} ${res.count}${countsWild ? ` (${facePlural(wild)} wild)` : ""}: ` +
-      (res.call === "exact" ? (res.count === bid.quantity ? "exactly right." : "not exact.") : res.count >= bid.quantity ? "the bid stands." : "the bid was a lie."),
+    countsWild
+      ? ngettext("There was {n} ({wilds} wild): {verdict}", "There were {n} ({wilds} wild): {verdict}", res.count, { wilds: facePlural(wild), verdict })
+      : ngettext("There was {n}: {verdict}", "There were {n}: {verdict}", res.count, { verdict }),
   );
   const losses = Object.entries(res.losses || {});
-  sentences.push(losses.length ? losses.map(([n, k]) => `${cap(you(n))} lose${verb(n)} ${plural(k, "die", "dice")}`).join("; ") + "." : "Nobody loses a die.");
+  const lose = ([n, k]) => about(n, (o) => ngettext("You lose {n} die", "You lose {n} dice", k, o), (o) => ngettext("{name} loses {n} die", "{name} loses {n} dice", k, o));
+  const gain = ([n, k]) => about(n, (o) => ngettext("You gain {n} die", "You gain {n} dice", k, o), (o) => ngettext("{name} gains {n} die", "{name} gains {n} dice", k, o));
+  sentences.push(losses.length ? _("{list}.", { list: losses.map(lose).join("; ") }) : _("Nobody loses a die."));
   const gains = Object.entries(res.gains || {});
-  if (gains.length) sentences.push(gains.map(([n, k]) => `${cap(you(n))} gain${verb(n)} ${plural(k, "die", "dice")}`).join("; ") + ".");
-  sentences.push(res.next_opener ? `${cap(you(res.next_opener))} open${verb(res.next_opener)} the next round.` : "That ends the game.");
+  if (gains.length) sentences.push(_("{list}.", { list: gains.map(gain).join("; ") }));
+  sentences.push(res.next_opener ? about(res.next_opener, () => _("You open the next round."), (o) => _("{name} opens the next round.", o)) : _("That ends the game."));
   const hands = Object.entries(reveal).filter(([, faces]) => faces.length);
-  if (res.stash && res.stash.length) hands.push(["Stash", res.stash]);
-  return { title: `Round ${index + 1}`, sentences, hands, matches, palifico: pal };
+  if (res.stash && res.stash.length) hands.push([_("Stash"), res.stash]);
+  return { title, sentences: note ? [note, ...sentences] : sentences, note, hands, matches, palifico: pal };
 }
 
 /** The last round's result as text under the table (and each hand with its dice). */
@@ -586,7 +623,7 @@ export function renderRevealText(el, S) {
   sync(el, sig, () => {
     const d = describeResult(S, results[i], i);
     return [
-      h("h3", { text: `${d.title}${d.palifico ? " (palifico)" : ""}: what was under the ${isPoker(S) ? "cup" : "cups"}` }),
+      h("h3", { text: isPoker(S) ? _("{round}: what was under the cup", { round: d.title }) : d.palifico ? _("{round} (palifico): what was under the cups", { round: d.title }) : _("{round}: what was under the cups", { round: d.title }) }),
       d.sentences.map((s) => h("p", { text: s })),
       h(
         "ul",
@@ -638,18 +675,18 @@ export function renderGameOver(el, S, hooks) {
   const wins = Array.isArray(S.room.wins) ? S.room.wins : null;
   const sig = JSON.stringify([v.game_no, v.winner, order, wins, S.seat, S.host, S.room.seats.map((s) => s.name)]);
   sync(el, sig, () => [
-    h("h3", {}, h("span", { text: `Game ${v.game_no} over: ` }), h("span", { id: "winner", "data-seat": v.winner, text: v.winner === S.seat ? "you win!" : `${nameOf(S, v.winner)} wins.` })),
+    h("h3", {}, withNodes(_("Game {game} over: {winner}"), { game: String(v.game_no), winner: h("span", { id: "winner", "data-seat": v.winner, text: v.winner === S.seat ? _("you win!") : _("{name} wins.", { name: nameOf(S, v.winner) }) }) })),
     h(
       "ol",
-      { id: "ranking", class: "ranking", "aria-label": "Final ranking" },
-      order.map((s, i) => h("li", { "data-seat": s, class: i === 0 ? "first" : "" }, i === 0 ? trophy() : null, h("span", { class: "place", text: ordinal(i + 1) }), " ", h("span", { class: "seat-name", text: who(S, s) === "you" ? `${nameOf(S, s)} (you)` : nameOf(S, s) }))),
+      { id: "ranking", class: "ranking", "aria-label": _("Final ranking") },
+      order.map((s, i) => h("li", { "data-seat": s, class: i === 0 ? "first" : "" }, i === 0 ? trophy() : null, h("span", { class: "place", text: ordinal(i + 1) }), " ", h("span", { class: "seat-name", text: who(S, s) === "you" ? _("{name} (you)", { name: nameOf(S, s) }) : nameOf(S, s) }))),
     ),
     wins && wins.some((w) => w > 0)
       ? h(
           "table",
           { id: "scoreboard", class: "scoreboard" },
-          h("caption", { text: "Games won in this room" }),
-          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Player" }), h("th", { scope: "col", text: "Wins" }))),
+          h("caption", { text: _("Games won in this room") }),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: _("Player") }), h("th", { scope: "col", text: _("Wins") }))),
           h(
             "tbody",
             {},

@@ -1,67 +1,86 @@
 // Moves, bids and poker hands in plain words. Notation ("3x5", "pair K A", "show 1,4")
 // comes from the server's `legal` list and events; people read sentences.
 
-import { facePlural, faceName } from "./dice.js";
+import { faceName, faceWords } from "./dice.js";
+import { _, andList, currentLanguage, pgettext } from "./i18n.js";
 import { parseBid } from "./odds.js";
 
-/** A bid for people: "3x5" -> "3 × fives"; poker bids in words ("a pair of kings"). */
+/** A bid for people: "3x5" -> "3 × fives" ("3 × cincos"); poker bids in words ("a pair of kings"). */
 export function bidLabel(text) {
   const bid = parseBid(text);
-  if (bid) return `${bid.quantity} × ${bid.quantity === 1 ? faceName(bid.face) : facePlural(bid.face)}`;
+  if (bid) return _("{quantity} × {faces}", { quantity: bid.quantity, faces: faceWords(bid.face, bid.quantity) });
   const poker = pokerWords(text);
   return poker || String(text);
 }
 
-/** A move in a sentence, after the player's name: "bids 3 × fives", "calls liar". */
-export function describeMove(text) {
+/**
+ * A move in a sentence, after the player's name: "bids 3 × fives", "calls liar"; `you`: after
+ * "You" ("bid 3 × fives"; Spanish "apuestas"). Each is a whole predicate message in both
+ * persons (the name comes first in English and in Spanish alike).
+ */
+export function describeMove(text, you = false) {
   const t = String(text);
-  if (t === "liar") return "calls liar";
-  if (t === "exact") return "calls exact";
-  if (t === "accept") return "accepts the cup";
-  if (t === "left" || t === "right") return `passes the cup to the ${t}`;
-  if (t === "buy") return "buys a die";
-  if (t === "no-show") return "shows nothing";
-  if (t === "ask turn") return "asks whose turn it is";
-  if (t === "ask count") return "asks how many dice are left";
-  if (t.startsWith("show ")) return `shows ${withArticles(t.slice(5).split(","))} and re-rolls the rest`;
-  if (t.startsWith("out ")) return t === "out none" ? "puts every die under the cup" : `leaves ${faceList(t.slice(4).split(" "))} outside the cup`;
-  if (t === "no reroll") return "rolls nothing";
-  if (t.startsWith("shake")) return t === "shake" ? "shakes the cup" : `shakes the cup and rolls ${faceList(t.slice(13).split(" "))}`;
-  if (t.startsWith("reroll ")) return `rolls ${faceList(t.slice(7).split(" "))}`;
-  if (t.startsWith("keep ")) return t === "keep none" ? "keeps nothing and rolls" : `keeps ${faceList(t.slice(5).split(" "))} and rolls the rest`;
-  return `bids ${bidLabel(t)}`;
+  if (t === "liar") return (you ? pgettext("you", "call liar") : _("calls liar"));
+  if (t === "exact") return (you ? pgettext("you", "call exact") : _("calls exact"));
+  if (t === "accept") return (you ? pgettext("you", "accept the cup") : _("accepts the cup"));
+  if (t === "left") return (you ? pgettext("you", "pass the cup to the left") : _("passes the cup to the left"));
+  if (t === "right") return (you ? pgettext("you", "pass the cup to the right") : _("passes the cup to the right"));
+  if (t === "buy") return (you ? pgettext("you", "buy a die") : _("buys a die"));
+  if (t === "no-show") return (you ? pgettext("you", "show nothing") : _("shows nothing"));
+  if (t === "ask turn") return (you ? pgettext("you", "ask whose turn it is") : _("asks whose turn it is"));
+  if (t === "ask count") return (you ? pgettext("you", "ask how many dice are left") : _("asks how many dice are left"));
+  if (t.startsWith("show ")) return (you ? pgettext("you", "show {dice} and re-roll the rest", { dice: withArticles(t.slice(5).split(",")) }) : _("shows {dice} and re-rolls the rest", { dice: withArticles(t.slice(5).split(",")) }));
+  if (t === "out none") return (you ? pgettext("you", "put every die under the cup") : _("puts every die under the cup"));
+  if (t.startsWith("out ")) return (you ? pgettext("you", "leave {dice} outside the cup", { dice: faceList(t.slice(4).split(" ")) }) : _("leaves {dice} outside the cup", { dice: faceList(t.slice(4).split(" ")) }));
+  if (t === "no reroll") return (you ? pgettext("you", "roll nothing") : _("rolls nothing"));
+  if (t === "shake") return (you ? pgettext("you", "shake the cup") : _("shakes the cup"));
+  if (t.startsWith("shake")) return (you ? pgettext("you", "shake the cup and roll {dice}", { dice: faceList(t.slice(13).split(" ")) }) : _("shakes the cup and rolls {dice}", { dice: faceList(t.slice(13).split(" ")) }));
+  if (t.startsWith("reroll ")) return (you ? pgettext("you", "roll {dice}", { dice: faceList(t.slice(7).split(" ")) }) : _("rolls {dice}", { dice: faceList(t.slice(7).split(" ")) }));
+  if (t === "keep none") return (you ? pgettext("you", "keep nothing and roll") : _("keeps nothing and rolls"));
+  if (t.startsWith("keep ")) return (you ? pgettext("you", "keep {dice} and roll the rest", { dice: faceList(t.slice(5).split(" ")) }) : _("keeps {dice} and rolls the rest", { dice: faceList(t.slice(5).split(" ")) }));
+  return (you ? pgettext("you", "bid {bid}", { bid: bidLabel(t) }) : _("bids {bid}", { bid: bidLabel(t) }));
 }
+
+const faceOf = (x) => (/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x);
 
 /** ["1", "4"] -> "one and four"; poker faces as words too. */
 export function faceList(tokens) {
-  const words = tokens.filter(Boolean).map((x) => faceName(/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x));
-  if (words.length <= 1) return words.join("");
-  return `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+  return andList(tokens.filter(Boolean).map((x) => faceName(faceOf(x))));
 }
 
-/** ["4"] -> "a four"; ["1", "4"] -> "a one and a four" (a die shown is one die, not a count). */
+// A die shown is one die, not a count: "a one", "an eight" ("un uno", "un ocho").
+const ARTICLED = {
+  1: () => _("a one"),
+  2: () => _("a two"),
+  3: () => _("a three"),
+  4: () => _("a four"),
+  5: () => _("a five"),
+  6: () => _("a six"),
+  7: () => _("a seven"),
+  8: () => _("an eight"),
+  9: () => _("a nine"),
+  10: () => _("a ten"),
+  11: () => _("an eleven"),
+  12: () => _("a twelve"),
+  J: () => _("a jack"),
+  Q: () => _("a queen"),
+  K: () => _("a king"),
+  A: () => _("an ace"),
+};
+const an = (f) => (ARTICLED[f] ? ARTICLED[f]() : String(f));
+
+/** ["4"] -> "a four"; ["1", "4"] -> "a one and a four". */
 export function withArticles(tokens) {
-  const words = tokens.filter(Boolean).map((x) => faceName(/^\d+$/.test(x) && !POKER_FACE.has(x) ? Number(x) : x));
-  const a = words.map((w) => (/^(eight|eleven|ace)/.test(w) ? `an ${w}` : `a ${w}`)); // "a one", "an eight"
-  if (a.length <= 1) return a.join("");
-  return `${a.slice(0, -1).join(", ")} and ${a[a.length - 1]}`;
+  return andList(tokens.filter(Boolean).map((x) => an(faceOf(x))));
 }
 
 const POKER_FACE = new Set(["9", "10", "J", "Q", "K", "A"]);
-const POKER_NAMES = { 9: "nine", 10: "ten", J: "jack", Q: "queen", K: "king", A: "ace" };
-const POKER_PLURAL = { 9: "nines", 10: "tens", J: "jacks", Q: "queens", K: "kings", A: "aces" };
 const POKER_ORDER = ["9", "10", "J", "Q", "K", "A"];
 export const POKER_FACES = POKER_ORDER;
 
 /** Poker face rank 0..5 (9 lowest, ace highest). */
 export function pokerRank(face) {
   return POKER_ORDER.indexOf(String(face));
-}
-
-const an = (f) => (f === "A" ? "an ace" : `a ${POKER_NAMES[f]}`);
-function andList(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 /** The category of a poker bid ("pair", "two pair", "straight", ...), or null. */
@@ -76,15 +95,15 @@ export function pokerCategory(text) {
 }
 
 export const POKER_CATEGORIES = [
-  ["junk", "Junk"],
-  ["high", "High die"],
-  ["pair", "Pair"],
-  ["two pair", "Two pairs"],
-  ["three", "Three of a kind"],
-  ["straight", "Straight"],
-  ["full house", "Full house"],
-  ["four", "Four of a kind"],
-  ["five", "Five of a kind"],
+  ["junk", _("Junk")],
+  ["high", _("High die")],
+  ["pair", _("Pair")],
+  ["two pair", _("Two pairs")],
+  ["three", _("Three of a kind")],
+  ["straight", _("Straight")],
+  ["full house", _("Full house")],
+  ["four", _("Four of a kind")],
+  ["five", _("Five of a kind")],
 ];
 
 /** The dice a poker bid names, after its category: "pair K A Q" -> ["K", "A", "Q"]. */
@@ -100,32 +119,41 @@ export function pokerWords(text) {
   const cat = pokerCategory(t);
   if (!cat) return null;
   const k = pokerTokens(t);
-  switch (cat) {
-    case "junk":
-      return "junk";
-    case "straight":
-      return t === "high straight" ? "a high straight (ace to ten)" : "a low straight (king to nine)";
-    case "high":
-      return k.length > 1 ? `high die ${POKER_NAMES[k[0]]} with ${andList(k.slice(1).map(an))}` : `high die ${POKER_NAMES[k[0]]}`;
-    case "pair":
-      return k.length > 1 ? `a pair of ${POKER_PLURAL[k[0]]} with ${andList(k.slice(1).map(an))}` : `a pair of ${POKER_PLURAL[k[0]]}`;
-    case "two pair":
-      return `two pairs, ${POKER_PLURAL[k[0]]} and ${POKER_PLURAL[k[1]]}${k[2] ? ` with ${an(k[2])}` : ""}`;
-    case "three":
-      return k.length > 1 ? `three ${POKER_PLURAL[k[0]]} with ${andList(k.slice(1).map(an))}` : `three ${POKER_PLURAL[k[0]]}`;
-    case "full house":
-      return `a full house, ${POKER_PLURAL[k[0]]} over ${POKER_PLURAL[k[1]]}`;
-    case "four":
-      return k.length > 1 ? `four ${POKER_PLURAL[k[0]]} with ${an(k[1])}` : `four ${POKER_PLURAL[k[0]]}`;
-    case "five":
-      return `five ${POKER_PLURAL[k[0]]}`;
-    default:
-      return null;
-  }
+  const one = (f) => faceWords(f, 1);
+  const many = (f) => faceWords(f, 2);
+  const hand = (() => {
+    switch (cat) {
+      case "junk":
+        return _("junk");
+      case "straight":
+        return t === "high straight" ? _("a high straight (ace to ten)") : _("a low straight (king to nine)");
+      case "high":
+        return _("high die {face}", { face: one(k[0]) });
+      case "pair":
+        return _("a pair of {faces}", { faces: many(k[0]) });
+      case "two pair":
+        return _("two pairs, {faces} and {second}", { faces: many(k[0]), second: many(k[1]) });
+      case "three":
+        return _("three {faces}", { faces: many(k[0]) });
+      case "full house":
+        return _("a full house, {faces} over {second}", { faces: many(k[0]), second: many(k[1]) });
+      case "four":
+        return _("four {faces}", { faces: many(k[0]) });
+      case "five":
+        return _("five {faces}", { faces: many(k[0]) });
+      default:
+        return null;
+    }
+  })();
+  if (hand === null) return null;
+  const kickers = cat === "two pair" ? k.slice(2, 3) : cat === "four" ? k.slice(1, 2) : ["high", "pair", "three"].includes(cat) ? k.slice(1) : [];
+  if (!kickers.length) return hand;
+  return _("{hand} with {kickers}", { hand, kickers: andList(kickers.map(an)) });
 }
 
-/** 1 -> "1st", 2 -> "2nd", ... */
+/** 1 -> "1st", 2 -> "2nd", ... ("1.º" in Spanish: one message, "{n}th", for every number). */
 export function ordinal(n) {
+  if (currentLanguage() !== "en") return pgettext("ordinal", "{n}th", { n });
   const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
   return `${n}${s}`;
 }

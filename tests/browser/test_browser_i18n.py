@@ -1,0 +1,161 @@
+"""The browser client in Spanish (docs/I18N.md): a browser whose language is Spanish
+(``locale="es-ES"``) gets the lobby and the table in Spanish (the moves panel, the game log's
+bids), with no English sentence of the catalogue left on the page; the language switch in the
+header changes the language and the choice is remembered; axe-core finds no serious or
+critical violation in Spanish. Screenshots: tests/artifacts/lobby-es.png and table-es.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING
+
+from e2e_util import (
+    axe_serious,
+    horizontal_overflow,
+    least_bid,
+    new_page,
+    no_page_errors,
+    screenshot,
+    start_with_bots,
+    wait_my_turn,
+)
+from liarsdice.i18n.build import json_path
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+LAPTOP = {"width": 1280, "height": 900}
+CATALOGUE = json.loads(json_path("browser", "es").read_text(encoding="utf-8"))
+
+
+def english_sentences() -> list[str]:
+    """The catalogue's English that Spanish says otherwise, where it can't be mistaken for a
+    name or notation: whole messages of at least two words, without placeholders or markup."""
+    out = []
+    for key, value in CATALOGUE["messages"].items():
+        if "\x04" in key or "{" in key or "<" in key or not isinstance(value, str):
+            continue
+        if value != key and len(key) >= 10 and " " in key.strip():
+            out.append(key)
+    return out
+
+
+def visible_english(page: Page) -> list[str]:
+    text = page.evaluate("() => document.body.innerText")
+    flat = re.sub(r"\s+", " ", text)
+    return [s for s in english_sentences() if s in flat]
+
+
+def test_the_catalogue_has_the_sentences_this_test_looks_for() -> None:
+    assert CATALOGUE["language"] == "es" and CATALOGUE["plural"] == "(n != 1)"
+    assert len(english_sentences()) > 200
+
+
+def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
+    page = new_page(browser, locale="es-ES", viewport=LAPTOP, reduced_motion="reduce")
+    page.goto(server + "/")
+    page.wait_for_selector("#create-preset option", state="attached")
+    assert page.evaluate("() => document.documentElement.lang") == "es"
+    assert page.locator("#lobby-h").inner_text() == "Farolea hasta el último dado"
+    assert page.locator("#create-button").inner_text() == "Crear la sala"
+    assert page.locator("#nav-leaderboard").inner_text() == "Clasificación"
+    assert page.locator("#language").input_value() == "es"
+    assert page.locator("#create-preset option[value=classic]").inner_text() == "Clásico"
+    assert page.locator("#my-name").get_attribute("placeholder") == (
+        "Déjalo vacío para un nombre de invitado"
+    )
+    page.wait_for_timeout(300)  # the open rooms' list
+    assert visible_english(page) == []
+    assert axe_serious(page) == []
+    screenshot(page, "lobby-es.png")
+
+    start_with_bots(page, server, "Ana", bots=("random", "random"))
+    wait_my_turn(page)
+    moves = page.locator("#moves").inner_text()
+    assert "¿Cuántos?" in moves and "¿De qué cara? Pulsa para apostar." in moves
+    label = page.locator("#moves .face-row button").first.get_attribute("aria-label") or ""
+    assert label.startswith("Apostar "), label
+    bid = least_bid(page)
+    # my bid in the log, in the second person, the bid in Spanish words
+    page.wait_for_selector(f"#log-body .entry[data-text='{bid}']")
+    mine = page.locator(f"#log-body .entry[data-text='{bid}']").first.inner_text()
+    quantity, face = bid.split("x")
+    assert mine.startswith("Tú apuestas "), mine
+    word = ["one", "two", "three", "four", "five", "six"][int(face) - 1]
+    faces = CATALOGUE["messages"][f"face\x04{word}"]
+    assert faces[0 if quantity == "1" else 1] in mine, (mine, faces)
+    # a computer player's move after mine: "apuesta ..." or "duda"
+    page.wait_for_function(
+        "(bid) => [...document.querySelectorAll('#log-body .entry')].some("
+        "(e) => e.dataset.text !== bid && /(apuesta|duda|calza) /.test(e.innerText + ' '))",
+        arg=bid,
+        timeout=15_000,
+    )
+    assert page.locator("#log-body h4").first.inner_text().startswith("Ronda 1")
+    assert page.locator("#room-meta").inner_text().startswith("Partida 1 en juego")
+    assert visible_english(page) == []
+    assert axe_serious(page) == []
+    screenshot(page, "table-es.png")
+    no_page_errors(page)
+
+
+def test_spanish_fits_a_phone(browser: Browser, server: str) -> None:
+    """The longer Spanish words (and the switch in the header) still fit a phone's width."""
+    phone = {"width": 375, "height": 740}
+    page = new_page(browser, locale="es-ES", viewport=phone, is_mobile=True, has_touch=True)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-preset option", state="attached")
+    assert page.locator("#language").is_visible()
+    assert horizontal_overflow(page) == 0
+    screenshot(page, "lobby-es-phone.png")
+    start_with_bots(page, server, "Eva", bots=("random",))
+    page.wait_for_selector("#my-dice-row")
+    assert horizontal_overflow(page) == 0
+    screenshot(page, "table-es-phone.png")
+    no_page_errors(page)
+
+
+def test_poker_dice_in_spanish(browser: Browser, server: str) -> None:
+    page = new_page(browser, locale="es", viewport=LAPTOP, reduced_motion="reduce")
+    start_with_bots(page, server, "Bea", options="", preset="poker-dice", bots=("random",))
+    wait_my_turn(page, timeout=15_000)
+    moves = page.locator("#moves").inner_text()
+    assert "Canta una jugada:" in moves or "¡Dudo!" in moves or "Aceptar el cubilete" in moves, (
+        moves
+    )
+    assert page.locator("#my-h").inner_text() == "Lo que ves del cubilete"
+    assert visible_english(page) == []
+    no_page_errors(page)
+
+
+def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, server: str) -> None:
+    page = new_page(browser, viewport=LAPTOP)
+    page.goto(server + "/")
+    page.wait_for_selector("#create-preset option", state="attached")
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    assert page.locator("#lobby-h").inner_text() == "Bluff your way to the last die"
+    assert page.locator("label[for=language]").inner_text() == "Language"
+    with page.expect_navigation():
+        page.select_option("#language", "es")
+    page.wait_for_selector("#create-preset option", state="attached")
+    assert page.evaluate("() => document.documentElement.lang") == "es"
+    assert page.locator("#lobby-h").inner_text() == "Farolea hasta el último dado"
+    # remembered: a reload, and another page of the same browser (the leaderboard)
+    page.reload()
+    assert page.locator("#lobby-h").inner_text() == "Farolea hasta el último dado"
+    page.goto(server + "/leaderboard")
+    page.wait_for_selector("#leaderboard-h")
+    assert page.locator("#leaderboard-h").inner_text() == "Clasificación"
+    page.wait_for_selector("#leaderboard-content > *")
+    assert visible_english(page) == []
+    assert page.locator("#language").is_visible()
+    assert page.locator("#language").input_value() == "es"
+    # and back to English, whatever the browser's language
+    with page.expect_navigation():
+        page.select_option("#language", "en")
+    page.wait_for_selector("#leaderboard-h")
+    assert page.locator("#leaderboard-h").inner_text() == "Leaderboard"
+    assert page.evaluate("() => document.documentElement.lang") == "en"
+    no_page_errors(page)
