@@ -13,6 +13,8 @@ import asyncio
 import dataclasses
 import random
 import sqlite3
+import subprocess
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -33,7 +35,9 @@ with warnings.catch_warnings():
 from liarsdice.server.app import create_app
 from server_util import Sink, assert_replays, running_manager
 
-Locker = Callable[[float], None]  # holds the database's write lock for that many seconds
+# Holds the database's write lock for that many seconds (setting the event once it holds it:
+# a loaded machine may take a while to start the holder).
+Locker = Callable[[float, threading.Event], None]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,8 +52,9 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     if request.param == "sqlite":
         path = tmp_path / "faults.db"
 
-        def hold_sqlite(seconds: float) -> None:
+        def hold_sqlite(seconds: float, held: threading.Event) -> None:
             with sqlite_lock(path):  # BEGIN EXCLUSIVE from another connection
+                held.set()
                 time.sleep(seconds)
 
         return Backend(f"sqlite+aiosqlite:///{path}", hold_sqlite)
@@ -58,12 +63,20 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
     cluster = request.getfixturevalue("pg_cluster")
     database = url.rsplit("/", 1)[1]
 
-    def hold_pg(seconds: float) -> None:
-        cluster.psql(
-            "BEGIN; LOCK TABLE events, rooms IN EXCLUSIVE MODE; "
-            f"SELECT pg_sleep({seconds}); COMMIT;",
-            database,
-        )
+    def hold_pg(seconds: float, held: threading.Event) -> None:
+        args = [str(cluster.bin / "psql"), "-h", "127.0.0.1", "-p", str(cluster.port),
+                "-U", cluster.user, "-d", database, "-A", "-t"]  # fmt: skip
+        with subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as p:
+            assert p.stdin is not None and p.stdout is not None
+            p.stdin.write("BEGIN; LOCK TABLE events, rooms IN EXCLUSIVE MODE; SELECT 'held';\n")
+            p.stdin.flush()
+            while p.stdout.readline().strip() != "held":
+                assert p.poll() is None, "psql ended before it held the lock"
+            held.set()
+            time.sleep(seconds)
+            p.stdin.write("COMMIT;\n")
+            p.stdin.close()
+            p.wait(60)
 
     return Backend(url, hold_pg)
 
@@ -265,8 +278,9 @@ async def _locked(backend: Backend) -> None:
         # 1. Another connection holds the write lock for less than the store timeout: the
         # move waits for the lock and is written once; the room never pauses.
         action = await _bid_turn(a)
-        holder = loop.run_in_executor(None, backend.hold_lock, 0.3)
-        await asyncio.sleep(0.05)
+        held = threading.Event()
+        holder = loop.run_in_executor(None, backend.hold_lock, 0.3, held)
+        assert await loop.run_in_executor(None, held.wait, 30)
         reply = await a.move(ref="under-lock", action=action)
         await holder
         assert reply["type"] == "update" and not room.paused
@@ -278,8 +292,9 @@ async def _locked(backend: Backend) -> None:
         for i in range(3):
             action = await _bid_turn(a)
             seq = room.seq
-            holder = loop.run_in_executor(None, backend.hold_lock, 1.6 + 0.2 * i)
-            await asyncio.sleep(0.05)
+            held = threading.Event()
+            holder = loop.run_in_executor(None, backend.hold_lock, 1.6 + 0.2 * i, held)
+            assert await loop.run_in_executor(None, held.wait, 30)
             ref = f"late-{i}"
             reply = await a.move(ref=ref, action=action)
             assert reply["data"]["code"] == "store_unavailable" and room.paused
