@@ -16,6 +16,7 @@ import pytest
 from e2e_util import (
     axe_serious,
     ensure_chromium,
+    get_json,
     live_server,
     my_turn,
     new_page,
@@ -137,5 +138,47 @@ def test_the_ranking_comes_after_the_last_reveal(browser: Browser, server: str) 
     page.wait_for_selector("#ranking li")
     assert page.locator("#reveal-stage").is_hidden()
     assert state(page)["room"]["status"] == "finished"
+    no_page_errors(page)
+    page.context.close()
+
+
+@pytest.fixture(scope="module")
+def quick_away(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A ``liarsdice serve`` where a player who leaves the table is away after half a second."""
+    ensure_chromium()
+    args = ("--rooms-per-ip", "1000", "--exempt-loopback", "--reveal", "0", "--grace", "0.5")
+    with live_server(tmp_path_factory.mktemp("away-server"), 0.05, args=args) as base:
+        yield base
+
+
+def test_a_returning_player_reads_what_the_computer_played(
+    browser: Browser, quick_away: str
+) -> None:
+    """Point 3: a player who left the page comes back to "While you were away ...": how many
+    moves the computer played for them and how their dice went, shown once."""
+    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    room = start_with_bots(page, quick_away, "wanda", options="dice=5", bots=("prob", "prob"))
+    page.wait_for_selector("#my-dice-row")
+    url = page.url
+    page.goto("about:blank")  # gone: after the grace period the computer plays for wanda
+    deadline = time.monotonic() + 30
+    while True:
+        assert time.monotonic() < deadline, "the computer never played for the seat"
+        data = get_json(f"{quick_away}/api/rooms/{room}")["data"]
+        if data["room"]["status"] == "finished" or any(
+            e["seat"] == 0 and e.get("auto") for e in data.get("history", [])
+        ):
+            break
+        time.sleep(0.2)
+    page.goto(url)
+    banner = page.wait_for_selector("#away-summary:not([hidden])", timeout=10_000)
+    assert banner is not None
+    said = banner.inner_text()
+    assert said.startswith("While you were away the computer played "), said
+    assert " for you" in said and ("dice" in said or "die" in said), said
+    page.reload()  # once: not again on the same page's return
+    page.wait_for_selector("#my-dice-row, #winner")
+    page.wait_for_timeout(300)
+    assert page.locator("#away-summary:not([hidden])").count() == 0
     no_page_errors(page)
     page.context.close()
