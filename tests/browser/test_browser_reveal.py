@@ -88,6 +88,15 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     page.wait_for_selector("#reveal-stage[data-state='verdict']")
     assert page.inner_text("#reveal-skip") == "Continue"
     assert "There w" in page.inner_text("#reveal")  # the result in words, now
+    if not st["view"]["winner"] and page.locator(".count-label").count():
+        # the face in words agrees with the count beside it ("1 six", never "1 sixes")
+        count = int(page.inner_text("#reveal-count"))
+        face = int(res["bid"].split("x")[1])
+        words = page.evaluate(
+            "([f, n]) => import('/static/dice.js').then((m) => m.faceWords(f, n))", [face, count]
+        )
+        assert page.inner_text(".count-label").strip().startswith(words)
+        assert words.endswith("s") == (count != 1)  # one, two ... six; ones ... sixes
     assert page.locator("#log-body li.log-round[data-round='0'] li.result").count() == 1
     page.wait_for_timeout(900)
     page.evaluate("window.scrollTo(0, 0)")

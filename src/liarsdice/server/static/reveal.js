@@ -12,7 +12,7 @@
 
 import { animateOnce, h, reducedMotion } from "./dom.js";
 import { _, ngettext, pgettext } from "./i18n.js";
-import { cup, die, facePlural } from "./dice.js";
+import { cup, die, facePlural, faceWords } from "./dice.js";
 import { parseBid } from "./odds.js";
 import { bidLabel, pokerWords } from "./words.js";
 import { describeResult, isPoker, nameOf, seatOfName, who } from "./table.js";
@@ -258,12 +258,14 @@ export class RevealController {
       }
     } else {
       const countsWild = r.d.matches(wild) && wild !== bid.face;
+      const shown = r.phase === "lift" ? 0 : r.lit;
       parts.push(
         h(
           "p",
           { class: "counter" },
-          h("span", { class: "count-num", id: "reveal-count", "data-final": res.count, "data-lit": r.lit, text: String(r.phase === "lift" ? 0 : r.lit) }),
-          h("span", { class: "count-label", text: ` ${countsWild ? _("{faces} (with {wilds}) · bid {quantity}", { faces: facePlural(bid.face), wilds: facePlural(wild), quantity: bid.quantity }) : _("{faces} · bid {quantity}", { faces: facePlural(bid.face), quantity: bid.quantity })}` }),
+          h("span", { class: "count-num", id: "reveal-count", "data-final": res.count, "data-lit": r.lit, text: String(shown) }),
+          // the face in words agrees with the count shown beside it ("1 six", "2 sixes")
+          h("span", { class: "count-label", text: ` ${countsWild ? _("{faces} (with {wilds}) · bid {quantity}", { faces: faceWords(bid.face, shown), wilds: facePlural(wild), quantity: bid.quantity }) : _("{faces} · bid {quantity}", { faces: faceWords(bid.face, shown), quantity: bid.quantity })}` }),
         ),
       );
       if (r.d.palifico) parts.push(h("p", { class: "palifico", text: _("Palifico: ones not wild") }));
