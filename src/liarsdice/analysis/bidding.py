@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.analysis.common import MoveAnalysis, build
+from liarsdice.analysis.common import MoveAnalysis, build, judge_each
 from liarsdice.bots.bidding.bayes import Option
 from liarsdice.bots.bidding.expert import ExpertBot
 from liarsdice.core.bidding.bid import Bid
@@ -124,13 +124,7 @@ def analyse_bidding(record: LoadedRecord[Rules]) -> dict[str, Any]:
     (:class:`~liarsdice.core.errors.RecordError`)."""
     before, final = replay_moves(record)
     names = record.players
-    moves = [
-        (r, m, move) for r, rnd in enumerate(record.rounds) for m, move in enumerate(rnd["moves"])
-    ]
-    analysed = [
-        _analyse_move(state, r, m, move, names)
-        for state, (r, m, move) in zip(before, moves, strict=True)
-    ]
+    analysed = judge_each(record, before, _analyse_move)
     room = record.rules.scoring is Scoring.ROOM
     measure = (
         "the expert's estimate of the points the move gave away (room scoring)"

@@ -8,9 +8,11 @@ object of ``docs/ANALYSIS.md`` (``moves``, ``players``) and :func:`format_text` 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+_S = TypeVar("_S")
 
 __all__ = [
     "FORMAT",
@@ -114,6 +116,22 @@ class MoveAnalysis:
             "loss": loss,
             "mark": mark_of(loss),
         }
+
+
+def judge_each(
+    record: Any,
+    before: Sequence[_S],
+    judge: Callable[[_S, int, int, Mapping[str, Any], list[str]], MoveAnalysis],
+) -> list[MoveAnalysis]:
+    """``judge(state before the move, round, move number, move, players)`` for every move of
+    ``record``, in order (``before``: the replayed states, one a move)."""
+    moves = [
+        (r, m, move) for r, rnd in enumerate(record.rounds) for m, move in enumerate(rnd["moves"])
+    ]
+    return [
+        judge(state, r, m, move, record.players)
+        for state, (r, m, move) in zip(before, moves, strict=True)
+    ]
 
 
 def _summary(moves: list[dict[str, Any]], players: Sequence[str]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.analysis.common import MoveAnalysis, build, life_worth
+from liarsdice.analysis.common import MoveAnalysis, build, judge_each, life_worth
 from liarsdice.bots.poker.levels import PokerExpertBot
 from liarsdice.bots.poker.simple import known_dice, reach
 from liarsdice.core.poker import ACCEPT, LIAR, PokerRules, PokerState, format_poker_bid, satisfies
@@ -80,13 +80,7 @@ def analyse_poker(record: LoadedRecord[PokerRules]) -> dict[str, Any]:
     (:class:`~liarsdice.core.errors.RecordError`)."""
     before, final = replay_moves(record)
     names = record.players
-    moves = [
-        (r, m, move) for r, rnd in enumerate(record.rounds) for m, move in enumerate(rnd["moves"])
-    ]
-    analysed = [
-        _analyse_move(state, r, m, move, names)
-        for state, (r, m, move) in zip(before, moves, strict=True)
-    ]
+    analysed = judge_each(record, before, _analyse_move)
     winner = final.winner
     return build(
         FAMILY,
