@@ -75,6 +75,29 @@ def is_reply(ref: str) -> Any:
     return lambda f: f["data"].get("reply_to") == ref
 
 
+def new_player(c: TestClient, name: str) -> dict[str, Any]:
+    """A new guest identity (``POST /api/players``): its ``player`` id and ``token``."""
+    r = c.post("/api/players", json={"name": name})
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def play_out(ws: Any, f: dict[str, Any]) -> dict[str, Any]:
+    """Seat 0 of ``ws`` plays to the game's end (liar when there is a bid, else the least
+    bid) from frame ``f``; returns the view at the end."""
+    view: dict[str, Any] = f["data"]["view"]
+    while view["winner"] is None:
+        if view["to_move"] == 0 and view["legal"]:
+            text = "liar" if view["current_bid"] else view["legal"][0]["text"]
+            ws.send_json(msg("action", text=text, id="m"))
+            f = until(ws, is_reply("m"))
+        else:
+            f = until(ws, lambda f: f["type"] == "update" and f["data"]["events"])
+        view = f["data"]["view"]
+    return view
+
+
 def play_with_bots(
     c: TestClient, room: dict[str, Any], levels: tuple[str, ...] = ("random", "random")
 ) -> dict[str, Any]:
@@ -142,6 +165,26 @@ async def running_manager(settings: Settings) -> AsyncIterator[tuple[FaultyStore
     finally:
         await manager.stop()
         await store.close()
+
+
+class Fixed:
+    """Repeatable entropy for ``decide``."""
+
+    def __init__(self) -> None:
+        self.n = 0
+
+    def _next(self) -> int:
+        self.n += 1
+        return self.n
+
+    def server_seed(self) -> str:
+        return f"{self._next():064x}"
+
+    def client_seed(self) -> str:
+        return f"c{self._next()}"
+
+    def token(self) -> str:
+        return f"t{self._next()}"
 
 
 class Sink:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from server_util import client, create, hello, is_reply, msg, until
+from server_util import client, create, hello, is_reply, msg, play_out, until
 
 
 def test_the_analysis_of_a_finished_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,15 +34,7 @@ def test_the_analysis_of_a_finished_game(tmp_path: Path, monkeypatch: pytest.Mon
             playing = c.get(f"/api/rooms/{room}/games/1/analysis")
             assert playing.status_code == 409
             assert playing.json()["data"]["code"] == "game_in_progress"
-            view = f["data"]["view"]
-            while view["winner"] is None:
-                if view["to_move"] == 0 and view["legal"]:
-                    text = "liar" if view["current_bid"] else view["legal"][0]["text"]
-                    ws.send_json(msg("action", text=text, id="m"))
-                    f = until(ws, is_reply("m"))
-                else:
-                    f = until(ws, lambda f: f["type"] == "update" and f["data"]["events"])
-                view = f["data"]["view"]
+            play_out(ws, f)
         got = c.get(f"/api/rooms/{room}/games/1/analysis")
         assert got.status_code == 200 and got.headers["content-type"] == "application/json"
         analysis = got.json()

@@ -5,24 +5,17 @@ player page with games, wins and calls; all in the same database (migration 0003
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from server_util import client, create, play_with_bots
+from server_util import client, create, new_player, play_with_bots
 
 if TYPE_CHECKING:
-    from fastapi.testclient import TestClient
-
-
-def _player(c: TestClient, name: str) -> dict[str, Any]:
-    r = c.post("/api/players", json={"name": name})
-    assert r.status_code == 201, r.text
-    out: dict[str, Any] = r.json()
-    return out
+    pass
 
 
 def test_identity_is_created_and_renamed(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        me = _player(c, "ann")
+        me = new_player(c, "ann")
         assert me["name"] == "ann" and len(me["token"]) >= 32 and me["player"]
         auth = {"Authorization": f"Bearer {me['token']}"}
         r = c.post("/api/players/me", json={"name": "\uff41nnie"}, headers=auth)  # NFKC
@@ -43,7 +36,7 @@ def test_identity_is_created_and_renamed(tmp_path: Path) -> None:
 
 def test_a_finished_game_changes_ratings(tmp_path: Path) -> None:
     with client(tmp_path, grace_period=0.0) as c:
-        me = _player(c, "ann")
+        me = new_player(c, "ann")
         room = create(c, "ann", options={"dice": 2}, player_token=me["token"])
         rid = room["room"]
         snap_room = play_with_bots(c, room)["room"]

@@ -9,7 +9,17 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from server_util import client, create, hello, is_reply, join, msg, until, websocket_refused
+from server_util import (
+    client,
+    create,
+    hello,
+    is_reply,
+    join,
+    msg,
+    play_out,
+    until,
+    websocket_refused,
+)
 
 
 def _mover(frames: dict[int, dict[str, Any]]) -> int:
@@ -394,15 +404,7 @@ def test_reveal_rules_and_summary(tmp_path: Path) -> None:
             ws.send_json(msg("start", id="s"))
             f = until(ws, is_reply("s"))
             assert f["data"]["room"]["rules"] == {"faces": 6, "wild": 1}
-            view = f["data"]["view"]
-            while view["winner"] is None:
-                if view["to_move"] == 0 and view["legal"]:
-                    text = "liar" if view["current_bid"] else view["legal"][0]["text"]
-                    ws.send_json(msg("action", text=text, id="m"))
-                    f = until(ws, is_reply("m"))
-                else:
-                    f = until(ws, lambda f: f["type"] == "update" and f["data"]["events"])
-                view = f["data"]["view"]
+            view = play_out(ws, f)
             result = view["results"][-1]
             assert set(result["reveal"]) == {"ann", "random-bot-1"}
             assert all(len(d) <= 1 for d in result["reveal"].values())

@@ -18,17 +18,10 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from liarsdice.server import ratings
 from liarsdice.server.migrations import alembic_config
 from liarsdice.server.ratings import Standing
-from server_util import client, create, play_with_bots
+from server_util import client, create, new_player, play_with_bots
 
 if TYPE_CHECKING:
-    from fastapi.testclient import TestClient
-
-
-def _player(c: TestClient, name: str) -> dict[str, Any]:
-    r = c.post("/api/players", json={"name": name})
-    assert r.status_code == 201, r.text
-    out: dict[str, Any] = r.json()
-    return out
+    pass
 
 
 def test_families_are_rated_apart_and_the_tutorial_not_at_all(tmp_path: Path) -> None:
@@ -42,8 +35,8 @@ def test_families_on_postgres(tmp_path: Path, pg_url: str) -> None:
 
 def _families(tmp_path: Path, **settings: Any) -> None:
     with client(tmp_path, grace_period=0.0, **settings) as c:
-        ann = _player(c, "ann")
-        other_ann = _player(c, "ann")
+        ann = new_player(c, "ann")
+        other_ann = new_player(c, "ann")
         assert ann["player"] != other_ann["player"]
         # a bidding game, then a poker dice game
         bid = create(c, "ann", options={"dice": 2}, player_token=ann["token"])

@@ -28,27 +28,7 @@ from liarsdice.server.room import CommandError, Room, RoomState, decide
 from liarsdice.server.room.commands import BotMove, CreateRoom, EndReveal, Join
 from liarsdice.server.room.events import fold_all
 from liarsdice.server.views import history, view_dict
-from server_util import Sink, assert_replays, running_manager
-
-
-class Fixed:
-    """Repeatable entropy for ``decide``."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def _next(self) -> int:
-        self.n += 1
-        return self.n
-
-    def server_seed(self) -> str:
-        return f"{self._next():064x}"
-
-    def client_seed(self) -> str:
-        return f"c{self._next()}"
-
-    def token(self) -> str:
-        return f"t{self._next()}"
+from server_util import Fixed, Sink, assert_replays, running_manager
 
 
 def _ok(d: Any) -> Any:

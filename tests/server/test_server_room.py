@@ -34,6 +34,7 @@ from liarsdice.server.room.state import GAMES_LISTED
 from liarsdice.server.schema import events_table, room_snapshots_table
 from liarsdice.server.store import Store
 from server_util import (
+    Fixed,
     Sink,
     assert_replays,
     client,
@@ -44,26 +45,6 @@ from server_util import (
     running_manager,
     until,
 )
-
-
-class Fixed:
-    """Repeatable entropy for ``decide``."""
-
-    def __init__(self) -> None:
-        self.n = 0
-
-    def _next(self) -> int:
-        self.n += 1
-        return self.n
-
-    def server_seed(self) -> str:
-        return f"{self._next():064x}"
-
-    def client_seed(self) -> str:
-        return f"c{self._next()}"
-
-    def token(self) -> str:
-        return f"t{self._next()}"
 
 
 def _room_with(names: list[str], entropy: Fixed) -> RoomState:
