@@ -19,7 +19,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.analysis.common import MoveAnalysis, build, judge_each
+from liarsdice.analysis.common import MoveAnalysis, analyse_moves
 from liarsdice.bots.bidding.bayes import Option
 from liarsdice.bots.bidding.expert import ExpertBot
 from liarsdice.core.bidding.bid import Bid
@@ -122,22 +122,10 @@ def _analyse_move(
 def analyse_bidding(record: LoadedRecord[Rules]) -> dict[str, Any]:
     """The analysis (``docs/ANALYSIS.md``) of a bidding-family record; its first error raised
     (:class:`~liarsdice.core.errors.RecordError`)."""
-    before, final = replay_moves(record)
-    names = record.players
-    analysed = judge_each(record, before, _analyse_move)
     room = record.rules.scoring is Scoring.ROOM
     measure = (
         "the expert's estimate of the points the move gave away (room scoring)"
         if room
         else "the expert's estimate of the win chance the move gave away"
     )
-    winner = final.winner
-    return build(
-        FAMILY,
-        record.data["rules"],
-        names,
-        None if winner is None else names[winner],
-        final.is_terminal(),
-        analysed,
-        measure,
-    )
+    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, measure)

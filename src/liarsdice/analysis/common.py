@@ -118,20 +118,26 @@ class MoveAnalysis:
         }
 
 
-def judge_each(
+def analyse_moves(
     record: Any,
-    before: Sequence[_S],
+    family: str,
+    replay: Callable[[Any], tuple[Sequence[_S], Any]],
     judge: Callable[[_S, int, int, Mapping[str, Any], list[str]], MoveAnalysis],
-) -> list[MoveAnalysis]:
-    """``judge(state before the move, round, move number, move, players)`` for every move of
-    ``record``, in order (``before``: the replayed states, one a move)."""
+    measure: str,
+) -> dict[str, Any]:
+    """The analysis of ``record``: ``replay`` gives the state before each move and the last
+    state; ``judge(state, round, move number, move, players)`` judges each move, in order."""
+    before, final = replay(record)
     moves = [
         (r, m, move) for r, rnd in enumerate(record.rounds) for m, move in enumerate(rnd["moves"])
     ]
-    return [
-        judge(state, r, m, move, record.players)
-        for state, (r, m, move) in zip(before, moves, strict=True)
+    names = record.players
+    analysed = [
+        judge(state, r, m, move, names) for state, (r, m, move) in zip(before, moves, strict=True)
     ]
+    winner = final.winner
+    won = None if winner is None else names[winner]
+    return build(family, record.data["rules"], names, won, final.is_terminal(), analysed, measure)
 
 
 def _summary(moves: list[dict[str, Any]], players: Sequence[str]) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.analysis.common import MoveAnalysis, build, judge_each, life_worth
+from liarsdice.analysis.common import MoveAnalysis, analyse_moves, life_worth
 from liarsdice.bots.poker.levels import PokerExpertBot
 from liarsdice.bots.poker.simple import known_dice, reach
 from liarsdice.core.poker import ACCEPT, LIAR, PokerRules, PokerState, format_poker_bid, satisfies
@@ -78,17 +78,8 @@ def _analyse_move(
 def analyse_poker(record: LoadedRecord[PokerRules]) -> dict[str, Any]:
     """The analysis (``docs/ANALYSIS.md``) of a poker-dice record; its first error raised
     (:class:`~liarsdice.core.errors.RecordError`)."""
-    before, final = replay_moves(record)
-    names = record.players
-    analysed = judge_each(record, before, _analyse_move)
-    winner = final.winner
-    return build(
-        FAMILY,
-        record.data["rules"],
-        names,
-        None if winner is None else names[winner],
-        final.is_terminal(),
-        analysed,
+    measure = (
         "the expert's estimate of the win chance the answer gave away "
-        "(its chance of losing a life, times a life's worth)",
+        "(its chance of losing a life, times a life's worth)"
     )
+    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, measure)
