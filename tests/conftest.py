@@ -5,10 +5,10 @@ the one name ``conftest``):
 * a real PostgreSQL server for the store's tests (see ``pg_util``);
 * a real Redis server for the cluster's tests (see ``redis_util``;
   ``LIARSDICE_SKIP_REDIS=1`` skips them);
-* a local Ray for the distributed arena's and self-play's tests (``arena/test_ray.py``): ``ray.init`` in
-  the test process, two CPUs, one per test module (``ray_local``); skipped with the reason
-  when Ray is not installed (``pip install 'liarsdice[ray]'``, in the dev extras);
-  ``LIARSDICE_SKIP_RAY=1`` skips them;
+* a local Ray for the tests of the arena and self-play on Ray (``arena/test_ray.py``):
+  ``ray.init`` in the test process, two CPUs, one per test module (``ray_local``); skipped
+  with the reason when Ray is not installed (``pip install 'liarsdice[ray]'``, in the dev
+  extras); ``LIARSDICE_SKIP_RAY=1`` skips them;
 * English for every command the tests run (``LANGUAGE=en``, whatever the machine's locale:
   the game speaks the environment's language, ``docs/I18N.md``);
 * for the browser tests (``browser/``): Debian's chromium through Playwright and a real
