@@ -87,6 +87,11 @@ def connect(address: str, *, cpus: int | None = None) -> Iterator[Cluster[Any, A
     try:
         ray.init(address=address, **options)
     except ConnectionError as e:
+        if address == "auto":
+            raise RayUnavailableError(
+                "no Ray cluster is running here: start one with 'ray start --head', give its "
+                "address, or use --ray local"
+            ) from None
         raise RayUnavailableError(f"cannot reach a Ray cluster at {address!r}: {e}") from None
     try:
         yield Cluster(ray)
