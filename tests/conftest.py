@@ -5,6 +5,10 @@ the one name ``conftest``):
 * a real PostgreSQL server for the store's tests (see ``pg_util``);
 * a real Redis server for the cluster's tests (see ``redis_util``;
   ``LIARSDICE_SKIP_REDIS=1`` skips them);
+* a local Ray for the tests of the arena and self-play on Ray (``arena/test_ray.py``):
+  ``ray.init`` in the test process, two CPUs, one per test module (``ray_local``); skipped
+  with the reason when Ray is not installed (``pip install 'liarsdice[ray]'``, in the dev
+  extras); ``LIARSDICE_SKIP_RAY=1`` skips them;
 * English for every command the tests run (``LANGUAGE=en``, whatever the machine's locale:
   the game speaks the environment's language, ``docs/I18N.md``);
 * for the browser tests (``browser/``): Debian's chromium through Playwright and a real
@@ -14,6 +18,7 @@ the one name ``conftest``):
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +36,7 @@ if TYPE_CHECKING:
 
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
+SKIP_RAY = os.environ.get("LIARSDICE_SKIP_RAY") == "1"
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` selects by marker
@@ -46,6 +52,24 @@ def english(monkeypatch: pytest.MonkeyPatch) -> None:
     """The tests expect English: a Spanish locale on the machine must not change them (a test
     of the language choice sets its own environment)."""
     monkeypatch.setenv("LANGUAGE", "en")
+
+
+@pytest.fixture(scope="module")
+def ray_local() -> Iterator[None]:
+    """A local Ray (two CPUs, no dashboard) for one test module, shut down after it: the
+    commands' ``--ray auto`` joins it (``liarsdice.parallel.ray_cluster``: Ray already
+    initialised in the process is used as it is). ``LIARSDICE_SKIP_RAY=1`` skips."""
+    if SKIP_RAY:
+        pytest.skip("LIARSDICE_SKIP_RAY=1")
+    try:
+        import ray
+    except ImportError:
+        pytest.skip("Ray is not installed: pip install 'liarsdice[ray]' (or the dev extras)")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 @pytest.fixture(scope="session")

@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import multiprocessing
 import operator
 import random
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +39,7 @@ import numpy.typing as npt
 from liarsdice.bots.table import takes_think
 from liarsdice.core.bidding.game import CHANCE
 from liarsdice.families import Family, family_of_rules
+from liarsdice.parallel import chunks, spread
 
 __all__ = [
     "ELO_BASE",
@@ -62,6 +61,7 @@ __all__ = [
     "pairwise_scores",
     "play_chunk",
     "play_game",
+    "play_observed",
     "rank_seats",
     "run_arena",
     "seat_labels",
@@ -271,6 +271,19 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
 
     Exceptions from a bot and illegal actions end the game with :attr:`GameResult.error` set.
     """
+    return play_observed(spec, index)[0]
+
+
+Observer = Callable[[Any, Any, int, int], None]
+"""``observe(game, state, seat, action)``: a decision about to be applied (self-play)."""
+
+
+def play_observed(
+    spec: ArenaSpec, index: int, observe: Observer | None = None
+) -> tuple[GameResult, Any]:
+    """:func:`play_game`, telling ``observe`` every legal decision before it is applied, and
+    the last state reached (``None`` when the game could not be set up)."""
+    state: Any = None
     labels = spec.labels
     players = spec.num_players
     seats = game_seats(labels, players, spec.seed, index)
@@ -279,9 +292,9 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
     moves = 0
     seat = -1
 
-    def failed(who: str, at: int, message: str) -> GameResult:
+    def failed(who: str, at: int, message: str) -> tuple[GameResult, Any]:
         error = BotError(index, spec.seed, who, at, moves, message)
-        return GameResult(index, seats, (), None, moves, times, error)
+        return GameResult(index, seats, (), None, moves, times, error), state
 
     try:
         game = build_game(spec, seats)
@@ -294,7 +307,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
         except Exception as e:
             return failed(label, s, f"cannot build the bot: {type(e).__name__}: {e}")
     rng = _chance_rng(spec.seed, index)
-    state: Any = game.new_initial_state()
+    state = game.new_initial_state()
     clock = time.perf_counter
     while not state.is_terminal():
         if state.current_player == CHANCE:
@@ -318,6 +331,8 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
             return failed(label, seat, f"choose returned {raw!r}, not an action (int)")
         if action not in state.legal_actions():
             return failed(label, seat, f"illegal action {_action_text(game, action, seat)}")
+        if observe is not None:
+            observe(game, state, seat, action)
         try:
             state = state.apply_action(action)
         except Exception as e:  # the engine refused a move it listed: report it too
@@ -326,7 +341,7 @@ def play_game(spec: ArenaSpec, index: int) -> GameResult:
     ranks, winner = _final_ranks(state)
     return GameResult(
         index, seats, tuple(ranks), None if winner is None else seats[winner], moves, times
-    )
+    ), state
 
 
 def build_game(spec: ArenaSpec, seats: Sequence[str]) -> Any:
@@ -347,18 +362,6 @@ def _action_text(game: Any, action: int, seat: int) -> str:
 def play_chunk(spec: ArenaSpec, start: int, stop: int) -> list[GameResult]:
     """Games ``start`` to ``stop - 1`` (the unit of work of a worker process)."""
     return [play_game(spec, i) for i in range(start, stop)]
-
-
-def chunks(games: int, jobs: int) -> list[tuple[int, int]]:
-    """Deterministic ``(start, stop)`` ranges: about sixteen per job, at most 100 games each.
-
-    >>> chunks(100, 2)[:3], len(chunks(100, 2)), chunks(5000, 2)[-1]
-    ([(0, 4), (4, 8), (8, 12)], 25, (4900, 5000))
-    >>> chunks(0, 4)
-    []
-    """
-    size = max(1, min(100, math.ceil(games / (16 * max(1, jobs)))))
-    return [(a, min(a + size, games)) for a in range(0, games, size)]
 
 
 # ------------------------------------------------------------------------------ statistics
@@ -518,11 +521,13 @@ class ArenaResult:
     jobs: int
     seconds: float
     bootstrap: int
+    ray: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The whole result, JSON-friendly: config, table, errors and every game's outcome."""
         config = self.spec.config()
         config["jobs"] = self.jobs
+        config["ray"] = self.ray
         config["seconds"] = round(self.seconds, 3)
         config["think_used_by"] = [
             label for label in self.spec.labels if accepts_think(kind_of(label), self.spec.family)
@@ -549,23 +554,30 @@ def run_arena(
     *,
     progress: Callable[[int], None] | None = None,
     bootstrap: int = 200,
+    ray: str | None = None,
 ) -> ArenaResult:
-    """Play every game of ``spec`` (in ``jobs`` processes) and summarize them.
+    """Play every game of ``spec`` (in ``jobs`` processes, or on Ray) and summarize them.
 
     ``progress`` is called with the number of games just finished. With ``jobs > 1`` the games
     run in a :class:`~concurrent.futures.ProcessPoolExecutor` using the 'spawn' start method;
-    the outcome of each game does not depend on ``jobs``.
+    with ``ray`` (``local``, ``auto`` or a cluster's address) as Ray tasks
+    (:mod:`liarsdice.parallel`; ``jobs`` is then the CPUs of a ``local`` Ray, 0 for all). The
+    outcome of each game depends on neither. The result's ``jobs`` is the number of workers
+    that played.
     """
     check_spec(spec)
     started = time.perf_counter()
     results: list[GameResult] = []
-    for batch in _play_all(spec, jobs):
+    workers = [jobs]
+    for batch in spread(
+        play_chunk, spec, spec.games, jobs=jobs, ray=ray, on_start=lambda n: workers.append(n)
+    ):
         results.extend(batch)
         if progress is not None:
             progress(len(batch))
     results.sort(key=lambda g: g.index)
     seconds = time.perf_counter() - started
-    return summarize(spec, results, jobs=jobs, seconds=seconds, bootstrap=bootstrap)
+    return summarize(spec, results, jobs=workers[-1], seconds=seconds, bootstrap=bootstrap, ray=ray)
 
 
 def check_spec(spec: ArenaSpec) -> None:
@@ -604,23 +616,6 @@ def check_spec(spec: ArenaSpec) -> None:
             )
 
 
-def _play_all(spec: ArenaSpec, jobs: int) -> Iterator[list[GameResult]]:
-    work = chunks(spec.games, jobs)
-    if jobs <= 1 or len(work) <= 1:
-        for index in range(spec.games):
-            yield [play_game(spec, index)]
-        return
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: set[Future[list[GameResult]]] = {
-            pool.submit(play_chunk, spec, start, stop) for start, stop in work
-        }
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
-
-
 def summarize(
     spec: ArenaSpec,
     games: list[GameResult],
@@ -628,6 +623,7 @@ def summarize(
     jobs: int = 1,
     seconds: float = 0.0,
     bootstrap: int = 200,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Standings from played games (abandoned games count only as their culprit's error)."""
     labels = list(spec.labels)
@@ -686,7 +682,7 @@ def summarize(
     # ones, as Elo fits every pairwise placement, not only the wins.
     standings.sort(key=lambda s: (-s.win_rate, _nan_last(s.placement), -s.elo, s.label))
     abandoned = [g.error for g in games if g.error is not None]
-    return ArenaResult(spec, games, standings, abandoned, jobs, seconds, bootstrap)
+    return ArenaResult(spec, games, standings, abandoned, jobs, seconds, bootstrap, ray)
 
 
 def _nan_last(x: float) -> float:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,11 +41,13 @@ from liarsdice.arena import (
     kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
-from liarsdice.cli.command import Command
+from liarsdice.cli.command import Command, fail
 from liarsdice.cli.options import build_rules, count_option, rule_options
+from liarsdice.cli.workers import workers, workers_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
 from liarsdice.notation.grammar import plural
+from liarsdice.parallel import RayUnavailableError
 
 __all__ = ["arena", "elo_text", "format_ms", "render_table"]
 
@@ -128,7 +129,8 @@ def _print_report(result: ArenaResult, console: Console) -> None:
     say(
         f"Arena: {escape(spec.rules.name)} rules ({spec.family.name} family), "
         f"{spec.num_players} players, {plural(games, 'game')}, seed {spec.seed}, "
-        f"{plural(result.jobs, 'job')}, {result.seconds:.1f} s.",
+        f"{plural(result.jobs, 'job')}{' on Ray' if result.ray else ''}, "
+        f"{result.seconds:.1f} s.",
         highlight=False,
     )
     say(render_table(result))
@@ -182,7 +184,7 @@ def _print_report(result: ArenaResult, console: Console) -> None:
 )
 @count_option("--games", 100, "Games to play.", minimum=1)
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
-@count_option("--jobs", 1, "Worker processes (0: one per CPU). Results do not depend on it.")
+@workers_options
 @click.option(
     "--think",
     type=click.FloatRange(0, min_open=True),
@@ -206,6 +208,7 @@ def arena(
     games: int,
     seed: int,
     jobs: int,
+    ray: str | None,
     think: float | None,
     bootstrap: int,
     out: Path | None,
@@ -217,6 +220,7 @@ def arena(
     \b
     Example:
       liarsdice arena --rules classic --players 4 --bots prob,random --games 2000 --jobs 4
+      liarsdice arena --rules classic --bots prob,random --games 20000 --ray auto
 
     See docs/ARENA.md for the statistics and the --think convention for bot authors.
     """
@@ -237,7 +241,7 @@ def arena(
         check_spec(spec)
     except (LiarsDiceError, ValueError) as e:
         raise click.UsageError(str(e)) from None
-    workers = jobs or os.cpu_count() or 1
+    jobs = workers(jobs, ray)
     err = Console(stderr=True, highlight=False)
     with Progress(
         TextColumn("[bold]arena[/bold]"),
@@ -250,12 +254,16 @@ def arena(
         transient=True,
     ) as bar:
         task = bar.add_task("games", total=games)
-        result = run_arena_games(
-            spec,
-            workers,
-            progress=lambda n: bar.advance(task, n),
-            bootstrap=bootstrap,
-        )
+        try:
+            result = run_arena_games(
+                spec,
+                jobs,
+                progress=lambda n: bar.advance(task, n),
+                bootstrap=bootstrap,
+                ray=ray,
+            )
+        except RayUnavailableError as e:
+            raise fail(str(e)) from None
     data: dict[str, Any] = result.to_dict()
     if out is not None:
         out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -30,6 +30,7 @@ def _register() -> None:
     from liarsdice.cli.play import play
     from liarsdice.cli.replay import replay
     from liarsdice.cli.rules_cmd import rules
+    from liarsdice.cli.selfplay import selfplay
     from liarsdice.cli.serve import serve
     from liarsdice.cli.solve import solve
     from liarsdice.cli.verify import verify
@@ -39,6 +40,7 @@ def _register() -> None:
     cli.add_command(play)
     cli.add_command(replay)
     cli.add_command(rules)
+    cli.add_command(selfplay)
     cli.add_command(serve)
     cli.add_command(solve)
     cli.add_command(verify)

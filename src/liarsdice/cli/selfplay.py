@@ -1,0 +1,148 @@
+"""``liarsdice selfplay``: bots play each other and every game is written out, for research.
+
+The games are the arena's (the same rules, bots, seats and seeds: :mod:`liarsdice.selfplay`),
+played here, in ``--jobs`` processes or on Ray (``--ray``), and written under ``--out`` as
+JSON records (``liarsdice replay`` checks each) or NumPy arrays. The output depends only on
+the options and the seed. See docs/RESEARCH.md, "The arena and self-play on Ray".
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from liarsdice.arena import ArenaSpec, check_spec, kind_of
+from liarsdice.cli.command import Command, fail
+from liarsdice.cli.options import build_rules, count_option, rule_options
+from liarsdice.cli.workers import workers, workers_options
+from liarsdice.core.errors import LiarsDiceError
+from liarsdice.families import family_of
+from liarsdice.notation.grammar import plural
+from liarsdice.parallel import RayUnavailableError
+from liarsdice.selfplay import FORMATS, run_selfplay
+
+__all__ = ["selfplay"]
+
+
+@click.command("selfplay", cls=Command)
+@rule_options(
+    rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
+    players_help="Seats per game (default: the preset's).",
+)
+@click.option(
+    "--bots",
+    default="prob,random",
+    show_default=True,
+    help="Bots, comma-separated, cycled over the seats (as in 'liarsdice arena').",
+)
+@count_option("--games", 100, "Games to play.", minimum=1)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
+@workers_options
+@click.option(
+    "--think",
+    type=click.FloatRange(0, min_open=True),
+    help="Per-move time budget in seconds, for bots that take one.",
+)
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder to write (created; it must be new or empty).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS, case_sensitive=False),
+    default="records",
+    show_default=True,
+    help="records: one JSON record per game; arrays: NumPy .npz shards of decisions.",
+)
+@count_option("--shard-games", 1000, "Games per .npz shard (arrays).", minimum=1)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+def selfplay(
+    rules_name: str,
+    players: int | None,
+    dice: str | None,
+    faces: int | None,
+    options: tuple[str, ...],
+    bots: str,
+    games: int,
+    seed: int,
+    jobs: int,
+    ray: str | None,
+    think: float | None,
+    out: Path,
+    fmt: str,
+    shard_games: int,
+    quiet: bool,
+) -> None:
+    """Let bots play each other and write every game: records or arrays.
+
+    \b
+    Examples:
+      liarsdice selfplay --rules classic --players 2 --bots expert,prob --games 1000 --out data
+      liarsdice selfplay --rules perudo --bots prob --games 100000 --format arrays \\
+          --ray auto --out perudo-arrays
+
+    See docs/RESEARCH.md ("The arena and self-play on Ray") for the files written.
+    """
+    rules_name = rules_name.lower()
+    family = family_of(rules_name)
+    rules = build_rules(family, rules_name, players, dice, faces, options)
+    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
+    if not names:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    for name in names:
+        if kind_of(name) not in family.bots or "#" in name:
+            known = ", ".join(family.bots)
+            raise click.BadParameter(
+                f"unknown bot {name!r}; {family.name} bots: {known}", param_hint="--bots"
+            )
+    spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
+    try:
+        check_spec(spec)
+        if fmt.lower() == "arrays":  # a game the dense encoding cannot number
+            family.adapter(family.new_game(rules, list(spec.labels[: spec.num_players])))
+    except (LiarsDiceError, ValueError) as e:
+        raise click.UsageError(str(e)) from None
+    if out.exists() and any(out.iterdir()):
+        raise click.UsageError(f"--out {out} is not empty: name a new folder")
+    jobs = workers(jobs, ray)
+    err = Console(stderr=True, highlight=False)
+    with Progress(
+        TextColumn("[bold]selfplay[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=quiet,
+        transient=True,
+    ) as bar:
+        task = bar.add_task("games", total=games)
+        try:
+            manifest = run_selfplay(
+                spec,
+                out,
+                fmt.lower(),
+                jobs=jobs,
+                ray=ray,
+                shard_games=shard_games,
+                progress=lambda n: bar.advance(task, n),
+            )
+        except RayUnavailableError as e:
+            raise fail(str(e)) from None
+        except OSError as e:
+            raise fail(f"can't write {out}: {e.strerror or e}") from None
+    written = manifest["games_written"]
+    abandoned = len(manifest["abandoned"])
+    click.echo(
+        f"Wrote {plural(written, 'game')} as {fmt.lower()} to {out} "
+        f"({plural(len(manifest['files']), 'file')} and selfplay.json)"
+        + (f"; {plural(abandoned, 'game')} abandoned on a bot error." if abandoned else ".")
+    )
+    if abandoned and not quiet:
+        err.print(json.dumps(manifest["abandoned"][:5]))
