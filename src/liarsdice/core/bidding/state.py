@@ -1095,7 +1095,8 @@ class State(StateBase):
         t = self.table
         if game._room:
             return tuple(float(s) for s in t.scores)
-        return game._returns[t.winner]
+        w = t.winner
+        return game._no_returns if w is None else game._returns[w]
 
     @property
     def out_order(self) -> tuple[int, ...]:
