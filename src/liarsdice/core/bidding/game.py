@@ -34,6 +34,7 @@ from liarsdice.core.bidding.rules import (
 )
 from liarsdice.core.bidding.state import Phase, State, Table, _Round, initial_state
 from liarsdice.core.bidding.state import _next_seats as next_seats
+from liarsdice.core.bidding.tensors import TensorLayout
 from liarsdice.core.common import CHANCE, TERMINAL, GameBase
 from liarsdice.core.errors import IllegalActionError
 
@@ -115,6 +116,7 @@ class Game(GameBase[State]):
         self._deal_root: Table | None = None
         self._few_deals = rules.faces**self.max_quantity <= 4096
         self._sorted_hands: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._layout: TensorLayout | None = None
         # Rule switches read when a round resolves (a bool is cheaper than an enum member).
         n = self.num_players
         self._clockwise = tuple(tuple((p + i) % n for i in range(n)) for p in range(n))
@@ -135,6 +137,28 @@ class Game(GameBase[State]):
         self._dealers: dict[tuple[int, ...], tuple[Callable[[Any], Any], int, bool]] = {}
         self._stash = rules.stash is not Stash.NONE
         self._modes = (OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD, OPEN_ANY)
+
+    # ----------------------------------------------------------------- tensors
+    def tensor_layout(self) -> TensorLayout:
+        """The blocks of this game's observation and information-state tensors (built once)."""
+        layout = self._layout
+        if layout is None:
+            layout = self._layout = TensorLayout(self)
+        return layout
+
+    def observation_tensor_size(self) -> int:
+        """Floats in :meth:`State.observation_tensor` (as OpenSpiel's game says)."""
+        return self.tensor_layout().size
+
+    def information_state_tensor_size(self) -> int:
+        """Floats in :meth:`State.information_state_tensor` (as OpenSpiel's game says)."""
+        return self.tensor_layout().info_size
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.tensor_layout().size]
+
+    def information_state_tensor_shape(self) -> list[int]:
+        return [self.tensor_layout().info_size]
 
     def _initial_state(self) -> State:
         root = initial_state(self)

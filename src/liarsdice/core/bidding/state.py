@@ -1112,6 +1112,26 @@ class State(StateBase):
         head = [] if t.winner is None else [t.winner]
         return head + rest + order
 
+    # ---------------------------------------------------------------- tensors
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s information-state tensor (default: the player to act), as OpenSpiel
+        names it: the observation, then the round's bids by seat
+        (:meth:`Game.tensor_layout`; the batched simulator's ``history=True`` rows)."""
+        if player is None:
+            player = self.player
+        if not 0 <= player < self.game.num_players:
+            raise ValueError(f"no seat {player} to encode")
+        return self.game.tensor_layout().encode(self, player, True)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the player to act), as OpenSpiel names
+        it (the batched simulator's rows)."""
+        if player is None:
+            player = self.player
+        if not 0 <= player < self.game.num_players:
+            raise ValueError(f"no seat {player} to encode")
+        return self.game.tensor_layout().encode(self, player, False)
+
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now: own hidden dice and everything public."""
