@@ -34,7 +34,7 @@ from liarsdice.core.bidding.rules import (
 )
 from liarsdice.core.bidding.state import Phase, State, Table, _Round, initial_state
 from liarsdice.core.bidding.state import _next_seats as next_seats
-from liarsdice.core.bidding.tensors import TensorLayout
+from liarsdice.core.bidding.tensors import Encoder, TensorLayout
 from liarsdice.core.common import CHANCE, TERMINAL, GameBase
 from liarsdice.core.errors import IllegalActionError
 
@@ -117,6 +117,7 @@ class Game(GameBase[State]):
         self._few_deals = rules.faces**self.max_quantity <= 4096
         self._sorted_hands: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._layout: TensorLayout | None = None
+        self._encoders: tuple[Encoder, Encoder] | None = None  # the layout's, once built
         # Rule switches read when a round resolves (a bool is cheaper than an enum member).
         n = self.num_players
         self._clockwise = tuple(tuple((p + i) % n for i in range(n)) for p in range(n))
@@ -144,6 +145,7 @@ class Game(GameBase[State]):
         layout = self._layout
         if layout is None:
             layout = self._layout = TensorLayout(self)
+            self._encoders = layout.encoders
         return layout
 
     def observation_tensor_size(self) -> int:

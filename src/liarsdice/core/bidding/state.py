@@ -1117,20 +1117,14 @@ class State(StateBase):
         """``player``'s information-state tensor (default: the player to act), as OpenSpiel
         names it: the observation, then the round's bids by seat
         (:meth:`Game.tensor_layout`; the batched simulator's ``history=True`` rows)."""
-        if player is None:
-            player = self.player
-        if not 0 <= player < self.game.num_players:
-            raise ValueError(f"no seat {player} to encode")
-        return self.game.tensor_layout().encode(self, player, True)
+        encoders = self.game._encoders or self.game.tensor_layout().encoders
+        return encoders[1](self, self.player if player is None else player)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (default: the player to act), as OpenSpiel names
         it (the batched simulator's rows)."""
-        if player is None:
-            player = self.player
-        if not 0 <= player < self.game.num_players:
-            raise ValueError(f"no seat {player} to encode")
-        return self.game.tensor_layout().encode(self, player, False)
+        encoders = self.game._encoders or self.game.tensor_layout().encoders
+        return encoders[0](self, self.player if player is None else player)
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:

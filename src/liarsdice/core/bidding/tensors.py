@@ -23,6 +23,7 @@ blocks (:attr:`TensorLayout.slices`). The layout is documented in
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from liarsdice.core.bidding.actions import BID_BASE, BUY, SHOW_BASE
@@ -33,11 +34,15 @@ if TYPE_CHECKING:
     from liarsdice.core.bidding.game import Game
     from liarsdice.core.bidding.view import PlayerView
 
-__all__ = ["TensorLayout"]
+__all__ = ["Encoder", "TensorLayout"]
+
+Encoder = Callable[[Any, int], list[float]]
+"""An encoder: (state, seat) -> the seat's tensor, a list of floats."""
 
 _ROLL = Phase.ROLL
 _OVER = Phase.OVER
 _MAX_TEMPLATES = 65536
+_MAX_TABLES = 4096
 
 #: The blocks every bidding game has; a game with only these takes the short encoder.
 _PLAIN = ("seat", "to_move", "bid", "bidder", "my_dice", "dice")
@@ -102,12 +107,27 @@ class TensorLayout:
         # (viewer, hidden dice, every seat's dice, history?) -> the tensor's fixed part
         self._templates: dict[tuple[int, tuple[int, ...], tuple[int, ...], bool], list[float]]
         self._templates = {}
+        self.encoders = self._encoders()
 
     def encode(self, state: Any, player: int, history: bool) -> list[float]:
         """``player``'s observation (``history``: information state) tensor of ``state``."""
-        if self.plain:
-            return self._encode_plain(state, player, history)
-        return self._encode_view(state, player, history)
+        return self.encoders[history](state, player)
+
+    def _encoders(self) -> tuple[Encoder, Encoder]:
+        """The observation and the information-state encoders of this game (``state``,
+        ``seat``) -> list of floats."""
+        if not self.plain:
+
+            def observation(state: Any, player: int) -> list[float]:
+                _check(player, self.players)
+                return self._encode_view(state, player, False)
+
+            def information_state(state: Any, player: int) -> list[float]:
+                _check(player, self.players)
+                return self._encode_view(state, player, True)
+
+            return observation, information_state
+        return self._plain(False), self._plain(True)
 
     # ------------------------------------------------------------ the short encoder
     def _template(
@@ -115,6 +135,10 @@ class TensorLayout:
     ) -> list[float]:
         """The blocks that stay put through a round: the seat, the viewer's dice and every
         seat's dice count (the rest zeros)."""
+        key = (player, hand, dice, history)
+        out = self._templates.get(key)
+        if out is not None:
+            return out
         P = self.players
         sl = self.slices
         out = [0.0] * (self.info_size if history else self.size)
@@ -127,38 +151,60 @@ class TensorLayout:
             out[base + (seat - player) % P] = float(d)
         if len(self._templates) >= _MAX_TEMPLATES:
             self._templates.clear()
-        self._templates[(player, hand, dice, history)] = out
+        self._templates[key] = out
         return out
 
-    def _encode_plain(self, state: Any, player: int, history: bool) -> list[float]:
-        t = state.table
-        phase = state.phase
-        hand = () if phase is _ROLL else t.hands[player]
-        base = self._templates.get((player, hand, t.dice, history))
-        if base is None:
-            base = self._template(player, hand, t.dice, history)
-        out = base.copy()
+    def _plain(self, history: bool) -> Encoder:
+        """The short encoder of a game with the plain blocks only (one per tensor: the
+        constants are the closure's, the cheapest reads there are)."""
         P = self.players
-        mover = state.player
-        if mover >= 0:
-            out[self._to_move + (mover - player) % P] = 1.0
-        bid = state.bid
-        if bid >= 0:
-            out[self._bid + bid] = 1.0
-            out[self._bidder + (state.bidder - player) % P] = 1.0
-            if history and phase is not _OVER:
-                start = t.start
-                n = state._n
-                node = state._log
-                at = self._history
-                B = self.num_bids
-                top = BID_BASE + B
-                while n > start and node is not None:
-                    node, p, a = node
-                    n -= 1
-                    if p >= 0 and BID_BASE <= a < top:
-                        out[at + ((p - player) % P) * B + a - BID_BASE] = 1.0
-        return out
+        B = self.num_bids
+        to_move = self._to_move
+        bid_at = self._bid
+        bidder_at = self._bidder
+        history_at = self._history - BID_BASE
+        template = self._template
+        # The fixed part, kept per round table (tables are never changed once a state
+        # holds them): one list per seat, built on first use.
+        by_table: dict[Any, list[list[float] | None]] = {}
+
+        def encode(state: Any, player: int) -> list[float]:
+            if not 0 <= player < P:
+                raise ValueError(f"no seat {player} to encode")
+            t = state.table
+            kept = by_table.get(t)
+            if kept is None:
+                if len(by_table) >= _MAX_TABLES:
+                    by_table.clear()
+                kept = by_table[t] = [None] * P
+            base = kept[player]
+            if base is None:
+                hand = () if state.phase is _ROLL else t.hands[player]
+                base = kept[player] = template(player, hand, t.dice, history)
+            out = base.copy()
+            mover = state.player
+            bid = state.bid
+            if mover >= 0:
+                out[to_move + (mover - player) % P] = 1.0
+                if bid >= 0:
+                    out[bid_at + bid] = 1.0
+                    out[bidder_at + (state.bidder - player) % P] = 1.0
+                    if history:
+                        # The round's bids, newest first: in these games a round's moves
+                        # are all bids after its rolls, so the first chance event ends them.
+                        node = state._log
+                        while node is not None:
+                            node, p, a = node
+                            if p < 0:
+                                break
+                            if a >= BID_BASE:
+                                out[history_at + ((p - player) % P) * B + a] = 1.0
+            elif bid >= 0:  # the game is over (the round's history is no longer shown)
+                out[bid_at + bid] = 1.0
+                out[bidder_at + (state.bidder - player) % P] = 1.0
+            return out
+
+        return encode
 
     # ---------------------------------------------------------- the general encoder
     def _encode_view(self, state: Any, player: int, history: bool) -> list[float]:
@@ -221,6 +267,11 @@ class TensorLayout:
             for seat, bid in view.bids:
                 out[base + rel(seat) * self.num_bids + space.ids[bid]] = 1.0
         return out
+
+
+def _check(player: int, players: int) -> None:
+    if not 0 <= player < players:
+        raise ValueError(f"no seat {player} to encode")
 
 
 def last_move(state: Any, view: PlayerView) -> int | None:
