@@ -252,3 +252,29 @@ def test_bench_engine_runs() -> None:
     assert "| preset | liarsdice | pyspiel | ratio |" in out
     assert "classic, 4 players x 5 dice" in out
     assert "speed-up" in out
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}")
+def test_returns_match_the_general_path_on_random_games(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    """returns() (a per-winner tuple kept by the game) equals the general resolution's winner
+    scored by the rules' formula, and the same game replayed with every shortcut off (no
+    single-round short resolution, no deal tables kept)."""
+    name, players, over = case
+    general = make(name, players, over)
+    general._single_liar = False
+    general._few_deals = False
+    for states in games(case, GAMES):
+        final = states[-1]
+        for s in states[:-1]:
+            assert s.returns() == (0.0,) * players
+        full = general.replay(final.history())
+        assert final.returns() == full.returns()
+        if general.rules.scoring.value == "room":
+            assert final.returns() == tuple(float(x) for x in full.table.scores)
+        else:
+            w = full.winner
+            assert final.returns() == tuple(
+                1.0 if p == w else -1.0 / (players - 1) for p in range(players)
+            )
