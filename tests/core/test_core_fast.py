@@ -249,9 +249,10 @@ def test_bench_engine_runs() -> None:
         ],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout  # fmt: skip
-    assert "| preset | liarsdice | pyspiel | ratio |" in out
+    assert "| loop | workload | liarsdice | pyspiel | ratio (per run) |" in out
     assert "classic, 4 players x 5 dice" in out
     assert "speed-up" in out
+    assert "RL loop" in out and "OpenSpiel's loop + returns()" in out
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}")

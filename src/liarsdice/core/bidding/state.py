@@ -187,12 +187,13 @@ class _PendingResult:
     """The results of a table whose last round's :class:`RoundResult` is built only when read
     (resolving a round must not pay for a record that random playouts never look at)."""
 
-    __slots__ = ("_done", "earlier", "fields", "hands", "shown")
+    __slots__ = ("_done", "earlier", "fields", "hands", "shown", "source")
 
     earlier: tuple[RoundResult, ...] | _PendingResult  # the results before this round
     hands: tuple[tuple[int, ...], ...]  # hidden and shown dice at the reveal, merged when built
     shown: tuple[tuple[int, ...], ...]
-    fields: tuple[Any, ...]  # RoundResult's fields before ``hands``, then those after it
+    fields: tuple[Any, ...] | None  # RoundResult's fields before ``hands``, then after it
+    source: tuple[Any, ...]  # without ``fields``: a single-round liar call's (see build)
     _done: tuple[RoundResult, ...] | None  # every result, once built
 
     def build(self) -> tuple[RoundResult, ...]:
@@ -205,6 +206,12 @@ class _PendingResult:
         done = node._done if isinstance(node, _PendingResult) else node
         assert done is not None
         for pending in reversed(chain):
+            if pending.fields is None:  # a single-round game's liar call
+                t, bid, caller, callers, bidder, count, loser, winner, dice, out = pending.source
+                pending.fields = (
+                    t.round, bid, "liar", caller, callers, bidder, count, t.stash, {loser: 1},
+                    {}, winner, dice, None, out, None, 0, 0, 0, None, False,
+                )  # fmt: skip
             (
                 round_, bid, call, caller, callers, bidder, count, stash, losses, gains, winner,
                 dice, next_opener, eliminated, chips, round_pot_won, game_pot, pile, scores,
@@ -1168,10 +1175,8 @@ def _single_round_over(
     pending.earlier = t._results
     pending.hands = t.hands
     pending.shown = t.shown
-    pending.fields = (
-        t.round, bid, "liar", caller, callers, bidder, count, t.stash, {loser: 1}, {}, winner,
-        dice, None, eliminated, None, 0, 0, 0, None, False,
-    )  # fmt: skip
+    pending.fields = None  # the record's fields, from these when read:
+    pending.source = (t, bid, caller, callers, bidder, count, loser, winner, dice, eliminated)
     pending._done = None
     s = State()
     s.game = game

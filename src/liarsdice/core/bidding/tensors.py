@@ -167,6 +167,8 @@ class TensorLayout:
         # The fixed part, kept per round table (tables are never changed once a state
         # holds them): one list per seat, built on first use.
         by_table: dict[Any, list[list[float] | None]] = {}
+        # and across tables, by dice counts, seat and hand
+        known: dict[tuple[int, ...], list[dict[tuple[int, ...], list[float]]]] = {}
 
         def encode(state: Any, player: int) -> list[float]:
             if not 0 <= player < P:
@@ -180,7 +182,13 @@ class TensorLayout:
             base = kept[player]
             if base is None:
                 hand = () if state.phase is _ROLL else t.hands[player]
-                base = kept[player] = template(player, hand, t.dice, history)
+                seats = known.get(t.dice)
+                if seats is None:
+                    seats = known[t.dice] = [{} for _ in range(P)]
+                base = seats[player].get(hand)
+                if base is None:
+                    base = seats[player][hand] = template(player, hand, t.dice, history)
+                kept[player] = base
             out = base.copy()
             mover = state.player
             bid = state.bid
