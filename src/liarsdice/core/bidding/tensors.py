@@ -163,7 +163,13 @@ class TensorLayout:
         bid_at = self._bid
         bidder_at = self._bidder
         history_at = self._history - BID_BASE
+        assert BID_BASE == 8  # (a literal in the loop below)
         template = self._template
+        # Offsets by relative seat, indexed by ``seat - viewer`` (-P < k < P: a negative
+        # index wraps around, which is the modulo)
+        to_move_at = [to_move + k for k in range(P)]
+        bidder_of = [bidder_at + k for k in range(P)]
+        history_of = [history_at + k * B for k in range(P)]
         # The fixed part, kept per round table (tables are never changed once a state
         # holds them): one list per seat, built on first use.
         by_table: dict[Any, list[list[float] | None]] = {}
@@ -193,10 +199,10 @@ class TensorLayout:
             mover = state.player
             bid = state.bid
             if mover >= 0:
-                out[to_move + (mover - player) % P] = 1.0
+                out[to_move_at[mover - player]] = 1.0
                 if bid >= 0:
                     out[bid_at + bid] = 1.0
-                    out[bidder_at + (state.bidder - player) % P] = 1.0
+                    out[bidder_of[state.bidder - player]] = 1.0
                     if history:
                         # The round's bids, newest first: in these games a round's moves
                         # are all bids after its rolls, so the first chance event ends them.
@@ -205,11 +211,11 @@ class TensorLayout:
                             node, p, a = node
                             if p < 0:
                                 break
-                            if a >= BID_BASE:
-                                out[history_at + ((p - player) % P) * B + a] = 1.0
+                            if a >= 8:  # BID_BASE
+                                out[history_of[p - player] + a] = 1.0
             elif bid >= 0:  # the game is over (the round's history is no longer shown)
                 out[bid_at + bid] = 1.0
-                out[bidder_at + (state.bidder - player) % P] = 1.0
+                out[bidder_of[state.bidder - player]] = 1.0
             return out
 
         return encode
