@@ -173,6 +173,10 @@ class TensorLayout:
         # The fixed part, kept per round table (tables are never changed once a state
         # holds them): one list per seat, built on first use.
         by_table: dict[Any, list[list[float] | None]] = {}
+        # (kept only where tables recur, the first deals of games with few; else only the
+        # last table's, which a game's states read one round at a time)
+        recurring = self.game._few_deals
+        last: list[tuple[Any, list[list[float] | None]]] = [(None, [])]
         # and across tables, by dice counts, seat and hand
         known: dict[tuple[int, ...], list[dict[tuple[int, ...], list[float]]]] = {}
 
@@ -180,11 +184,18 @@ class TensorLayout:
             if not 0 <= player < P:
                 raise ValueError(f"no seat {player} to encode")
             t = state.table
-            kept = by_table.get(t)
-            if kept is None:
-                if len(by_table) >= _MAX_TABLES:
-                    by_table.clear()
-                kept = by_table[t] = [None] * P
+            seen = last[0]
+            if t is seen[0]:
+                kept = seen[1]
+            else:
+                kept = by_table.get(t) if recurring else None
+                if kept is None:
+                    kept = [None] * P
+                    if recurring:
+                        if len(by_table) >= _MAX_TABLES:
+                            by_table.clear()
+                        by_table[t] = kept
+                last[0] = (t, kept)  # one store: threads see a table with its own list
             base = kept[player]
             if base is None:
                 hand = () if state.phase is _ROLL else t.hands[player]
