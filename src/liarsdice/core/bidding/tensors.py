@@ -188,8 +188,10 @@ class TensorLayout:
             if t is seen[0]:
                 kept = seen[1]
             else:
-                kept = by_table.get(t) if recurring else None
-                if kept is None:
+                found = by_table.get(t) if recurring else None
+                if found is not None:
+                    kept = found
+                else:
                     kept = [None] * P
                     if recurring:
                         if len(by_table) >= _MAX_TABLES:
