@@ -12,11 +12,11 @@ from babel.messages.catalog import Catalog as BabelCatalog
 from uvicorn.config import Config as UvicornConfig
 
 from liarsdice.arena import GameResult
+from liarsdice.bots.table import BotTable
 from liarsdice.core.bidding.game import Game as BiddingGame
+from liarsdice.core.bidding.ladder import BidSpace
 from liarsdice.core.bidding.state import State as BiddingState
 from liarsdice.core.bidding.state import _single_round_table
-from liarsdice.bots.table import BotTable
-from liarsdice.core.bidding.ladder import BidSpace
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
 from liarsdice.i18n.build import _PageText
@@ -111,6 +111,8 @@ BiddingState.information_state_tensor
 BiddingState.observation_tensor
 BiddingGame.observation_tensor_shape
 BiddingGame.information_state_tensor_shape
+BiddingGame.observation_tensor_size
+BiddingGame.information_state_tensor_size
 
 # The reference builder of a single-round game's final table: tests/core/test_core_fast.py
 # checks the short resolution against it.
