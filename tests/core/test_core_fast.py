@@ -266,6 +266,7 @@ def test_returns_match_the_general_path_on_random_games(
     general = make(name, players, over)
     general._single_liar = False
     general._few_deals = False
+    general._endings = None
     for states in games(case, GAMES):
         final = states[-1]
         for s in states[:-1]:

@@ -115,6 +115,10 @@ class Game(GameBase[State]):
         self._deals: dict[tuple[int, ...], Table] = {}
         self._deal_root: Table | None = None
         self._few_deals = rules.faces**self.max_quantity <= 4096
+        # and there, the tables after a single-round game's liar call, by what decides them
+        self._endings: dict[tuple[Table, int, int, tuple[int, ...]], Table] | None = (
+            {} if self._few_deals and self._single_liar else None
+        )
         self._sorted_hands: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._layout: TensorLayout | None = None
         self._encoders: tuple[Encoder, Encoder] | None = None  # the layout's, once built

@@ -1150,7 +1150,40 @@ def _single_round_over(
     (no penalties): the game is over, and the challenge winner takes it, without the
     multi-round bookkeeping (the next opener, the out order, chips, scores). The outcome is
     worked out here (the dice counted, the winner, every seat's dice and losses); only the
-    round's :class:`RoundResult` is built when ``results`` is read, as in every game."""
+    round's :class:`RoundResult` is built when ``results`` is read, as in every game.
+
+    The table after the call depends only on the table before it, the bid, the bidder and the
+    callers: in games with few deals (whose tables recur) each one is built once, then kept."""
+    game = before.game
+    endings = game._endings
+    if endings is not None:
+        key = (before.table, before.bid, before.bidder, callers)
+        table = endings.get(key)
+        if table is None:
+            if len(endings) >= _MAX_DEALS:
+                endings.clear()
+            table = endings[key] = _single_round_end(before, caller, callers)
+    else:
+        table = _single_round_end(before, caller, callers)
+    s = State()
+    s.game = game
+    s.table = table
+    s.phase = _P_OVER
+    s.player = TERMINAL
+    s.bid = before.bid
+    s.bidder = before.bidder
+    s.callers = callers
+    s.flags = 0
+    s.pending = ()
+    s._log = log
+    s._n = n
+    s._rd = None
+    return s
+
+
+def _single_round_end(before: State, caller: int, callers: tuple[int, ...]) -> Table:
+    """The table after ``caller`` calls liar on the bid of ``before`` (see
+    :func:`_single_round_over`)."""
     game = before.game
     t = before.table
     bidder = before.bidder
@@ -1178,20 +1211,7 @@ def _single_round_over(
     pending.fields = None  # the record's fields, from these when read:
     pending.source = (t, bid, caller, callers, bidder, count, loser, winner, dice, eliminated)
     pending._done = None
-    s = State()
-    s.game = game
-    s.table = table
-    s.phase = _P_OVER
-    s.player = TERMINAL
-    s.bid = before.bid
-    s.bidder = bidder
-    s.callers = callers
-    s.flags = 0
-    s.pending = ()
-    s._log = log
-    s._n = n
-    s._rd = None
-    return s
+    return table
 
 
 def _after_loss(
