@@ -166,6 +166,18 @@ class Game(GameBase[State]):
     def information_state_tensor_shape(self) -> list[int]:
         return [self.tensor_layout().info_size]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The caches stay behind (they fill again); the tensor encoders, closures that do
+        # not pickle, come back with the layout.
+        state = dict(self.__dict__)
+        state["_encoders"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._layout is not None:
+            self._encoders = self._layout.encoders
+
     def _initial_state(self) -> State:
         root = initial_state(self)
         if self._few_deals and root.phase is Phase.ROLL:

@@ -107,6 +107,16 @@ class TensorLayout:
         # (viewer, hidden dice, every seat's dice, history?) -> the tensor's fixed part
         self._templates: dict[tuple[int, tuple[int, ...], tuple[int, ...], bool], list[float]]
         self._templates = {}
+        self._recurring = game._few_deals  # whether round tables recur (few deals)
+        self.encoders = self._encoders()
+
+    def __getstate__(self) -> dict[str, Any]:
+        # (the encoders are closures, which do not pickle: rebuilt on loading)
+        return {k: v for k, v in self.__dict__.items() if k not in ("encoders", "_templates")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._templates = {}
         self.encoders = self._encoders()
 
     def encode(self, state: Any, player: int, history: bool) -> list[float]:
@@ -175,7 +185,7 @@ class TensorLayout:
         by_table: dict[Any, list[list[float] | None]] = {}
         # (kept only where tables recur, the first deals of games with few; else only the
         # last table's, which a game's states read one round at a time)
-        recurring = self.game._few_deals
+        recurring = self._recurring
         last: list[tuple[Any, list[list[float] | None]]] = [(None, [])]
         # and across tables, by dice counts, seat and hand
         known: dict[tuple[int, ...], list[dict[tuple[int, ...], list[float]]]] = {}
