@@ -13,7 +13,10 @@ from uvicorn.config import Config as UvicornConfig
 
 from liarsdice.arena import GameResult
 from liarsdice.bots.table import BotTable
+from liarsdice.core.bidding.game import Game as BiddingGame
 from liarsdice.core.bidding.ladder import BidSpace
+from liarsdice.core.bidding.state import State as BiddingState
+from liarsdice.core.bidding.state import _single_round_table
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
 from liarsdice.i18n.build import _PageText
@@ -101,3 +104,16 @@ UvicornConfig.timeout_graceful_shutdown  # read by uvicorn's Server.shutdown (a 
 BabelCatalog.header_comment  # read by babel's write_po (liarsdice.i18n.build)
 BabelCatalog.creation_date  # read by babel's write_po: the headers' fixed date (no churn)
 BabelCatalog.revision_date  # read by babel's write_po
+
+# The core's OpenSpiel-named tensors (docs/RESEARCH.md "The engine API"): called by learners
+# and bench/engine.py's RL loop, checked by tests/core/test_core_tensors.py.
+BiddingState.information_state_tensor
+BiddingState.observation_tensor
+BiddingGame.observation_tensor_shape
+BiddingGame.information_state_tensor_shape
+BiddingGame.observation_tensor_size
+BiddingGame.information_state_tensor_size
+
+# The reference builder of a single-round game's final table: tests/core/test_core_fast.py
+# checks the short resolution against it.
+_single_round_table

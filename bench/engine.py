@@ -1,25 +1,33 @@
-"""Random-playout speed of the rules engine, side by side with OpenSpiel's C++ ``liars_dice``.
+"""Speed of the rules engine, side by side with OpenSpiel's C++ ``liars_dice`` through pyspiel.
 
-The loop is the same on every side: a new initial state per game, and at every node, chance
-included, ``a = choice(state.legal_actions())`` then ``state = state.apply_action(a)`` (pyspiel
-changes its state in place; ours returns a new immutable state). Chance outcomes count as
-actions, as in OpenSpiel. Workloads:
+Three loops, each written out on every side (pyspiel changes its state in place; ours returns
+a new immutable state). Every node, chance included, takes ``a = choice(state.legal_actions())``
+and chance outcomes count as actions, as in OpenSpiel's own benchmarks:
 
-- ``openspiel`` preset, 2 players x 1 die, against ``pyspiel.load_game("liars_dice",
-  {"numdice": 1})``;
-- the same with 5 dice each (``{"numdice": 5}``);
-- ``classic``, 4 players x 5 dice, whole games (no OpenSpiel counterpart).
+- ``returns``: OpenSpiel's loop: a new initial state, ``apply_action(choice(legal_actions()))``
+  until terminal, then ``returns()`` (who won: the round is resolved).
+- ``rl``: a learner's loop: at every decision ``legal_actions()`` and the player to act's
+  ``information_state_tensor(player)`` (ours: a list of floats, the simulator's layout;
+  pyspiel's: its own ``liars_dice`` layout), at the end ``returns()``.
+- ``playout``: the earlier bench's loop, never asking who won (no ``returns()``): a random
+  playout that stops at the terminal state.
+
+Workloads: the ``openspiel`` preset with 1 and with 5 dice each against
+``pyspiel.load_game("liars_dice", {"numdice": 1 or 5})``, and ``classic``, 4 players x 5 dice,
+whole games (no OpenSpiel counterpart).
 
 Each run interleaves the sides in short slices (A, B, A, B, ...) so that the load of a shared
-machine falls on every side alike; the table gives the median of the runs. ``pyspiel`` is an
-optional extra (``pip install 'liarsdice[openspiel]'``): without it only our figures print.
-``--baseline SRC`` adds another checkout's engine (its ``src`` folder, run in a worker process
-with ``PYTHONPATH=SRC``, interleaved the same way), e.g. the code before a change::
+machine falls on every side alike; the table gives the median of the runs' figures and of the
+ratios of the same run. ``pyspiel`` is an optional extra (``pip install
+'liarsdice[openspiel]'``): without it only our figures print. ``--baseline SRC`` adds another
+checkout's engine (its ``src`` folder, run in a worker process with ``PYTHONPATH=SRC``,
+interleaved the same way; loops it cannot run are skipped), e.g. the code before a change::
 
     git worktree add /tmp/engine-old HEAD
     python bench/engine.py --baseline /tmp/engine-old/src
 
-    python bench/engine.py [--seconds 3] [--runs 3] [--slice 0.2] [--baseline SRC]
+    python bench/engine.py [--seconds 3] [--runs 3] [--slice 0.2] [--loops returns,rl,playout]
+        [--baseline SRC]
 """
 
 from __future__ import annotations
@@ -43,17 +51,25 @@ WORKLOADS: list[tuple[str, str, int, int, int | None]] = [
     ("classic, 4 players x 5 dice", "classic", 4, 5, None),
 ]
 
+LOOPS: dict[str, str] = {
+    "returns": "OpenSpiel's loop + returns()",
+    "rl": "RL loop: legal + info-state tensor, returns()",
+    "playout": "playout, no returns() (earlier bench)",
+}
+
 Slice = Callable[[float], tuple[int, int, float]]  # seconds -> (games, actions, elapsed)
 
 
-def ours_slice(preset_name: str, players: int, dice: int, seed: int) -> Slice:
-    """Our engine's loop, one slice at a time (the RNG carries on between slices)."""
+def ours_slice(
+    preset_name: str, players: int, dice: int, seed: int, loop: str = "returns"
+) -> Slice:
+    """Our engine's ``loop``, one slice at a time (the RNG carries on between slices)."""
     from liarsdice.core.bidding import Game, preset
 
     game = Game(preset(preset_name, dice=dice), players)
     choice = random.Random(seed).choice
 
-    def play(seconds: float) -> tuple[int, int, float]:
+    def playout(seconds: float) -> tuple[int, int, float]:
         games = actions = 0
         start = time.perf_counter()
         deadline = start + seconds
@@ -68,13 +84,49 @@ def ours_slice(preset_name: str, players: int, dice: int, seed: int) -> Slice:
             if now >= deadline:
                 return games, actions, now - start
 
-    return play
+    def returns(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    state = state.apply_action(choice(state.legal_actions()))
+                    actions += 1
+                state.returns()
+                games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    def rl(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    player = state.current_player
+                    legal = state.legal_actions()
+                    if player >= 0:
+                        state.information_state_tensor(player)
+                    state = state.apply_action(choice(legal))
+                    actions += 1
+                state.returns()
+                games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    return {"playout": playout, "returns": returns, "rl": rl}[loop]
 
 
-def pyspiel_slice(numdice: int, seed: int) -> Slice | None:
-    """OpenSpiel's C++ game through pyspiel, the same loop; None without pyspiel.
+def pyspiel_slice(numdice: int, seed: int, loop: str = "returns") -> Slice | None:
+    """OpenSpiel's C++ game through pyspiel, the same ``loop``; None without pyspiel.
 
-    The loop is written out again on purpose: a shared helper taking a step function would
+    The loops are written out again on purpose: a shared helper taking a step function would
     add a Python call per action to one side (pyspiel changes its state in place, ours
     returns a new one) and skew the ratio being measured."""
     try:
@@ -84,7 +136,7 @@ def pyspiel_slice(numdice: int, seed: int) -> Slice | None:
     game = pyspiel.load_game("liars_dice", {"numdice": numdice})
     choice = random.Random(seed).choice
 
-    def play(seconds: float) -> tuple[int, int, float]:
+    def playout(seconds: float) -> tuple[int, int, float]:
         games = actions = 0
         start = time.perf_counter()
         deadline = start + seconds
@@ -99,7 +151,43 @@ def pyspiel_slice(numdice: int, seed: int) -> Slice | None:
             if now >= deadline:
                 return games, actions, now - start
 
-    return play
+    def returns(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    state.apply_action(choice(state.legal_actions()))
+                    actions += 1
+                state.returns()
+                games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    def rl(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    player = state.current_player()
+                    legal = state.legal_actions()
+                    if player >= 0:
+                        state.information_state_tensor(player)
+                    state.apply_action(choice(legal))
+                    actions += 1
+                state.returns()
+                games += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    return {"playout": playout, "returns": returns, "rl": rl}[loop]
 
 
 class Worker:
@@ -123,11 +211,13 @@ class Worker:
         answer: dict[str, Any] = json.loads(self.proc.stdout.readline())
         return answer
 
-    def slice(self, preset_name: str, players: int, dice: int, seed: int) -> Slice:
-        key = {"preset": preset_name, "players": players, "dice": dice, "seed": seed}
+    def slice(self, preset_name: str, players: int, dice: int, seed: int, loop: str) -> Slice:
+        key = {"preset": preset_name, "players": players, "dice": dice, "seed": seed, "loop": loop}
 
         def play(seconds: float) -> tuple[int, int, float]:
             got = self._call({**key, "seconds": seconds})
+            if "error" in got:
+                raise RuntimeError(got["error"])
             return got["games"], got["actions"], got["elapsed"]
 
         return play
@@ -140,7 +230,7 @@ class Worker:
 
 def worker() -> None:
     """The child side of :class:`Worker`: JSON requests in, JSON figures out."""
-    slices: dict[tuple[str, int, int, int], Slice] = {}
+    slices: dict[tuple[str, int, int, int, str], Slice] = {}
     for line in sys.stdin:
         request = json.loads(line)
         if request.get("where"):
@@ -148,10 +238,17 @@ def worker() -> None:
 
             print(json.dumps({"where": os.path.dirname(liarsdice.__file__)}), flush=True)
             continue
-        key = (request["preset"], request["players"], request["dice"], request["seed"])
+        key = (
+            request["preset"], request["players"], request["dice"], request["seed"],
+            request["loop"],
+        )  # fmt: skip
         if key not in slices:
             slices[key] = ours_slice(*key)
-        games, actions, elapsed = slices[key](request["seconds"])
+        try:
+            games, actions, elapsed = slices[key](request["seconds"])
+        except AttributeError as error:  # an engine without this loop's calls
+            print(json.dumps({"error": str(error)}), flush=True)
+            continue
         print(json.dumps({"games": games, "actions": actions, "elapsed": elapsed}), flush=True)
 
 
@@ -208,6 +305,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="per side and run")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--slice", type=float, default=0.2, help="interleaving slice (s)")
+    parser.add_argument("--loops", default="returns,rl,playout", help="which loops, in order")
     parser.add_argument("--baseline", metavar="SRC", help="another checkout's src folder")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -215,54 +313,66 @@ def main() -> None:
     if args.worker:
         worker()
         return
+    loops = args.loops.split(",")
+    for loop in loops:
+        if loop not in LOOPS:
+            parser.error(f"unknown loop {loop!r}: one of {', '.join(LOOPS)}")
     base = Worker(args.baseline) if args.baseline else None
     if base is not None:
         print(f"baseline: the engine in {base.where}")
     rows: list[str] = []
     base_rows: list[str] = []
-    for label, name, players, dice, numdice in WORKLOADS:
-        mine = Side("liarsdice", ours_slice(name, players, dice, args.seed))
-        sides = [mine]
-        spiel = pyspiel_slice(numdice, args.seed) if numdice is not None else None
-        theirs = Side("pyspiel", spiel) if spiel is not None else None
-        if theirs is not None:
-            sides.append(theirs)
-        old = Side("baseline", base.slice(name, players, dice, args.seed)) if base else None
-        if old is not None:
-            sides.append(old)
-        measure(sides, args.runs, args.seconds, args.slice)
-        row = (
-            f"| {label} | {mine.games_per_s():,.0f} games/s, "
-            f"{mine.actions_per_s():,.0f} actions/s |"
-        )
-        if theirs is not None:
-            row += (
-                f" {theirs.games_per_s():,.0f} games/s, {theirs.actions_per_s():,.0f} actions/s"
-                f" | {mine.ratio_to(theirs):.2f} |"
+    for loop in loops:
+        for label, name, players, dice, numdice in WORKLOADS:
+            mine = Side("liarsdice", ours_slice(name, players, dice, args.seed, loop))
+            sides = [mine]
+            spiel = pyspiel_slice(numdice, args.seed, loop) if numdice is not None else None
+            theirs = Side("pyspiel", spiel) if spiel is not None else None
+            if theirs is not None:
+                sides.append(theirs)
+            old = None
+            if base is not None:
+                old = Side("baseline", base.slice(name, players, dice, args.seed, loop))
+                try:
+                    old.play(0.01)
+                except RuntimeError as error:
+                    print(f"  baseline skips {loop}: {error}", flush=True)
+                    old = None
+            if old is not None:
+                sides.append(old)
+            measure(sides, args.runs, args.seconds, args.slice)
+            row = (
+                f"| {LOOPS[loop]} | {label} | {mine.games_per_s():,.0f} games/s, "
+                f"{mine.actions_per_s():,.0f} actions/s |"
             )
-            runs = ", ".join(f"{r:.2f}" for r in mine.ratios_to(theirs))
-            print(f"  {label}: ratio per run {runs}", flush=True)
-        else:
-            row += " — | — |"
-        rows.append(row)
-        print(row, flush=True)
-        if old is not None:
-            base_rows.append(
-                f"| {label} | {old.actions_per_s():,.0f} | {mine.actions_per_s():,.0f} | "
-                f"{mine.ratio_to(old):.2f} |"
-            )
+            if theirs is not None:
+                runs = ", ".join(f"{r:.2f}" for r in mine.ratios_to(theirs))
+                row += (
+                    f" {theirs.games_per_s():,.0f} games/s |"
+                    f" **{mine.ratio_to(theirs):.2f}** ({runs}) |"
+                )
+            else:
+                row += " — | — |"
+            rows.append(row)
+            print(row, flush=True)
+            if old is not None:
+                base_rows.append(
+                    f"| {LOOPS[loop]} | {label} | {old.games_per_s():,.0f} | "
+                    f"{mine.games_per_s():,.0f} | {mine.ratio_to(old):.2f} |"
+                )
     print(
         f"\nMedian of {args.runs} runs, {args.seconds:g} s per side per run, interleaved in "
-        f"{args.slice:g} s slices; ratio = liarsdice / pyspiel games/s in the same run.\n"
+        f"{args.slice:g} s slices; ratio = liarsdice / pyspiel games/s in the same run "
+        "(median, then each run's).\n"
     )
-    print("| preset | liarsdice | pyspiel | ratio |")
-    print("|---|---|---|---|")
+    print("| loop | workload | liarsdice | pyspiel | ratio (per run) |")
+    print("|---|---|---|---|---|")
     for row in rows:
         print(row)
     if base is not None:
         base.close()
-        print("\n| preset | baseline actions/s | liarsdice actions/s | speed-up |")
-        print("|---|---|---|---|")
+        print("\n| loop | workload | baseline games/s | liarsdice games/s | speed-up |")
+        print("|---|---|---|---|---|")
         for row in base_rows:
             print(row)
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from core_util import random_playout
-from liarsdice.core.bidding import CHANCE, Game, Phase, State, preset
+from liarsdice.core.bidding import CHANCE, LIAR, Game, Phase, State, preset
 from liarsdice.core.bidding.state import Table, _next_seats, _single_round_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -134,12 +134,12 @@ def test_states_match_a_replay_and_a_slow_twin(case: tuple[str, int, dict[str, A
     [c for c in CASES if preset(c[0], **c[2]).scoring.value == "single-round"],
     ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}",
 )
-def test_lazy_single_round_end_matches_the_general_resolution(
+def test_single_round_end_matches_the_general_resolution(
     case: tuple[str, int, dict[str, Any]],
 ) -> None:
-    """A single-round game ended by a liar call fills its table when read; it must equal the
-    multi-round resolution's table (but the out order, which the game-over shortcut leaves
-    as it was), whichever field is read first."""
+    """A single-round game ended by a liar call takes the short resolution, worked out at the
+    call; its table must equal the reference builder's and the multi-round resolution's (but
+    the out order, which the game-over shortcut leaves as it was)."""
     name, players, over = case
     general = make(name, players, over)
     general._single_liar = False  # every call through the general resolution
@@ -148,14 +148,14 @@ def test_lazy_single_round_end_matches_the_general_resolution(
         final = states[-1]
         full = general.replay(final.history())
         assert full.is_terminal() and type(full.table) is Table
-        if type(final.table) is Table:  # an exact call: the general path already
+        assert type(final.table) is Table
+        if final.history()[-1][1] != LIAR:  # an exact call: the general path already
             continue
         lazy_ends += 1
         before = states[-2]
         caller = before.player
         eager = _single_round_table(before, caller, (caller,))
-        first = FIELDS[lazy_ends % len(FIELDS)]  # read a different field first each time
-        getattr(final.table, first)
+        assert final.winner == eager.winner and final.returns() == full.returns()
         assert table_fields(final.table) == table_fields(eager)
         assert table_fields(final.table, ("out_order",)) == table_fields(full.table, ("out_order",))
         assert final.winner == full.winner and final.returns() == full.returns()
@@ -249,6 +249,34 @@ def test_bench_engine_runs() -> None:
         ],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout  # fmt: skip
-    assert "| preset | liarsdice | pyspiel | ratio |" in out
+    assert "| loop | workload | liarsdice | pyspiel | ratio (per run) |" in out
     assert "classic, 4 players x 5 dice" in out
     assert "speed-up" in out
+    assert "RL loop" in out and "OpenSpiel's loop + returns()" in out
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}")
+def test_returns_match_the_general_path_on_random_games(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
+    """returns() (a per-winner tuple kept by the game) equals the general resolution's winner
+    scored by the rules' formula, and the same game replayed with every shortcut off (no
+    single-round short resolution, no deal tables kept)."""
+    name, players, over = case
+    general = make(name, players, over)
+    general._single_liar = False
+    general._few_deals = False
+    general._endings = None
+    for states in games(case, GAMES):
+        final = states[-1]
+        for s in states[:-1]:
+            assert s.returns() == (0.0,) * players
+        full = general.replay(final.history())
+        assert final.returns() == full.returns()
+        if general.rules.scoring.value == "room":
+            assert final.returns() == tuple(float(x) for x in full.table.scores)
+        else:
+            w = full.winner
+            assert final.returns() == tuple(
+                1.0 if p == w else -1.0 / (players - 1) for p in range(players)
+            )

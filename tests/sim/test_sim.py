@@ -44,6 +44,13 @@ def replay_check(env: VectorEnv, steps: int, seed: int) -> int:
                 else enc.observation(s, s.current_player)
             )
             assert (obs[i] == want).all(), (where, obs[i], want)
+            # the core State's own tensors are the simulator's rows too
+            own = (
+                s.information_state_tensor(s.current_player)
+                if env.history
+                else s.observation_tensor(s.current_player)
+            )
+            assert (obs[i] == np.asarray(own, dtype=np.float32)).all(), where
         actions = env.sample_actions(rng)
         obs, rewards, terminated, truncated, info = env.step(actions)
         assert not truncated.any()

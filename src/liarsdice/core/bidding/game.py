@@ -32,8 +32,9 @@ from liarsdice.core.bidding.rules import (
     ShowReroll,
     Stash,
 )
-from liarsdice.core.bidding.state import State, Table, _Round, initial_state
+from liarsdice.core.bidding.state import Phase, State, Table, _Round, initial_state
 from liarsdice.core.bidding.state import _next_seats as next_seats
+from liarsdice.core.bidding.tensors import Encoder, TensorLayout
 from liarsdice.core.common import CHANCE, TERMINAL, GameBase
 from liarsdice.core.errors import IllegalActionError
 
@@ -102,9 +103,25 @@ class Game(GameBase[State]):
         self._quantity = self.space.quantity
         self._show_before = rules.show_reroll is ShowReroll.BEFORE
         self._first_call = rules.resolution is not Resolution.ALL_CALL
-        # Single-round games with one die lost: a liar call ends the game and its table is
-        # filled in only when read (state._LazyTable).
+        # Single-round games with one die lost: a liar call ends the game, resolved by the
+        # short path (state._single_round_over), whose dice after the loss are kept here.
         self._single_liar = rules.scoring is Scoring.SINGLE_ROUND and rules.loss is Loss.ONE
+        self._after_loss: dict[
+            tuple[tuple[int, ...], tuple[int, ...], int],
+            tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
+        ] = {}
+        # The tables of the first round's deals, by the rolls, while the game has few
+        # (``_deal_root``: the table they are dealt from, once the root state shows it).
+        self._deals: dict[tuple[int, ...], Table] = {}
+        self._deal_root: Table | None = None
+        self._few_deals = rules.faces**self.max_quantity <= 4096
+        # and there, the tables after a single-round game's liar call, by what decides them
+        self._endings: dict[tuple[Table, int, int, tuple[int, ...]], Table] | None = (
+            {} if self._few_deals and self._single_liar else None
+        )
+        self._sorted_hands: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._layout: TensorLayout | None = None
+        self._encoders: tuple[Encoder, Encoder] | None = None  # the layout's, once built
         # Rule switches read when a round resolves (a bool is cheaper than an enum member).
         n = self.num_players
         self._clockwise = tuple(tuple((p + i) % n for i in range(n)) for p in range(n))
@@ -115,6 +132,10 @@ class Game(GameBase[State]):
         self._economy = rules.economy
         self._palifico = rules.palifico
         self._no_penalties = (0,) * n
+        self._no_returns = (0.0,) * n
+        self._returns = tuple(
+            tuple(1.0 if p == w else -1.0 / (n - 1) for p in range(n)) for w in range(n)
+        )
         self._no_hands: tuple[tuple[int, ...], ...] = ((),) * n
         self._rot = tuple((p + 1) % n for p in range(n))  # the next seat, every seat in
         self._nxt: dict[tuple[int, ...], tuple[int, ...]] = {}  # the next seats, by dice
@@ -122,8 +143,46 @@ class Game(GameBase[State]):
         self._stash = rules.stash is not Stash.NONE
         self._modes = (OPEN_ANY if rules.open_on_wild else OPEN_NO_WILD, OPEN_ANY)
 
+    # ----------------------------------------------------------------- tensors
+    def tensor_layout(self) -> TensorLayout:
+        """The blocks of this game's observation and information-state tensors (built once)."""
+        layout = self._layout
+        if layout is None:
+            layout = self._layout = TensorLayout(self)
+            self._encoders = layout.encoders
+        return layout
+
+    def observation_tensor_size(self) -> int:
+        """Floats in :meth:`State.observation_tensor` (as OpenSpiel's game says)."""
+        return self.tensor_layout().size
+
+    def information_state_tensor_size(self) -> int:
+        """Floats in :meth:`State.information_state_tensor` (as OpenSpiel's game says)."""
+        return self.tensor_layout().info_size
+
+    def observation_tensor_shape(self) -> list[int]:
+        return [self.tensor_layout().size]
+
+    def information_state_tensor_shape(self) -> list[int]:
+        return [self.tensor_layout().info_size]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The caches stay behind (they fill again); the tensor encoders, closures that do
+        # not pickle, come back with the layout.
+        state = dict(self.__dict__)
+        state["_encoders"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self._layout is not None:
+            self._encoders = self._layout.encoders
+
     def _initial_state(self) -> State:
-        return initial_state(self)
+        root = initial_state(self)
+        if self._few_deals and root.phase is Phase.ROLL:
+            self._deal_root = root.table
+        return root
 
     def _next_seats(self, dice: tuple[int, ...]) -> tuple[int, ...]:
         """For each seat, the next seat clockwise that still has dice (cached: at most 4096

@@ -187,12 +187,13 @@ class _PendingResult:
     """The results of a table whose last round's :class:`RoundResult` is built only when read
     (resolving a round must not pay for a record that random playouts never look at)."""
 
-    __slots__ = ("_done", "earlier", "fields", "hands", "shown")
+    __slots__ = ("_done", "earlier", "fields", "hands", "shown", "source")
 
     earlier: tuple[RoundResult, ...] | _PendingResult  # the results before this round
     hands: tuple[tuple[int, ...], ...]  # hidden and shown dice at the reveal, merged when built
     shown: tuple[tuple[int, ...], ...]
-    fields: tuple[Any, ...]  # RoundResult's fields before ``hands``, then those after it
+    fields: tuple[Any, ...] | None  # RoundResult's fields before ``hands``, then after it
+    source: tuple[Any, ...]  # without ``fields``: a single-round liar call's (see build)
     _done: tuple[RoundResult, ...] | None  # every result, once built
 
     def build(self) -> tuple[RoundResult, ...]:
@@ -205,6 +206,12 @@ class _PendingResult:
         done = node._done if isinstance(node, _PendingResult) else node
         assert done is not None
         for pending in reversed(chain):
+            if pending.fields is None:  # a single-round game's liar call
+                t, bid, caller, callers, bidder, count, loser, winner, dice, out = pending.source
+                pending.fields = (
+                    t.round, bid, "liar", caller, callers, bidder, count, t.stash, {loser: 1},
+                    {}, winner, dice, None, out, None, 0, 0, 0, None, False,
+                )  # fmt: skip
             (
                 round_, bid, call, caller, callers, bidder, count, stash, losses, gains, winner,
                 dice, next_opener, eliminated, chips, round_pot_won, game_pot, pile, scores,
@@ -704,12 +711,13 @@ class State(StateBase):
                 s.pending = rolled
                 return s
             # The last die: hand the dice out seat by seat (hands sorted), the stash last.
-            if game._single_round:
-                # The first call ends the game: the bids read the round (rd), so the table
-                # is copied only if someone reads it.
-                lazy = _LazyTable()
-                lazy._fill = (_dealt_table, game, t, rolled)
-                table: Table = lazy
+            if t is game._deal_root:  # a game's first deal, of few possible rolls
+                deals = game._deals
+                table = deals.get(rolled)
+                if table is None:  # each deal's table is built once, then shared
+                    if len(deals) >= _MAX_DEALS:
+                        deals.clear()
+                    table = deals[rolled] = _dealt_table(game, t, rolled)
             else:
                 table = _dealt_table(game, t, rolled)
             s.table = table
@@ -1088,14 +1096,14 @@ class State(StateBase):
         Elimination: the winner +1, every other seat -1/(n-1). Room scoring: the scores.
         Single round: +1 to the challenge winner, -1 to the other player.
         """
-        n = self.game.num_players
+        game = self.game
         if self.phase is not _P_OVER:
-            return (0.0,) * n
+            return game._no_returns
         t = self.table
-        if self.game.rules.scoring is Scoring.ROOM:
+        if game._room:
             return tuple(float(s) for s in t.scores)
         w = t.winner
-        return tuple(1.0 if p == w else -1.0 / (n - 1) for p in range(n))
+        return game._no_returns if w is None else game._returns[w]
 
     @property
     def out_order(self) -> tuple[int, ...]:
@@ -1111,6 +1119,20 @@ class State(StateBase):
         head = [] if t.winner is None else [t.winner]
         return head + rest + order
 
+    # ---------------------------------------------------------------- tensors
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s information-state tensor (default: the player to act), as OpenSpiel
+        names it: the observation, then the round's bids by seat
+        (:meth:`Game.tensor_layout`; the batched simulator's ``history=True`` rows)."""
+        encoders = self.game._encoders or self.game.tensor_layout().encoders
+        return encoders[1](self, self.player if player is None else player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s observation tensor (default: the player to act), as OpenSpiel names
+        it (the batched simulator's rows)."""
+        encoders = self.game._encoders or self.game.tensor_layout().encoders
+        return encoders[0](self, self.player if player is None else player)
+
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> PlayerView:
         """What ``player`` may see now: own hidden dice and everything public."""
@@ -1124,14 +1146,28 @@ class State(StateBase):
 def _single_round_over(
     before: State, caller: int, callers: tuple[int, ...], log: Any, n: int
 ) -> State:
-    """``caller`` calls liar on the bid of ``before`` in a single-round game that loses one die:
-    the game is over whatever the dice say, so who won (and the round's record) is worked out
-    only when read (:class:`_LazyTable`)."""
-    lazy = _LazyTable()
-    lazy._fill = (_single_round_table, before, caller, callers)
+    """``caller`` calls liar on the bid of ``before`` in a single-round game that loses one die
+    (no penalties): the game is over, and the challenge winner takes it, without the
+    multi-round bookkeeping (the next opener, the out order, chips, scores). The outcome is
+    worked out here (the dice counted, the winner, every seat's dice and losses); only the
+    round's :class:`RoundResult` is built when ``results`` is read, as in every game.
+
+    The table after the call depends only on the table before it, the bid, the bidder and the
+    callers: in games with few deals (whose tables recur) each one is built once, then kept."""
+    game = before.game
+    endings = game._endings
+    if endings is not None:
+        key = (before.table, before.bid, before.bidder, callers)
+        table = endings.get(key)
+        if table is None:
+            if len(endings) >= _MAX_DEALS:
+                endings.clear()
+            table = endings[key] = _single_round_end(before, caller, callers)
+    else:
+        table = _single_round_end(before, caller, callers)
     s = State()
-    s.game = before.game
-    s.table = lazy
+    s.game = game
+    s.table = table
     s.phase = _P_OVER
     s.player = TERMINAL
     s.bid = before.bid
@@ -1143,6 +1179,51 @@ def _single_round_over(
     s._n = n
     s._rd = None
     return s
+
+
+def _single_round_end(before: State, caller: int, callers: tuple[int, ...]) -> Table:
+    """The table after ``caller`` calls liar on the bid of ``before`` (see
+    :func:`_single_round_over`)."""
+    game = before.game
+    t = before.table
+    bidder = before.bidder
+    bid = game.space.bids[before.bid]
+    count = before.count(bid)
+    if count >= bid.quantity:
+        winner, loser = bidder, caller
+    else:
+        winner, loser = caller, bidder
+    key = (t.dice, t.lost, loser)
+    after = game._after_loss.get(key)
+    if after is None:
+        after = game._after_loss[key] = _after_loss(t.dice, t.lost, loser)
+        if len(game._after_loss) > _MAX_DEALS:
+            game._after_loss.clear()
+    dice, lost, eliminated = after
+    table = _copy_table(t)
+    table.dice = dice
+    table.lost = lost
+    table.winner = winner
+    pending = table._results = _PendingResult()
+    pending.earlier = t._results
+    pending.hands = t.hands
+    pending.shown = t.shown
+    pending.fields = None  # the record's fields, from these when read:
+    pending.source = (t, bid, caller, callers, bidder, count, loser, winner, dice, eliminated)
+    pending._done = None
+    return table
+
+
+def _after_loss(
+    dice: tuple[int, ...], lost: tuple[int, ...], loser: int
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """Every seat's dice and dice lost once ``loser`` loses one die, and the seats that went
+    out."""
+    after = list(dice)
+    after[loser] -= 1
+    total = list(lost)
+    total[loser] += 1
+    return tuple(after), tuple(total), (loser,) if after[loser] == 0 else ()
 
 
 def _single_round_table(before: State, caller: int, callers: tuple[int, ...]) -> Table:
@@ -1181,32 +1262,26 @@ def _dealt_table(game: Game, t: Table, rolled: tuple[int, ...]) -> Table:
         dealer = game._dealer(t.dice)
     cut, split, sort = dealer
     hands = cut(rolled)  # each seat's slice of the rolls, in seat order
-    table.hands = tuple(map(tuple, map(sorted, hands))) if sort else hands
+    if sort:  # a sorted hand per roll of a seat's dice, kept (sorting costs more)
+        known = game._sorted_hands
+        if len(known) >= _MAX_HANDS:
+            known.clear()
+        out = []
+        for h in hands:
+            got = known.get(h)
+            if got is None:
+                got = known[h] = tuple(sorted(h))
+            out.append(got)
+        hands = tuple(out)
+    table.hands = hands
     table.stash = rolled[split:]
     return table
 
 
-class _LazyTable(Table):
-    """A table of a single-round game filled in the first time anything reads a field that
-    is not set yet: the table of the deal (the bids read only the fields set up front) and
-    the table after the call that ends the game (from the state before it). Random playouts
-    and tree walks mostly never read them. It reads like any table: ``winner``, ``hands``..."""
-
-    __slots__ = ("_fill",)
-    _fill: tuple[Any, ...]  # (function building the full table, its arguments...)
-
-    def __getattr__(self, name: str) -> Any:
-        # Python calls this only for an attribute not found: a table field not filled yet.
-        if name not in _TABLE_FIELDS:
-            raise AttributeError(name)
-        build, *args = self._fill
-        full = build(*args)
-        for field in _TABLE_FIELDS:
-            setattr(self, field, getattr(full, field))
-        return getattr(self, name)
-
-
-_TABLE_FIELDS = frozenset(Table.__slots__)
+#: The most deals (or single-round endings) a game keeps built tables of.
+_MAX_DEALS = 4096
+#: The most sorted hands a game keeps (every roll of 5 six-sided dice: 7,776).
+_MAX_HANDS = 65536
 
 
 def settle_challenge(

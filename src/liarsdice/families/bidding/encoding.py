@@ -58,12 +58,12 @@ every bid of the current round. Earlier rounds appear in it only through the dic
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
 from typing import Any
 
-from liarsdice.core.bidding.actions import BID_BASE, BUY, SHOW_BASE, SHOW_BITS
+from liarsdice.core.bidding.actions import BID_BASE, SHOW_BITS
 from liarsdice.core.bidding.game import Game
-from liarsdice.core.bidding.rules import Economy, Resolution, Scoring, ShowReroll, Stash
+from liarsdice.core.bidding.rules import ShowReroll
+from liarsdice.core.bidding.tensors import must_raise
 from liarsdice.core.errors import RulesError
 from liarsdice.families.tensors import Encoding, Floats32
 
@@ -108,7 +108,7 @@ class BiddingEncoding(Encoding):
     def __init__(self, game: Game) -> None:
         rules = game.rules
         self.game = game
-        self.players = P = game.num_players
+        self.players = game.num_players
         self.faces = F = rules.faces
         self.num_bids = B = len(game.space)
         shows: list[tuple[int, ...]] = []
@@ -125,37 +125,12 @@ class BiddingEncoding(Encoding):
         self._show_index = {a: BID_BASE + B + j for j, a in enumerate(self.show_actions)}
         self.num_actions = BID_BASE + B + len(shows)
 
-        blocks: list[tuple[str, int]] = [
-            ("seat", P),
-            ("to_move", P),
-            ("bid", B),
-            ("bidder", P),
-            ("my_dice", F),
-            ("dice", P),
-        ]
-        if rules.show_reroll is not ShowReroll.OFF:
-            blocks.append(("shown", P * F))
-        if rules.stash is Stash.OPEN:
-            blocks.append(("stash", F))
-        if rules.stash is not Stash.NONE:
-            blocks.append(("stash_size", 1))
-        if rules.resolution is Resolution.ALL_CALL:
-            blocks.append(("callers", P))
-        if rules.palifico:
-            blocks.append(("palifico", 1))
-        if rules.show_reroll is ShowReroll.AFTER:
-            blocks.append(("must_raise", 1))
-        if rules.show_reroll is ShowReroll.BEFORE:
-            blocks.append(("show_phase", 1))
-        if rules.scoring is Scoring.ROOM:
-            blocks.append(("scores", P))
-        if rules.economy is not Economy.NONE:
-            blocks += [("chips", P), ("pots", 2)]
-        if rules.economy is Economy.RICH_MAN:
-            blocks.append(("bought", 1))
-        if rules.calling_advantage:
-            blocks.append(("pile", 1))
-        self._lay_out(blocks, P * B)
+        # The layout and the encoder are the core's (one encoding for the core's states, the
+        # bindings and the batched simulator).
+        self.layout = layout = game.tensor_layout()
+        self.slices = dict(layout.slices)
+        self.size = layout.size
+        self.info_size = layout.info_size
 
     # ------------------------------------------------------------------ actions
     def to_action(self, index: int) -> int:
@@ -182,74 +157,12 @@ class BiddingEncoding(Encoding):
 
     # ------------------------------------------------------------- observations
     def _fill(self, out: Floats32, state: Any, player: int, *, history: bool) -> None:
-        game = self.game
-        P, F = self.players, self.faces
-        sl = self.slices
-        view = state.view(player)
-
-        def rel(seat: int) -> int:
-            return (seat - player) % P
-
-        out[sl["seat"].start + player] = 1.0
-        if view.to_move >= 0:
-            out[sl["to_move"].start + rel(view.to_move)] = 1.0
-        my = sl["my_dice"].start
-        for f in view.my_dice:
-            out[my + f - 1] += 1.0
-        dice = sl["dice"].start
-        for seat, d in enumerate(view.dice_counts):
-            out[dice + rel(seat)] = d
-        if view.current_bid is not None:
-            out[sl["bid"].start + game.space.ids[view.current_bid]] = 1.0
-            out[sl["bidder"].start + rel(view.bidder)] = 1.0
-        if "shown" in sl:
-            base = sl["shown"].start
-            for seat, faces in enumerate(view.shown):
-                for f in faces:
-                    out[base + rel(seat) * F + f - 1] += 1.0
-        if "stash" in sl and view.stash is not None:
-            for f in view.stash:
-                out[sl["stash"].start + f - 1] += 1.0
-        if "stash_size" in sl:
-            out[sl["stash_size"].start] = view.stash_size
-        if "callers" in sl:
-            for seat in view.callers:
-                out[sl["callers"].start + rel(seat)] = 1.0
-        if "palifico" in sl:
-            out[sl["palifico"].start] = float(view.palifico)
-        if "must_raise" in sl:
-            out[sl["must_raise"].start] = float(self.must_raise(state, view))
-        if "show_phase" in sl:
-            out[sl["show_phase"].start] = float(view.phase == "show")
-        if "scores" in sl:
-            for seat, score in enumerate(view.scores):
-                out[sl["scores"].start + rel(seat)] = score
-        if "chips" in sl:
-            for seat, chips in enumerate(view.chips):
-                out[sl["chips"].start + rel(seat)] = chips
-            out[sl["pots"]] = (view.round_pot, view.game_pot)
-        if "bought" in sl:
-            out[sl["bought"].start] = float(self._last_move(state, view) == BUY)
-        if "pile" in sl:
-            out[sl["pile"].start] = view.pile
-        if history:
-            base = sl["history"].start
-            for seat, bid in view.bids:
-                out[base + rel(seat) * self.num_bids + game.space.ids[bid]] = 1.0
-
-    @staticmethod
-    def _last_move(state: Any, view: Any) -> int | None:
-        """The round's last move while a seat is to bid (None otherwise, or before any)."""
-        if view.phase != "bid":
-            return None
-        moves: Sequence[int] = [a for _, a in state.round_events() if not isinstance(a, str)]
-        return moves[-1] if moves else None
+        out[:] = self.layout.encode(state, player, history)
 
     def must_raise(self, state: Any, view: Any) -> bool:
         """Whether the player to act showed and re-rolled and must now raise: the round's last
         move was a show (``after`` show-and-reroll)."""
-        last = self._last_move(state, view)
-        return last is not None and last >= SHOW_BASE
+        return must_raise(state, view)
 
     def describe(self) -> list[tuple[str, int, int]]:
         """``(block, start, stop)`` of every block of the information-state layout."""

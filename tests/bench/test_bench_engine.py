@@ -1,0 +1,38 @@
+"""``bench/engine.py`` runs its three loops (OpenSpiel's with ``returns()``, the RL loop with
+information-state tensors, the old playout) on every workload and prints its table (a tiny,
+quick run)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from bench_util import BENCH, load_bench
+
+
+def test_the_bench_runs_every_loop_and_prints_its_table() -> None:
+    args = ["--seconds", "0.02", "--runs", "1", "--slice", "0.01"]
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "engine.py"), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    table = out[out.index("| loop | workload |") :].splitlines()[2:]
+    bench = load_bench("engine")
+    assert len(table) == len(bench.LOOPS) * len(bench.WORKLOADS)
+    for label in bench.LOOPS.values():
+        assert sum(row.startswith(f"| {label} |") for row in table) == len(bench.WORKLOADS)
+    assert "no returns() (earlier bench)" in out
+
+
+def test_every_loop_plays_whole_games_and_asks_who_won() -> None:
+    bench = load_bench("engine")
+    for loop in bench.LOOPS:
+        games, actions, elapsed = bench.ours_slice("openspiel", 2, 1, 0, loop)(0.001)
+        assert games >= 20 and actions >= 3 * games and elapsed > 0
+        spiel = bench.pyspiel_slice(1, 0, loop)
+        if spiel is not None:
+            games, actions, elapsed = spiel(0.001)
+            assert games >= 20 and actions >= 3 * games
