@@ -1,0 +1,410 @@
+"""The bidding family as a pure JAX environment: ``init(key)`` and ``step(state, action, key)``
+over a fixed-shape :class:`EnvState` pytree, ``jit``- and ``vmap``-able.
+
+One :class:`JaxBiddingEnv` holds one rule set (static: the rules choose the code that is
+traced); its methods work on **one** game and are batched with :func:`jax.vmap`. Actions are
+the dense indices of :class:`~liarsdice.families.bidding.encoding.BiddingEncoding` (the
+engine's integers: ``0`` liar, ``1`` exact, ``8 + i`` bid ``i``), observations are that
+encoding's vectors of the player to act (the same vector as the NumPy simulator's and the
+engine's for the same state), rewards are the engine's ``returns()``.
+
+A finished game starts the next one inside the same ``step`` (the NumPy simulator's
+``SAME_STEP`` auto-reset): :class:`StepResult` carries the reward, the ``done`` flag and the
+dice per seat after the call (before any reset). Chance is drawn from the ``key`` given to
+``step``: the new round's dice (or the next game's dice and opener) when the action ends one.
+
+>>> import jax
+>>> env = JaxBiddingEnv("perudo", players=3)
+>>> keys = jax.random.split(jax.random.key(0), 8)
+>>> state = jax.vmap(env.init)(keys)
+>>> jax.vmap(env.observe)(state).shape, jax.vmap(env.legal_mask)(state).shape
+((8, 109), (8, 98))
+>>> step, sample = jax.jit(jax.vmap(env.step)), jax.jit(jax.vmap(env.sample_action))
+>>> done = 0
+>>> for i in range(300):
+...     k1, k2 = jax.random.split(jax.random.key(i))
+...     out = step(state, sample(state, jax.random.split(k1, 8)), jax.random.split(k2, 8))
+...     state, done = out.state, done + int(out.done.sum())
+>>> done > 0
+True
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR
+from liarsdice.core.bidding.game import Game
+from liarsdice.core.bidding.rules import (
+    Economy,
+    ExactCall,
+    ExactCount,
+    FirstOpener,
+    Loss,
+    NextOpener,
+    Resolution,
+    Rules,
+    Scoring,
+    ShowReroll,
+    Stash,
+    preset,
+)
+from liarsdice.core.errors import RulesError
+from liarsdice.families.bidding.encoding import BiddingEncoding
+
+__all__ = ["EnvState", "JaxBiddingEnv", "StepResult", "check_supported"]
+
+Array = jax.Array
+
+
+def check_supported(rules: Rules) -> None:
+    """Raise :class:`RulesError` naming the option when the JAX environment does not cover
+    ``rules`` (show-and-reroll, roll-off openers, all-call rooms, economies, the calling
+    advantage).
+
+    >>> check_supported(preset("perudo"))
+    >>> check_supported(preset("milton-bradley"))
+    Traceback (most recent call last):
+    ...
+    liarsdice.core.errors.RulesError: the JAX environment does not support show_reroll=after ...
+    """
+    unsupported = {
+        "show_reroll": rules.show_reroll is not ShowReroll.OFF,
+        "first_opener": rules.first_opener in (FirstOpener.ROLL_ONE, FirstOpener.ROLL_TWO),
+        "resolution": rules.resolution is not Resolution.FIRST_CALL,
+        "scoring": rules.scoring is Scoring.ROOM,
+        "economy": rules.economy is not Economy.NONE,
+        "calling_advantage": rules.calling_advantage,
+    }
+    for name, bad in unsupported.items():
+        if bad:
+            value = getattr(rules, name)
+            value = getattr(value, "value", value)
+            if isinstance(value, bool):
+                value = str(value).lower()
+            raise RulesError(
+                f"the JAX environment does not support {name}={value} "
+                "(use the NumPy simulator, liarsdice.sim.bidding, or the engine)"
+            )
+
+
+class EnvState(NamedTuple):
+    """One game's state (a pytree of fixed-shape arrays; batch it with :func:`jax.vmap`).
+
+    ``P`` seats, ``F`` faces, ``B`` bids. ``hand`` and ``stash`` are dice counted per face;
+    ``total`` is every die in play per face; ``cap`` how many dice a bid may name; ``bid`` the
+    current bid id (-1 before the opening bid) and ``bidder`` its seat; ``bids_made`` the
+    round's bids per seat (only with ``history``; else ``P x 0``).
+    """
+
+    dice: Array  # (P,) int32: dice per seat, 0 once out
+    hand: Array  # (P, F) int32
+    stash: Array  # (F,) int32
+    total: Array  # (F,) int32
+    cap: Array  # () int32
+    bid: Array  # () int32
+    bidder: Array  # () int32
+    player: Array  # () int32: the seat to act
+    palifico: Array  # () bool: a palifico round
+    palifico_used: Array  # (P,) bool
+    bids_made: Array  # (P, B) bool, or (P, 0)
+
+
+class StepResult(NamedTuple):
+    """What :meth:`JaxBiddingEnv.step` returns."""
+
+    state: EnvState  # the next state (the next game's first state when ``done``)
+    reward: Array  # (P,) float32: the engine's returns() when ``done``, else zeros
+    done: Array  # () bool: the action ended the game
+    dice: Array  # (P,) int32: dice per seat after the action (before a reset)
+
+
+class JaxBiddingEnv:
+    """One bidding-family rule set (a preset name or :class:`Rules`) as pure JAX functions.
+
+    ``players``: the number of seats (default: the rules'); ``opener``: the first round's
+    opener (default: the rules' way); ``history``: observations are the information-state
+    layout (with the round's bids).
+    """
+
+    def __init__(
+        self,
+        rules: Rules | str,
+        *,
+        players: int | None = None,
+        opener: int | None = None,
+        history: bool = False,
+    ) -> None:
+        if isinstance(rules, str):
+            rules = preset(rules)
+        check_supported(rules)
+        self.rules = rules
+        self.game = game = Game(rules, players, opener=opener)
+        self.encoding = enc = BiddingEncoding(game)
+        self.num_players = P = game.num_players
+        self.faces = rules.faces
+        self.num_actions = enc.num_actions
+        self.num_bids = B = len(game.space)
+        self.history = history
+        self.observation_size = enc.info_size if history else enc.size
+        self.opener = opener
+        self.max_hand = max(game.start_dice)
+        space = game.space
+        self._qty = jnp.asarray(np.array(space.quantity, dtype=np.int32))
+        self._face = jnp.asarray(np.array(space.face, dtype=np.int32))
+        self._rank = jnp.asarray(np.array(space.rank, dtype=np.int32))
+        self._ids = jnp.arange(B, dtype=jnp.int32)
+        self._start = jnp.asarray(np.array(game.start_dice, dtype=np.int32))
+        self._seats = jnp.arange(P, dtype=jnp.int32)
+        self._history_bids = B if history else 0
+
+    # ------------------------------------------------------------------ helpers
+    def _next_seat(self, dice: Array, p: Array) -> Array:
+        """The next seat after ``p`` clockwise that has dice."""
+        P = self.num_players
+        if P == 2:
+            return 1 - p
+        cand = (p + jnp.arange(1, P, dtype=jnp.int32)) % P
+        return cand[jnp.argmax(dice[cand] > 0)]
+
+    def _roll(self, key: Array, dice: Array) -> tuple[Array, Array]:
+        """Every seat's hand (counts per face) for ``dice`` per seat, and the stash (one die per
+        seat with dice, when the rules have one)."""
+        P, F, M = self.num_players, self.faces, self.max_hand
+        k_hand, k_stash = jax.random.split(key)
+        faces = jax.random.randint(k_hand, (P, M), 0, F, dtype=jnp.int32)
+        keep = jnp.arange(M, dtype=jnp.int32)[None, :] < dice[:, None]
+        onehot = (faces[:, :, None] == jnp.arange(F, dtype=jnp.int32)) & keep[:, :, None]
+        hand = onehot.sum(1, dtype=jnp.int32)
+        if self.rules.stash is Stash.NONE:
+            return hand, jnp.zeros(F, dtype=jnp.int32)
+        active = (dice > 0).sum(dtype=jnp.int32)
+        sf = jax.random.randint(k_stash, (P,), 0, F, dtype=jnp.int32)
+        one = (sf[:, None] == jnp.arange(F, dtype=jnp.int32)) & (self._seats < active)[:, None]
+        return hand, one.sum(0, dtype=jnp.int32)
+
+    def _round(self, key: Array, s: EnvState, dice: Array, opener: Array) -> EnvState:
+        """A new round: roll the dice (and the stash); ``opener`` opens."""
+        hand, stash = self._roll(key, dice)
+        cap = dice.sum(dtype=jnp.int32)
+        if self.rules.stash is not Stash.NONE:
+            cap = cap + (dice > 0).sum(dtype=jnp.int32)
+        return s._replace(
+            dice=dice,
+            hand=hand,
+            stash=stash,
+            total=hand.sum(0, dtype=jnp.int32) + stash,
+            cap=cap,
+            bid=jnp.int32(-1),
+            bidder=jnp.int32(-1),
+            player=opener.astype(jnp.int32),
+            bids_made=jnp.zeros_like(s.bids_made),
+        )
+
+    def _first_opener(self, key: Array) -> Array:
+        if self.opener is not None or self.rules.first_opener is FirstOpener.GIVEN:
+            return jnp.int32(self.opener or 0)
+        return jax.random.randint(key, (), 0, self.num_players, dtype=jnp.int32)
+
+    # ---------------------------------------------------------------- interface
+    def init(self, key: Array) -> EnvState:
+        """A new game's first decision state (dice rolled, opener chosen) from ``key``."""
+        P, F = self.num_players, self.faces
+        blank = EnvState(
+            dice=self._start,
+            hand=jnp.zeros((P, F), dtype=jnp.int32),
+            stash=jnp.zeros(F, dtype=jnp.int32),
+            total=jnp.zeros(F, dtype=jnp.int32),
+            cap=jnp.int32(0),
+            bid=jnp.int32(-1),
+            bidder=jnp.int32(-1),
+            player=jnp.int32(0),
+            palifico=jnp.bool_(False),
+            palifico_used=jnp.zeros(P, dtype=jnp.bool_),
+            bids_made=jnp.zeros((P, self._history_bids), dtype=jnp.bool_),
+        )
+        k_roll, k_open = jax.random.split(key)
+        return self._round(k_roll, blank, self._start, self._first_opener(k_open))
+
+    def legal_mask(self, s: EnvState) -> Array:
+        """The player to act's legal actions (``num_actions`` bools, the dense indices)."""
+        rules = self.rules
+        qty, face, rank = self._qty, self._face, self._rank
+        opened = s.bid >= 0
+        last = jnp.maximum(s.bid, 0)
+        bids = qty <= s.cap
+        if self.game.space.total_order:
+            bids &= self._ids > s.bid
+        else:
+            above = (qty >= qty[last]) & (rank >= rank[last]) & (self._ids != s.bid)
+            bids &= above | ~opened
+        if not rules.open_on_wild and rules.wild is not None:
+            no_wild = ~opened & ~s.palifico if rules.palifico else ~opened
+            bids &= ~(no_wild & (face == rules.wild))
+        if rules.palifico:
+            same = (face == face[last]) & (qty > qty[last])
+            bids &= ~(s.palifico & opened) | same
+        calls = jnp.zeros(BID_BASE, dtype=jnp.bool_).at[LIAR].set(opened)
+        if rules.exact is not ExactCall.NONE:
+            calls = calls.at[EXACT].set(opened)
+        return jnp.concatenate([calls, bids])
+
+    def sample_action(self, s: EnvState, key: Array) -> Array:
+        """A uniformly random legal action."""
+        mask = self.legal_mask(s)
+        count = mask.sum(dtype=jnp.int32)
+        pick = jnp.floor(jax.random.uniform(key) * count).astype(jnp.int32)
+        return jnp.argmax(jnp.cumsum(mask, dtype=jnp.int32) > pick).astype(jnp.int32)
+
+    def observe(self, s: EnvState) -> Array:
+        """The observation (float32) of the player to act: the encoding's vector."""
+        sl = self.encoding.slices
+        P, B = self.num_players, self.num_bids
+        p = s.player
+        rel = (p + self._seats) % P  # position k: seat p + k
+        opened = (s.bid >= 0).astype(jnp.float32)
+        parts: list[Array] = [
+            (self._seats == p).astype(jnp.float32),  # seat
+            (self._seats == 0).astype(jnp.float32),  # to_move: the viewer
+            (self._ids == s.bid).astype(jnp.float32),  # bid
+            (self._seats == (s.bidder - p) % P).astype(jnp.float32) * opened,  # bidder
+            s.hand[p].astype(jnp.float32),  # my_dice
+            s.dice[rel].astype(jnp.float32),  # dice
+        ]
+        if "stash" in sl:
+            parts.append(s.stash.astype(jnp.float32))
+        if "stash_size" in sl:
+            parts.append((s.dice > 0).sum(keepdims=True).astype(jnp.float32))
+        if "palifico" in sl:
+            parts.append(s.palifico[None].astype(jnp.float32))
+        if self.history:
+            parts.append(s.bids_made[rel].reshape(P * B).astype(jnp.float32))
+        return jnp.concatenate(parts)
+
+    def step(self, s: EnvState, action: Array, key: Array) -> StepResult:
+        """The player to act takes ``action`` (a legal dense index; an illegal one is not
+        checked: use :meth:`legal_mask`); ``key`` draws any chance that follows."""
+        a = jnp.asarray(action, dtype=jnp.int32)
+        p = s.player
+        b = a - BID_BASE
+        made = s.bids_made
+        if self.history:
+            made = made.at[p, jnp.maximum(b, 0)].set(True)
+        after_bid = s._replace(
+            bid=b, bidder=p, player=self._next_seat(s.dice, p), bids_made=made
+        )
+        called, reward, done, dice = self._resolve(s, a, key)
+        is_bid = a >= BID_BASE
+        state = jax.tree.map(lambda x, y: jnp.where(is_bid, x, y), after_bid, called)
+        zero = jnp.zeros_like(reward)
+        return StepResult(
+            state, jnp.where(is_bid, zero, reward), done & ~is_bid, jnp.where(is_bid, s.dice, dice)
+        )
+
+    # ------------------------------------------------------------- resolution
+    def _resolve(self, s: EnvState, a: Array, key: Array) -> tuple[EnvState, Array, Array, Array]:
+        """The call ``a`` on the current bid, settled as the engine does: dice lost and won,
+        the game's end (rewards, the next game) or the next round's opener and roll."""
+        rules = self.rules
+        P = self.num_players
+        seats = self._seats
+        caller, bidder = s.player, s.bidder
+        last = jnp.maximum(s.bid, 0)
+        q, face = self._qty[last], self._face[last]
+        count = s.total[face - 1]
+        wild = rules.wild
+        if wild is not None:
+            use = face != wild
+            if rules.palifico:
+                use &= ~s.palifico
+            count = count + jnp.where(use, s.total[wild - 1], 0)
+        liar = a == LIAR
+        dice = s.dice
+        active = dice > 0
+        zeros = jnp.zeros(P, dtype=jnp.int32)
+        if rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE):
+            upheld, everyone = liar & (count >= q), jnp.bool_(False)
+        else:
+            upheld, everyone = liar & (count > q), liar & (count == q)
+        false = liar & (count < q)
+        difference = rules.loss is Loss.DIFFERENCE
+        up_amount = jnp.where(count > q, count - q, 1) if difference else jnp.int32(1)
+        false_amount = q - count if difference else jnp.int32(1)
+        losses = jnp.where(upheld & (seats == caller), up_amount, zeros)
+        losses = jnp.where(false & (seats == bidder), false_amount, losses)
+        lose = active & (seats != bidder)
+        if rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST:
+            lose &= ~((dice == 1) & (seats != caller))
+        losses = jnp.where(everyone, lose.astype(jnp.int32), losses)
+        winner = jnp.where(upheld | everyone, bidder, caller)
+        gains = zeros
+        if rules.exact is not ExactCall.NONE:
+            exact = ~liar
+            right = exact & (count == q)
+            wrong = exact & (count != q)
+            winner = jnp.where(right, caller, jnp.where(wrong, bidder, winner))
+            losses = jnp.where(wrong & (seats == caller), 1, losses)
+            if rules.exact is ExactCall.SPOT_ON:
+                spot = (active & (seats != caller)).astype(jnp.int32)
+                losses = jnp.where(right, spot, losses)
+            else:  # calza: a right call wins a die back, up to the start
+                regain = right & (dice[caller] < self._start[caller])
+                gains = jnp.where(regain & (seats == caller), 1, zeros)
+        losers = losses > 0
+        new = dice + gains
+        new = new - jnp.minimum(losses, new)
+
+        live = new > 0
+        if rules.scoring is Scoring.SINGLE_ROUND:
+            over = jnp.bool_(True)
+            champion = winner
+        else:
+            alive = live.sum()
+            over = alive <= 1
+            champion = jnp.where(alive == 0, winner, jnp.argmax(live))
+        reward = jnp.where(seats == champion, 1.0, -1.0 / (P - 1)).astype(jnp.float32)
+        reward = jnp.where(over, reward, 0.0)
+
+        # the next round's opener
+        clockwise = (seats - bidder) % P
+        big = jnp.int32(10**6)
+        nxt = rules.next_opener
+        if nxt is NextOpener.WINNER:
+            opener = winner
+        elif nxt is NextOpener.BIDDER:
+            opener = bidder
+        else:
+            alive_losers = losers & live
+            fewest = jnp.argmax(-jnp.where(alive_losers, new * P + clockwise, big))
+            first = jnp.argmax(-jnp.where(losers, clockwise, big))
+            opener = jnp.where(
+                ~losers.any(), caller, jnp.where(alive_losers.any(), fewest, first)
+            )
+        palifico, used = s.palifico, s.palifico_used
+        if rules.palifico:
+            fresh = (new == 1) & (dice > 1) & ~used
+            has_fresh = fresh.any()
+            first_fresh = jnp.argmax(-jnp.where(fresh, clockwise, big))
+            opener = jnp.where(has_fresh, first_fresh, opener)
+            palifico = has_fresh
+            used = used | (has_fresh & (seats == first_fresh))
+        opener = opener.astype(jnp.int32)
+        opener = jnp.where(new[opener] == 0, self._next_seat(new, opener), opener)
+        k_round, k_open = jax.random.split(key)
+        going = self._round(k_round, s._replace(palifico=palifico, palifico_used=used), new, opener)
+        if rules.scoring is Scoring.SINGLE_ROUND:
+            return self._fresh(k_round, k_open, s), reward, over, new
+        fresh_game = self._fresh(k_round, k_open, s)
+        state = jax.tree.map(lambda x, y: jnp.where(over, x, y), fresh_game, going)
+        return state, reward, over, new
+
+    def _fresh(self, k_round: Array, k_open: Array, s: EnvState) -> EnvState:
+        """The next game's first state (the same round key: a game ends or a round starts)."""
+        base = s._replace(
+            palifico=jnp.bool_(False), palifico_used=jnp.zeros_like(s.palifico_used)
+        )
+        return self._round(k_round, base, self._start, self._first_opener(k_open))
