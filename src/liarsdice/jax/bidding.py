@@ -60,6 +60,8 @@ __all__ = ["EnvState", "JaxBiddingEnv", "StepResult", "check_supported"]
 
 Array = jax.Array
 
+_TABLE_BYTES = 16 * 2**20  # the most memory a lookup table of legal actions may take
+
 
 def check_supported(rules: Rules) -> None:
     """Raise :class:`RulesError` naming the option when the JAX environment does not cover
@@ -161,6 +163,9 @@ class JaxBiddingEnv:
         self._start = jnp.asarray(np.array(game.start_dice, dtype=np.int32))
         self._seats = jnp.arange(P, dtype=jnp.int32)
         self._history_bids = B if history else 0
+        # random words a roll takes: P x max_hand dice, P stash dice, the first opener
+        self._num_words = P * (self.max_hand + 1) + 1
+        self._setup_tables()
 
     # ------------------------------------------------------------------ helpers
     def _next_seat(self, dice: Array, p: Array) -> Array:
@@ -171,25 +176,39 @@ class JaxBiddingEnv:
         cand = (p + jnp.arange(1, P, dtype=jnp.int32)) % P
         return cand[jnp.argmax(dice[cand] > 0)]
 
-    def _roll(self, key: Array, dice: Array) -> tuple[Array, Array]:
+    def _words(self, key: Array, n: int) -> Array:
+        """``n`` random uint32 words from ``key`` (a PRNG key, or two uint32 words of random
+        bits): 64 bits drawn from the key, spread by a counter-based mixer (cheaper than
+        drawing every word from the key, which dominates a CPU step)."""
+        if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+            seed = jax.random.bits(key, (2,), jnp.uint32)
+        else:
+            seed = key.astype(jnp.uint32)
+        i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
+        return _mix(seed[0] ^ _mix(seed[1] + i))
+
+    def _faces(self, words: Array) -> Array:
+        """Uniform faces ``0..F-1`` from uint32 words (the high word of ``word * F``)."""
+        return _mul_hi(words, self.faces).astype(jnp.int32)
+
+    def _roll(self, words: Array, dice: Array) -> tuple[Array, Array]:
         """Every seat's hand (counts per face) for ``dice`` per seat, and the stash (one die per
-        seat with dice, when the rules have one)."""
+        seat with dice, when the rules have one), from ``P * (max_hand + 1)`` random words."""
         P, F, M = self.num_players, self.faces, self.max_hand
-        k_hand, k_stash = jax.random.split(key)
-        faces = jax.random.randint(k_hand, (P, M), 0, F, dtype=jnp.int32)
+        faces = self._faces(words[: P * M]).reshape(P, M)
         keep = jnp.arange(M, dtype=jnp.int32)[None, :] < dice[:, None]
         onehot = (faces[:, :, None] == jnp.arange(F, dtype=jnp.int32)) & keep[:, :, None]
         hand = onehot.sum(1, dtype=jnp.int32)
         if self.rules.stash is Stash.NONE:
             return hand, jnp.zeros(F, dtype=jnp.int32)
         active = (dice > 0).sum(dtype=jnp.int32)
-        sf = jax.random.randint(k_stash, (P,), 0, F, dtype=jnp.int32)
+        sf = self._faces(words[P * M : P * M + P])
         one = (sf[:, None] == jnp.arange(F, dtype=jnp.int32)) & (self._seats < active)[:, None]
         return hand, one.sum(0, dtype=jnp.int32)
 
-    def _round(self, key: Array, s: EnvState, dice: Array, opener: Array) -> EnvState:
+    def _round(self, words: Array, s: EnvState, dice: Array, opener: Array) -> EnvState:
         """A new round: roll the dice (and the stash); ``opener`` opens."""
-        hand, stash = self._roll(key, dice)
+        hand, stash = self._roll(words, dice)
         cap = dice.sum(dtype=jnp.int32)
         if self.rules.stash is not Stash.NONE:
             cap = cap + (dice > 0).sum(dtype=jnp.int32)
@@ -205,10 +224,10 @@ class JaxBiddingEnv:
             bids_made=jnp.zeros_like(s.bids_made),
         )
 
-    def _first_opener(self, key: Array) -> Array:
+    def _first_opener(self, words: Array) -> Array:
         if self.opener is not None or self.rules.first_opener is FirstOpener.GIVEN:
             return jnp.int32(self.opener or 0)
-        return jax.random.randint(key, (), 0, self.num_players, dtype=jnp.int32)
+        return _mul_hi(words[-1], self.num_players).astype(jnp.int32)
 
     # ---------------------------------------------------------------- interface
     def init(self, key: Array) -> EnvState:
@@ -227,37 +246,81 @@ class JaxBiddingEnv:
             palifico_used=jnp.zeros(P, dtype=jnp.bool_),
             bids_made=jnp.zeros((P, self._history_bids), dtype=jnp.bool_),
         )
-        k_roll, k_open = jax.random.split(key)
-        return self._round(k_roll, blank, self._start, self._first_opener(k_open))
+        words = self._words(key, self._num_words)
+        return self._round(words, blank, self._start, self._first_opener(words))
+
+    def _table_key(self, s: EnvState) -> Array:
+        key = s.cap * (self.num_bids + 1) + s.bid + 1
+        return key * 2 + s.palifico if self.rules.palifico else key
 
     def legal_mask(self, s: EnvState) -> Array:
         """The player to act's legal actions (``num_actions`` bools, the dense indices)."""
+        if self._mask_table is not None:
+            return self._mask_table[self._table_key(s)]
+        return self._moves(s.cap, s.bid, s.palifico)
+
+    def _moves(self, cap: Array, bid: Array, palifico: Array) -> Array:
+        """The legal actions for (dice a bid may name, current bid, palifico round)."""
         rules = self.rules
         qty, face, rank = self._qty, self._face, self._rank
-        opened = s.bid >= 0
-        last = jnp.maximum(s.bid, 0)
-        bids = qty <= s.cap
+        opened = bid >= 0
+        last = jnp.maximum(bid, 0)
+        bids = qty <= cap
         if self.game.space.total_order:
-            bids &= self._ids > s.bid
+            bids &= self._ids > bid
         else:
-            above = (qty >= qty[last]) & (rank >= rank[last]) & (self._ids != s.bid)
+            above = (qty >= qty[last]) & (rank >= rank[last]) & (self._ids != bid)
             bids &= above | ~opened
         if not rules.open_on_wild and rules.wild is not None:
-            no_wild = ~opened & ~s.palifico if rules.palifico else ~opened
+            no_wild = ~opened & ~palifico if rules.palifico else ~opened
             bids &= ~(no_wild & (face == rules.wild))
         if rules.palifico:
             same = (face == face[last]) & (qty > qty[last])
-            bids &= ~(s.palifico & opened) | same
+            bids &= ~(palifico & opened) | same
         calls = jnp.zeros(BID_BASE, dtype=jnp.bool_).at[LIAR].set(opened)
         if rules.exact is not ExactCall.NONE:
             calls = calls.at[EXACT].set(opened)
         return jnp.concatenate([calls, bids])
 
+    def _setup_tables(self) -> None:
+        """The legal actions depend only on (cap, bid, palifico round): tabulate them (and each
+        row's legal actions listed, for sampling) where that fits in ``_TABLE_BYTES``."""
+        self._mask_table: Array | None = None
+        self._list_table: Array | None = None
+        self._count_table: Array | None = None
+        pal = 2 if self.rules.palifico else 1
+        dims = (self.game.max_quantity + 1, self.num_bids + 1, pal)
+        rows = int(np.prod(dims))
+        if rows * self.num_actions > _TABLE_BYTES:
+            return
+        cap, bid, pf = np.indices(dims).reshape(3, -1)
+        table = np.asarray(
+            jax.jit(jax.vmap(self._moves))(
+                jnp.asarray(cap, dtype=jnp.int32),
+                jnp.asarray(bid - 1, dtype=jnp.int32),
+                jnp.asarray(pf.astype(bool)),
+            )
+        )
+        count = table.sum(1)
+        order = np.argsort(~table, axis=1, kind="stable")  # legal actions first, ascending
+        j = np.minimum(np.arange(self.num_actions)[None, :], np.maximum(count - 1, 0)[:, None])
+        self._mask_table = jnp.asarray(table)
+        self._list_table = jnp.asarray(np.take_along_axis(order, j, 1).astype(np.int32))
+        self._count_table = jnp.asarray(count.astype(np.int32))
+
     def sample_action(self, s: EnvState, key: Array) -> Array:
-        """A uniformly random legal action."""
+        """A uniformly random legal action, drawn from ``key``."""
+        return self.pick_action(s, jax.random.uniform(key))
+
+    def pick_action(self, s: EnvState, u: Array) -> Array:
+        """The legal action at ``u`` (uniform in [0, 1)): ``u``'s share of the legal actions
+        listed in ascending order (a uniform ``u`` picks a uniformly random legal action)."""
+        if self._list_table is not None and self._count_table is not None:
+            k = self._table_key(s)
+            pick = jnp.floor(u * self._count_table[k]).astype(jnp.int32)
+            return self._list_table[k, pick]
         mask = self.legal_mask(s)
-        count = mask.sum(dtype=jnp.int32)
-        pick = jnp.floor(jax.random.uniform(key) * count).astype(jnp.int32)
+        pick = jnp.floor(u * mask.sum(dtype=jnp.int32)).astype(jnp.int32)
         return jnp.argmax(jnp.cumsum(mask, dtype=jnp.int32) > pick).astype(jnp.int32)
 
     def observe(self, s: EnvState) -> Array:
@@ -394,17 +457,34 @@ class JaxBiddingEnv:
             used = used | (has_fresh & (seats == first_fresh))
         opener = opener.astype(jnp.int32)
         opener = jnp.where(new[opener] == 0, self._next_seat(new, opener), opener)
-        k_round, k_open = jax.random.split(key)
-        going = self._round(k_round, s._replace(palifico=palifico, palifico_used=used), new, opener)
+        words = self._words(key, self._num_words)
         if rules.scoring is Scoring.SINGLE_ROUND:
-            return self._fresh(k_round, k_open, s), reward, over, new
-        fresh_game = self._fresh(k_round, k_open, s)
+            return self._fresh(words, s), reward, over, new
+        going = self._round(words, s._replace(palifico=palifico, palifico_used=used), new, opener)
+        fresh_game = self._fresh(words, s)
         state = jax.tree.map(lambda x, y: jnp.where(over, x, y), fresh_game, going)
         return state, reward, over, new
 
-    def _fresh(self, k_round: Array, k_open: Array, s: EnvState) -> EnvState:
-        """The next game's first state (the same round key: a game ends or a round starts)."""
+    def _fresh(self, words: Array, s: EnvState) -> EnvState:
+        """The next game's first state (the same words as a new round's: a game ends or a
+        round starts, never both)."""
         base = s._replace(
             palifico=jnp.bool_(False), palifico_used=jnp.zeros_like(s.palifico_used)
         )
-        return self._round(k_round, base, self._start, self._first_opener(k_open))
+        return self._round(words, base, self._start, self._first_opener(words))
+
+
+def _mix(x: Array) -> Array:
+    """A 32-bit integer hash with full avalanche (MurmurHash3's finaliser)."""
+    x = x ^ (x >> 16)
+    x = x * jnp.uint32(0x85EBCA6B)
+    x = x ^ (x >> 13)
+    x = x * jnp.uint32(0xC2B2AE35)
+    return x ^ (x >> 16)
+
+
+def _mul_hi(x: Array, m: int) -> Array:
+    """``floor(x * m / 2**32)`` for uint32 ``x`` and a small ``m``, exactly, in 32-bit
+    arithmetic: a uniform integer in ``0..m-1`` (bias below ``m / 2**32``)."""
+    hi, lo = x >> 16, x & jnp.uint32(0xFFFF)
+    return (hi * jnp.uint32(m) + ((lo * jnp.uint32(m)) >> 16)) >> 16
