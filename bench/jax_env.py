@@ -37,10 +37,16 @@ def jax_rate(env: JaxBiddingEnv, n: int, seconds: float, chunk: int, seed: int) 
     def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
         state, games, check = carry
         k1, k2 = jax.random.split(key)
-        actions = jax.vmap(env.sample_action)(state, jax.random.split(k1, n))
-        out = jax.vmap(env.step)(state, actions, jax.random.split(k2, n))
-        obs = jax.vmap(env.observe)(out.state)  # what an agent reads (the mask is in sample)
-        return (out.state, games + out.done.sum(), check + obs[:, 0].sum()), None
+        # one batched draw per step: a uniform per game picks its action, and two random
+        # words per game seed its chance (step takes them in place of a key)
+        actions = jax.vmap(env.pick_action)(state, jax.random.uniform(k1, (n,)))
+        out = jax.vmap(env.step)(state, actions, jax.random.bits(k2, (n, 2), jnp.uint32))
+        # what an agent reads, as the NumPy simulator builds it every step: summed, so that
+        # the compiler cannot leave any of it out
+        obs = jax.vmap(env.observe)(out.state)
+        mask = jax.vmap(env.legal_mask)(out.state)
+        check = check + obs.sum() + mask.sum(dtype=jnp.int32)
+        return (out.state, games + out.done.sum(), check), None
 
     @jax.jit
     def run(carry: Any, key: jax.Array) -> Any:
