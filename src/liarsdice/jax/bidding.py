@@ -328,15 +328,15 @@ class JaxBiddingEnv:
         sl = self.encoding.slices
         P, B = self.num_players, self.num_bids
         p = s.player
-        rel = (p + self._seats) % P  # position k: seat p + k
-        opened = (s.bid >= 0).astype(jnp.float32)
+        # the one-hot head (seat, to_move, bid, bidder) as one comparison with an iota
+        j = jnp.arange(sl["my_dice"].start, dtype=jnp.int32)
+        bidder = sl["bidder"].start + (s.bidder - p) % P
+        head = (j == p) | (j == sl["to_move"].start)
+        head |= (s.bid >= 0) & ((j == sl["bid"].start + s.bid) | (j == bidder))
         parts: list[Array] = [
-            (self._seats == p).astype(jnp.float32),  # seat
-            (self._seats == 0).astype(jnp.float32),  # to_move: the viewer
-            (self._ids == s.bid).astype(jnp.float32),  # bid
-            (self._seats == (s.bidder - p) % P).astype(jnp.float32) * opened,  # bidder
+            head.astype(jnp.float32),
             s.hand[p].astype(jnp.float32),  # my_dice
-            s.dice[rel].astype(jnp.float32),  # dice
+            self._relative(s.dice, p).astype(jnp.float32),  # dice
         ]
         if "stash" in sl:
             parts.append(s.stash.astype(jnp.float32))
@@ -345,8 +345,14 @@ class JaxBiddingEnv:
         if "palifico" in sl:
             parts.append(s.palifico[None].astype(jnp.float32))
         if self.history:
-            parts.append(s.bids_made[rel].reshape(P * B).astype(jnp.float32))
+            made = self._relative(s.bids_made, p)
+            parts.append(made.reshape(P * B).astype(jnp.float32))
         return jnp.concatenate(parts)
+
+    def _relative(self, x: Array, p: Array) -> Array:
+        """``x`` (per seat, first axis) from seat ``p``'s view: row ``k`` is seat ``p + k``."""
+        twice = jnp.concatenate([x, x])
+        return jax.lax.dynamic_slice_in_dim(twice, p, self.num_players)
 
     def step(self, s: EnvState, action: Array, key: Array) -> StepResult:
         """The player to act takes ``action`` (a legal dense index; an illegal one is not
