@@ -23,10 +23,10 @@ import json
 import time
 from typing import Any
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
+import jax
 from liarsdice.jax import JaxBiddingEnv
 from liarsdice.sim.bidding import VectorEnv
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import jax
 import numpy as np
 
+import jax
 from liarsdice.core.bidding import CHANCE, Rules
 from liarsdice.core.bidding.rules import FirstOpener, Stash
 from liarsdice.jax import JaxBiddingEnv
@@ -35,8 +35,9 @@ def game_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int) -> list[i
     return out + round_events(env, st, i)
 
 
-def differential(rules: Rules, players: int | None, n: int, steps: int, seed: int,
-                 *, history: bool = False) -> int:
+def differential(
+    rules: Rules, players: int | None, n: int, steps: int, seed: int, *, history: bool = False
+) -> int:
     """Play ``n`` games at once for ``steps`` steps with random legal actions through the JAX
     environment and the engine, comparing every step. Returns how many games finished."""
     env = JaxBiddingEnv(rules, players=players, history=history)

@@ -14,7 +14,6 @@ import pytest
 jax = pytest.importorskip("jax")
 
 from jax_util import differential  # noqa: E402
-
 from liarsdice.core.bidding import RulesError, preset  # noqa: E402
 from liarsdice.jax import JaxBiddingEnv, check_supported  # noqa: E402
 

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import jax
 import jax.numpy as jnp
 import numpy as np
 
+import jax
 from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import (
@@ -226,7 +226,7 @@ class JaxBiddingEnv:
 
     def _first_opener(self, words: Array) -> Array:
         if self.opener is not None or self.rules.first_opener is FirstOpener.GIVEN:
-            return jnp.int32(self.opener or 0)
+            return jnp.asarray(self.opener or 0, dtype=jnp.int32)
         return _mul_hi(words[-1], self.num_players).astype(jnp.int32)
 
     # ---------------------------------------------------------------- interface
@@ -363,9 +363,7 @@ class JaxBiddingEnv:
         made = s.bids_made
         if self.history:
             made = made.at[p, jnp.maximum(b, 0)].set(True)
-        after_bid = s._replace(
-            bid=b, bidder=p, player=self._next_seat(s.dice, p), bids_made=made
-        )
+        after_bid = s._replace(bid=b, bidder=p, player=self._next_seat(s.dice, p), bids_made=made)
         called, reward, done, dice = self._resolve(s, a, key)
         is_bid = a >= BID_BASE
         state = jax.tree.map(lambda x, y: jnp.where(is_bid, x, y), after_bid, called)
@@ -450,9 +448,7 @@ class JaxBiddingEnv:
             alive_losers = losers & live
             fewest = jnp.argmax(-jnp.where(alive_losers, new * P + clockwise, big))
             first = jnp.argmax(-jnp.where(losers, clockwise, big))
-            opener = jnp.where(
-                ~losers.any(), caller, jnp.where(alive_losers.any(), fewest, first)
-            )
+            opener = jnp.where(~losers.any(), caller, jnp.where(alive_losers.any(), fewest, first))
         palifico, used = s.palifico, s.palifico_used
         if rules.palifico:
             fresh = (new == 1) & (dice > 1) & ~used
@@ -474,9 +470,7 @@ class JaxBiddingEnv:
     def _fresh(self, words: Array, s: EnvState) -> EnvState:
         """The next game's first state (the same words as a new round's: a game ends or a
         round starts, never both)."""
-        base = s._replace(
-            palifico=jnp.bool_(False), palifico_used=jnp.zeros_like(s.palifico_used)
-        )
+        base = s._replace(palifico=jnp.bool_(False), palifico_used=jnp.zeros_like(s.palifico_used))
         return self._round(words, base, self._start, self._first_opener(words))
 
 
@@ -493,4 +487,5 @@ def _mul_hi(x: Array, m: int) -> Array:
     """``floor(x * m / 2**32)`` for uint32 ``x`` and a small ``m``, exactly, in 32-bit
     arithmetic: a uniform integer in ``0..m-1`` (bias below ``m / 2**32``)."""
     hi, lo = x >> 16, x & jnp.uint32(0xFFFF)
-    return (hi * jnp.uint32(m) + ((lo * jnp.uint32(m)) >> 16)) >> 16
+    out: Array = (hi * jnp.uint32(m) + ((lo * jnp.uint32(m)) >> 16)) >> 16
+    return out
