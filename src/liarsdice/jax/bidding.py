@@ -194,17 +194,27 @@ class JaxBiddingEnv:
     def _roll(self, words: Array, dice: Array) -> tuple[Array, Array]:
         """Every seat's hand (counts per face) for ``dice`` per seat, and the stash (one die per
         seat with dice, when the rules have one), from ``P * (max_hand + 1)`` random words."""
-        P, F, M = self.num_players, self.faces, self.max_hand
+        P, M = self.num_players, self.max_hand
         faces = self._faces(words[: P * M]).reshape(P, M)
         keep = jnp.arange(M, dtype=jnp.int32)[None, :] < dice[:, None]
-        onehot = (faces[:, :, None] == jnp.arange(F, dtype=jnp.int32)) & keep[:, :, None]
-        hand = onehot.sum(1, dtype=jnp.int32)
+        hand = self._count(faces, keep)
         if self.rules.stash is Stash.NONE:
-            return hand, jnp.zeros(F, dtype=jnp.int32)
+            return hand, jnp.zeros(self.faces, dtype=jnp.int32)
         active = (dice > 0).sum(dtype=jnp.int32)
         sf = self._faces(words[P * M : P * M + P])
-        one = (sf[:, None] == jnp.arange(F, dtype=jnp.int32)) & (self._seats < active)[:, None]
-        return hand, one.sum(0, dtype=jnp.int32)
+        return hand, self._count(sf[None, :], (self._seats < active)[None, :])[0]
+
+    def _count(self, faces: Array, keep: Array) -> Array:
+        """Dice counted per face, row by row: ``faces`` (rows x dice) where ``keep``."""
+        F = self.faces
+        f = jnp.arange(F, dtype=jnp.int32)
+        if F * 5 <= 32 and faces.shape[1] < 32:  # 5-bit counters, one per face, in a word
+            ones = jnp.where(keep, jnp.uint32(1) << (5 * faces).astype(jnp.uint32), 0)
+            packed = ones.sum(1, dtype=jnp.uint32)
+            fields = packed[:, None] >> (5 * f).astype(jnp.uint32)
+            return (fields & jnp.uint32(31)).astype(jnp.int32)
+        onehot = (faces[:, :, None] == f) & keep[:, :, None]
+        return onehot.sum(1, dtype=jnp.int32)
 
     def _round(self, words: Array, s: EnvState, dice: Array, opener: Array) -> EnvState:
         """A new round: roll the dice (and the stash); ``opener`` opens."""
