@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import statistics
 import time
 from typing import Any
 
@@ -31,49 +33,55 @@ from liarsdice.jax import JaxBiddingEnv
 from liarsdice.sim.bidding import VectorEnv
 
 
-def jax_rate(env: JaxBiddingEnv, n: int, seconds: float, chunk: int, seed: int) -> dict[str, Any]:
-    """Random play of ``n`` games for about ``seconds``: transitions/s, games/s, compile s."""
+class JaxRun:
+    """Random play of ``n`` games in the JAX environment, compiled once: :meth:`rate`."""
 
-    def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
-        state, games, check = carry
-        k1, k2 = jax.random.split(key)
-        # one batched draw per step: a uniform per game picks its action, and two random
-        # words per game seed its chance (step takes them in place of a key)
-        actions = jax.vmap(env.pick_action)(state, jax.random.uniform(k1, (n,)))
-        out = jax.vmap(env.step)(state, actions, jax.random.bits(k2, (n, 2), jnp.uint32))
-        # what an agent reads, as the NumPy simulator builds it every step: summed, so that
-        # the compiler cannot leave any of it out
-        obs = jax.vmap(env.observe)(out.state)
-        mask = jax.vmap(env.legal_mask)(out.state)
-        check = check + obs.sum() + mask.sum(dtype=jnp.int32)
-        return (out.state, games + out.done.sum(), check), None
+    def __init__(self, env: JaxBiddingEnv, n: int, chunk: int, seed: int) -> None:
+        def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
+            state, games, check = carry
+            k1, k2 = jax.random.split(key)
+            # one batched draw per step: a uniform per game picks its action, and two random
+            # words per game seed its chance (step takes them in place of a key)
+            actions = jax.vmap(env.pick_action)(state, jax.random.uniform(k1, (n,)))
+            out = jax.vmap(env.step)(state, actions, jax.random.bits(k2, (n, 2), jnp.uint32))
+            # what an agent reads, as the NumPy simulator builds it every step: summed, so
+            # that the compiler cannot leave any of it out
+            obs = jax.vmap(env.observe)(out.state)
+            mask = jax.vmap(env.legal_mask)(out.state)
+            check = check + obs.sum() + mask.sum(dtype=jnp.int32)
+            return (out.state, games + out.done.sum(), check), None
 
-    @jax.jit
-    def run(carry: Any, key: jax.Array) -> Any:
-        carry, _ = jax.lax.scan(one, carry, jax.random.split(key, chunk))
-        return carry
+        @jax.jit
+        def run(carry: Any, key: jax.Array) -> Any:
+            carry, _ = jax.lax.scan(one, carry, jax.random.split(key, chunk))
+            return carry
 
-    key = jax.random.key(seed)
-    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, n))
-    carry = (state, jnp.int32(0), jnp.float32(0))
-    t0 = time.perf_counter()
-    carry = jax.block_until_ready(run(carry, jax.random.fold_in(key, 1)))
-    compile_s = time.perf_counter() - t0
-    games0 = int(carry[1])
-    calls = 0
-    start = time.perf_counter()
-    while True:
-        carry = run(carry, jax.random.fold_in(key, calls + 2))
-        calls += 1
-        jax.block_until_ready(carry)
-        if time.perf_counter() - start >= seconds:
-            break
-    elapsed = time.perf_counter() - start
-    return {
-        "transitions_per_s": calls * chunk * n / elapsed,
-        "games_per_s": (int(carry[1]) - games0) / elapsed,
-        "compile_s": round(compile_s, 3),
-    }
+        self.n, self.chunk, self._run = n, chunk, run
+        self.key = jax.random.key(seed)
+        state = jax.jit(jax.vmap(env.init))(jax.random.split(self.key, n))
+        self.carry = (state, jnp.int32(0), jnp.float32(0))
+        self.calls = 0
+        t0 = time.perf_counter()
+        self._call()
+        self.compile_s = time.perf_counter() - t0
+
+    def _call(self) -> None:
+        self.calls += 1
+        self.carry = self._run(self.carry, jax.random.fold_in(self.key, self.calls))
+
+    def rate(self, seconds: float) -> tuple[float, float]:
+        """Play for about ``seconds``: (transitions/s, games/s)."""
+        jax.block_until_ready(self.carry)
+        games0, calls = int(self.carry[1]), 0
+        start = time.perf_counter()
+        while True:
+            self._call()
+            calls += 1
+            jax.block_until_ready(self.carry)
+            if time.perf_counter() - start >= seconds:
+                break
+        elapsed = time.perf_counter() - start
+        return calls * self.chunk * self.n / elapsed, (int(self.carry[1]) - games0) / elapsed
 
 
 def numpy_rate(env: VectorEnv, seconds: float, seed: int) -> float:
@@ -93,52 +101,79 @@ def numpy_rate(env: VectorEnv, seconds: float, seed: int) -> float:
     return steps * env.num_envs / (time.perf_counter() - start)
 
 
+def pin(cpu: int | None) -> int | None:
+    """Pin this process to one core (the first allowed one by default), as bench/sim.py does:
+    JAX's compiled loops and NumPy then get the same single core."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    core = allowed[0] if cpu is None else cpu
+    os.sched_setaffinity(0, {core})
+    return core
+
+
+def measure(args: argparse.Namespace, env: JaxBiddingEnv, n: int, numpy: bool) -> dict[str, Any]:
+    """Interleaved repetitions of both at batch size ``n``: medians (and every run)."""
+    run = JaxRun(env, n, args.chunk, args.seed)
+    sim = VectorEnv(args.preset, n, players=args.players, seed=args.seed) if numpy else None
+    jax_runs: list[float] = []
+    games: list[float] = []
+    np_runs: list[float] = []
+    for rep in range(args.reps):
+        rate, g = run.rate(args.seconds)
+        jax_runs.append(rate)
+        games.append(g)
+        if sim is not None:
+            np_runs.append(numpy_rate(sim, args.seconds, args.seed + rep))
+    out: dict[str, Any] = {
+        "envs": n,
+        "transitions_per_s": statistics.median(jax_runs),
+        "games_per_s": statistics.median(games),
+        "compile_s": round(run.compile_s, 3),
+        "runs": [round(r) for r in jax_runs],
+    }
+    if np_runs:
+        out["numpy_transitions_per_s"] = statistics.median(np_runs)
+        out["numpy_runs"] = [round(r) for r in np_runs]
+        out["ratio"] = out["transitions_per_s"] / out["numpy_transitions_per_s"]
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--envs", type=int, default=4096)
-    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--seconds", type=float, default=2.0, help="per repetition")
+    ap.add_argument("--reps", type=int, default=3, help="interleaved repetitions")
     ap.add_argument("--preset", default="perudo")
     ap.add_argument("--players", type=int, default=None)
     ap.add_argument("--chunk", type=int, default=32, help="steps per compiled call")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cpu", type=int, default=None, help="core to pin to (CPU platform)")
+    ap.add_argument("--all-cores", action="store_true", help="do not pin to one core")
     ap.add_argument("--sweep", action="store_true", help="N = 2^12 .. 2^max-log2")
     ap.add_argument("--max-log2", type=int, default=20)
     args = ap.parse_args(argv)
+    core = None if args.all_cores else pin(args.cpu)  # before JAX starts its backend
     env = JaxBiddingEnv(args.preset, players=args.players)
+    platform = jax.default_backend()
     base: dict[str, Any] = {
         "bench": "jax_env",
         "preset": args.preset,
         "players": env.num_players,
-        "platform": jax.default_backend(),
+        "platform": platform,
         "devices": [str(d) for d in jax.devices()],
+        "core": core if platform == "cpu" else None,
         "chunk": args.chunk,
+        "reps": args.reps,
+        "seconds": args.seconds,
     }
     if args.sweep:
-        rows = []
-        for log2 in range(12, args.max_log2 + 1):
-            n = 2**log2
-            row: dict[str, Any] = {"envs": n}
-            row.update(jax_rate(env, n, args.seconds, args.chunk, args.seed))
-            if log2 <= 16:
-                sim = VectorEnv(args.preset, n, players=args.players, seed=args.seed)
-                row["numpy_transitions_per_s"] = numpy_rate(sim, args.seconds, args.seed)
-            rows.append(row)
+        rows = [
+            measure(args, env, 2**log2, numpy=log2 <= 16) for log2 in range(12, args.max_log2 + 1)
+        ]
         print(json.dumps({**base, "sweep": rows}))
         return
-    out = jax_rate(env, args.envs, args.seconds, args.chunk, args.seed)
-    sim = VectorEnv(args.preset, args.envs, players=args.players, seed=args.seed)
-    np_rate = numpy_rate(sim, args.seconds, args.seed)
-    print(
-        json.dumps(
-            {
-                **base,
-                "envs": args.envs,
-                **out,
-                "numpy_transitions_per_s": np_rate,
-                "ratio": out["transitions_per_s"] / np_rate,
-            }
-        )
-    )
+    print(json.dumps({**base, **measure(args, env, args.envs, numpy=True)}))
 
 
 if __name__ == "__main__":

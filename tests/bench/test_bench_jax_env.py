@@ -14,7 +14,18 @@ BENCH = Path(__file__).resolve().parents[2] / "bench" / "jax_env.py"
 
 def test_the_bench_prints_one_json_line() -> None:
     pytest.importorskip("jax")
-    args = ["--envs", "16", "--seconds", "0.2", "--chunk", "4", "--preset", "openspiel"]
+    args = [
+        "--envs",
+        "16",
+        "--seconds",
+        "0.2",
+        "--reps",
+        "1",
+        "--chunk",
+        "4",
+        "--preset",
+        "openspiel",
+    ]
     out = subprocess.run(
         [sys.executable, str(BENCH), *args], capture_output=True, text=True, check=True
     ).stdout
