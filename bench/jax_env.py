@@ -39,11 +39,11 @@ class JaxRun:
     def __init__(self, env: JaxBiddingEnv, n: int, chunk: int, seed: int) -> None:
         def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
             state, games, check = carry
-            k1, k2 = jax.random.split(key)
-            # one batched draw per step: a uniform per game picks its action, and two random
-            # words per game seed its chance (step takes them in place of a key)
-            actions = jax.vmap(env.pick_action)(state, jax.random.uniform(k1, (n,)))
-            out = jax.vmap(env.step)(state, actions, jax.random.bits(k2, (n, 2), jnp.uint32))
+            # one batched draw per step, two random words per game: they pick its action
+            # (env.uniform) and seed its chance (step takes them in place of a key)
+            words = jax.random.bits(key, (n, 2), jnp.uint32)
+            actions = jax.vmap(env.pick_action)(state, jax.vmap(env.uniform)(words))
+            out = jax.vmap(env.step)(state, actions, words)
             # what an agent reads, as the NumPy simulator builds it every step: summed, so
             # that the compiler cannot leave any of it out
             obs = jax.vmap(env.observe)(out.state)
@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--reps", type=int, default=3, help="interleaved repetitions")
     ap.add_argument("--preset", default="perudo")
     ap.add_argument("--players", type=int, default=None)
-    ap.add_argument("--chunk", type=int, default=32, help="steps per compiled call")
+    ap.add_argument("--chunk", type=int, default=128, help="steps per compiled call")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cpu", type=int, default=None, help="core to pin to (CPU platform)")
     ap.add_argument("--all-cores", action="store_true", help="do not pin to one core")

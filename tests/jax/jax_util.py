@@ -86,6 +86,7 @@ def differential(
             s = before.apply_action(enc.to_action(int(acts[i])))
             if done[i]:
                 assert s.is_terminal(), where
+                assert tuple(dice[i]) == s.dice_counts, (where, dice[i], s.dice_counts)
                 np.testing.assert_allclose(rewards[i], s.returns(), rtol=1e-6, err_msg=where)
                 finished += 1
                 states[i] = _chance(s, [], game, game_events(env, st, i))

@@ -187,6 +187,13 @@ class JaxBiddingEnv:
         i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
         return _mix(seed[0] ^ _mix(seed[1] + i))
 
+    def uniform(self, key: Array) -> Array:
+        """A uniform float in [0, 1) from ``key`` (a PRNG key or two uint32 words), off the
+        counter stream that :meth:`step` draws its chance from with the same key: pick the
+        action with it (:meth:`pick_action`) and step with the same key, one draw for both."""
+        word = self._words(key, self._num_words + 1)[-1]
+        return (word >> 8).astype(jnp.float32) * jnp.float32(2**-24)
+
     def _faces(self, words: Array) -> Array:
         """Uniform faces ``0..F-1`` from uint32 words (the high word of ``word * F``)."""
         return _mul_hi(words, self.faces).astype(jnp.int32)
