@@ -65,7 +65,7 @@ _TABLE_BYTES = 16 * 2**20  # the most memory a lookup table of legal actions may
 
 def check_supported(rules: Rules) -> None:
     """Raise :class:`RulesError` naming the option when the JAX environment does not cover
-    ``rules`` (show-and-reroll, roll-off openers, all-call rooms, economies, the calling
+    ``rules`` (show-and-reroll, roll-off openers, economies, the calling
     advantage).
 
     >>> check_supported(preset("perudo"))
@@ -77,8 +77,6 @@ def check_supported(rules: Rules) -> None:
     unsupported = {
         "show_reroll": rules.show_reroll is not ShowReroll.OFF,
         "first_opener": rules.first_opener in (FirstOpener.ROLL_ONE, FirstOpener.ROLL_TWO),
-        "resolution": rules.resolution is not Resolution.FIRST_CALL,
-        "scoring": rules.scoring is Scoring.ROOM,
         "economy": rules.economy is not Economy.NONE,
         "calling_advantage": rules.calling_advantage,
     }
@@ -113,6 +111,8 @@ class EnvState(NamedTuple):
     player: Array  # () int32: the seat to act
     palifico: Array  # () bool: a palifico round
     palifico_used: Array  # (P,) bool
+    called: Array  # (P,) bool: the seats that called the current bid (all-call)
+    scores: Array  # (P,) int32: room scores
     bids_made: Array  # (P, B) bool, or (P, 0)
 
 
@@ -238,6 +238,7 @@ class JaxBiddingEnv:
             bid=jnp.int32(-1),
             bidder=jnp.int32(-1),
             player=opener.astype(jnp.int32),
+            called=jnp.zeros_like(s.called),
             bids_made=jnp.zeros_like(s.bids_made),
         )
 
@@ -261,6 +262,8 @@ class JaxBiddingEnv:
             player=jnp.int32(0),
             palifico=jnp.bool_(False),
             palifico_used=jnp.zeros(P, dtype=jnp.bool_),
+            called=jnp.zeros(P, dtype=jnp.bool_),
+            scores=jnp.zeros(P, dtype=jnp.int32),
             bids_made=jnp.zeros((P, self._history_bids), dtype=jnp.bool_),
         )
         words = self._words(key, self._num_words)
@@ -359,8 +362,12 @@ class JaxBiddingEnv:
             parts.append(s.stash.astype(jnp.float32))
         if "stash_size" in sl:
             parts.append((s.dice > 0).sum(keepdims=True).astype(jnp.float32))
+        if "callers" in sl:
+            parts.append(self._relative(s.called, p).astype(jnp.float32))
         if "palifico" in sl:
             parts.append(s.palifico[None].astype(jnp.float32))
+        if "scores" in sl:
+            parts.append(self._relative(s.scores, p).astype(jnp.float32))
         if self.history:
             made = self._relative(s.bids_made, p)
             parts.append(made.reshape(P * B).astype(jnp.float32))
@@ -380,9 +387,21 @@ class JaxBiddingEnv:
         made = s.bids_made
         if self.history:
             made = made.at[p, jnp.maximum(b, 0)].set(True)
-        after_bid = s._replace(bid=b, bidder=p, player=self._next_seat(s.dice, p), bids_made=made)
+        nxt = self._next_seat(s.dice, p)
+        after_bid = s._replace(
+            bid=b, bidder=p, player=nxt, bids_made=made, called=jnp.zeros_like(s.called)
+        )
         called, reward, done, dice = self._resolve(s, a, key)
         is_bid = a >= BID_BASE
+        if self.rules.resolution is Resolution.ALL_CALL:
+            # a call waits until every other seat with dice has called
+            marked = s.called | (self._seats == p)
+            wait = marked.sum() < (s.dice > 0).sum() - 1
+            waiting = s._replace(called=marked, player=nxt)
+            called = jax.tree.map(lambda x, y: jnp.where(wait, x, y), waiting, called)
+            reward = jnp.where(wait, 0.0, reward)
+            done = done & ~wait
+            dice = jnp.where(wait, s.dice, dice)
         state = jax.tree.map(lambda x, y: jnp.where(is_bid, x, y), after_bid, called)
         zero = jnp.zeros_like(reward)
         return StepResult(
@@ -410,12 +429,18 @@ class JaxBiddingEnv:
         dice = s.dice
         active = dice > 0
         zeros = jnp.zeros(P, dtype=jnp.int32)
-        if rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE):
+        stood = jnp.bool_(False)  # room scoring: a true bid ends the game
+        if rules.scoring is Scoring.ROOM:
+            stood = liar & (count >= q)
+            upheld = everyone = jnp.bool_(False)
+            false = liar & ~stood
+        elif rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE):
             upheld, everyone = liar & (count >= q), jnp.bool_(False)
         else:
             upheld, everyone = liar & (count > q), liar & (count == q)
-        false = liar & (count < q)
-        difference = rules.loss is Loss.DIFFERENCE
+        if rules.scoring is not Scoring.ROOM:
+            false = liar & (count < q)
+        difference = rules.loss is Loss.DIFFERENCE and rules.scoring is not Scoring.ROOM
         up_amount = jnp.where(count > q, count - q, 1) if difference else jnp.int32(1)
         false_amount = q - count if difference else jnp.int32(1)
         losses = jnp.where(upheld & (seats == caller), up_amount, zeros)
@@ -424,7 +449,7 @@ class JaxBiddingEnv:
         if rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST:
             lose &= ~((dice == 1) & (seats != caller))
         losses = jnp.where(everyone, lose.astype(jnp.int32), losses)
-        winner = jnp.where(upheld | everyone, bidder, caller)
+        winner = jnp.where(upheld | everyone | stood, bidder, caller)
         gains = zeros
         if rules.exact is not ExactCall.NONE:
             exact = ~liar
@@ -443,14 +468,20 @@ class JaxBiddingEnv:
         new = new - jnp.minimum(losses, new)
 
         live = new > 0
+        scores = s.scores
         if rules.scoring is Scoring.SINGLE_ROUND:
             over = jnp.bool_(True)
             champion = winner
         else:
             alive = live.sum()
-            over = alive <= 1
-            champion = jnp.where(alive == 0, winner, jnp.argmax(live))
-        reward = jnp.where(seats == champion, 1.0, -1.0 / (P - 1)).astype(jnp.float32)
+            over = stood | (alive <= 1)
+            champion = jnp.where(stood | (alive == 0), winner, jnp.argmax(live))
+        if rules.scoring is Scoring.ROOM:
+            scores = scores + jnp.where(stood, jnp.where(seats == bidder, 1, -1), 0)
+            scores = scores - (active & ~live)
+            reward = scores.astype(jnp.float32)
+        else:
+            reward = jnp.where(seats == champion, 1.0, -1.0 / (P - 1)).astype(jnp.float32)
         reward = jnp.where(over, reward, 0.0)
 
         # the next round's opener
@@ -479,7 +510,9 @@ class JaxBiddingEnv:
         words = self._words(key, self._num_words)
         if rules.scoring is Scoring.SINGLE_ROUND:
             return self._fresh(words, s), reward, over, new
-        going = self._round(words, s._replace(palifico=palifico, palifico_used=used), new, opener)
+        going = self._round(
+            words, s._replace(palifico=palifico, palifico_used=used, scores=scores), new, opener
+        )
         fresh_game = self._fresh(words, s)
         state = jax.tree.map(lambda x, y: jnp.where(over, x, y), fresh_game, going)
         return state, reward, over, new
@@ -487,7 +520,11 @@ class JaxBiddingEnv:
     def _fresh(self, words: Array, s: EnvState) -> EnvState:
         """The next game's first state (the same words as a new round's: a game ends or a
         round starts, never both)."""
-        base = s._replace(palifico=jnp.bool_(False), palifico_used=jnp.zeros_like(s.palifico_used))
+        base = s._replace(
+            palifico=jnp.bool_(False),
+            palifico_used=jnp.zeros_like(s.palifico_used),
+            scores=jnp.zeros_like(s.scores),
+        )
         return self._round(words, base, self._start, self._first_opener(words))
 
 
