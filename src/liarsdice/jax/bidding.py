@@ -192,7 +192,8 @@ class JaxBiddingEnv:
         counter stream that :meth:`step` draws its chance from with the same key: pick the
         action with it (:meth:`pick_action`) and step with the same key, one draw for both."""
         word = self._words(key, self._num_words + 1)[-1]
-        return (word >> 8).astype(jnp.float32) * jnp.float32(2**-24)
+        u: Array = (word >> 8).astype(jnp.float32) * jnp.float32(2**-24)
+        return u
 
     def _faces(self, words: Array) -> Array:
         """Uniform faces ``0..F-1`` from uint32 words (the high word of ``word * F``)."""
@@ -219,7 +220,8 @@ class JaxBiddingEnv:
             ones = jnp.where(keep, jnp.uint32(1) << (5 * faces).astype(jnp.uint32), 0)
             packed = ones.sum(1, dtype=jnp.uint32)
             fields = packed[:, None] >> (5 * f).astype(jnp.uint32)
-            return (fields & jnp.uint32(31)).astype(jnp.int32)
+            counts: Array = (fields & jnp.uint32(31)).astype(jnp.int32)
+            return counts
         onehot = (faces[:, :, None] == f) & keep[:, :, None]
         return onehot.sum(1, dtype=jnp.int32)
 
