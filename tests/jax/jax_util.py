@@ -27,11 +27,24 @@ def round_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int) -> list[
     return out
 
 
-def game_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int) -> list[int]:
-    """A new game's chance outcomes: the random opener (where drawn), then the round's."""
+def game_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int, key: Any) -> list[int]:
+    """A new game's chance outcomes: the random opener or the roll-off (where drawn, from the
+    game's ``key``), then the round's."""
     out: list[int] = []
-    if env.opener is None and env.rules.first_opener is FirstOpener.RANDOM:
+    first = env.rules.first_opener
+    if env.opener is None and first is FirstOpener.RANDOM:
         out.append(int(st["player"][i]))
+    elif env.opener is None and first in (FirstOpener.ROLL_ONE, FirstOpener.ROLL_TWO):
+        rollers = list(range(env.num_players))
+        r = 0
+        while len(rollers) > 1:
+            faces = np.asarray(env.rolloff_faces(key, r))
+            for seat in rollers:
+                out += faces[seat].tolist()
+            sums = {seat: int(faces[seat].sum()) for seat in rollers}
+            rollers = [seat for seat in rollers if sums[seat] == max(sums.values())]
+            r += 1
+        assert rollers[0] == st["player"][i], (rollers, st["player"][i])
     return out + round_events(env, st, i)
 
 
@@ -48,7 +61,8 @@ def differential(
     look = jax.jit(jax.vmap(lambda s: (env.legal_mask(s), env.observe(s))))
     key = jax.random.key(seed)
     key, sub = jax.random.split(key)
-    state = init(jax.random.split(sub, n))
+    keys = jax.random.split(sub, n)
+    state = init(keys)
 
     def host(s: Any) -> dict[str, np.ndarray]:
         return {k: np.asarray(v) for k, v in s._asdict().items()}
@@ -57,7 +71,7 @@ def differential(
     states: list[Any] = []
     for i in range(n):
         s = game.new_initial_state()
-        for o in game_events(env, st, i):
+        for o in game_events(env, st, i, keys[i]):
             s = s.apply_event(CHANCE, o)
         states.append(s)
     finished = 0
@@ -75,7 +89,8 @@ def differential(
             assert (obs[i] == want).all(), (where, obs[i], want)
         key, k1, k2 = jax.random.split(key, 3)
         actions = sample(state, jax.random.split(k1, n))
-        out = step(state, actions, jax.random.split(k2, n))
+        keys = jax.random.split(k2, n)
+        out = step(state, actions, keys)
         state = out.state
         st = host(state)
         acts = np.asarray(actions)
@@ -89,7 +104,7 @@ def differential(
                 assert tuple(dice[i]) == s.dice_counts, (where, dice[i], s.dice_counts)
                 np.testing.assert_allclose(rewards[i], s.returns(), rtol=1e-6, err_msg=where)
                 finished += 1
-                states[i] = _chance(s, [], game, game_events(env, st, i))
+                states[i] = _chance(s, [], game, game_events(env, st, i, keys[i]))
                 continue
             assert not s.is_terminal(), where
             assert not rewards[i].any(), where

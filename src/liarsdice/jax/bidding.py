@@ -65,10 +65,11 @@ _TABLE_BYTES = 16 * 2**20  # the most memory a lookup table of legal actions may
 
 def check_supported(rules: Rules) -> None:
     """Raise :class:`RulesError` naming the option when the JAX environment does not cover
-    ``rules`` (show-and-reroll, roll-off openers, economies, the calling
+    ``rules`` (show-and-reroll, economies, the calling
     advantage).
 
     >>> check_supported(preset("perudo"))
+    >>> check_supported(preset("house-rules"))
     >>> check_supported(preset("milton-bradley"))
     Traceback (most recent call last):
     ...
@@ -76,7 +77,6 @@ def check_supported(rules: Rules) -> None:
     """
     unsupported = {
         "show_reroll": rules.show_reroll is not ShowReroll.OFF,
-        "first_opener": rules.first_opener in (FirstOpener.ROLL_ONE, FirstOpener.ROLL_TWO),
         "economy": rules.economy is not Economy.NONE,
         "calling_advantage": rules.calling_advantage,
     }
@@ -165,6 +165,7 @@ class JaxBiddingEnv:
         self._history_bids = B if history else 0
         # random words a roll takes: P x max_hand dice, P stash dice, the first opener
         self._num_words = P * (self.max_hand + 1) + 1
+        self._per = 2 if rules.first_opener is FirstOpener.ROLL_TWO else 1
         self._setup_tables()
 
     # ------------------------------------------------------------------ helpers
@@ -176,16 +177,40 @@ class JaxBiddingEnv:
         cand = (p + jnp.arange(1, P, dtype=jnp.int32)) % P
         return cand[jnp.argmax(dice[cand] > 0)]
 
-    def _words(self, key: Array, n: int) -> Array:
-        """``n`` random uint32 words from ``key`` (a PRNG key, or two uint32 words of random
-        bits): 64 bits drawn from the key, spread by a counter-based mixer (cheaper than
-        drawing every word from the key, which dominates a CPU step)."""
+    def _words(self, key: Array, n: int, start: int | Array = 0) -> Array:
+        """Random uint32 words ``start .. start + n - 1`` of ``key``'s stream (``key``: a PRNG
+        key, or two uint32 words of random bits): 64 bits drawn from the key, spread by a
+        counter-based mixer (cheaper than drawing every word from the key, which dominates a
+        CPU step). Words ``0 .. P * (max_hand + 1)`` roll a round (and a random opener), the
+        next one is :meth:`uniform`'s, and a roll-off's dice follow."""
         if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
             seed = jax.random.bits(key, (2,), jnp.uint32)
         else:
             seed = key.astype(jnp.uint32)
-        i = jnp.arange(n, dtype=jnp.uint32) * jnp.uint32(0x9E3779B9)
-        return _mix(seed[0] ^ _mix(seed[1] + i))
+        counter = jnp.asarray(start, dtype=jnp.uint32) + jnp.arange(n, dtype=jnp.uint32)
+        return _mix(seed[0] ^ _mix(seed[1] + counter * jnp.uint32(0x9E3779B9)))
+
+    def rolloff_faces(self, key: Array, r: Array | int) -> Array:
+        """The faces (1-based, ``P x per``) every seat rolls in round ``r`` of a roll-off for
+        the first opener drawn from ``key`` (only the seats still rolling count)."""
+        P, per = self.num_players, self._per
+        start = self._num_words + 1 + jnp.asarray(r, dtype=jnp.uint32) * jnp.uint32(P * per)
+        return self._faces(self._words(key, P * per, start)).reshape(P, per) + 1
+
+    def _roll_off(self, key: Array) -> Array:
+        """Every seat rolls ``per`` dice, the highest total opens; tied seats roll again."""
+
+        def again(c: tuple[Array, Array]) -> Array:
+            return c[0].sum() > 1
+
+        def roll(c: tuple[Array, Array]) -> tuple[Array, Array]:
+            rollers, r = c
+            sums = jnp.where(rollers, self.rolloff_faces(key, r).sum(1), 0)
+            return rollers & (sums == sums.max()), r + 1
+
+        init = (jnp.ones(self.num_players, dtype=jnp.bool_), jnp.int32(0))
+        rollers, _ = jax.lax.while_loop(again, roll, init)
+        return jnp.argmax(rollers).astype(jnp.int32)
 
     def uniform(self, key: Array) -> Array:
         """A uniform float in [0, 1) from ``key`` (a PRNG key or two uint32 words), off the
@@ -244,10 +269,13 @@ class JaxBiddingEnv:
             bids_made=jnp.zeros_like(s.bids_made),
         )
 
-    def _first_opener(self, words: Array) -> Array:
-        if self.opener is not None or self.rules.first_opener is FirstOpener.GIVEN:
+    def _first_opener(self, words: Array, key: Array) -> Array:
+        first = self.rules.first_opener
+        if self.opener is not None or first is FirstOpener.GIVEN:
             return jnp.asarray(self.opener or 0, dtype=jnp.int32)
-        return _mul_hi(words[-1], self.num_players).astype(jnp.int32)
+        if first is FirstOpener.RANDOM:
+            return _mul_hi(words[-1], self.num_players).astype(jnp.int32)
+        return self._roll_off(key)
 
     # ---------------------------------------------------------------- interface
     def init(self, key: Array) -> EnvState:
@@ -269,7 +297,7 @@ class JaxBiddingEnv:
             bids_made=jnp.zeros((P, self._history_bids), dtype=jnp.bool_),
         )
         words = self._words(key, self._num_words)
-        return self._round(words, blank, self._start, self._first_opener(words))
+        return self._round(words, blank, self._start, self._first_opener(words, key))
 
     def _table_key(self, s: EnvState) -> Array:
         key = s.cap * (self.num_bids + 1) + s.bid + 1
@@ -511,15 +539,15 @@ class JaxBiddingEnv:
         opener = jnp.where(new[opener] == 0, self._next_seat(new, opener), opener)
         words = self._words(key, self._num_words)
         if rules.scoring is Scoring.SINGLE_ROUND:
-            return self._fresh(words, s), reward, over, new
+            return self._fresh(words, key, s), reward, over, new
         going = self._round(
             words, s._replace(palifico=palifico, palifico_used=used, scores=scores), new, opener
         )
-        fresh_game = self._fresh(words, s)
+        fresh_game = self._fresh(words, key, s)
         state = jax.tree.map(lambda x, y: jnp.where(over, x, y), fresh_game, going)
         return state, reward, over, new
 
-    def _fresh(self, words: Array, s: EnvState) -> EnvState:
+    def _fresh(self, words: Array, key: Array, s: EnvState) -> EnvState:
         """The next game's first state (the same words as a new round's: a game ends or a
         round starts, never both)."""
         base = s._replace(
@@ -527,7 +555,7 @@ class JaxBiddingEnv:
             palifico_used=jnp.zeros_like(s.palifico_used),
             scores=jnp.zeros_like(s.scores),
         )
-        return self._round(words, base, self._start, self._first_opener(words))
+        return self._round(words, base, self._start, self._first_opener(words, key))
 
 
 def _mix(x: Array) -> Array:
