@@ -27,7 +27,9 @@ def round_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int) -> list[
     return out
 
 
-def game_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int, key: Any) -> list[int]:
+def game_events(
+    env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int, key: Any, rolloff: Any
+) -> list[int]:
     """A new game's chance outcomes: the random opener or the roll-off (where drawn, from the
     game's ``key``), then the round's."""
     out: list[int] = []
@@ -38,7 +40,7 @@ def game_events(env: JaxBiddingEnv, st: dict[str, np.ndarray], i: int, key: Any)
         rollers = list(range(env.num_players))
         r = 0
         while len(rollers) > 1:
-            faces = np.asarray(env.rolloff_faces(key, r))
+            faces = np.asarray(rolloff(key, r))
             for seat in rollers:
                 out += faces[seat].tolist()
             sums = {seat: int(faces[seat].sum()) for seat in rollers}
@@ -55,14 +57,23 @@ def differential(
     environment and the engine, comparing every step. Returns how many games finished."""
     env = JaxBiddingEnv(rules, players=players, history=history)
     game, enc = env.game, env.encoding
-    init = jax.jit(jax.vmap(env.init))
-    step = jax.jit(jax.vmap(env.step))
-    sample = jax.jit(jax.vmap(env.sample_action))
-    look = jax.jit(jax.vmap(lambda s: (env.legal_mask(s), env.observe(s))))
+
+    def tick(state: Any, key: Any) -> tuple[Any, ...]:
+        """One compiled call a step (compiling dominates the test's time): the state's masks
+        and observations, random legal actions, and the step with a key per game."""
+        key, k1, k2 = jax.random.split(key, 3)
+        mask = jax.vmap(env.legal_mask)(state)
+        obs = jax.vmap(env.observe)(state)
+        actions = jax.vmap(env.sample_action)(state, jax.random.split(k1, n))
+        keys = jax.random.split(k2, n)
+        return key, mask, obs, actions, keys, jax.vmap(env.step)(state, actions, keys)
+
+    tick_jit = jax.jit(tick)
+    rolloff = jax.jit(env.rolloff_faces)
     key = jax.random.key(seed)
     key, sub = jax.random.split(key)
     keys = jax.random.split(sub, n)
-    state = init(keys)
+    state = jax.jit(jax.vmap(env.init))(keys)
 
     def host(s: Any) -> dict[str, np.ndarray]:
         return {k: np.asarray(v) for k, v in s._asdict().items()}
@@ -71,12 +82,13 @@ def differential(
     states: list[Any] = []
     for i in range(n):
         s = game.new_initial_state()
-        for o in game_events(env, st, i, keys[i]):
+        for o in game_events(env, st, i, keys[i], rolloff):
             s = s.apply_event(CHANCE, o)
         states.append(s)
     finished = 0
     for t in range(steps):
-        mask, obs = (np.asarray(x) for x in look(state))
+        key, mask, obs, actions, keys, out = tick_jit(state, key)
+        mask, obs = np.asarray(mask), np.asarray(obs)
         for i, s in enumerate(states):
             where = f"step {t} game {i}"
             assert not s.is_terminal(), where
@@ -87,10 +99,6 @@ def differential(
             p = s.current_player
             want = enc.information_state(s, p) if history else enc.observation(s, p)
             assert (obs[i] == want).all(), (where, obs[i], want)
-        key, k1, k2 = jax.random.split(key, 3)
-        actions = sample(state, jax.random.split(k1, n))
-        keys = jax.random.split(k2, n)
-        out = step(state, actions, keys)
         state = out.state
         st = host(state)
         acts = np.asarray(actions)
@@ -104,7 +112,7 @@ def differential(
                 assert tuple(dice[i]) == s.dice_counts, (where, dice[i], s.dice_counts)
                 np.testing.assert_allclose(rewards[i], s.returns(), rtol=1e-6, err_msg=where)
                 finished += 1
-                states[i] = _chance(s, [], game, game_events(env, st, i, keys[i]))
+                states[i] = _chance(s, [], game, game_events(env, st, i, keys[i], rolloff))
                 continue
             assert not s.is_terminal(), where
             assert not rewards[i].any(), where
