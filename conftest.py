@@ -4,11 +4,16 @@ test session's own, so that no result depends on what a user has solved into the
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 
 import pytest
 
 from liarsdice.solve.cache import CACHE_ENV
+
+# liarsdice.jax needs the optional `jax` extra (`dev` has it): without JAX, its doctests are
+# not collected (its tests in tests/jax/ skip themselves)
+collect_ignore_glob = [] if importlib.util.find_spec("jax") else ["src/liarsdice/jax/*"]
 
 
 @pytest.fixture(autouse=True, scope="session")
