@@ -11,9 +11,10 @@ import pytest
 
 from liarsdice.solve.cache import CACHE_ENV
 
-# liarsdice.jax needs the optional `jax` extra (`dev` has it): without JAX, its doctests are
-# not collected (its tests in tests/jax/ skip themselves)
-collect_ignore_glob = [] if importlib.util.find_spec("jax") else ["src/liarsdice/jax/*"]
+# liarsdice.jax needs the optional `jax` extra (`dev` has it): without JAX, neither its
+# doctests nor its tests (tests/jax/) are collected
+_NO_JAX = ["src/liarsdice/jax/*", "tests/jax/*"]
+collect_ignore_glob = [] if importlib.util.find_spec("jax") else _NO_JAX
 
 
 @pytest.fixture(autouse=True, scope="session")
