@@ -25,10 +25,10 @@ import statistics
 import time
 from typing import Any
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from liarsdice.jax import JaxBiddingEnv
 from liarsdice.sim.bidding import VectorEnv
 

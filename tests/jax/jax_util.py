@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import jax
 import numpy as np
 
-import jax
 from liarsdice.core.bidding import CHANCE, Rules
 from liarsdice.core.bidding.rules import FirstOpener, Stash
 from liarsdice.jax import JaxBiddingEnv

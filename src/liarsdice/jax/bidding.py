@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import jax
 import jax.numpy as jnp
 import numpy as np
 
-import jax
 from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import (
