@@ -8,6 +8,7 @@ import jax
 import numpy as np
 
 from liarsdice.core.bidding import CHANCE, Rules
+from liarsdice.core.bidding.actions import BID_BASE
 from liarsdice.core.bidding.rules import FirstOpener, Stash
 from liarsdice.jax import JaxBiddingEnv
 
@@ -116,7 +117,9 @@ def differential(
                 continue
             assert not s.is_terminal(), where
             assert not rewards[i].any(), where
-            if s.current_player == CHANCE:  # a call settled: the round's result, then a roll
+            if acts[i] >= env.num_bids + BID_BASE:  # a show: the re-rolled dice
+                s = _chance(s, None, game, _faces(st["hand"][i, before.current_player]))
+            elif s.current_player == CHANCE:  # a call settled: the round's result, a roll
                 assert tuple(dice[i]) == s.dice_counts, (where, dice[i], s.dice_counts)
                 s = _chance(s, None, game, round_events(env, st, i))
             states[i] = s

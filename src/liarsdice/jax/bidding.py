@@ -37,7 +37,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR
+from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR, NO_SHOW
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import (
     Economy,
@@ -65,18 +65,17 @@ _TABLE_BYTES = 16 * 2**20  # the most memory a lookup table of legal actions may
 
 def check_supported(rules: Rules) -> None:
     """Raise :class:`RulesError` naming the option when the JAX environment does not cover
-    ``rules`` (show-and-reroll, economies, the calling
+    ``rules`` (economies, the calling
     advantage).
 
     >>> check_supported(preset("perudo"))
     >>> check_supported(preset("house-rules"))
-    >>> check_supported(preset("milton-bradley"))
+    >>> check_supported(preset("spot-on", economy="chips"))
     Traceback (most recent call last):
     ...
-    liarsdice.core.errors.RulesError: the JAX environment does not support show_reroll=after ...
+    liarsdice.core.errors.RulesError: the JAX environment does not support economy=chips ...
     """
     unsupported = {
-        "show_reroll": rules.show_reroll is not ShowReroll.OFF,
         "economy": rules.economy is not Economy.NONE,
         "calling_advantage": rules.calling_advantage,
     }
@@ -113,6 +112,9 @@ class EnvState(NamedTuple):
     palifico_used: Array  # (P,) bool
     called: Array  # (P,) bool: the seats that called the current bid (all-call)
     scores: Array  # (P,) int32: room scores
+    shown: Array  # (P, F) int32: dice on show (show-and-reroll)
+    must_raise: Array  # () bool: the player to act showed and must raise ('after')
+    show_phase: Array  # () bool: the bidder may now show ('before')
     bids_made: Array  # (P, B) bool, or (P, 0)
 
 
@@ -166,6 +168,13 @@ class JaxBiddingEnv:
         # random words a roll takes: P x max_hand dice, P stash dice, the first opener
         self._num_words = P * (self.max_hand + 1) + 1
         self._per = 2 if rules.first_opener is FirstOpener.ROLL_TWO else 1
+        counts = np.zeros((max(len(enc.shows), 1), self.faces), dtype=np.int32)
+        for k, ms in enumerate(enc.shows):
+            for f in ms:
+                counts[k, f - 1] += 1
+        self._show_counts = jnp.asarray(counts)
+        self._show_size = jnp.asarray(counts.sum(1))
+        self._show_base = BID_BASE + B
         self._setup_tables()
 
     # ------------------------------------------------------------------ helpers
@@ -266,6 +275,9 @@ class JaxBiddingEnv:
             bidder=jnp.int32(-1),
             player=opener.astype(jnp.int32),
             called=jnp.zeros_like(s.called),
+            shown=jnp.zeros_like(s.shown),
+            must_raise=jnp.bool_(False),
+            show_phase=jnp.bool_(False),
             bids_made=jnp.zeros_like(s.bids_made),
         )
 
@@ -294,6 +306,9 @@ class JaxBiddingEnv:
             palifico_used=jnp.zeros(P, dtype=jnp.bool_),
             called=jnp.zeros(P, dtype=jnp.bool_),
             scores=jnp.zeros(P, dtype=jnp.int32),
+            shown=jnp.zeros((P, F), dtype=jnp.int32),
+            must_raise=jnp.bool_(False),
+            show_phase=jnp.bool_(False),
             bids_made=jnp.zeros((P, self._history_bids), dtype=jnp.bool_),
         )
         words = self._words(key, self._num_words)
@@ -306,8 +321,24 @@ class JaxBiddingEnv:
     def legal_mask(self, s: EnvState) -> Array:
         """The player to act's legal actions (``num_actions`` bools, the dense indices)."""
         if self._mask_table is not None:
-            return self._mask_table[self._table_key(s)]
-        return self._moves(s.cap, s.bid, s.palifico)
+            base = self._mask_table[self._table_key(s)]
+        else:
+            base = self._moves(s.cap, s.bid, s.palifico)
+        show = self.rules.show_reroll
+        if show is ShowReroll.OFF:
+            return base
+        calls, bids = base[:BID_BASE], base[BID_BASE:]
+        hand = s.hand[s.player]
+        hidden = hand.sum()
+        fits = (self._show_counts <= hand).all(1) & (self._show_size < hidden)
+        if show is ShowReroll.AFTER:
+            calls = calls & ~s.must_raise
+            shows = fits & calls[LIAR] & bids.any() & (hidden >= 2)
+        else:
+            calls = (calls & ~s.show_phase).at[NO_SHOW].set(s.show_phase)
+            bids = bids & ~s.show_phase
+            shows = fits & s.show_phase
+        return jnp.concatenate([calls, bids, shows])
 
     def _moves(self, cap: Array, bid: Array, palifico: Array) -> Array:
         """The legal actions for (dice a bid may name, current bid, palifico round)."""
@@ -365,7 +396,11 @@ class JaxBiddingEnv:
     def pick_action(self, s: EnvState, u: Array) -> Array:
         """The legal action at ``u`` (uniform in [0, 1)): ``u``'s share of the legal actions
         listed in ascending order (a uniform ``u`` picks a uniformly random legal action)."""
-        if self._list_table is not None and self._count_table is not None:
+        if (
+            self._list_table is not None
+            and self._count_table is not None
+            and self.rules.show_reroll is ShowReroll.OFF
+        ):
             k = self._table_key(s)
             pick = jnp.floor(u * self._count_table[k]).astype(jnp.int32)
             return self._list_table[k, pick]
@@ -388,6 +423,8 @@ class JaxBiddingEnv:
             s.hand[p].astype(jnp.float32),  # my_dice
             self._relative(s.dice, p).astype(jnp.float32),  # dice
         ]
+        if "shown" in sl:
+            parts.append(self._relative(s.shown, p).reshape(-1).astype(jnp.float32))
         if "stash" in sl:
             parts.append(s.stash.astype(jnp.float32))
         if "stash_size" in sl:
@@ -396,6 +433,10 @@ class JaxBiddingEnv:
             parts.append(self._relative(s.called, p).astype(jnp.float32))
         if "palifico" in sl:
             parts.append(s.palifico[None].astype(jnp.float32))
+        if "must_raise" in sl:
+            parts.append(s.must_raise[None].astype(jnp.float32))
+        if "show_phase" in sl:
+            parts.append(s.show_phase[None].astype(jnp.float32))
         if "scores" in sl:
             parts.append(self._relative(s.scores, p).astype(jnp.float32))
         if self.history:
@@ -421,8 +462,16 @@ class JaxBiddingEnv:
         after_bid = s._replace(
             bid=b, bidder=p, player=nxt, bids_made=made, called=jnp.zeros_like(s.called)
         )
+        show = self.rules.show_reroll
+        if show is ShowReroll.AFTER:
+            after_bid = after_bid._replace(must_raise=jnp.bool_(False))
+        elif show is ShowReroll.BEFORE:
+            to_show = (s.bid >= 0) & (s.hand[p].sum() >= 2)
+            after_bid = after_bid._replace(show_phase=to_show, player=jnp.where(to_show, p, nxt))
         called, reward, done, dice = self._resolve(s, a, key)
         is_bid = a >= BID_BASE
+        if show is not ShowReroll.OFF:
+            is_bid &= a < self._show_base
         if self.rules.resolution is Resolution.ALL_CALL:
             # a call waits until every other seat with dice has called
             marked = s.called | (self._seats == p)
@@ -433,10 +482,38 @@ class JaxBiddingEnv:
             done = done & ~wait
             dice = jnp.where(wait, s.dice, dice)
         state = jax.tree.map(lambda x, y: jnp.where(is_bid, x, y), after_bid, called)
+        if show is not ShowReroll.OFF:
+            # a show, or (before) declining to show: no call, the round goes on
+            other = self._show(s, a, key, nxt)
+            is_bid |= a >= self._show_base
+            if show is ShowReroll.BEFORE:
+                declined = s._replace(show_phase=jnp.bool_(False), player=nxt)
+                other = jax.tree.map(lambda x, y: jnp.where(a == NO_SHOW, x, y), declined, other)
+                is_bid |= a == NO_SHOW
+            moved = (a >= self._show_base) | (a == NO_SHOW)
+            state = jax.tree.map(lambda x, y: jnp.where(moved, x, y), other, state)
         zero = jnp.zeros_like(reward)
         return StepResult(
             state, jnp.where(is_bid, zero, reward), done & ~is_bid, jnp.where(is_bid, s.dice, dice)
         )
+
+    def _show(self, s: EnvState, a: Array, key: Array, nxt: Array) -> EnvState:
+        """The player to act shows show ``a``'s dice and re-rolls the rest of its hidden dice."""
+        p = s.player
+        j = jnp.clip(a - self._show_base, 0, len(self.encoding.shows) - 1)
+        shown = self._show_counts[j]
+        rest = s.hand[p] - shown
+        M = self.max_hand
+        faces = self._faces(self._words(key, M))
+        new = self._count(faces[None, :], (jnp.arange(M) < rest.sum())[None, :])[0]
+        out = s._replace(
+            hand=s.hand.at[p].set(new),
+            shown=s.shown.at[p].add(shown),
+            total=s.total + new - rest,
+        )
+        if self.rules.show_reroll is ShowReroll.AFTER:
+            return out._replace(must_raise=jnp.bool_(True))
+        return out._replace(show_phase=jnp.bool_(False), player=nxt)
 
     # ------------------------------------------------------------- resolution
     def _resolve(self, s: EnvState, a: Array, key: Array) -> tuple[EnvState, Array, Array, Array]:
