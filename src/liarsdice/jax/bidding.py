@@ -406,7 +406,8 @@ class JaxBiddingEnv:
             return self._list_table[k, pick]
         mask = self.legal_mask(s)
         pick = jnp.floor(u * mask.sum(dtype=jnp.int32)).astype(jnp.int32)
-        return jnp.argmax(jnp.cumsum(mask, dtype=jnp.int32) > pick).astype(jnp.int32)
+        rank = jax.lax.associative_scan(jnp.add, mask.astype(jnp.int32))  # log-depth cumsum
+        return jnp.argmax(rank > pick).astype(jnp.int32)
 
     def observe(self, s: EnvState) -> Array:
         """The observation (float32) of the player to act: the encoding's vector."""
