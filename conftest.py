@@ -4,11 +4,17 @@ test session's own, so that no result depends on what a user has solved into the
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 
 import pytest
 
 from liarsdice.solve.cache import CACHE_ENV
+
+# liarsdice.jax needs the optional `jax` extra (`dev` has it): without JAX, neither its
+# doctests nor its tests (tests/jax/) are collected
+_NO_JAX = ["src/liarsdice/jax/*", "tests/jax/*"]
+collect_ignore_glob = [] if importlib.util.find_spec("jax") else _NO_JAX
 
 
 @pytest.fixture(autouse=True, scope="session")

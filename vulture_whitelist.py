@@ -22,6 +22,7 @@ from liarsdice.core.poker.state import PokerState
 from liarsdice.i18n.build import _PageText
 from liarsdice.interop.openspiel import LiarsDiceGame, LiarsDiceState, Observer
 from liarsdice.interop.pettingzoo import LiarsDiceAEC, LiarsDiceGymEnv
+from liarsdice.jax.bidding import JaxBiddingEnv
 from liarsdice.server.http.analysis import get_analysis
 from liarsdice.server.http.health import ready
 from liarsdice.server.http.players import create_player, get_player, rename_player
@@ -94,6 +95,7 @@ RoomState.facts  # tests/server_util.py, tests/test_server_room.py (a room value
 VectorEnv.action_mask  # tests/test_sim.py, docs/RESEARCH.md
 VectorEnv.sample_actions  # tests/test_sim.py, bench/sim.py, docs/RESEARCH.md
 VectorEnv.take_chance_log  # tests/test_sim.py, docs/RESEARCH.md
+JaxBiddingEnv.sample_action  # tests/jax/, docs/RESEARCH.md
 CFRSolver.current_plan  # tests/test_solve.py
 Policy.from_plans  # tests/test_solve_lean.py
 PublicTree.from_layout  # tests/test_solve_lean.py

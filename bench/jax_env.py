@@ -1,0 +1,180 @@
+"""Speed of the JAX environment (:mod:`liarsdice.jax`) beside the NumPy simulator's.
+
+Random play (uniform over the legal actions) of ``N`` games at once: the JAX environment
+``jit``-compiles ``vmap``-ed steps into one ``lax.scan`` of ``--chunk`` steps per call (each
+step draws the actions, steps, and builds every observation and legal mask, as the NumPy
+simulator does), and :class:`liarsdice.sim.bidding.VectorEnv` plays the same preset at the
+same ``N`` in the same run. A *transition* is one game's decision. Prints ONE JSON line:
+``transitions_per_s`` (JAX), ``numpy_transitions_per_s``, ``ratio``, ``envs``, ``platform``
+(``jax.default_backend()``: cpu, gpu or tpu) and the compile time.
+
+``--sweep`` measures the JAX environment at N = 2^12 .. 2^20 (``--max-log2`` caps it; the
+NumPy simulator is measured up to 2^16 only) and prints one line with a ``sweep`` list: for a
+GPU, where large batches pay off.
+
+    python bench/jax_env.py [--envs 4096] [--seconds 2] [--preset perudo] [--players 4]
+    python bench/jax_env.py --sweep [--max-log2 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import time
+from typing import Any
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from liarsdice.jax import JaxBiddingEnv
+from liarsdice.sim.bidding import VectorEnv
+
+
+class JaxRun:
+    """Random play of ``n`` games in the JAX environment, compiled once: :meth:`rate`."""
+
+    def __init__(self, env: JaxBiddingEnv, n: int, chunk: int, seed: int) -> None:
+        def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
+            state, games, check = carry
+            # one batched draw per step, two random words per game: they pick its action
+            # (env.uniform) and seed its chance (step takes them in place of a key)
+            words = jax.random.bits(key, (n, 2), jnp.uint32)
+            actions = jax.vmap(env.pick_action)(state, jax.vmap(env.uniform)(words))
+            out = jax.vmap(env.step)(state, actions, words)
+            # what an agent reads, as the NumPy simulator builds it every step: summed, so
+            # that the compiler cannot leave any of it out
+            obs = jax.vmap(env.observe)(out.state)
+            mask = jax.vmap(env.legal_mask)(out.state)
+            check = check + obs.sum() + mask.sum(dtype=jnp.int32)
+            return (out.state, games + out.done.sum(), check), None
+
+        @jax.jit
+        def run(carry: Any, key: jax.Array) -> Any:
+            carry, _ = jax.lax.scan(one, carry, jax.random.split(key, chunk))
+            return carry
+
+        self.n, self.chunk, self._run = n, chunk, run
+        self.key = jax.random.key(seed)
+        state = jax.jit(jax.vmap(env.init))(jax.random.split(self.key, n))
+        self.carry = (state, jnp.int32(0), jnp.float32(0))
+        self.calls = 0
+        t0 = time.perf_counter()
+        self._call()
+        self.compile_s = time.perf_counter() - t0
+
+    def _call(self) -> None:
+        self.calls += 1
+        self.carry = self._run(self.carry, jax.random.fold_in(self.key, self.calls))
+
+    def rate(self, seconds: float) -> tuple[float, float]:
+        """Play for about ``seconds``: (transitions/s, games/s)."""
+        jax.block_until_ready(self.carry)
+        games0, calls = int(self.carry[1]), 0
+        start = time.perf_counter()
+        while True:
+            self._call()
+            calls += 1
+            jax.block_until_ready(self.carry)
+            if time.perf_counter() - start >= seconds:
+                break
+        elapsed = time.perf_counter() - start
+        return calls * self.chunk * self.n / elapsed, (int(self.carry[1]) - games0) / elapsed
+
+
+def numpy_rate(env: VectorEnv, seconds: float, seed: int) -> float:
+    """The NumPy simulator's random play for about ``seconds``: transitions/s."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in range(10):
+        env.step(env.sample_actions(rng))
+    steps = 0
+    start = time.perf_counter()
+    while True:
+        for _ in range(10):
+            env.step(env.sample_actions(rng))
+        steps += 10
+        if time.perf_counter() - start >= seconds:
+            break
+    return steps * env.num_envs / (time.perf_counter() - start)
+
+
+def pin(cpu: int | None) -> int | None:
+    """Pin this process to one core (the first allowed one by default), as bench/sim.py does:
+    JAX's compiled loops and NumPy then get the same single core."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = sorted(os.sched_getaffinity(0))
+    core = allowed[0] if cpu is None else cpu
+    os.sched_setaffinity(0, {core})
+    return core
+
+
+def measure(args: argparse.Namespace, env: JaxBiddingEnv, n: int, numpy: bool) -> dict[str, Any]:
+    """Interleaved repetitions of both at batch size ``n``: medians (and every run)."""
+    run = JaxRun(env, n, args.chunk, args.seed)
+    sim = VectorEnv(args.preset, n, players=args.players, seed=args.seed) if numpy else None
+    jax_runs: list[float] = []
+    games: list[float] = []
+    np_runs: list[float] = []
+    for rep in range(args.reps):
+        rate, g = run.rate(args.seconds)
+        jax_runs.append(rate)
+        games.append(g)
+        if sim is not None:
+            np_runs.append(numpy_rate(sim, args.seconds, args.seed + rep))
+    out: dict[str, Any] = {
+        "envs": n,
+        "transitions_per_s": statistics.median(jax_runs),
+        "games_per_s": statistics.median(games),
+        "compile_s": round(run.compile_s, 3),
+        "runs": [round(r) for r in jax_runs],
+    }
+    if np_runs:
+        out["numpy_transitions_per_s"] = statistics.median(np_runs)
+        out["numpy_runs"] = [round(r) for r in np_runs]
+        out["ratio"] = out["transitions_per_s"] / out["numpy_transitions_per_s"]
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--envs", type=int, default=4096)
+    ap.add_argument("--seconds", type=float, default=2.0, help="per repetition")
+    ap.add_argument("--reps", type=int, default=3, help="interleaved repetitions")
+    ap.add_argument("--preset", default="perudo")
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--chunk", type=int, default=128, help="steps per compiled call")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--cpu", type=int, default=None, help="core to pin to (CPU platform)")
+    ap.add_argument("--all-cores", action="store_true", help="do not pin to one core")
+    ap.add_argument("--sweep", action="store_true", help="N = 2^12 .. 2^max-log2")
+    ap.add_argument("--max-log2", type=int, default=20)
+    args = ap.parse_args(argv)
+    core = None if args.all_cores else pin(args.cpu)  # before JAX starts its backend
+    env = JaxBiddingEnv(args.preset, players=args.players)
+    platform = jax.default_backend()
+    base: dict[str, Any] = {
+        "bench": "jax_env",
+        "preset": args.preset,
+        "players": env.num_players,
+        "platform": platform,
+        "devices": [str(d) for d in jax.devices()],
+        "core": core if platform == "cpu" else None,
+        "chunk": args.chunk,
+        "reps": args.reps,
+        "seconds": args.seconds,
+    }
+    if args.sweep:
+        rows = [
+            measure(args, env, 2**log2, numpy=log2 <= 16) for log2 in range(12, args.max_log2 + 1)
+        ]
+        print(json.dumps({**base, "sweep": rows}))
+        return
+    print(json.dumps({**base, **measure(args, env, args.envs, numpy=True)}))
+
+
+if __name__ == "__main__":
+    main()
