@@ -2,7 +2,7 @@
 # and `make test`.
 # Each creates .venv on first use. `serve` and `play` install only what playing needs
 # (`pip install -e .`: about 25 s and 340 MB); `test`, `lint` and `bench` add the development
-# tools (`pip install -e '.[dev]'`: pytest, ruff, mypy, Playwright, OpenSpiel, PettingZoo...).
+# tools (`pip install -e '.[dev]'`: pytest, ruff, mypy, Playwright, OpenSpiel, Ray, JAX...).
 # Each install has its own stamp, so `make play` never pulls in the test tools and `make test`
 # after `make play` only adds them.
 PYTHON ?= python3
