@@ -60,6 +60,26 @@ LOOPS: dict[str, str] = {
 Slice = Callable[[float], tuple[int, int, float]]  # seconds -> (games, actions, elapsed)
 
 
+def _timed(one_game: Callable[[], int]) -> Slice:
+    """A slice that plays ``one_game`` (it returns its number of actions) until ``seconds``
+    are up, looking at the clock every 20 games. Each side pays the same one call per game;
+    the actions inside a game are the loop's own code."""
+
+    def play(seconds: float) -> tuple[int, int, float]:
+        games = actions = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            for _ in range(20):
+                actions += one_game()
+            games += 20
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, actions, now - start
+
+    return play
+
+
 def ours_slice(
     preset_name: str, players: int, dice: int, seed: int, loop: str = "returns"
 ) -> Slice:
@@ -69,64 +89,43 @@ def ours_slice(
     game = Game(preset(preset_name, dice=dice), players)
     choice = random.Random(seed).choice
 
-    def playout(seconds: float) -> tuple[int, int, float]:
-        games = actions = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    state = state.apply_action(choice(state.legal_actions()))
-                    actions += 1
-                games += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, actions, now - start
+    def playout() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state = state.apply_action(choice(state.legal_actions()))
+            actions += 1
+        return actions
 
-    def returns(seconds: float) -> tuple[int, int, float]:
-        games = actions = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    state = state.apply_action(choice(state.legal_actions()))
-                    actions += 1
-                state.returns()
-                games += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, actions, now - start
+    def returns() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state = state.apply_action(choice(state.legal_actions()))
+            actions += 1
+        state.returns()
+        return actions
 
-    def rl(seconds: float) -> tuple[int, int, float]:
-        games = actions = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    player = state.current_player
-                    legal = state.legal_actions()
-                    if player >= 0:
-                        state.information_state_tensor(player)
-                    state = state.apply_action(choice(legal))
-                    actions += 1
-                state.returns()
-                games += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, actions, now - start
+    def rl() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player
+            legal = state.legal_actions()
+            if player >= 0:
+                state.information_state_tensor(player)
+            state = state.apply_action(choice(legal))
+            actions += 1
+        state.returns()
+        return actions
 
-    return {"playout": playout, "returns": returns, "rl": rl}[loop]
+    return _timed({"playout": playout, "returns": returns, "rl": rl}[loop])
 
 
 def pyspiel_slice(numdice: int, seed: int, loop: str = "returns") -> Slice | None:
     """OpenSpiel's C++ game through pyspiel, the same ``loop``; None without pyspiel.
 
-    The loops are written out again on purpose: a shared helper taking a step function would
+    The games are written out again on purpose: a shared helper taking a step function would
     add a Python call per action to one side (pyspiel changes its state in place, ours
     returns a new one) and skew the ratio being measured."""
     try:
@@ -136,58 +135,37 @@ def pyspiel_slice(numdice: int, seed: int, loop: str = "returns") -> Slice | Non
     game = pyspiel.load_game("liars_dice", {"numdice": numdice})
     choice = random.Random(seed).choice
 
-    def playout(seconds: float) -> tuple[int, int, float]:
-        games = actions = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    state.apply_action(choice(state.legal_actions()))
-                    actions += 1
-                games += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, actions, now - start
+    def playout() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            actions += 1
+        return actions
 
-    def returns(seconds: float) -> tuple[int, int, float]:
-        games = actions = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    state.apply_action(choice(state.legal_actions()))
-                    actions += 1
-                state.returns()
-                games += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, actions, now - start
+    def returns() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(choice(state.legal_actions()))
+            actions += 1
+        state.returns()
+        return actions
 
-    def rl(seconds: float) -> tuple[int, int, float]:
-        games = actions = 0
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            for _ in range(20):
-                state = game.new_initial_state()
-                while not state.is_terminal():
-                    player = state.current_player()
-                    legal = state.legal_actions()
-                    if player >= 0:
-                        state.information_state_tensor(player)
-                    state.apply_action(choice(legal))
-                    actions += 1
-                state.returns()
-                games += 1
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, actions, now - start
+    def rl() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            player = state.current_player()
+            legal = state.legal_actions()
+            if player >= 0:
+                state.information_state_tensor(player)
+            state.apply_action(choice(legal))
+            actions += 1
+        state.returns()
+        return actions
 
-    return {"playout": playout, "returns": returns, "rl": rl}[loop]
+    return _timed({"playout": playout, "returns": returns, "rl": rl}[loop])
 
 
 class Worker:
