@@ -142,13 +142,13 @@ def test_single_round_end_matches_the_general_resolution(
     the out order, which the game-over shortcut leaves as it was)."""
     name, players, over = case
     general = make(name, players, over)
-    general._single_liar = False  # every call through the general resolution
+    general._single_liar = general._quick_liar = False  # every call: the general resolution
     lazy_ends = 0
     for states in games(case, GAMES * 3):
         final = states[-1]
         full = general.replay(final.history())
         assert full.is_terminal() and type(full.table) is Table
-        assert type(final.table) is Table
+        assert isinstance(final.table, Table)
         if final.history()[-1][1] != LIAR:  # an exact call: the general path already
             continue
         lazy_ends += 1
@@ -280,3 +280,21 @@ def test_returns_match_the_general_path_on_random_games(
             assert final.returns() == tuple(
                 1.0 if p == w else -1.0 / (players - 1) for p in range(players)
             )
+
+
+def test_a_finished_single_round_state_pickles_whole() -> None:
+    """The finished table reads its unchanged fields from the table before the call; a pickled
+    and loaded state must still answer every field, the results and every view alike."""
+    import pickle
+
+    game = Game(preset("openspiel", dice=5), 2)
+    rng = random.Random(7)
+    for _ in range(20):
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            s = s.apply_action(rng.choice(s.legal_actions()))
+        back = pickle.loads(pickle.dumps(s))
+        for name in FIELDS:
+            assert getattr(back.table, name) == getattr(s.table, name), name
+        assert back.returns() == s.returns() and back.results == s.results
+        assert [back.view(p) for p in (-1, 0, 1)] == [s.view(p) for p in (-1, 0, 1)]

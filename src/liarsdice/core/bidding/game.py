@@ -106,6 +106,7 @@ class Game(GameBase[State]):
         # Single-round games with one die lost: a liar call ends the game, resolved by the
         # short path (state._single_round_over), whose dice after the loss are kept here.
         self._single_liar = rules.scoring is Scoring.SINGLE_ROUND and rules.loss is Loss.ONE
+        self._quick_liar = self._single_liar and not rules.house_penalties
         self._after_loss: dict[
             tuple[tuple[int, ...], tuple[int, ...], int],
             tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]],
@@ -120,8 +121,13 @@ class Game(GameBase[State]):
             {} if self._few_deals and self._single_liar else None
         )
         self._sorted_hands: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # each hand's count of every face, wilds included (index = face), by hand
+        self._hand_counts: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # the dice and losses after a two-seat loss, by loser, for the last (dice, lost)
+        self._last_loss: tuple[Any, Any, Any] = (None, None, ())
         self._layout: TensorLayout | None = None
         self._encoders: tuple[Encoder, Encoder] | None = None  # the layout's, once built
+        self._info_encoder: Encoder | None = None  # (the second, read by every RL step)
         # Rule switches read when a round resolves (a bool is cheaper than an enum member).
         n = self.num_players
         self._clockwise = tuple(tuple((p + i) % n for i in range(n)) for p in range(n))
@@ -150,6 +156,7 @@ class Game(GameBase[State]):
         if layout is None:
             layout = self._layout = TensorLayout(self)
             self._encoders = layout.encoders
+            self._info_encoder = layout.encoders[1]
         return layout
 
     def observation_tensor_size(self) -> int:
@@ -170,19 +177,30 @@ class Game(GameBase[State]):
         # The caches stay behind (they fill again); the tensor encoders, closures that do
         # not pickle, come back with the layout.
         state = dict(self.__dict__)
-        state["_encoders"] = None
+        state["_encoders"] = state["_info_encoder"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         if self._layout is not None:
             self._encoders = self._layout.encoders
+            self._info_encoder = self._encoders[1]
 
     def _initial_state(self) -> State:
         root = initial_state(self)
         if self._few_deals and root.phase is Phase.ROLL:
             self._deal_root = root.table
         return root
+
+    def _face_counts(self, hand: tuple[int, ...]) -> tuple[int, ...]:
+        """How many dice of ``hand`` match a bid on each face (index = face, 0 unused),
+        wilds counted unless the bid is on the wild face."""
+        wild = self.rules.wild
+        wilds = hand.count(wild) if wild is not None else 0
+        return (
+            0,
+            *(hand.count(f) + (wilds if f != wild else 0) for f in range(1, self._faces + 1)),
+        )
 
     def _next_seats(self, dice: tuple[int, ...]) -> tuple[int, ...]:
         """For each seat, the next seat clockwise that still has dice (cached: at most 4096
@@ -227,6 +245,15 @@ class Game(GameBase[State]):
             if len(self._rounds) >= 4096:
                 self._rounds.clear()
             rd = self._rounds[key] = _Round(t, legal)
+            if self._fast_bids and not self._show_before:
+                # the bids under the cap are the ids below the first one over it
+                quantity = self._quantity
+                top = next((i for i, q in enumerate(quantity) if q > t.cap), len(quantity)) - 1
+                if all(q > t.cap for q in quantity[top + 1 :]):
+                    if t.modes[1] == OPEN_ANY:
+                        rd.top = top
+                    if t.modes[0] == OPEN_ANY:
+                        rd.top_open = top
         return rd
 
     # ---------------------------------------------------------------- actions

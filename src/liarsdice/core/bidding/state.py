@@ -168,19 +168,41 @@ class Table:
         return [p for p, d in enumerate(self.dice) if d > 0]
 
 
+class _EndTable(Table):
+    """The table of a single-round game once a liar call ended it: what the call changed
+    (the dice, the dice lost, the winner, the results) on a table of its own, every other
+    field read from the table before the call (``base``) when asked for. Building it costs a
+    fraction of a whole table's copy; finished games are read seldom, and only through the
+    fields a state or a record asks for."""
+
+    __slots__ = ("base",)
+
+    base: Table
+
+    def __getattr__(self, name: str) -> Any:
+        # (only called for the fields not set here; ``base`` itself is always set)
+        if name == "base":
+            raise AttributeError(name)
+        return getattr(self.base, name)
+
+
 class _Round:
     """What every bid of a round reads, shared by the round's states (and by rounds alike):
     the dice in play, the bid modes, the next seats, and in games whose legal actions depend
     only on the bid (:attr:`Game.legal_cache`) the list of legal-action tuples by bid + 1,
     filled as play reaches them."""
 
-    __slots__ = ("cap", "legal", "modes", "nxt")
+    __slots__ = ("cap", "legal", "modes", "nxt", "top", "top_open")
 
     def __init__(self, t: Table, legal: list[tuple[int, ...] | None] | None) -> None:
         self.cap = t.cap
         self.modes = t.modes
         self.nxt = t.nxt
         self.legal = legal
+        # The highest legal bid id where any higher bid id under the cap is a legal raise
+        # (after a bid; ``top_open``: as the opening bid) and a bid goes straight to the
+        # next seat; -2 where bids take the general path (Game._round_of sets them).
+        self.top = self.top_open = -2
 
 
 class _PendingResult:
@@ -727,10 +749,27 @@ class State(StateBase):
             return s
         player = self.player
         if phase is _P_BID and BID_BASE <= action < SHOW_BASE:
-            game = self.game
-            rd = self._rd or _Round(self.table, None)
+            rd = self._rd
             last = self.bid
             bid = action - BID_BASE
+            if rd is None:
+                rd = _Round(self.table, None)
+            elif last < bid <= (rd.top if last >= 0 else rd.top_open):  # (-2: no short path)
+                s = State()
+                s.game = self.game
+                s.table = self.table
+                s.phase = phase
+                s.player = rd.nxt[player]
+                s.bid = bid
+                s.bidder = player
+                s.callers = ()
+                s.flags = 0
+                s.pending = ()
+                s._log = (self._log, player, action)
+                s._n = self._n + 1
+                s._rd = rd
+                return s
+            game = self.game
             # (comparisons inside ``if`` tests: the interpreter specialises those)
             mode = rd.modes[1] if last >= 0 else rd.modes[0]
             if mode == OPEN_ANY and game._fast_bids:  # a higher id, under the cap
@@ -761,15 +800,14 @@ class State(StateBase):
         log = (self._log, player, action)
         n = self._n + 1
         if phase is _P_BID:
-            if action == LIAR and self.bid >= 0 and not self.flags & _MUST_RAISE:
+            if action == LIAR and self.bid >= 0 and not self.flags:  # (flags: _MUST_RAISE)
                 game = self.game
                 if game._first_call:
                     # (no question can have cost a die when they are off and rd says this
                     # state came from the game's own moves, not from State._make)
-                    if game._single_liar and (
-                        (not game._house_penalties and self._rd is not None)
-                        or not any(self.table.penalties)
-                    ):
+                    if game._quick_liar and self._rd is not None:
+                        return _single_round_over(self, player, (player,), log, n)
+                    if game._single_liar and not any(self.table.penalties):
                         return _single_round_over(self, player, (player,), log, n)
                     return self._resolve(LIAR, player, (player,), log, n)
                 return self._apply_call(LIAR, log, n)
@@ -1124,8 +1162,10 @@ class State(StateBase):
         """``player``'s information-state tensor (default: the player to act), as OpenSpiel
         names it: the observation, then the round's bids by seat
         (:meth:`Game.tensor_layout`; the batched simulator's ``history=True`` rows)."""
-        encoders = self.game._encoders or self.game.tensor_layout().encoders
-        return encoders[1](self, self.player if player is None else player)
+        encode = self.game._info_encoder
+        if encode is None:
+            encode = self.game.tensor_layout().encoders[1]
+        return encode(self, self.player if player is None else player)
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
         """``player``'s observation tensor (default: the player to act), as OpenSpiel names
@@ -1141,6 +1181,12 @@ class State(StateBase):
     def round_events(self) -> list[tuple[int, int]]:
         """The player events (no chance) of the current round, or of the last one once over."""
         return [(p, a) for p, a in self.history()[self.table.start :] if p != CHANCE]
+
+
+# ``current_player`` reads the ``player`` slot itself (no property call: the RL loop reads it
+# at every node, and OpenSpiel's is a C++ call).
+if not TYPE_CHECKING:
+    State.current_player = State.__dict__["player"]
 
 
 def _single_round_over(
@@ -1188,19 +1234,41 @@ def _single_round_end(before: State, caller: int, callers: tuple[int, ...]) -> T
     t = before.table
     bidder = before.bidder
     bid = game.space.bids[before.bid]
-    count = before.count(bid)
-    if count >= bid.quantity:
+    quantity, face = bid
+    if t.palifico or t.stash or any(t.shown):
+        count = before.count(bid)
+    else:  # hands only: each hand's count of every face (wilds in) is kept per hand
+        counts = game._hand_counts
+        count = 0
+        for hand in t.hands:
+            got = counts.get(hand)
+            if got is None:
+                if len(counts) >= _MAX_HANDS:
+                    counts.clear()
+                got = counts[hand] = game._face_counts(hand)
+            count += got[face]
+    if count >= quantity:
         winner, loser = bidder, caller
     else:
         winner, loser = caller, bidder
-    key = (t.dice, t.lost, loser)
-    after = game._after_loss.get(key)
-    if after is None:
-        after = game._after_loss[key] = _after_loss(t.dice, t.lost, loser)
-        if len(game._after_loss) > _MAX_DEALS:
-            game._after_loss.clear()
+    # the dice after the loss, by loser, kept for the last dice and losses seen (the
+    # first round of every game starts from the same ones)
+    seen = game._last_loss
+    if seen[0] is t.dice and seen[1] is t.lost:
+        after = seen[2][loser]
+    else:
+        key = (t.dice, t.lost, loser)
+        after = game._after_loss.get(key)
+        if after is None:
+            if len(game._after_loss) >= _MAX_DEALS:
+                game._after_loss.clear()
+            after = game._after_loss[key] = _after_loss(t.dice, t.lost, loser)
+        if len(t.dice) == 2:
+            other = _after_loss(t.dice, t.lost, 1 - loser)
+            game._last_loss = (t.dice, t.lost, (after, other) if loser == 0 else (other, after))
     dice, lost, eliminated = after
-    table = _copy_table(t)
+    table = _EndTable()
+    table.base = t
     table.dice = dice
     table.lost = lost
     table.winner = winner
@@ -1274,7 +1342,8 @@ def _dealt_table(game: Game, t: Table, rolled: tuple[int, ...]) -> Table:
             out.append(got)
         hands = tuple(out)
     table.hands = hands
-    table.stash = rolled[split:]
+    if game._stash:  # (else the table's stash is already empty)
+        table.stash = rolled[split:]
     return table
 
 
