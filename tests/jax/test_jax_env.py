@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
 
 from jax_util import differential  # noqa: E402
 from liarsdice.core.bidding import RulesError, preset  # noqa: E402
@@ -83,6 +84,46 @@ def test_unbatched_and_batched_steps_agree() -> None:
         one = step(jax.tree.map(lambda x, i=i: x[i], state), actions[i], keys[i])
         for a, b in zip(jax.tree.leaves(one), jax.tree.leaves(batched), strict=True):
             assert (np.asarray(a) == np.asarray(b)[i]).all()
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("openspiel", {"dice": 2}),  # picks by arithmetic
+        ("spot-on", {"dice": 2}),  # arithmetic, with the exact call
+        ("perudo", {"dice": 2}),  # the legal-action table
+        ("milton-bradley", {"dice": 3}),  # the table, then the hand's shows
+        ("classic", {"dice": 3, "show_reroll": "before", "exact": "calza"}),
+    ],
+)
+def test_picks_cover_exactly_the_legal_actions_in_order(name: str, options: Any) -> None:
+    """``pick_action`` at the middle of each of the ``L`` equal shares of [0, 1) gives every
+    legal action once, in ascending order (so a uniform ``u`` picks a uniform legal action),
+    on states of random play."""
+    env = JaxBiddingEnv(preset(name, **options), players=3 if name != "openspiel" else 2)
+    n, width = 16, env.num_actions
+    key = jax.random.key(11)
+    state = jax.vmap(env.init)(jax.random.split(key, n))
+    grid = jax.jit(
+        jax.vmap(
+            lambda s, L: jax.vmap(lambda k: env.pick_action(s, (k + 0.5) / L))(jnp.arange(width))
+        )
+    )
+    step = jax.jit(jax.vmap(env.step))
+    sample = jax.jit(jax.vmap(env.sample_action))
+    mask_of = jax.jit(jax.vmap(env.legal_mask))
+    checked = 0
+    for t in range(12):
+        mask = np.asarray(mask_of(state))
+        counts = mask.sum(1)
+        picks = np.asarray(grid(state, jnp.asarray(counts, dtype=jnp.float32)))
+        for i in range(n):
+            legal = np.flatnonzero(mask[i])
+            assert list(picks[i, : counts[i]]) == list(legal), (t, i)
+            checked += 1
+        keys = jax.random.split(jax.random.fold_in(key, t), n)
+        state = step(state, sample(state, keys), keys).state
+    assert checked == 12 * n
 
 
 @pytest.mark.parametrize(

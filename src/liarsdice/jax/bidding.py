@@ -31,7 +31,8 @@ True
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import itertools
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -176,6 +177,7 @@ class JaxBiddingEnv:
         self._show_size = jnp.asarray(counts.sum(1))
         self._show_base = BID_BASE + B
         self._setup_tables()
+        self._setup_show_tables(counts)
 
     # ------------------------------------------------------------------ helpers
     def _next_seat(self, dice: Array, p: Array) -> Array:
@@ -225,7 +227,7 @@ class JaxBiddingEnv:
         """A uniform float in [0, 1) from ``key`` (a PRNG key or two uint32 words), off the
         counter stream that :meth:`step` draws its chance from with the same key: pick the
         action with it (:meth:`pick_action`) and step with the same key, one draw for both."""
-        word = self._words(key, self._num_words + 1)[-1]
+        word = self._words(key, 1, self._num_words)[0]  # (only the one word, not the rolls')
         u: Array = (word >> 8).astype(jnp.float32) * jnp.float32(2**-24)
         return u
 
@@ -330,7 +332,10 @@ class JaxBiddingEnv:
         calls, bids = base[:BID_BASE], base[BID_BASE:]
         hand = s.hand[s.player]
         hidden = hand.sum()
-        fits = (self._show_counts <= hand).all(1) & (self._show_size < hidden)
+        if self._hand_index is not None:
+            fits = self._show_fits[self._hand_row(hand)]
+        else:
+            fits = (self._show_counts <= hand).all(1) & (self._show_size < hidden)
         if show is ShowReroll.AFTER:
             calls = calls & ~s.must_raise
             shows = fits & calls[LIAR] & bids.any() & (hidden >= 2)
@@ -368,6 +373,8 @@ class JaxBiddingEnv:
         row's legal actions listed, for sampling) where that fits in ``_TABLE_BYTES``."""
         self._mask_table: Array | None = None
         self._list_table: Array | None = None
+        # the calls a row lists first once a bid stands (LIAR, and EXACT where it exists)
+        self._num_calls = 1 + (self.rules.exact is not ExactCall.NONE)
         self._count_table: Array | None = None
         pal = 2 if self.rules.palifico else 1
         dims = (self.game.max_quantity + 1, self.num_bids + 1, pal)
@@ -389,6 +396,43 @@ class JaxBiddingEnv:
         self._list_table = jnp.asarray(np.take_along_axis(order, j, 1).astype(np.int32))
         self._count_table = jnp.asarray(count.astype(np.int32))
 
+    def _setup_show_tables(self, counts: np.ndarray[Any, Any]) -> None:
+        """Show-and-reroll: the shows a hand may make depend only on the hand (its counts per
+        face): tabulate, per hand, which shows fit, how many, and their list (for sampling),
+        where the hands' code table fits in ``_TABLE_BYTES``."""
+        self._hand_index: Array | None = None
+        if self.rules.show_reroll is ShowReroll.OFF:
+            return
+        F, M = self.faces, self.max_hand
+        radix = M + 1
+        if radix**F * 4 > _TABLE_BYTES:
+            return
+        hands = [
+            h for h in itertools.product(range(radix), repeat=F) if sum(h) <= M
+        ]  # every hand of at most M dice, as counts per face
+        code = np.zeros(radix**F, dtype=np.int32)
+        weights = radix ** np.arange(F)
+        hand_arr = np.array(hands, dtype=np.int32)
+        code[hand_arr @ weights] = np.arange(len(hands), dtype=np.int32)
+        size = counts.sum(1)
+        fits = (counts[None, :, :] <= hand_arr[:, None, :]).all(2) & (
+            size[None, :] < hand_arr.sum(1)[:, None]
+        )
+        if not len(self.encoding.shows):
+            fits[:] = False
+        n = fits.sum(1)
+        order = np.argsort(~fits, axis=1, kind="stable")
+        self._hand_weights = jnp.asarray(weights.astype(np.int32))
+        self._hand_index = jnp.asarray(code)
+        self._show_fits = jnp.asarray(fits)
+        self._show_num = jnp.asarray(n.astype(np.int32))
+        self._show_list = jnp.asarray(order.astype(np.int32))
+
+    def _hand_row(self, hand: Array) -> Array:
+        """The row of the show tables for ``hand`` (counts per face)."""
+        assert self._hand_index is not None
+        return self._hand_index[(hand * self._hand_weights).sum()]
+
     def sample_action(self, s: EnvState, key: Array) -> Array:
         """A uniformly random legal action, drawn from ``key``."""
         return self.pick_action(s, jax.random.uniform(key))
@@ -396,18 +440,47 @@ class JaxBiddingEnv:
     def pick_action(self, s: EnvState, u: Array) -> Array:
         """The legal action at ``u`` (uniform in [0, 1)): ``u``'s share of the legal actions
         listed in ascending order (a uniform ``u`` picks a uniformly random legal action)."""
-        if (
-            self._list_table is not None
-            and self._count_table is not None
-            and self.rules.show_reroll is ShowReroll.OFF
-        ):
+        show = self.rules.show_reroll
+        if self._list_table is not None and self._count_table is not None:
             k = self._table_key(s)
-            pick = jnp.floor(u * self._count_table[k]).astype(jnp.int32)
-            return self._list_table[k, pick]
+            if show is ShowReroll.OFF:
+                pick = jnp.floor(u * self._count_table[k]).astype(jnp.int32)
+                return self._list_table[k, pick]
+            if self._hand_index is not None:
+                return self._pick_with_shows(s, u, k)
         mask = self.legal_mask(s)
         pick = jnp.floor(u * mask.sum(dtype=jnp.int32)).astype(jnp.int32)
         rank = jax.lax.associative_scan(jnp.add, mask.astype(jnp.int32))  # log-depth cumsum
         return jnp.argmax(rank > pick).astype(jnp.int32)
+
+    def _pick_with_shows(self, s: EnvState, u: Array, k: Array) -> Array:
+        """:meth:`pick_action` under show-and-reroll, from the tables: the legal calls and
+        bids of the row ``k`` (less what the show phase or a show rules out), then the shows
+        the hand may make, in ascending order."""
+        assert self._list_table is not None and self._count_table is not None
+        hand = s.hand[s.player]
+        row = self._hand_row(hand)
+        listed = self._list_table[k]
+        base = self._count_table[k]
+        calls = jnp.where(s.bid >= 0, self._num_calls, 0)  # the row's calls come first
+        shows = self._show_num[row]
+        if self.rules.show_reroll is ShowReroll.AFTER:
+            # having shown, the player must raise (no calls); shows only where a call and a
+            # raise are both open, with two hidden dice or more
+            skip = jnp.where(s.must_raise, calls, 0)
+            ok = ~s.must_raise & (s.bid >= 0) & (base > calls) & (hand.sum() >= 2)
+            first = base - skip
+            total = first + jnp.where(ok, shows, 0)
+            pick = jnp.floor(u * total).astype(jnp.int32)
+            early = listed[jnp.minimum(skip + pick, listed.shape[0] - 1)]
+        else:  # before: in the show phase, declining (NO_SHOW) or a show; else the row
+            phase = s.show_phase
+            first = jnp.where(phase, 1, base)
+            total = first + jnp.where(phase, shows, 0)
+            pick = jnp.floor(u * total).astype(jnp.int32)
+            early = jnp.where(phase, NO_SHOW, listed[jnp.minimum(pick, listed.shape[0] - 1)])
+        late = self._show_base + self._show_list[row, jnp.clip(pick - first, 0, None)]
+        return jnp.where(pick < first, early, late).astype(jnp.int32)
 
     def observe(self, s: EnvState) -> Array:
         """The observation (float32) of the player to act: the encoding's vector."""
