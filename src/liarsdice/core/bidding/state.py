@@ -752,40 +752,27 @@ class State(StateBase):
             rd = self._rd
             last = self.bid
             bid = action - BID_BASE
-            if rd is None:
-                rd = _Round(self.table, None)
-            elif last < bid <= (rd.top if last >= 0 else rd.top_open):  # (-2: no short path)
-                s = State()
-                s.game = self.game
-                s.table = self.table
-                s.phase = phase
-                s.player = rd.nxt[player]
-                s.bid = bid
-                s.bidder = player
-                s.callers = ()
-                s.flags = 0
-                s.pending = ()
-                s._log = (self._log, player, action)
-                s._n = self._n + 1
-                s._rd = rd
-                return s
-            game = self.game
-            # (comparisons inside ``if`` tests: the interpreter specialises those)
-            mode = rd.modes[1] if last >= 0 else rd.modes[0]
-            if mode == OPEN_ANY and game._fast_bids:  # a higher id, under the cap
-                if bid <= last or bid >= game._nbids or game._quantity[bid] > rd.cap:
+            # A raise above the bid and under the cap, where any such raise is legal (the
+            # round's ``top``; -2 where not), skips the checks below.
+            if rd is None or not last < bid <= (rd.top if last >= 0 else rd.top_open):
+                if rd is None:
+                    rd = _Round(self.table, None)
+                game = self.game
+                # (comparisons inside ``if`` tests: the interpreter specialises those)
+                mode = rd.modes[1] if last >= 0 else rd.modes[0]
+                if mode == OPEN_ANY and game._fast_bids:  # a higher id, under the cap
+                    if bid <= last or bid >= game._nbids or game._quantity[bid] > rd.cap:
+                        raise IllegalActionError(self.explain_illegal(action))
+                elif bid >= game._nbids or bid not in game.space.raises(last, rd.cap, mode):
                     raise IllegalActionError(self.explain_illegal(action))
-            elif bid >= game._nbids or bid not in game.space.raises(last, rd.cap, mode):
-                raise IllegalActionError(self.explain_illegal(action))
-            t = self.table
-            if game._show_before and last >= 0 and len(t.hands[player]) >= 2:
-                return State._make(
-                    game, t, _P_SHOW, player, bid, player, (), 0, (),
-                    (self._log, player, action), self._n + 1,
-                )  # fmt: skip
+                if game._show_before and last >= 0 and len(self.table.hands[player]) >= 2:
+                    return State._make(
+                        game, self.table, _P_SHOW, player, bid, player, (), 0, (),
+                        (self._log, player, action), self._n + 1,
+                    )  # fmt: skip
             s = State()
-            s.game = game
-            s.table = t
+            s.game = self.game
+            s.table = self.table
             s.phase = phase
             s.player = rd.nxt[player]
             s.bid = bid
