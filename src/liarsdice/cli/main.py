@@ -27,6 +27,7 @@ def cli(ctx: click.Context, lang: str | None) -> None:
 def _register() -> None:
     from liarsdice.cli.analyse import analyse
     from liarsdice.cli.arena import arena
+    from liarsdice.cli.learn import learn
     from liarsdice.cli.play import play
     from liarsdice.cli.replay import replay
     from liarsdice.cli.rules_cmd import rules
@@ -37,6 +38,7 @@ def _register() -> None:
 
     cli.add_command(analyse)
     cli.add_command(arena)
+    cli.add_command(learn)
     cli.add_command(play)
     cli.add_command(replay)
     cli.add_command(rules)

@@ -68,6 +68,7 @@ from liarsdice.core.bidding.game import BID_BASE, BUY, EXACT, LIAR, NO_SHOW, Gam
 from liarsdice.core.bidding.rules import Rules, Scoring, ShowReroll
 from liarsdice.core.bidding.state import game_winner_after, settle_challenge
 from liarsdice.core.bidding.view import PlayerView
+from liarsdice.nets.positions import PositionValues
 from liarsdice.odds import sigmoid
 
 __all__ = [
@@ -417,6 +418,7 @@ class Situation:
     pile: int
     scores: tuple[int, ...]
     alpha: float = 1.5
+    positions: PositionValues | None = None  # learned chances to win (else the dice share)
 
 
 def settle(
@@ -459,8 +461,10 @@ def position_value(
 ) -> float:
     """The viewer's value of a position after a round, on a 0..1 scale (room: score units).
 
-    Elimination: 1 for a won game, 0 once out, otherwise the share of ``dice ** alpha``
-    (a rough chance of winning from the dice counts). Single-round: 1 for the winner.
+    Elimination: 1 for a won game, 0 once out, otherwise the learned chance to win from the
+    position (``sit.positions``, :mod:`liarsdice.nets.positions`) or else the share of
+    ``dice ** alpha`` (a rough chance of winning from the dice counts). Single-round: 1 for
+    the winner.
     Room: the score change plus a small worth per die kept.
 
     >>> from liarsdice.core.bidding import preset
@@ -475,6 +479,8 @@ def position_value(
         return 1.0 if winner == me else 0.0
     if dice[me] <= 0:
         return 0.0
+    if sit.positions is not None:
+        return sit.positions.chances(dice)[me]
     mine = math.pow(dice[me], sit.alpha)
     total = mine + sum(math.pow(d, sit.alpha) for p, d in enumerate(dice) if p != me and d > 0)
     return mine / total

@@ -135,6 +135,7 @@ from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
 from liarsdice.core.bidding.rules import ExactCall, Rules, Scoring, ShowReroll, Stash
 from liarsdice.core.bidding.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.bidding.view import PlayerView
+from liarsdice.nets.positions import packaged_positions
 
 if TYPE_CHECKING:
     from liarsdice.bots.bidding.nash import NashBot
@@ -367,6 +368,8 @@ def _bid_likelihoods(
 
 # How the re-solve's honest bidder may read the expert's hand (ExpertBot.exploit_reads).
 READINGS = ("reach", "prior", "model", "bids")
+# How the expert values a position in an elimination game (ExpertBot.positions).
+POSITIONS = ("learned", "share")
 
 
 # The opponent's solved opening per situation: bid id -> likelihood per opponent hand.
@@ -610,10 +613,13 @@ class ExpertBot(BayesBot):
     track_round: bool = True  # track by one solve of the round (else the chained re-solves)
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
+    positions: str = "learned"  # a position's worth: 'learned' (where a model fits) or 'share'
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
 
     def __post_init__(self) -> None:
+        if self.positions not in POSITIONS:
+            raise ValueError(f"positions {self.positions!r}: one of {', '.join(POSITIONS)}")
         if not set(self.exploit_reads.split("+")) <= set(READINGS):
             raise ValueError(
                 f"exploit_reads {self.exploit_reads!r}: each reading, joined by '+', is one of "
@@ -622,6 +628,16 @@ class ExpertBot(BayesBot):
 
     def __repr__(self) -> str:
         return f"ExpertBot(think={self.think})"
+
+    def situation(self, game: Game, view: PlayerView) -> Situation:
+        """The bayes bot's situation, with the learned position values where a shipped model
+        fits the rules (``positions='learned'``)."""
+        sit = super().situation(game, view)
+        if self.positions == "learned" and game.rules.scoring is Scoring.ELIMINATION:
+            learned = packaged_positions(game.rules, game.num_players)
+            if learned is not None:
+                return replace(sit, positions=learned)
+        return sit
 
     def equilibrium(self, game: Game) -> Bot | None:
         """The equilibrium player for a two-player single-round game within the solver's

@@ -134,7 +134,6 @@ class Game(GameBase[State]):
         self._calling_advantage = rules.calling_advantage
         self._room = rules.scoring is Scoring.ROOM
         self._single_round = rules.scoring is Scoring.SINGLE_ROUND
-        self._house_penalties = rules.house_penalties
         self._economy = rules.economy
         self._palifico = rules.palifico
         self._no_penalties = (0,) * n

@@ -1,0 +1,82 @@
+"""``liarsdice learn``: training by self-play (needs ``pip install 'liarsdice[learn]'``).
+
+``liarsdice learn positions`` learns the chance to win a whole game from a position
+(:mod:`liarsdice.learn.positions`); the file it writes is what the expert reads
+(:mod:`liarsdice.nets.positions`). The training modules import JAX, so they are imported
+only when a command runs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import click
+
+from liarsdice.cli.command import Command, fail
+from liarsdice.nets.positions import PACKAGED
+
+__all__ = ["learn"]
+
+LEARN_HINT = "pip install 'liarsdice[learn]' (JAX and optax)"
+
+
+@click.group("learn")
+def learn() -> None:
+    """Train the networks the bots play, by self-play (needs the 'learn' extra)."""
+
+
+@learn.command("positions", cls=Command)
+@click.option(
+    "--rules",
+    "rules_name",
+    type=click.Choice(PACKAGED, case_sensitive=False),
+    default="classic",
+    show_default=True,
+    help="The rules family to learn (elimination games, up to 6 seats of 5 dice).",
+)
+@click.option("--games", type=click.IntRange(1), default=400, show_default=True,
+              help="Self-play games at each number of seats (2 to 6).")  # fmt: skip
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="Seed of the games and the fit."
+)
+@click.option("--epochs", type=click.IntRange(1), default=60, show_default=True,
+              help="Passes over the data.")  # fmt: skip
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Worker processes for the games (the data does not depend on it).")  # fmt: skip
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the data, the checkpoints and positions-RULES.npz (run again to resume).",
+)
+def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, out: Path) -> None:
+    """Learn the chance to win from every position, from the expert's self-play.
+
+    \b
+    Example:
+      liarsdice learn positions --rules classic --games 400 --jobs 2 --out learned
+      cp learned/positions-classic.npz src/liarsdice/nets/data/   # to ship it
+    """
+    if importlib.util.find_spec("jax") is None or importlib.util.find_spec("optax") is None:
+        raise fail(f"training needs JAX and optax, which are not installed: {LEARN_HINT}")
+    from liarsdice.core.bidding import preset
+    from liarsdice.learn.positions import train_positions
+
+    done: dict[str, int] = {}
+
+    def said(stage: str, n: int, total: int) -> None:
+        done[stage] = done.get(stage, 0) + n
+        unit = "epochs" if stage.startswith("fit") else "games"
+        click.echo(f"\r{stage}: {done[stage]} of {total} {unit}   ", nl=False, err=True)
+
+    try:
+        path = train_positions(
+            preset(rules_name.lower()), out, games=games, seed=seed, epochs=epochs, jobs=jobs,
+            progress=said,
+        )  # fmt: skip
+    except OSError as e:
+        raise fail(f"can't write {out}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    click.echo(f"\nWrote {path}.")

@@ -1,0 +1,10 @@
+"""Training by self-play: the networks that :mod:`liarsdice.nets` plays in NumPy.
+
+Optional (``pip install 'liarsdice[learn]'``: JAX and optax); nothing that plays imports
+it. Every training run is one command, reproducible from its seed, and resumes from its
+checkpoints when interrupted:
+
+* :mod:`~liarsdice.learn.fit` — fitting an MLP with optax's Adam, checkpointed per epoch;
+* :mod:`~liarsdice.learn.positions` — the chance to win from a position, learned from
+  self-play games of the expert (``liarsdice learn positions``).
+"""

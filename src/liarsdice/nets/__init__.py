@@ -1,0 +1,15 @@
+"""Learned values, played in NumPy: the networks :mod:`liarsdice.learn` trains, read from
+``.npz`` files (shipped ones under ``liarsdice/nets/data``), no training framework needed.
+
+* :mod:`~liarsdice.nets.mlp` — a multilayer perceptron's weights, its file format and its
+  forward pass;
+* :mod:`~liarsdice.nets.positions` — the chance to win a whole game from a position (every
+  seat's dice, in seat order), per rules family.
+"""
+
+from __future__ import annotations
+
+from liarsdice.nets.mlp import MLP, NetFormatError
+from liarsdice.nets.positions import PositionValues, packaged_positions
+
+__all__ = ["MLP", "NetFormatError", "PositionValues", "packaged_positions"]
