@@ -84,14 +84,14 @@ def test_a_model_fits_only_its_own_rules_and_sizes() -> None:
     assert packaged_positions(preset("spot-on")) is None
 
 
-def test_the_expert_values_positions_with_the_shipped_model_unless_told_not_to() -> None:
+def test_the_expert_values_positions_with_the_shipped_model_when_told_to() -> None:
     game = Game(preset("classic"), 4)
     state = game.new_initial_state()
     while state.current_player < 0:
         state = state.apply_action(state.sample_chance(random.Random(2)))
     view = state.view(state.current_player)
-    learned = ExpertBot(random.Random(0)).situation(game, view)
-    share = ExpertBot(random.Random(0), positions="share").situation(game, view)
+    learned = ExpertBot(random.Random(0), positions="learned").situation(game, view)
+    share = ExpertBot(random.Random(0)).situation(game, view)  # the default (docs/BOTS.md)
     assert share.positions is None
     assert learned.positions is packaged_positions(preset("classic"), 4)
     assert learned.positions is not None, "the classic model ships in liarsdice/nets/data"

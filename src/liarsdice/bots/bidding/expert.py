@@ -613,7 +613,9 @@ class ExpertBot(BayesBot):
     track_round: bool = True  # track by one solve of the round (else the chained re-solves)
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
-    positions: str = "learned"  # a position's worth: 'learned' (where a model fits) or 'share'
+    # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
+    # 'learned' (the self-play model where one fits the rules; measured weaker: docs/BOTS.md)
+    positions: str = "share"
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
 
