@@ -50,7 +50,8 @@ __all__ = [
 MAX_SEATS = 6  # the seats a model reads (more: no model fits)
 MAX_DICE = 5  # the dice a seat may hold (more: no model fits)
 INPUTS = MAX_SEATS * (MAX_DICE + 1)
-PACKAGED = ("classic", "perudo")  # the families learned, by preset; shipped: nets/data/positions-NAME.npz
+# The families a model is learned for, by preset (shipped: nets/data/positions-NAME.npz)
+PACKAGED = ("classic", "perudo")
 _IGNORED = ("name", "players", "dice", "first_opener")  # options a position's value ignores
 
 
