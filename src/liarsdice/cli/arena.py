@@ -21,14 +21,6 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from liarsdice.arena import (
@@ -38,12 +30,11 @@ from liarsdice.arena import (
     BotStanding,
     accepts_think,
     check_spec,
-    kind_of,
 )
 from liarsdice.arena import run_arena as run_arena_games
 from liarsdice.cli.command import Command, fail
 from liarsdice.cli.options import build_rules, count_option, rule_options
-from liarsdice.cli.workers import workers, workers_options
+from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
 from liarsdice.notation.grammar import plural
@@ -227,32 +218,14 @@ def arena(
     rules_name = rules_name.lower()
     rules = _build(rules_name, players, dice, faces, options)
     family = family_of(rules_name)
-    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
-    if not names:
-        raise click.BadParameter("name at least one bot", param_hint="--bots")
-    for name in names:
-        if kind_of(name) not in family.bots or "#" in name:
-            known = ", ".join(family.bots)
-            raise click.BadParameter(
-                f"unknown bot {name!r}; {family.name} bots: {known}", param_hint="--bots"
-            )
+    names = bot_names(family, bots)
     spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
     try:
         check_spec(spec)
     except (LiarsDiceError, ValueError) as e:
         raise click.UsageError(str(e)) from None
     jobs = workers(jobs, ray)
-    err = Console(stderr=True, highlight=False)
-    with Progress(
-        TextColumn("[bold]arena[/bold]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=quiet,
-        transient=True,
-    ) as bar:
+    with games_bar("arena", quiet=quiet, remaining=True) as bar:
         task = bar.add_task("games", total=games)
         try:
             result = run_arena_games(
@@ -275,4 +248,6 @@ def arena(
         if out is not None:
             console.print(f"Wrote {escape(str(out))}.", highlight=False)
     if result.errors and as_json:
-        err.print(f"{plural(len(result.errors), 'game')} abandoned on a bot error (see 'errors').")
+        bar.console.print(
+            f"{plural(len(result.errors), 'game')} abandoned on a bot error (see 'errors')."
+        )

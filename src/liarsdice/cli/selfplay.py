@@ -12,13 +12,11 @@ import json
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from liarsdice.arena import ArenaSpec, check_spec, kind_of
+from liarsdice.arena import ArenaSpec, check_spec
 from liarsdice.cli.command import Command, fail
 from liarsdice.cli.options import build_rules, count_option, rule_options
-from liarsdice.cli.workers import workers, workers_options
+from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of
 from liarsdice.notation.grammar import plural
@@ -93,15 +91,7 @@ def selfplay(
     rules_name = rules_name.lower()
     family = family_of(rules_name)
     rules = build_rules(family, rules_name, players, dice, faces, options)
-    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
-    if not names:
-        raise click.BadParameter("name at least one bot", param_hint="--bots")
-    for name in names:
-        if kind_of(name) not in family.bots or "#" in name:
-            known = ", ".join(family.bots)
-            raise click.BadParameter(
-                f"unknown bot {name!r}; {family.name} bots: {known}", param_hint="--bots"
-            )
+    names = bot_names(family, bots)
     spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
     try:
         check_spec(spec)
@@ -112,16 +102,7 @@ def selfplay(
     if out.exists() and any(out.iterdir()):
         raise click.UsageError(f"--out {out} is not empty: name a new folder")
     jobs = workers(jobs, ray)
-    err = Console(stderr=True, highlight=False)
-    with Progress(
-        TextColumn("[bold]selfplay[/bold]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=quiet,
-        transient=True,
-    ) as bar:
+    with games_bar("selfplay", quiet=quiet) as bar:
         task = bar.add_task("games", total=games)
         try:
             manifest = run_selfplay(
@@ -145,4 +126,4 @@ def selfplay(
         + (f"; {plural(abandoned, 'game')} abandoned on a bot error." if abandoned else ".")
     )
     if abandoned and not quiet:
-        err.print(json.dumps(manifest["abandoned"][:5]))
+        bar.console.print(json.dumps(manifest["abandoned"][:5]))

@@ -1,4 +1,5 @@
-"""Where the games of ``arena`` and ``selfplay`` run: ``--jobs`` local processes or ``--ray``.
+"""Where the games of ``arena`` and ``selfplay`` run: ``--jobs`` local processes or ``--ray``;
+and what both commands share: the ``--bots`` list checked against the family, the progress bar.
 
 >>> from click.testing import CliRunner
 >>> from liarsdice.cli.command import Command
@@ -20,11 +21,23 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
+from liarsdice.arena import kind_of
+from liarsdice.families import Family
 from liarsdice.parallel import RAY_HINT
 from liarsdice.parallel import ray_cluster as _ray_cluster
 
-__all__ = ["workers", "workers_options"]
+__all__ = ["bot_names", "games_bar", "workers", "workers_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -64,3 +77,32 @@ def workers(jobs: int, ray: str | None) -> int:
             "--jobs sets the CPUs of a local Ray (--ray local), not of a cluster"
         )
     return jobs if given else 0
+
+
+def bot_names(family: Family, bots: str) -> tuple[str, ...]:
+    """The ``--bots`` list (comma-separated labels, options allowed: ``expert:cached=false``),
+    each a bot of ``family``; a usage error names the first that is not."""
+    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
+    if not names:
+        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    for name in names:
+        if kind_of(name) not in family.bots or "#" in name:
+            known = ", ".join(family.bots)
+            raise click.BadParameter(
+                f"unknown bot {name!r}; {family.name} bots: {known}", param_hint="--bots"
+            )
+    return names
+
+
+def games_bar(label: str, *, quiet: bool, remaining: bool = False) -> Progress:
+    """The progress bar of a command playing games, on standard error (off with ``quiet``)."""
+    columns: list[ProgressColumn] = [
+        TextColumn(f"[bold]{label}[/bold]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    ]
+    if remaining:
+        columns.append(TimeRemainingColumn())
+    err = Console(stderr=True, highlight=False)
+    return Progress(*columns, console=err, disable=quiet, transient=True)
