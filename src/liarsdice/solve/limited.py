@@ -31,21 +31,18 @@ opponent's reach mass at the leaf.
 The root values :func:`resolve` returns follow the same convention, at the root PBS: the
 training targets of a value network.
 
->>> import numpy as np
->>> # One die each, two faces, no wilds: bids 1x1 1x2 2x1 2x2; hand = the face.
->>> faces = np.array([[1, 0], [0, 1]])          # counts[hand, face-1]
->>> bids = [(1, 1), (1, 2), (2, 1), (2, 2)]
->>> truth = np.array([[[faces[a, f - 1] + faces[b, f - 1] >= q for b in range(2)]
-...                    for a in range(2)] for q, f in bids], dtype=float)
->>> half = np.ones(2) / 2
->>> full = resolve(truth, opened=False, range_a=half, range_b=half, depth=None)
->>> r = resolve(truth, opened=False, range_a=half, range_b=half, depth=1,
-...             leaf=exact_leaf(truth), iterations=300)
->>> round(full.value, 3), round(r.value, 3)      # the game's value (exact solver: 0)
-(0.0, 0.0)
->>> r.policy.shape                               # A's hands x its four opening bids
-(2, 4)
->>> bool(abs(half @ r.values_a + half @ r.values_b) < 1e-12)   # zero-sum
+>>> from liarsdice.solve.tree import PublicTree, make_game
+>>> tree = PublicTree(make_game("openspiel", (1, 1), faces=3))   # value 1/9 for player 0
+>>> truth = tree.true_bid.astype(float)                         # (bids, 3 rolls, 3 rolls)
+>>> ra, rb = tree.chance
+>>> full = resolve(truth, opened=False, range_a=ra, range_b=rb, depth=None, iterations=300)
+>>> r = resolve(truth, opened=False, range_a=ra, range_b=rb, depth=1,
+...             leaf=exact_leaf(truth, tol=1e-3), iterations=100)
+>>> round(full.value, 3), round(r.value, 3)
+(0.111, 0.111)
+>>> r.policy.shape                               # A's rolls x its six opening bids
+(3, 6)
+>>> bool(abs(ra @ r.values_a + rb @ r.values_b) < 1e-12)   # zero-sum
 True
 """
 
@@ -440,6 +437,7 @@ def resolve(
     leaf: LeafFn | None = None,
     iterations: int = 100,
     seconds: float | None = None,
+    algorithm: str = "dcfr",
 ) -> Resolved:
     """Re-solve the rest of the round from a PBS with CFR+, ``depth`` decisions deep.
 
@@ -463,6 +461,9 @@ def resolve(
     forest = _Forest(
         t, np.array([0 if opened else -1], dtype=np.int64), (ra[None], rb[None]), depth, leaf
     )
+    if algorithm not in ("dcfr", "cfr+"):
+        raise LimitedError(f"algorithm must be 'dcfr' or 'cfr+', not {algorithm!r}")
+    forest.algorithm = algorithm
     deadline = None if seconds is None else start + seconds
     for i in range(iterations):
         forest.iterate()
