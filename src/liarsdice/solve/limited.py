@@ -134,7 +134,9 @@ class _Level:
 class _Forest:
     """Subgames sharing one truth table, one per root (standing bid, both ranges), player A
     acting at the roots; levels up to ``depth`` (None: to the end of the round), the last of
-    them leaves valued by ``leaf``. CFR+ with simultaneous updates and linear averaging."""
+    them leaves valued by ``leaf``. DCFR (alpha 1.5, beta 0, gamma 2; or CFR+) with
+    alternating updates. Level ``t``'s nodes are ``t`` bids below the roots, its actor
+    ``t % 2`` (0: A); each node's children are a contiguous block of the next level."""
 
     def __init__(
         self,
@@ -173,12 +175,10 @@ class _Forest:
         self.tot_c = [np.zeros_like(x) for x in self.reg_c]
         self.tot_e = [np.zeros_like(x) for x in self.reg_e]
         self.iterations = 0
-        self.alternate = True
         # The players with decisions above the leaves (depth 1: A alone).
-        self.actors = tuple(p for p in (0, 1) if any(t % 2 == p for t in range(len(levels) - 1)))
-        if not self.leafy:
-            self.actors = (0, 1)
-        self._call_now: list[Floats] = []
+        self.actors = tuple(
+            p for p in (0, 1) if not self.leafy or any(t % 2 == p for t in range(L - 1))
+        )
         self.algorithm = "dcfr"
 
     # ------------------------------------------------------------------ strategies
@@ -233,15 +233,15 @@ class _Forest:
                 reach[p].append(r)
         return reach
 
-    def _with_current(self, se: list[Floats]) -> list[Floats]:
-        """The average raises once this iteration's ``se`` is counted in (CFR-AVG)."""
+    def _with_current(self, sc: list[Floats], se: list[Floats]) -> list[Floats]:
+        """The average raises once this iteration's strategy is counted in (CFR-AVG)."""
         reach = self._reach(se)
         w = self._weight()
         out = []
         for t in range(len(self.levels) - 1):
             kp = self.levels[t + 1].parent
             tot_e = self.tot_e[t] + w * reach[t % 2][t][kp] * se[t]
-            tot_c = self.tot_c[t] + w * reach[t % 2][t] * self._call_now[t]
+            tot_c = self.tot_c[t] + w * reach[t % 2][t] * sc[t]
             out.append(self._strategy(t, tot_c, tot_e)[1])
         return out
 
@@ -366,13 +366,10 @@ class _Forest:
         """One iteration: alternating updates of the players who act above the leaves; the
         leaves valued at the ranges of the average strategy with this iteration counted in
         (ReBeL's CFR-AVG: the leaf values then change slowly)."""
-        for group in [(p,) for p in self.actors] if self.alternate else [self.actors]:
+        for p in self.actors:
             sc, se = self.current()
-            leaf_se = None
-            if self.leafy:
-                self._call_now = sc
-                leaf_se = self._with_current(se)
-            self._pass(sc, se, "cfr", group, leaf_se)
+            leaf_se = self._with_current(sc, se) if self.leafy else None
+            self._pass(sc, se, "cfr", (p,), leaf_se)
         self.iterations += 1
 
     def values(self) -> tuple[Floats, Floats]:
