@@ -214,3 +214,30 @@ def test_argument_errors_name_what_is_wrong() -> None:
     with pytest.raises(LimitedError, match="not solved to"):
         exact_leaf_values(truth, np.array([0]), np.array([1]), r1, r1, tol=0.0, max_iterations=20)
     assert issubclass(LimitedError, ValueError)
+
+
+def test_safe_resolve_respects_the_values_it_is_given() -> None:
+    """A safe re-solve at a leaf of an earlier solve (DeepStack's gadget) gives none of the
+    other player's hands much more than the earlier solve's leaf values for it."""
+    tree = _tree((1, 1), 3)
+    truth = tree.true_bid.astype(float)
+    ra, rb = tree.chance
+    root = resolve(
+        truth, opened=False, range_a=ra, range_b=rb, leaf=exact_leaf(truth, tol=1e-3), iterations=60
+    )
+    assert len(root.leaf_bids) == tree.num_bids and root.leaf_values_a.shape == (6, 3)
+    j = int(np.argmax(ra @ root.policy))  # the opening bid played most
+    child = np.ascontiguousarray(truth[j:].transpose(0, 2, 1))  # B to act, A's values kept
+    mine = rb  # B's range there is the prior (A's bid told nothing about B's hand)
+    r = resolve(
+        child,
+        opened=True,
+        range_a=mine,
+        range_b=ra,
+        leaf=exact_leaf(child, tol=1e-3),
+        iterations=60,
+        safe_values_b=root.leaf_values_a[j],
+    )
+    assert (r.values_b <= root.leaf_values_a[j] + 0.03).all()
+    with pytest.raises(LimitedError, match="safe_values_b must be 3 finite values"):
+        resolve(child, opened=True, range_a=mine, range_b=ra, depth=None, safe_values_b=[0.0])

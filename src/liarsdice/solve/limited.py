@@ -87,6 +87,8 @@ class Resolved:
     opened, then the raises in order, as :meth:`BidSubgame.root_policy`); ``values_a`` and
     ``values_b``: each hand's value at the root PBS (module docstring) under the average
     strategies, leaves valued at the ranges those give; ``value``: A's expected payoff.
+    ``leaf_bids``, ``leaf_values_a`` and ``leaf_values_b``: the leaves' standing bids and
+    values at those ranges (what a safe re-solve at a leaf, ``safe_values_b``, respects).
     """
 
     policy: Floats
@@ -96,6 +98,9 @@ class Resolved:
     iterations: int
     leaf_calls: int
     seconds: float
+    leaf_bids: Ints
+    leaf_values_a: Floats
+    leaf_values_b: Floats
 
 
 class _Level:
@@ -180,6 +185,14 @@ class _Forest:
             p for p in (0, 1) if not self.leafy or any(t % 2 == p for t in range(L - 1))
         )
         self.algorithm = "dcfr"
+        # Safe re-solving (``set_gadget``): B's values to respect at the roots, its regrets
+        # and average for follow / terminate per hand, and the follow probabilities in use.
+        self.gadget: Floats | None = None
+        self.g_reg = np.zeros((n, self.HB, 2))
+        self.g_tot = np.zeros((n, self.HB, 2))
+        self.follow = np.ones((n, self.HB))
+        # The leaves' values at the last evaluation of the average strategies.
+        self.leaf_values: tuple[Ints, Floats, Floats] | None = None
 
     # ------------------------------------------------------------------ strategies
     def _strategy(self, t: int, pos_c: Floats, pos_e: Floats | None) -> tuple[Floats, Floats]:
@@ -224,6 +237,8 @@ class _Forest:
         """Each player's own reach (no ranges) at every level under the raises ``se``."""
         levels = self.levels
         reach: list[list[Floats]] = [[np.ones((levels[0].n, h))] for h in self.H]
+        if self.gadget is not None:
+            reach[1][0] = self.follow
         for t in range(len(levels) - 1):
             par = levels[t + 1].parent
             for p in (0, 1):
@@ -288,6 +303,8 @@ class _Forest:
                     f"for ranges of shapes {ra.shape} and {rb.shape}"
                 )
             val = [va * mb[:, None], vb * ma[:, None]]
+            if mode == "eval":
+                self.leaf_values = (last.last.copy(), va, vb)
         T = self.truth
         for t in range(L - 2 if self.leafy else L - 1, -1, -1):
             lv = levels[t]
@@ -368,13 +385,50 @@ class _Forest:
         (ReBeL's CFR-AVG: the leaf values then change slowly)."""
         for p in self.actors:
             sc, se = self.current()
-            leaf_se = self._with_current(sc, se) if self.leafy else None
-            self._pass(sc, se, "cfr", (p,), leaf_se)
+            leaf_se = None
+            if self.gadget is not None:
+                self.follow = self._gadget_strategy(np.maximum(self.g_reg, 0.0))
+            if self.leafy:
+                leaf_se = self._with_current(sc, se)
+            _, vb, _ = self._pass(sc, se, "cfr", (p,), leaf_se)
+            if self.gadget is not None and p == 1:
+                self._gadget_update(vb)
         self.iterations += 1
+
+    # ------------------------------------------------------------------ the gadget
+    def set_gadget(self, values_b: Floats) -> None:
+        """Safe re-solving (DeepStack's re-solving gadget): before the roots B may, per hand,
+        *terminate* with ``values_b`` (its values per hand, normalised as the leaves', that
+        an earlier solve gave it here) or *follow* into the subgame; the roots' B range is
+        then its range (the chance prior) times its follow probabilities. A's strategy can
+        then give no B hand more than ``values_b`` (up to the solve's error)."""
+        self.gadget = values_b
+        self.actors = (0, 1)
+        self.follow = np.full((len(values_b), self.HB), 0.5)
+
+    def _gadget_strategy(self, w: Floats) -> Floats:
+        total = w.sum(axis=2)
+        out: Floats = np.where(total > 0, w[:, :, 0] / np.where(total > 0, total, 1.0), 0.5)
+        return out
+
+    def _gadget_update(self, cfv_b: Floats) -> None:
+        """B's regrets of following (its counterfactual value at the root) or terminating
+        (its gadget value, weighed by A's mass), and its average."""
+        assert self.gadget is not None
+        ma = self.ranges[0].sum(axis=1)[:, None]
+        q = np.stack([cfv_b, self.gadget * ma], axis=2)
+        f = self.follow
+        v = f * q[:, :, 0] + (1.0 - f) * q[:, :, 1]
+        self._regret(self.g_reg, q - v[:, :, None])
+        w = self._weight()
+        self.g_tot[:, :, 0] += w * f
+        self.g_tot[:, :, 1] += w * (1.0 - f)
 
     def values(self) -> tuple[Floats, Floats]:
         """Each root's per-hand values (module docstring) under the average strategies."""
         sc, se = self.average()
+        if self.gadget is not None:
+            self.follow = self._gadget_strategy(self.g_tot)
         ca, cb, _ = self._pass(sc, se, "eval")
         return self._normalise(ca, cb)
 
@@ -435,14 +489,21 @@ def resolve(
     iterations: int = 100,
     seconds: float | None = None,
     algorithm: str = "dcfr",
+    safe_values_b: npt.ArrayLike | None = None,
 ) -> Resolved:
-    """Re-solve the rest of the round from a PBS with CFR+, ``depth`` decisions deep.
+    """Re-solve the rest of the round from a PBS with DCFR, ``depth`` decisions deep.
 
     ``depth=1``: A's call or raise; a raise to bid ``j`` reaches a leaf (bid ``j``, B to act,
     A's range updated by A's strategy); ``depth=2`` adds B's answer before the leaves, and so
     on; ``None`` solves to the end of the round (no leaves; exact as the iterations grow).
     ``leaf`` values the leaves at every iteration (module docstring). Runs ``iterations`` of
-    CFR+, or until ``seconds`` pass (at least ten).
+    DCFR (``algorithm="cfr+"``: CFR+), or until ``seconds`` pass (at least ten).
+
+    ``safe_values_b``: safe re-solving. B's values per hand here as an earlier solve gave
+    them (its ``leaf_values_a`` at this leaf, when B was that solve's A); ``range_b`` is then
+    B's chance prior, and a gadget lets B keep those values or enter (:meth:`_Forest.
+    set_gadget`), so that the new strategy gives no B hand more than the earlier solve
+    promised. Without it (unsafe re-solving) the ranges are taken as they are.
     """
     t = _check_truth(truth)
     K, HA, HB = t.shape
@@ -461,13 +522,24 @@ def resolve(
     if algorithm not in ("dcfr", "cfr+"):
         raise LimitedError(f"algorithm must be 'dcfr' or 'cfr+', not {algorithm!r}")
     forest.algorithm = algorithm
+    if safe_values_b is not None:
+        gadget = np.asarray(safe_values_b, dtype=np.float64)
+        if gadget.shape != (HB,) or not np.isfinite(gadget).all():
+            raise LimitedError(
+                f"safe_values_b must be {HB} finite values (B's hands), not shape {gadget.shape}"
+            )
+        forest.set_gadget(gadget[None])
     deadline = None if seconds is None else start + seconds
     for i in range(iterations):
         forest.iterate()
         if deadline is not None and i >= 9 and time.perf_counter() >= deadline:
             break
     va, vb = forest.values()
+    leaves = forest.leaf_values
     return Resolved(
+        leaf_bids=np.zeros(0, dtype=np.int64) if leaves is None else leaves[0],
+        leaf_values_a=np.zeros((0, HA)) if leaves is None else leaves[1],
+        leaf_values_b=np.zeros((0, HB)) if leaves is None else leaves[2],
         policy=forest.root_policy(),
         values_a=va[0],
         values_b=vb[0],
