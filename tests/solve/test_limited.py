@@ -202,6 +202,12 @@ def test_argument_errors_name_what_is_wrong() -> None:
 
     with pytest.raises(LimitedError, match="leaf function returned values of shapes"):
         resolve(truth, depth=1, leaf=bad, **ok)  # type: ignore[arg-type]
+
+    def nan(bids, to_act, ra, rb):  # type: ignore[no-untyped-def]
+        return np.full_like(ra, np.nan), np.zeros_like(rb)
+
+    with pytest.raises(LimitedError, match="the leaf function gave NaN"):
+        resolve(truth, depth=1, leaf=nan, iterations=2, **ok)  # type: ignore[arg-type]
     r1 = np.ones((1, 3)) / 3
     with pytest.raises(LimitedError, match="bids must index"):
         exact_leaf_values(truth, np.array([9]), np.array([1]), r1, r1)
@@ -236,8 +242,10 @@ def test_safe_resolve_respects_the_values_it_is_given() -> None:
         range_b=ra,
         leaf=exact_leaf(child, tol=1e-3),
         iterations=60,
-        safe_values_b=root.leaf_values_a[j],
+        safe_values_b=root.leaf(j)[0],
     )
+    with pytest.raises(LimitedError, match="no leaf with standing bid 9"):
+        root.leaf(9)
     assert (r.values_b <= root.leaf_values_a[j] + 0.03).all()
     with pytest.raises(LimitedError, match="safe_values_b must be 3 finite values"):
         resolve(child, opened=True, range_a=mine, range_b=ra, depth=None, safe_values_b=[0.0])

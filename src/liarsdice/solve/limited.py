@@ -102,6 +102,21 @@ class Resolved:
     leaf_values_a: Floats
     leaf_values_b: Floats
 
+    def __post_init__(self) -> None:
+        if not (np.isfinite(self.values_a).all() and np.isfinite(self.values_b).all()):
+            raise LimitedError("the root values are not finite: the leaf function gave NaN or inf")
+
+    def leaf(self, bid: int) -> tuple[Floats, Floats]:
+        """A's and B's values at the leaf whose standing bid is ``bid`` (an index into the
+        solve's ``truth``): what a safe re-solve there (B's ``leaf(bid)[0]`` as its
+        ``safe_values_b``) is to respect."""
+        hit = np.flatnonzero(self.leaf_bids == bid)
+        if not len(hit):
+            raise LimitedError(
+                f"no leaf with standing bid {bid} (leaves: {self.leaf_bids.tolist()})"
+            )
+        return self.leaf_values_a[hit[0]], self.leaf_values_b[hit[0]]
+
 
 class _Level:
     """The nodes ``depth`` decisions below the roots: their standing bid, parent, root."""
