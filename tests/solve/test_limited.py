@@ -3,13 +3,11 @@ oracle, their agreement with the full solve and the exact best response, argumen
 
 from __future__ import annotations
 
-import doctest
 from functools import cache
 
 import numpy as np
 import pytest
 
-from liarsdice.solve import limited
 from liarsdice.solve.limited import (
     ExactLeaf,
     LimitedError,
@@ -40,12 +38,6 @@ def _full(dice: tuple[int, int], faces: int) -> tuple[_Forest, Floats, Floats]:
             forest.iterate()
     va, vb = forest.values()
     return forest, va[0], vb[0]
-
-
-def test_doctest() -> None:
-    result = doctest.testmod(limited, optionflags=doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 5
-    assert result.failed == 0
 
 
 def test_full_solve_matches_exact_best_response_and_value() -> None:
