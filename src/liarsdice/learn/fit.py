@@ -10,7 +10,7 @@ that was never interrupted (the checkpoint holds everything the next epoch reads
 >>> x = np.random.default_rng(0).random((256, 3), dtype=np.float32)
 >>> y = (x.sum(1) > 1.5).astype(np.float32)[:, None]
 >>> with tempfile.TemporaryDirectory() as tmp:
-...     net = fit(x, y, [3, 8, 1], loss="bce", epochs=40, folder=tmp, seed=1)
+...     net = fit(x, y, [3, 8, 1], epochs=30, batch=32, learning_rate=1e-2, folder=tmp, seed=1)
 >>> float(((net(x) > 0.5) == (y > 0.5)).mean()) > 0.9
 True
 """
