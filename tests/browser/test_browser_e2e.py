@@ -257,6 +257,12 @@ def test_keyboard_only_bid(browser: Browser, server: str) -> None:
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     before = int(page.get_attribute("#moves .qty-row button[aria-checked='true']", "data-qty") or 0)
     page.keyboard.press("ArrowRight")
+    # (the panel redraws after the key: wait for the checked quantity, do not read at once)
+    page.wait_for_function(
+        "b => Number(document.querySelector(\"#moves .qty-row button[aria-checked='true']\")"
+        "?.dataset.qty) === b + 1",
+        arg=before,
+    )
     qty = int(page.get_attribute("#moves .qty-row button[aria-checked='true']", "data-qty") or 0)
     assert qty == before + 1
     assert page.evaluate("document.activeElement.dataset.qty") == str(qty)
