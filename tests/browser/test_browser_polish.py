@@ -165,9 +165,20 @@ def test_the_odds_line_is_a_sentence(browser: Browser, server: str) -> None:
     start_with_bots(page, server, "odds", options="dice=3", bots=("random", "random"))
     page.wait_for_selector("#my-dice-row")
     page.check("#odds-toggle")
-    _play_until(page, lambda st: bool(st["view"] and st["view"]["current_bid"]))
-    page.wait_for_selector("#current-odds")
-    text = page.inner_text("#current-odds")
+    seen: list[str] = []
+
+    def odds_shown(st: Any) -> bool:
+        # Read the line as shown: during a reveal the centre is hidden and its text is
+        # empty, so keep playing until a bid stands and its odds line is on screen.
+        if not (st["view"] and st["view"]["current_bid"]):
+            return False
+        shown = page.evaluate("() => document.querySelector('#current-odds')?.innerText ?? ''")
+        shown = str(shown).strip()
+        seen[:] = [shown]
+        return bool(shown)
+
+    _play_until(page, odds_shown)
+    text = seen[0]
     assert re.search(
         r"Chance it's true: .*\(exactly: .*\)\. You hold (none|\d+) of them; "
         r"(\d+ dice are|1 die is|no dice are) hidden\.",
