@@ -11,8 +11,9 @@ belief over the opponents' dice) and ``expert`` (the belief, with the next playe
 reader of bids; the solved equilibrium in small two-player single-round games, a re-solve of
 the round between two players with few dice). The bidding family also has panel bots for
 measuring robustness: ``bluffer`` (bids past its dice, calls less) and ``expert-v1`` (the first
-expert, frozen: search on an honest-bidder belief), and the solver bot ``nash`` (NumPy and
-SciPy, imported on first use). ``think`` (seconds per move) is a field of the experts.
+expert, frozen: search on an honest-bidder belief), the solver bot ``nash`` (NumPy and
+SciPy) and ``learned`` (two-player rounds learned by self-play, NumPy), both imported on
+first use. ``think`` (seconds per move) is a field of the experts.
 
 >>> import random
 >>> RandomBot(random.Random(0)), PokerProbBot(random.Random(0))

@@ -2,7 +2,9 @@
 
 ``liarsdice learn positions`` learns the chance to win a whole game from a position
 (:mod:`liarsdice.learn.positions`); the file it writes is what the expert reads
-(:mod:`liarsdice.nets.positions`). The training modules import JAX, so they are imported
+(:mod:`liarsdice.nets.positions`). ``liarsdice learn rounds`` learns the values of
+two-player single rounds (:mod:`liarsdice.learn.rounds`), which the ``learned`` bot plays
+(:mod:`liarsdice.nets.rounds`). The training modules import JAX, so they are imported
 only when a command runs.
 """
 
@@ -15,6 +17,9 @@ import click
 
 from liarsdice.cli.command import Command, fail
 from liarsdice.nets.positions import PACKAGED
+
+#: Rules the round learner takes (two-player single rounds, a call settles at once).
+ROUND_RULES = ("snyd-joker", "openspiel")
 
 __all__ = ["learn"]
 
@@ -80,3 +85,68 @@ def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, ou
     except ValueError as e:
         raise click.UsageError(str(e)) from None
     click.echo(f"\nWrote {path}.")
+
+
+@learn.command("rounds", cls=Command)
+@click.option(
+    "--rules",
+    "rules_name",
+    type=click.Choice(ROUND_RULES, case_sensitive=False),
+    default="snyd-joker",
+    show_default=True,
+    help="The rules of the two-player single rounds to learn.",
+)
+@click.option("--faces", type=click.IntRange(2, 6), default=6, show_default=True,
+              help="Faces of the dice.")  # fmt: skip
+@click.option("--max-dice", type=click.IntRange(1, 5), default=5, show_default=True,
+              help="Learn every pair of dice counts up to this, each.")  # fmt: skip
+@click.option("--iterations", type=click.IntRange(1), default=1000, show_default=True,
+              help="CFR+ iterations of self-play per pair.")  # fmt: skip
+@click.option("--minutes", type=click.FloatRange(0, min_open=True), default=None,
+              help="Start no new pair after this long (run again to go on).")  # fmt: skip
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume).",
+)
+def rounds(
+    rules_name: str, faces: int, max_dice: int, iterations: int, minutes: float | None, out: Path
+) -> None:
+    """Learn two-player single rounds by self-play (what the 'learned' bot plays).
+
+    Fixed-strategy iteration CFR+ with last-bid recall, every pair of dice counts up to
+    --max-dice each; NumPy only. Deterministic: the same options give the same file.
+
+    \b
+    Example:
+      liarsdice learn rounds --rules snyd-joker --max-dice 5 --out learned
+      liarsdice arena --rules snyd-joker --players 2 --dice 3 \\
+        --bots learned:net=learned/rounds-snyd-joker-6.npz,expert
+    """
+    from liarsdice.learn.rounds import train_rounds
+
+    def said(dice: tuple[int, int], n: int) -> None:
+        done[dice] = done.get(dice, 0) + n
+        click.echo(
+            f"\rdice {dice[0]},{dice[1]}: {done[dice]} of {iterations} iterations   ",
+            nl=False,
+            err=True,
+        )
+
+    done: dict[tuple[int, int], int] = {}
+    rules_name = rules_name.lower()
+    try:
+        policies = train_rounds(
+            rules_name, faces=faces, max_dice=max_dice, iterations=iterations, folder=out,
+            max_seconds=None if minutes is None else minutes * 60, progress=said,
+        )  # fmt: skip
+        path = out / f"rounds-{rules_name}-{faces}.npz"
+        policies.save(path)
+    except OSError as e:
+        raise fail(f"can't write {out}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise click.UsageError(str(e)) from None
+    pairs = len(policies.pairs)
+    state = "all pairs" if pairs == max_dice**2 else "stopped early: run again to go on"
+    click.echo(f"\nWrote {path} ({pairs} of {max_dice**2} pairs, {state}).")

@@ -193,7 +193,7 @@ class Family(ABC):
     bots: BotTable
     """Every bot of this family by name: its levels weakest first (``bots.levels``), then its
     panel bots (``bots.panel``), then the bots imported on first use (``bots.lazy``: the
-    bidding family's solver bot, NumPy and SciPy)."""
+    bidding family's solver bot, NumPy and SciPy, and its learned bot, NumPy)."""
 
     def make_bot(
         self,

@@ -39,7 +39,7 @@ CHECKPOINT = "checkpoint.npz"
 Params = list[tuple[jax.Array, jax.Array]]
 
 
-def _forward(params: Params, x: jax.Array) -> jax.Array:
+def forward(params: Params, x: jax.Array) -> jax.Array:
     h = x
     for i, (w, b) in enumerate(params):
         h = h @ w + b
@@ -48,13 +48,13 @@ def _forward(params: Params, x: jax.Array) -> jax.Array:
     return h
 
 
-def _loss_fn(loss: str) -> Callable[[Params, jax.Array, jax.Array], jax.Array]:
+def loss_fn(loss: str) -> Callable[[Params, jax.Array, jax.Array], jax.Array]:
     def bce(params: Params, x: jax.Array, y: jax.Array) -> jax.Array:
-        out: jax.Array = optax.sigmoid_binary_cross_entropy(_forward(params, x), y).mean()
+        out: jax.Array = optax.sigmoid_binary_cross_entropy(forward(params, x), y).mean()
         return out
 
     def mse(params: Params, x: jax.Array, y: jax.Array) -> jax.Array:
-        return jnp.mean((_forward(params, x) - y) ** 2)
+        return jnp.mean((forward(params, x) - y) ** 2)
 
     return {"bce": bce, "mse": mse}[loss]
 
@@ -96,8 +96,10 @@ def fit(
     epoch, last_loss = 0, float("nan")
     saved = folder / CHECKPOINT
     if saved.exists():
-        params, opt_state, epoch, last_loss = _restore(saved, params, opt_state, sizes, seed)
-    value_and_grad = jax.value_and_grad(_loss_fn(loss))
+        params, opt_state, epoch, last_loss = restore_checkpoint(
+            saved, params, opt_state, sizes, seed
+        )
+    value_and_grad = jax.value_and_grad(loss_fn(loss))
 
     @jax.jit
     def step(params: Params, opt_state: Any, xb: jax.Array, yb: jax.Array) -> Any:
@@ -118,7 +120,7 @@ def fit(
             total += float(value) * len(idx)
         epoch += 1
         last_loss = total / n
-        _save(saved, params, opt_state, epoch, last_loss, sizes, seed)
+        save_checkpoint(saved, params, opt_state, epoch, last_loss, sizes, seed)
         if progress is not None:
             progress(epoch, last_loss)
     weights = tuple(np.asarray(w, dtype=np.float32) for w, _ in params)
@@ -127,7 +129,7 @@ def fit(
     return MLP(weights, biases, LOSSES[loss], info)
 
 
-def _save(
+def save_checkpoint(
     path: Path, params: Params, opt_state: Any, epoch: int, loss: float, sizes: list[int], seed: int
 ) -> None:
     leaves = jax.tree_util.tree_leaves((params, opt_state))
@@ -139,7 +141,7 @@ def _save(
     tmp.replace(path)  # a checkpoint is whole or absent, never half written
 
 
-def _restore(
+def restore_checkpoint(
     path: Path, params: Params, opt_state: Any, sizes: list[int], seed: int
 ) -> tuple[Params, Any, int, float]:
     with np.load(path) as data:

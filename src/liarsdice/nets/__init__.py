@@ -4,7 +4,9 @@
 * :mod:`~liarsdice.nets.mlp` — a multilayer perceptron's weights, its file format and its
   forward pass;
 * :mod:`~liarsdice.nets.positions` — the chance to win a whole game from a position (every
-  seat's dice, in seat order), per rules family.
+  seat's dice, in seat order), per rules family;
+* :mod:`~liarsdice.nets.rounds` — learned strategies of two-player single rounds, per pair
+  of dice counts (what the ``learned`` bot plays).
 """
 
 from __future__ import annotations

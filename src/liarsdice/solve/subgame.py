@@ -160,23 +160,36 @@ class BidSubgame:
                     # Bid m (node m + 1, column m + 1) by p hands the turn to the other actor.
                     reach[p][1 - p, j + 1 :] += (own[:, None] * sigma[p][j][:, j + 1 :]).T
                     reach[1 - p][1 - p, j + 1 :] += other
-        # Backward: A's value for every pair of hands at each node. The values of actor p's
-        # nodes are kept hands-of-the-other-actor first, so that a parent's children are one
-        # contiguous (its hands, bids, other hands) block.
-        value = [np.zeros((HB, K + 1, HA)), np.zeros((HA, K + 1, HB))]
-        for j in range(K, root - 1, -1):
-            for p in (0, 1):
-                s = sigma[p][j]
-                here = np.matmul(s[:, None, j + 1 :], value[1 - p][:, j + 1 :, :])[:, 0, :]
-                if j > 0:
-                    here += s[:, j : j + 1] * self._calls[p][j - 1]
-                value[p][:, j, :] = here.T
+        value = self._backward(sigma)
         if strategies is None:
             for p in (0, 1):
                 self._update(p, reach, value, free[p])
             self.iterations += 1
         out: Floats = value[0][:, root, :].T
         return out
+
+    def _backward(self, sigma: list[Floats]) -> list[Floats]:
+        """A's value for every pair of hands at each node (from the root down) when the
+        actors play ``sigma``. The values of actor p's nodes are kept hands-of-the-other-actor
+        first, so that a parent's children are one contiguous (its hands, bids, other hands)
+        block: ``value[0][b, j, a]`` at A's node ``j``, ``value[1][a, j, b]`` at B's."""
+        K, HA, HB = self.K, self.HA, self.HB
+        value = [np.zeros((HB, K + 1, HA)), np.zeros((HA, K + 1, HB))]
+        for j in range(K, self.root - 1, -1):
+            for p in (0, 1):
+                s = sigma[p][j]
+                here = np.matmul(s[:, None, j + 1 :], value[1 - p][:, j + 1 :, :])[:, 0, :]
+                if j > 0:
+                    here += s[:, j : j + 1] * self._calls[p][j - 1]
+                value[p][:, j, :] = here.T
+        return value
+
+    def node_values(self, strategies: list[Floats]) -> list[Floats]:
+        """A's value for every pair of hands at every node when both actors play
+        ``strategies`` (each ``(K + 1, hands, K + 1)``, rows normalised over the node's
+        actions): ``[value at A's nodes (HB, K + 1, HA), value at B's nodes (HA, K + 1, HB)]``.
+        """
+        return self._backward(strategies)
 
     def _update(self, p: int, reach: list[Floats], value: list[Floats], own_s: Floats) -> None:
         """Actor ``p``'s regrets and average strategy at every node it and the other player

@@ -61,6 +61,13 @@ an honest bidder (``exploit``: a restricted Nash response, which gains against h
 while giving little away to stronger players), and it samples the move for its own hand from
 the average strategy, so its own bluffs are part of a balanced strategy.
 
+Where the whole round is too large for that re-solve (from two dice against three) and the
+rules have **learned strategies** (:mod:`liarsdice.nets.rounds`: ``snyd-joker`` and
+``openspiel`` with 6 faces, up to five dice each), it searches one decision deep on them
+instead (``lookahead``, :class:`~liarsdice.bots.bidding.lookahead.Lookahead`): every move
+valued exactly against the other's range read through the whole history, the learned play
+after it, and regret matching against the learned mix (docs/BOTS.md).
+
 How that honest bidder reads the expert's hand (``exploit_reads``) decides whom the expert
 exploits: two times in three it reads no bid (as the prob bot and the bluffer, who judge from
 their own dice), one in three every bid as an honest one (as the bayes bot and expert-v1 do,
@@ -139,6 +146,7 @@ from liarsdice.nets.positions import packaged_positions
 
 if TYPE_CHECKING:
     from liarsdice.bots.bidding.nash import NashBot
+    from liarsdice.nets.rounds import RoundPolicies
     from liarsdice.solve.subgame import BidSubgame
 
 __all__ = [
@@ -199,6 +207,7 @@ def _sample_range(
 # use (then cached) and played from the equilibrium instead of searched.
 EQUILIBRIUM_MAX_BYTES = 3 * 2**30
 _UNSOLVABLE: set[tuple[object, ...]] = set()  # games out of the solver's reach (rules, dice)
+_POLICIES: dict[tuple[str, str, int], RoundPolicies | None] = {}  # shipped learned strategies
 
 
 def determinise(
@@ -613,6 +622,10 @@ class ExpertBot(BayesBot):
     track_round: bool = True  # track by one solve of the round (else the chained re-solves)
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
+    lookahead: bool = True  # two-player rounds past the re-solve: search the learned strategies
+    lookahead_mix: float = 0.5  # the bid model's share in the other's range there
+    lookahead_prior: float = 0.3  # and the chance prior's (a reading of no bid)
+    lookahead_greedy: bool = False  # play the best move (else regret matching on the blueprint)
     # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
     # 'learned' (the self-play model where one fits the rules; measured weaker: docs/BOTS.md)
     positions: str = "share"
@@ -674,6 +687,10 @@ class ExpertBot(BayesBot):
         nash = self.equilibrium(game)
         if nash is not None:
             return nash.choose(game, view)
+        if self.lookahead:
+            action = self._lookahead(game, view)
+            if action is not None:
+                return action
         if self.resolve > 0 and self._resolvable(game, view):
             action = self._resolve(game, view)
             if action is not None:
@@ -688,6 +705,57 @@ class ExpertBot(BayesBot):
         if len(candidates) == 1:
             return candidates[0].action
         return self._search(game, view, belief, candidates, start)
+
+    def _lookahead(self, game: Game, view: PlayerView) -> int | None:
+        """One decision's search on the learned strategies of a two-player round
+        (:class:`~liarsdice.bots.bidding.lookahead.Lookahead`), where they fit the game and
+        cover both players' dice, and the whole round is too large for the re-solve (all
+        hands, all bids: :data:`RESOLVE_MAX_SIZE`); None elsewhere."""
+        from liarsdice.bots.bidding.lookahead import Lookahead
+        from liarsdice.nets.rounds import packaged_round_policies
+
+        rules = game.rules
+        key = ("lookahead", rules.name, rules.faces)
+        if key not in _POLICIES:
+            _POLICIES[key] = packaged_round_policies(rules.name, rules.faces)
+        pol = _POLICIES[key]
+        if pol is None or view.phase != "bid" or view.palifico or pol.unfit(game):
+            return None
+        me = view.player
+        opener = view.bids[0][0] if view.bids else me
+        actor = 0 if opener == me else 1
+        dice = (view.dice_counts[opener], view.dice_counts[1 - opener])
+        if not pol.covers(dice):
+            return None
+        t = pol.tables(dice)
+        if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= RESOLVE_MAX_SIZE:
+            return None  # the re-solve takes the whole round
+        look = Lookahead.of(pol, dice)
+        bids = [t.index[b] for _, b in view.bids]
+        model: FloatArray | None = Belief(game, view, self.model or BidModel()).weights[1 - me]
+        if model is not None and len(model) != len(t.rolls[1 - actor]):
+            model = None  # a sampled belief: the blueprint's reading alone
+        probs = look.policy(
+            actor,
+            hand=view.my_dice,
+            bids=bids,
+            mix_range=model,
+            mix=self.lookahead_mix,
+            prior=self.lookahead_prior,
+            greedy=self.lookahead_greedy,
+        )
+        last = bids[-1] if bids else -1
+        moves = ([LIAR] if bids else []) + [
+            game.bid_action(t.moves[j]) for j in range(last + 1, t.num_bids)
+        ]
+        legal = set(view.legal_actions)
+        u = self.rng.random() * float(probs.sum())
+        for move, q in zip(moves, probs.tolist(), strict=True):
+            u -= q
+            if u < 0 and move in legal:
+                return move
+        best = [m for _, m in sorted(zip(probs.tolist(), moves, strict=True), reverse=True)]
+        return next(m for m in best if m in legal)
 
     def _resolvable(self, game: Game, view: PlayerView) -> bool:
         """A bidding round between two players (the last two of a game, or a two-player

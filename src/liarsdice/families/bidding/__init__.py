@@ -41,6 +41,13 @@ def _nash_bot() -> type[Bot]:
     return NashBot
 
 
+def _learned_bot() -> type[Bot]:
+    """The learned bot, imported on first use (NumPy)."""
+    from liarsdice.bots.bidding.learned import LearnedBot
+
+    return LearnedBot
+
+
 class BiddingFamily(Family):
     """Bids of a quantity and a face on all the dice in play (``liarsdice.core``).
 
@@ -181,7 +188,7 @@ class BiddingFamily(Family):
     bots = BotTable(
         levels=(RandomBot, ProbBot, BayesBot, ExpertBot),
         panel=(BlufferBot, ExpertV1Bot),
-        lazy={"nash": _nash_bot},
+        lazy={"nash": _nash_bot, "learned": _learned_bot},
     )
 
     # ---------------------------------------------------------------- the terminal front end

@@ -1,0 +1,149 @@
+"""A search on the learned strategies: one decision deep, valued by the learned play after it.
+
+The learned strategies (:class:`~liarsdice.nets.rounds.RoundPolicies`) are the
+**blueprint**. At a decision of a two-player round:
+
+1. **Ranges.** The other player's range is their chance prior times the blueprint's
+   probability of every bid they made, on the whole history (perfect recall: the blueprint
+   itself recalls only the standing bid), blended with the caller's own reading (the
+   expert's bid model) by ``mix``.
+2. **Values.** Each move is valued exactly against that range: a call by the dice, a raise by
+   the value of the position it makes when both players follow the blueprint from there
+   (:meth:`~liarsdice.solve.subgame.BidSubgame.node_values`: the value of every pair of
+   hands at every node, worked out once per pair of dice counts and kept).
+3. **Policy.** Regret matching against the blueprint: each move is played in proportion to
+   how much it beats the blueprint's own mix of moves for this hand (their value, averaged by
+   the blueprint's probabilities); when none does, the blueprint's move. So it keeps the
+   blueprint's mixing where the blueprint is right, and leaves it where the history shows a
+   better move.
+
+>>> import random
+>>> from liarsdice.nets.rounds import packaged_round_policies
+>>> pol = packaged_round_policies("snyd-joker", 6)
+>>> look = Lookahead.of(pol, (3, 3))
+>>> probs = look.policy(1, hand=(1, 4, 4), bids=[5], mix_range=None, mix=0.0)
+>>> len(probs) == 1 + look.tables.num_bids - 6, round(float(probs.sum()), 6)
+(True, 1.0)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import ClassVar
+
+import numpy as np
+import numpy.typing as npt
+
+from liarsdice.nets.rounds import PairTables, RoundPolicies
+from liarsdice.solve.subgame import BidSubgame
+
+__all__ = ["Lookahead"]
+
+Floats = npt.NDArray[np.float64]
+
+
+class Lookahead:
+    """One pair of dice counts' blueprint, ready to search on (module docstring)."""
+
+    #: The pairs' value arrays kept (the largest, five dice each, takes about 30 MB).
+    KEEP = 4
+    _kept: ClassVar[OrderedDict[tuple[int, tuple[int, int]], Lookahead]] = OrderedDict()
+
+    def __init__(self, policies: RoundPolicies, dice: tuple[int, int]) -> None:
+        self.dice = dice
+        self.tables: PairTables = policies.tables(dice)
+        self.strategies = [policies.strategy(dice, 0), policies.strategy(dice, 1)]
+        t = self.tables
+        game = BidSubgame(t.truth, opened=False, range_a=t.probs[0], range_b=t.probs[1])
+        # The opener's value at the other actor's nodes, the opener's hands first; and at the
+        # opener's nodes, the other's hands first (BidSubgame's layout), in float32 to halve
+        # the memory of five dice each.
+        at_opener, at_other = game.node_values(self.strategies)
+        self.values = (at_opener.astype(np.float32), at_other.astype(np.float32))
+
+    @classmethod
+    def of(cls, policies: RoundPolicies, dice: tuple[int, int]) -> Lookahead:
+        """The lookahead of ``dice`` (opener's first) under ``policies``, kept for reuse."""
+        key = (id(policies), dice)
+        hit = cls._kept.get(key)
+        if hit is None:
+            hit = cls(policies, dice)
+            cls._kept[key] = hit
+            while len(cls._kept) > cls.KEEP:
+                cls._kept.popitem(last=False)
+        else:
+            cls._kept.move_to_end(key)
+        return hit
+
+    def reading(self, actor: int, bids: list[int]) -> Floats:
+        """Actor ``actor``'s range after the round's ``bids`` (indices into the pair's bids,
+        in order, the opener's first): the prior times the blueprint's probability of each
+        bid it made."""
+        t = self.tables
+        r = t.probs[actor].copy()
+        last = -1
+        for i, bid in enumerate(bids):
+            if i % 2 == actor:
+                r *= self.strategies[actor][last + 1, :, bid + 1]
+            last = bid
+        total = r.sum()
+        out: Floats = r / total if total > 0 else t.probs[actor].copy()
+        return out
+
+    def move_values(self, actor: int, hand: int, last: int, other: Floats) -> Floats:
+        """The value to actor ``actor`` holding hand ``hand`` of each move after standing bid
+        ``last`` (-1: none) against the other's range ``other``: the call first when there is
+        a bid, then the raises in order; both play the blueprint after the move."""
+        t = self.tables
+        at_opener, at_other = self.values
+        raises = slice(last + 2, t.num_bids + 1)  # the other actor's nodes after each raise
+        if actor == 0:
+            q_raise = at_other[hand, raises, :] @ other
+        else:
+            q_raise = -(at_opener[hand, raises, :] @ other)
+        if last < 0:
+            return np.asarray(q_raise, dtype=np.float64)
+        truth = t.truth[last]  # (opener's hands, other's hands)
+        stands = truth[hand, :] if actor == 0 else truth[:, hand]
+        q_call = float((1.0 - 2.0 * stands) @ other)  # the caller wins when the bid is false
+        return np.concatenate(([q_call], q_raise)).astype(np.float64)
+
+    def policy(
+        self,
+        actor: int,
+        *,
+        hand: tuple[int, ...],
+        bids: list[int],
+        mix_range: Floats | None,
+        mix: float,
+        prior: float = 0.0,
+        greedy: bool = False,
+    ) -> Floats:
+        """The probabilities of actor ``actor``'s moves holding ``hand`` after ``bids`` (the
+        call first when there is a bid, then the raises in order): regret matching on the
+        moves' values against the blueprint's mix (module docstring). ``mix_range``, when
+        given, is blended into the other's blueprint reading with weight ``mix``, and their
+        chance prior (no reading of their bids) with weight ``prior``; ``greedy`` plays the
+        best move instead."""
+        t = self.tables
+        other = self.reading(1 - actor, bids)
+        if mix_range is not None and mix > 0:
+            given = np.asarray(mix_range, dtype=np.float64)
+            other = (1 - mix) * other + mix * given / given.sum()
+        if prior > 0:
+            other = (1 - prior) * other + prior * t.probs[1 - actor]
+        h = t.roll_index(actor, hand)
+        last = bids[-1] if bids else -1
+        q = self.move_values(actor, h, last, other)
+        if greedy:
+            best: Floats = np.zeros_like(q)
+            best[int(q.argmax())] = 1.0
+            return best
+        j = last + 1
+        blueprint = self.strategies[actor][j, h, max(j, 1) :]
+        gain = np.maximum(q - float(blueprint @ q), 0.0)
+        total = gain.sum()
+        if total <= 1e-12:
+            return np.asarray(blueprint, dtype=np.float64)
+        out: Floats = gain / total
+        return out

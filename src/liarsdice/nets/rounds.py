@@ -1,0 +1,323 @@
+"""Learned strategies of two-player single rounds: what the ``learned`` bot plays (NumPy only).
+
+A :class:`RoundPolicies` file holds, for one rule set and number of faces, a strategy for
+every pair of dice counts up to ``max_dice`` each, learned by self-play with Neller and
+Hnath's fixed-strategy iteration CFR: both players recall their own dice and the standing
+bid only (an imperfect-recall abstraction of the round), so a round of ``K`` bids has
+``2(K + 1)`` decision points per hand, and every pair up to five dice each is solved whole
+(:mod:`liarsdice.learn.rounds` trains them; docs/BOTS.md has the method, the cost and the
+measured exploitability).
+
+**Layout.** As :class:`~liarsdice.solve.subgame.BidSubgame`'s: the strategy of actor ``p``
+(0: the player who opened, 1: the other) is an array ``(K + 1, hands, K + 1)``; node ``j`` is
+"the standing bid is ``j - 1``" (``j = 0``: nothing bid yet), and its actions are the columns
+from ``max(j, 1)`` on: the call (column ``j``, when ``j > 0``), then the raises in order
+(column ``m + 1`` raises to bid ``m``). Hands are sorted rolls in
+:func:`itertools.combinations_with_replacement` order.
+
+**The file** (format ``liarsdice-rounds``, version 1) is an ``.npz``: ``meta`` (JSON:
+``format``, ``version``, ``rules``, ``faces``, ``max_dice``, and per pair what training
+recorded) and, per pair ``a, b`` and actor ``p``, ``s-a-b-p``: the average strategy in
+steps of 1/255 (``uint8``), renormalised when read.
+
+>>> import io
+>>> t = PairTables.of("snyd-joker", (1, 1), faces=3)
+>>> [str(b) for b in t.moves]
+['1x1', '1x2', '1x3', '2x1', '2x2', '2x3']
+>>> uniform = [np.ones((7, 3, 7)), np.ones((7, 3, 7))]
+>>> pol = RoundPolicies("snyd-joker", faces=3, max_dice=1, strategies={(1, 1): uniform})
+>>> buf = io.BytesIO(); pol.save(buf); _ = buf.seek(0)
+>>> back = RoundPolicies.load(buf)
+>>> back.probabilities((1, 1), 1, hand=(2,), last=3).round(3).tolist()  # call, 2x2, 2x3
+[0.333, 0.333, 0.333]
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from liarsdice.core.bidding import Bid, Game, preset
+from liarsdice.core.bidding.basic import basic_round_lacks
+from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
+
+__all__ = [
+    "FORMAT",
+    "PACKAGED_ROUNDS",
+    "VERSION",
+    "PairTables",
+    "RoundFormatError",
+    "RoundPolicies",
+    "packaged_round_policies",
+    "round_game",
+]
+
+FORMAT = "liarsdice-rounds"
+VERSION = 1
+
+#: The shipped strategies: (rules, faces) -> file name in ``liarsdice/nets/data``.
+PACKAGED_ROUNDS: dict[tuple[str, int], str] = {
+    ("snyd-joker", 6): "rounds-snyd-joker-6.npz",
+}
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+
+class RoundFormatError(ValueError):
+    """A strategies file that is not a ``liarsdice-rounds`` file this version reads."""
+
+
+def round_game(rules: str, dice: tuple[int, int], faces: int) -> Game:
+    """The two-player single-round game of preset ``rules`` with these dice and faces (player
+    0 opens). A wild highest face stays the highest face with other face counts (as the
+    solver's :func:`~liarsdice.solve.tree.make_game`)."""
+    base = preset(rules)
+    changes: dict[str, object] = {"dice": dice, "players": 2, "faces": faces}
+    if base.wild is not None and base.wild == base.faces:
+        changes["wild"] = faces
+    return Game(base.replace(**changes))
+
+
+@dataclass(frozen=True)
+class PairTables:
+    """What a round of one pair of dice counts needs, in the game's raise order.
+
+        ``moves[j]``: the game's bid ``j``; ``opening``: the bids that may open;
+        ``quantity[j]``: its quantity. Per player ``p``: ``rolls[p]`` (sorted rolls),
+    ``probs[p]`` (each roll's chance) and
+        ``counts[p][r, j]`` (the dice of roll ``r`` that count for bid ``j``, wilds included)."""
+
+    dice: tuple[int, int]
+    moves: tuple[Bid, ...]
+    opening: Ints
+    quantity: Ints
+    rolls: tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+    probs: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]
+    counts: tuple[Ints, Ints]
+
+    @property
+    def num_bids(self) -> int:
+        return len(self.moves)
+
+    @cached_property
+    def index(self) -> dict[Bid, int]:
+        """The index of each bid in ``moves``."""
+        return {b: j for j, b in enumerate(self.moves)}
+
+    def roll_index(self, p: int, roll: tuple[int, ...]) -> int:
+        """The index of a roll (any order) among player ``p``'s sorted rolls."""
+        return self._roll_ids[p][tuple(sorted(roll))]
+
+    @cached_property
+    def _roll_ids(self) -> tuple[dict[tuple[int, ...], int], ...]:
+        return tuple({r: i for i, r in enumerate(rolls)} for rolls in self.rolls)
+
+    @cached_property
+    def truth(self) -> Floats:
+        """``truth[k, a, b]``: 1.0 when bid ``k`` stands with player 0 holding roll ``a`` and
+        player 1 roll ``b`` (the solver's layout)."""
+        total = self.counts[0][:, None, :] + self.counts[1][None, :, :]
+        out: Floats = np.ascontiguousarray((total >= self.quantity).transpose(2, 0, 1), float)
+        return out
+
+    @classmethod
+    def of(cls, rules: str, dice: tuple[int, int], *, faces: int) -> PairTables:
+        """The tables of a round of preset ``rules`` with these dice and faces."""
+        game = round_game(rules, dice, faces)
+        space, r = game.space, game.rules
+        cap = sum(dice)
+        every = space.raises(-1, cap, OPEN_ANY)
+        opening = space.raises(-1, cap, OPEN_ANY if r.open_on_wild else OPEN_NO_WILD)
+        moves = tuple(space.bids[j] for j in every)
+        wild = r.wild
+        rolls = tuple(
+            tuple(itertools.combinations_with_replacement(range(1, faces + 1), d)) for d in dice
+        )
+        counts = []
+        for p in (0, 1):
+            c = np.zeros((len(rolls[p]), len(moves)), dtype=np.int64)
+            for i, roll in enumerate(rolls[p]):
+                for j, bid in enumerate(moves):
+                    c[i, j] = sum(1 for d in roll if d == bid.face or d == wild)
+            counts.append(c)
+        return cls(
+            dice=dice,
+            moves=moves,
+            opening=np.array(opening, dtype=np.int64),
+            quantity=np.array([b.quantity for b in moves], dtype=np.int64),
+            rolls=(rolls[0], rolls[1]),
+            probs=(_roll_probabilities(rolls[0], faces), _roll_probabilities(rolls[1], faces)),
+            counts=(counts[0], counts[1]),
+        )
+
+
+def _roll_probabilities(rolls: tuple[tuple[int, ...], ...], faces: int) -> npt.NDArray[np.float64]:
+    out = np.empty(len(rolls))
+    for i, roll in enumerate(rolls):
+        ways = math.factorial(len(roll))
+        for f in set(roll):
+            ways //= math.factorial(roll.count(f))
+        out[i] = ways / faces ** len(roll)
+    return out
+
+
+class RoundPolicies:
+    """Strategies of two-player single rounds, per pair of dice counts (module docstring).
+
+    ``strategies[(a, b)]`` holds the two actors' arrays (any non-negative weights: each row
+    is normalised over its node's actions, all-zero rows read as uniform); ``info[(a, b)]``
+    what training recorded of that pair (iterations, value, seconds)."""
+
+    def __init__(
+        self,
+        rules: str,
+        *,
+        faces: int,
+        max_dice: int,
+        strategies: dict[tuple[int, int], list[npt.NDArray[Any]]],
+        info: dict[tuple[int, int], dict[str, Any]] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.rules = rules
+        self.faces = faces
+        self.max_dice = max_dice
+        self.info = dict(info or {})
+        self.meta = dict(meta or {})
+        self._raw = strategies
+        self._tables: dict[tuple[int, int], PairTables] = {}
+        self._norm: dict[tuple[int, int, int], Floats] = {}
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairs of dice counts with a strategy, in order."""
+        return sorted(self._raw)
+
+    def covers(self, dice: tuple[int, int]) -> bool:
+        """Whether there is a strategy for this pair of dice counts (opener's first)."""
+        return dice in self._raw
+
+    def unfit(self, game: Game) -> str | None:
+        """Why these strategies cannot play ``game`` (None: they can): a two-player game of
+        their rules (a round whose call settles at once), up to ``max_dice`` each."""
+        rules = game.rules
+        if game.num_players != 2:
+            return "they are for two-player games only"
+        lacks = basic_round_lacks(rules)
+        if lacks:
+            return "its rules lack " + ", ".join(lacks)
+        ref = round_game(self.rules, (1, 1), self.faces).rules
+        fields = ("faces", "wild", "ordering", "open_on_wild", "face_order")
+        if self.rules != rules.name or any(getattr(rules, f) != getattr(ref, f) for f in fields):
+            return f"they were learned for {self.rules} with {self.faces} faces"
+        if max(game.start_dice) > self.max_dice:
+            return f"they cover up to {self.max_dice} dice each"
+        return None
+
+    def tables(self, dice: tuple[int, int]) -> PairTables:
+        """The :class:`PairTables` of a pair (opener's dice first)."""
+        hit = self._tables.get(dice)
+        if hit is None:
+            hit = self._tables[dice] = PairTables.of(self.rules, dice, faces=self.faces)
+        return hit
+
+    def strategy(self, dice: tuple[int, int], actor: int) -> Floats:
+        """Actor ``actor``'s whole strategy for a pair, every row normalised over its node's
+        actions (the layout of the module docstring)."""
+        key = (*dice, actor)
+        hit = self._norm.get(key)
+        if hit is None:
+            raw = np.asarray(self._raw[dice][actor], dtype=np.float64)
+            n = raw.shape[0]
+            cols = np.arange(n)
+            valid = (cols[None, :] >= np.maximum(cols, 1)[:, None]).astype(np.float64)
+            w = raw * valid[:, None, :]
+            s = w.sum(axis=2, keepdims=True)
+            uniform = valid / valid.sum(axis=1, keepdims=True)
+            hit = np.where(s > 0, w / np.where(s > 0, s, 1.0), uniform[:, None, :])
+            self._norm[key] = hit
+        return hit
+
+    def probabilities(
+        self, dice: tuple[int, int], actor: int, *, hand: tuple[int, ...], last: int
+    ) -> Floats:
+        """The probabilities of actor ``actor``'s moves holding ``hand`` (any order) when the
+        standing bid is ``last`` (an index into the pair's ``moves``; -1: none): the call
+        first when there is a bid, then the raises in order."""
+        t = self.tables(dice)
+        j = last + 1
+        row = self.strategy(dice, actor)[j, t.roll_index(actor, hand)]
+        out: Floats = row[max(j, 1) :]
+        return out
+
+    # ------------------------------------------------------------------------- files
+    def save(self, file: str | Path | IO[bytes]) -> None:
+        """Write the ``.npz`` file (module docstring)."""
+        meta = {
+            **self.meta,
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": self.rules,
+            "faces": self.faces,
+            "max_dice": self.max_dice,
+            "pairs": {f"{a},{b}": self.info.get((a, b), {}) for a, b in self.pairs},
+        }
+        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+        for a, b in self.pairs:
+            for p in (0, 1):
+                probs = self.strategy((a, b), p)
+                arrays[f"s-{a}-{b}-{p}"] = np.rint(probs * 255).astype(np.uint8)
+        np.savez_compressed(file, **arrays)
+
+    @classmethod
+    def load(cls, file: str | Path | IO[bytes]) -> RoundPolicies:
+        """Read a file :meth:`save` wrote; :class:`RoundFormatError` names what is wrong."""
+        try:
+            with np.load(file, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                if meta.get("format") != FORMAT or meta.get("version") != VERSION:
+                    raise RoundFormatError(
+                        f"format {meta.get('format')!r} version {meta.get('version')!r}: "
+                        f"this program reads {FORMAT} version {VERSION}"
+                    )
+                strategies: dict[tuple[int, int], list[npt.NDArray[Any]]] = {}
+                info: dict[tuple[int, int], dict[str, Any]] = {}
+                for key, recorded in meta["pairs"].items():
+                    a, b = (int(x) for x in key.split(","))
+                    strategies[a, b] = [data[f"s-{a}-{b}-{p}"] for p in (0, 1)]
+                    info[a, b] = recorded
+        except (OSError, KeyError, ValueError, TypeError) as e:
+            if isinstance(e, RoundFormatError):
+                raise
+            raise RoundFormatError(f"not a {FORMAT} file: {e}") from e
+        extra = {
+            k: v
+            for k, v in meta.items()
+            if k not in ("format", "version", "rules", "faces", "max_dice", "pairs")
+        }
+        return cls(
+            str(meta["rules"]),
+            faces=int(meta["faces"]),
+            max_dice=int(meta["max_dice"]),
+            strategies=strategies,
+            info=info,
+            meta=extra,
+        )
+
+
+def packaged_round_policies(rules: str, faces: int) -> RoundPolicies | None:
+    """The shipped strategies of these rules and faces, or None when none ship."""
+    name = PACKAGED_ROUNDS.get((rules, faces))
+    if name is None:
+        return None
+    with resources.files("liarsdice.nets").joinpath("data", name).open("rb") as f:
+        return RoundPolicies.load(f)

@@ -1,0 +1,101 @@
+"""The expert's search on the learned strategies (:mod:`liarsdice.bots.bidding.lookahead`):
+its move values against the solver's own values of the same strategies, its policy, and the
+expert playing it where the re-solve does not reach."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from liarsdice.arena import ArenaSpec, run_arena
+from liarsdice.bots.bidding.expert import ExpertBot
+from liarsdice.bots.bidding.lookahead import Lookahead
+from liarsdice.core.bidding import Game, preset
+from liarsdice.learn.rounds import train_rounds
+from liarsdice.nets.rounds import RoundPolicies
+
+
+@pytest.fixture(scope="module")
+def policies(tmp_path_factory: pytest.TempPathFactory) -> RoundPolicies:
+    folder: Path = tmp_path_factory.mktemp("rounds")
+    return train_rounds("openspiel", faces=3, max_dice=2, iterations=80, folder=folder)
+
+
+def _mixed(look: Lookahead, actor: int, bids: list[int], other: np.ndarray) -> float:
+    """Actor ``actor``'s value at the node after ``bids`` when it plays the blueprint, its
+    hands weighted by its blueprint reading: from the lookahead's move values."""
+    t = look.tables
+    mine = look.reading(actor, bids)
+    last = bids[-1] if bids else -1
+    j = last + 1
+    total = 0.0
+    for h in range(len(t.rolls[actor])):
+        q = look.move_values(actor, h, last, other)
+        total += mine[h] * float(look.strategies[actor][j, h, max(j, 1) :] @ q)
+    return total
+
+
+@pytest.mark.parametrize("dice", [(2, 1), (2, 2)])
+def test_move_values_agree_with_the_solver_values_of_the_same_strategies(
+    policies: RoundPolicies, dice: tuple[int, int]
+) -> None:
+    look = Lookahead(policies, dice)
+    t = look.tables
+    at_opener, at_other = look.values
+    # The opener at the root, against the other's prior: the round's value.
+    root = _mixed(look, 0, [], t.probs[1])
+    assert root == pytest.approx(policies.info[dice]["value"], abs=1e-5)
+    for m in (0, 3, t.num_bids - 2):
+        # The other player after the opening bid m: minus the opener's value at that node.
+        r0, r1 = look.reading(0, [m]), look.reading(1, [m])
+        value_b = _mixed(look, 1, [m], r0)
+        assert value_b == pytest.approx(-float(r0 @ at_other[:, m + 1, :] @ r1), abs=1e-5)
+        # The opener again, after the other raised to m + 1.
+        bids = [m, m + 1]
+        r0, r1 = look.reading(0, bids), look.reading(1, bids)
+        value_a = _mixed(look, 0, bids, r1)
+        assert value_a == pytest.approx(float(r1 @ at_opener[:, m + 2, :] @ r0), abs=1e-5)
+
+
+def test_the_policy_moves_weight_only_to_moves_that_beat_the_blueprint(
+    policies: RoundPolicies,
+) -> None:
+    look = Lookahead(policies, (2, 2))
+    t = look.tables
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        hand = t.rolls[1][int(rng.integers(len(t.rolls[1])))]
+        bids = [int(rng.integers(t.num_bids - 1))]
+        probs = look.policy(1, hand=hand, bids=bids, mix_range=None, mix=0.0)
+        q = look.move_values(1, t.roll_index(1, hand), bids[0], look.reading(0, bids))
+        blueprint = look.strategies[1][bids[0] + 1, t.roll_index(1, hand), bids[0] + 1 :]
+        assert probs.shape == q.shape and probs.sum() == pytest.approx(1.0)
+        if not np.array_equal(probs, blueprint):
+            assert (q[probs > 0] >= blueprint @ q - 1e-12).all()
+        best = look.policy(1, hand=hand, bids=bids, mix_range=None, mix=0.0, greedy=True)
+        assert best.max() == 1.0 and q[int(best.argmax())] == q.max()
+
+
+def test_the_expert_searches_the_learned_strategies_past_the_resolve() -> None:
+    expert = ExpertBot(random.Random(0))
+    three = Game(preset("snyd-joker", players=2, dice=3))
+    state = three.new_initial_state().resolve_chance(random.Random(4))
+    view = state.view(state.current_player)
+    action = expert._lookahead(three, view)
+    assert action is not None and action in view.legal_actions
+    two = Game(preset("snyd-joker", players=2, dice=2))  # the re-solve takes the whole round
+    state = two.new_initial_state().resolve_chance(random.Random(4))
+    assert expert._lookahead(two, state.view(state.current_player)) is None
+    classic = Game(preset("classic", players=2, dice=3))  # no learned strategies for classic
+    state = classic.new_initial_state().resolve_chance(random.Random(4))
+    assert expert._lookahead(classic, state.view(state.current_player)) is None
+
+
+def test_the_expert_beats_the_learned_bot_at_three_dice_each() -> None:
+    rules = preset("snyd-joker", players=2, dice=3)
+    result = run_arena(ArenaSpec(rules, ("expert", "learned"), games=300, seed=17))
+    expert = next(r for r in result.standings if r.bot == "expert")
+    assert result.errors == [] and expert.win_low > 0.5, expert

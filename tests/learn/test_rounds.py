@@ -1,0 +1,177 @@
+"""Two-player single rounds learned by self-play (:mod:`liarsdice.learn.rounds`, NumPy only),
+their file (:mod:`liarsdice.nets.rounds`) and the ``learned`` bot that plays them."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from liarsdice.arena import ArenaSpec, run_arena
+from liarsdice.bots.bidding.learned import LearnedBot
+from liarsdice.cli.main import cli
+from liarsdice.core.bidding import Game, preset
+from liarsdice.core.bidding.rules import Scoring
+from liarsdice.families import FAMILIES
+from liarsdice.learn.rounds import solve_pair, train_rounds
+from liarsdice.nets.rounds import (
+    PACKAGED_ROUNDS,
+    PairTables,
+    RoundFormatError,
+    RoundPolicies,
+    packaged_round_policies,
+)
+from liarsdice.solve.policy import policy_exploitability
+from liarsdice.solve.tree import PublicTree, make_game
+
+
+@pytest.mark.parametrize(
+    ("rules", "dice", "faces"), [("snyd-joker", (1, 2), 4), ("openspiel", (2, 1), 3)]
+)
+def test_pair_tables_agree_with_the_solver(rules: str, dice: tuple[int, int], faces: int) -> None:
+    t = PairTables.of(rules, dice, faces=faces)
+    tree = PublicTree(make_game(rules, dice, faces))
+    assert t.moves == tree.bids and len(t.opening) == t.num_bids
+    assert np.array_equal(t.truth, tree.true_bid.astype(float))
+    for p in (0, 1):
+        assert t.rolls[p] == tree.rolls[p] and np.allclose(t.probs[p], tree.chance[p])
+        assert t.roll_index(p, tuple(reversed(t.rolls[p][-1]))) == len(t.rolls[p]) - 1
+
+
+def test_a_strategies_file_round_trips_and_bad_files_are_named(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    raw = [rng.random((7, 3, 7)), rng.random((7, 3, 7))]
+    raw[0][2, 1] = 0.0  # an all-zero row reads as uniform
+    pol = RoundPolicies("snyd-joker", faces=3, max_dice=1, strategies={(1, 1): raw},
+                        info={(1, 1): {"value": 0.25}})  # fmt: skip
+    path = tmp_path / "r.npz"
+    pol.save(path)
+    back = RoundPolicies.load(path)
+    assert back.pairs == [(1, 1)] and back.info[1, 1] == {"value": 0.25}
+    for p in (0, 1):
+        assert np.abs(back.strategy((1, 1), p) - pol.strategy((1, 1), p)).max() < 0.01
+    row = back.probabilities((1, 1), 0, hand=(2,), last=1)  # call, then 4 raises
+    assert row.shape == (5,) and np.allclose(row, 0.2) and abs(row.sum() - 1) < 1e-9
+    opening = back.probabilities((1, 1), 0, hand=(3,), last=-1)
+    assert opening.shape == (6,) and abs(opening.sum() - 1) < 1e-9
+    (tmp_path / "junk.npz").write_bytes(b"junk")
+    with pytest.raises(RoundFormatError, match="not a liarsdice-rounds file"):
+        RoundPolicies.load(tmp_path / "junk.npz")
+    buf = io.BytesIO()
+    np.savez(buf, meta=np.array(json.dumps({"format": "liarsdice-rounds", "version": 7})))
+    buf.seek(0)
+    with pytest.raises(RoundFormatError, match="version 7: this program reads"):
+        RoundPolicies.load(buf)
+
+
+def test_self_play_learns_a_strategy_far_less_exploitable_than_uniform(tmp_path: Path) -> None:
+    pol = train_rounds("snyd-joker", faces=4, max_dice=1, iterations=1500, folder=tmp_path)
+    game = make_game("snyd-joker", (1, 1), 4)
+    bot = LearnedBot(random.Random(0), net=str(_save(pol, tmp_path)))
+    learned = policy_exploitability(game, lambda v: bot.probabilities(game, v))
+    uniform = policy_exploitability(game, lambda v: np.ones(len(v.legal_actions)))
+    # Last-bid recall costs about 0.06 here (docs/BOTS.md); uniform play gives away 0.5.
+    assert learned < 0.08 < 0.3 < uniform
+    assert abs(pol.info[1, 1]["value"]) < 0.02  # the round is about even for the opener
+
+
+def test_an_interrupted_pair_ends_as_an_uninterrupted_one(tmp_path: Path) -> None:
+    whole, _ = solve_pair("openspiel", (1, 2), faces=3, iterations=120)
+    steps: list[int] = []
+    solve_pair("openspiel", (1, 2), faces=3, iterations=50, folder=tmp_path, checkpoint=25,
+               progress=steps.append)  # fmt: skip
+    assert steps == [25, 25] and (tmp_path / "partial-1-2.npz").exists()
+    resumed, info = solve_pair("openspiel", (1, 2), faces=3, iterations=120, folder=tmp_path)
+    assert info["iterations"] == 120
+    for a, b in zip(whole, resumed, strict=True):
+        assert np.allclose(a, b)
+
+
+def test_a_second_run_reuses_the_pairs_and_other_settings_are_refused(tmp_path: Path) -> None:
+    first = train_rounds("openspiel", faces=3, max_dice=2, iterations=40, folder=tmp_path)
+    assert first.pairs == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    stamp = (tmp_path / "pair-2-2.npz").stat().st_mtime_ns
+    again = train_rounds("openspiel", faces=3, max_dice=2, iterations=40, folder=tmp_path)
+    assert (tmp_path / "pair-2-2.npz").stat().st_mtime_ns == stamp
+    assert np.array_equal(again.strategy((2, 2), 1), first.strategy((2, 2), 1))
+    with pytest.raises(ValueError, match=r"other settings \(iterations\)"):
+        train_rounds("openspiel", faces=3, max_dice=2, iterations=41, folder=tmp_path)
+
+
+def _save(pol: RoundPolicies, folder: Path) -> Path:
+    path = folder / f"rounds-{pol.rules}-{pol.faces}.npz"
+    pol.save(path)
+    return path
+
+
+def test_the_learned_bot_plays_its_strategy_from_its_own_view(tmp_path: Path) -> None:
+    pol = train_rounds("openspiel", faces=3, max_dice=2, iterations=60, folder=tmp_path)
+    net = str(_save(pol, tmp_path))
+    pol = RoundPolicies.load(net)  # as the bot reads it: in steps of 1/255
+    bot = LearnedBot(random.Random(0), net=net)
+    game = make_game("openspiel", (2, 1), 3)
+    state = game.new_initial_state()
+    for face in (1, 3, 2):  # the opener holds 1 3, the other a 2
+        state = state.apply_action(face)
+    opener = state.view(0)
+    probs = bot.probabilities(game, opener)
+    assert len(probs) == len(opener.legal_actions) and abs(probs.sum() - 1) < 1e-9
+    assert np.allclose(probs, pol.probabilities((2, 1), 0, hand=(3, 1), last=-1), atol=1e-6)
+    state = state.apply_action(game.bid_action(game.space.bids[4]))
+    reply = state.view(1)
+    probs = bot.probabilities(game, reply)  # the call first, then the raises after bid 4
+    assert np.allclose(probs, pol.probabilities((2, 1), 1, hand=(2,), last=4), atol=1e-6)
+    assert bot.choose(game, reply) in reply.legal_actions
+
+
+def test_the_learned_bot_says_what_it_cannot_play(tmp_path: Path) -> None:
+    bot = LearnedBot(random.Random(0))
+    three = Game(preset("snyd-joker").replace(players=3, scoring=Scoring.ELIMINATION))
+    assert "two-player games only" in str(bot.cannot_play(three))
+    assert "no learned strategies for classic" in str(bot.cannot_play(Game(preset("classic"))))
+    big = Game(preset("snyd-joker", players=2, dice=6))
+    assert "cover up to 5 dice each" in str(bot.cannot_play(big))
+    with pytest.raises(ValueError, match="cannot play this game: no learned strategies"):
+        classic = Game(preset("classic", players=2))
+        bot.probabilities(classic, classic.new_initial_state().resolve_chance(
+            random.Random(0)).view(0))  # fmt: skip
+
+
+def test_the_shipped_strategies_cover_every_pair_and_play_in_the_arena() -> None:
+    for (rules, faces), _ in PACKAGED_ROUNDS.items():
+        pol = packaged_round_policies(rules, faces)
+        assert pol is not None and pol.rules == rules and pol.faces == faces
+        assert pol.pairs == [(a, b) for a in range(1, pol.max_dice + 1)
+                             for b in range(1, pol.max_dice + 1)]  # fmt: skip
+    assert ("snyd-joker", 6) in PACKAGED_ROUNDS
+    family = FAMILIES[0]
+    assert type(family.make_bot("learned", random.Random(0))) is LearnedBot
+    rules = preset("snyd-joker", players=2, dice=3)
+    result = run_arena(ArenaSpec(rules, ("learned", "prob"), games=200, seed=3))
+    assert result.errors == [] and sum(r.wins for r in result.standings) == 200
+    learned = next(r for r in result.standings if r.bot == "learned")
+    assert learned.win_low > 0.5, learned  # it beats the prob bot at three dice each
+
+
+def test_the_shipped_strategy_is_far_from_exploitable_at_one_die_each() -> None:
+    game = make_game("snyd-joker", (1, 1))
+    bot = LearnedBot(random.Random(0))
+    assert policy_exploitability(game, lambda v: bot.probabilities(game, v)) < 0.1
+
+
+def test_learn_rounds_writes_the_file_and_resumes(tmp_path: Path) -> None:
+    out = tmp_path / "learned"
+    args = ["learn", "rounds", "--rules", "openspiel", "--faces", "3", "--max-dice", "1",
+            "--iterations", "30", "--out", str(out)]  # fmt: skip
+    res = CliRunner().invoke(cli, args)
+    assert res.exit_code == 0, res.output
+    assert "rounds-openspiel-3.npz (1 of 1 pairs, all pairs)" in res.output
+    pol = RoundPolicies.load(out / "rounds-openspiel-3.npz")
+    assert pol.info[1, 1]["iterations"] == 30
+    res = CliRunner().invoke(cli, [*args[:-2], "--iterations", "31", "--out", str(out)])
+    assert res.exit_code == 2 and "other settings (iterations)" in res.output
