@@ -4,6 +4,7 @@
     python bench/solve.py reach [--dice 1,2 2,1] [--faces 6] [--src DIR ...]
     python bench/solve.py big [--dice 2,2] [--faces 6] [--max-gib 16] [--hours 2]
     python bench/solve.py bots [--dice 1,2 2,1]
+    python bench/solve.py learned --rules snyd-joker --faces 4 --net FILE [--dice 1,1 1,2]
     python bench/solve.py subgame [--dice 2,2] [--faces 6] [--src DIR ...]
 
 ``openspiel`` times exploitability 1e-3 on ``openspiel`` 1v1 (6 faces): our solver, then,
@@ -24,6 +25,10 @@ within ``--max-gib`` GiB, printing every exploitability check, until the target 
 ``bots`` measures the exploitability of the ``expert`` and ``nash`` bots' play (exact best
 responses to the probabilities they play from their views) in each game, solving it first
 (cached on disk afterwards, see ``liarsdice.solve.cache``).
+
+``learned`` measures the exploitability of the ``learned`` bot's play the same way: the
+strategies of ``--net`` (a ``liarsdice learn rounds`` file; default the shipped ones of the
+rules and faces).
 
 ``subgame`` times the expert's re-solve (``liarsdice.solve.subgame.BidSubgame``): a whole
 round from its opening, every bid, both ranges the prior, as the expert's ``track_round``
@@ -313,9 +318,29 @@ def run_bots(args: argparse.Namespace) -> None:
         )
 
 
+def run_learned(args: argparse.Namespace) -> None:
+    from liarsdice.bots.bidding.learned import LearnedBot
+    from liarsdice.solve.policy import policy_exploitability
+
+    bot = LearnedBot(random.Random(0), net=args.net or "")
+    for dice in args.dice:
+        game = make_game(args.rules, dice, args.faces)
+        why = bot.cannot_play(game)
+        if why is not None:
+            print(f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces): {why}")
+            continue
+        start = time.perf_counter()
+        played = policy_exploitability(game, lambda view, g=game: bot.probabilities(g, view))
+        print(
+            f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces): the learned bot's play is "
+            f"exploitable by {played:.4f} ({time.perf_counter() - start:.0f}s)",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    modes = ["openspiel", "reach", "big", "bots", "subgame"]
+    modes = ["openspiel", "reach", "big", "bots", "learned", "subgame"]
     parser.add_argument("mode", nargs="?", default="openspiel", choices=modes)
     parser.add_argument("--target", type=float, default=1e-3)
     parser.add_argument("--algorithm", default="dcfr")
@@ -328,6 +353,7 @@ def main() -> None:
     parser.add_argument("--src", nargs="+", default=None, help="source trees to compare")
     parser.add_argument("--max-gib", type=float, default=16.0)
     parser.add_argument("--hours", type=float, default=2.0)
+    parser.add_argument("--net", default=None, help="learned strategies (learned mode)")
     args = parser.parse_args()
     if args.mode == "openspiel":
         args.repeats = args.repeats or 3
@@ -338,7 +364,13 @@ def main() -> None:
         args.dice = [(2, 2)] if args.mode in ("big", "subgame") else [(1, 2), (2, 1)]
     if args.mode == "subgame":
         args.repeats = max(args.repeats, 3)
-    modes = {"reach": run_reach, "big": run_big, "bots": run_bots, "subgame": run_subgame}
+    modes = {
+        "reach": run_reach,
+        "big": run_big,
+        "bots": run_bots,
+        "learned": run_learned,
+        "subgame": run_subgame,
+    }
     modes[args.mode](args)
 
 

@@ -89,6 +89,11 @@ def test_the_expert_searches_the_learned_strategies_past_the_resolve() -> None:
     two = Game(preset("snyd-joker", players=2, dice=2))  # the re-solve takes the whole round
     state = two.new_initial_state().resolve_chance(random.Random(4))
     assert expert._lookahead(two, state.view(state.current_player)) is None
+    five = Game(preset("snyd-joker", players=2, dice=5))  # past lookahead_max_dice: reading
+    state = five.new_initial_state().resolve_chance(random.Random(4))
+    assert expert._lookahead(five, state.view(state.current_player)) is None
+    wide = ExpertBot(random.Random(0), lookahead_max_dice=5)
+    assert wide._lookahead(five, state.view(state.current_player)) in state.legal_actions()
     classic = Game(preset("classic", players=2, dice=3))  # no learned strategies for classic
     state = classic.new_initial_state().resolve_chance(random.Random(4))
     assert expert._lookahead(classic, state.view(state.current_player)) is None

@@ -66,7 +66,9 @@ VERSION = 1
 
 #: The shipped strategies: (rules, faces) -> file name in ``liarsdice/nets/data``.
 PACKAGED_ROUNDS: dict[tuple[str, int], str] = {
-    ("snyd-joker", 6): "rounds-snyd-joker-6.npz",
+    (rules, faces): f"rounds-{rules}-{faces}.npz"
+    for rules in ("snyd-joker", "openspiel")
+    for faces in (4, 5, 6)
 }
 
 Floats = npt.NDArray[np.float64]

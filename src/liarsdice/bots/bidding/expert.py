@@ -64,9 +64,11 @@ the average strategy, so its own bluffs are part of a balanced strategy.
 Where the whole round is too large for that re-solve (from two dice against three) and the
 rules have **learned strategies** (:mod:`liarsdice.nets.rounds`: ``snyd-joker`` and
 ``openspiel`` with 6 faces, up to five dice each), it searches one decision deep on them
-instead (``lookahead``, :class:`~liarsdice.bots.bidding.lookahead.Lookahead`): every move
-valued exactly against the other's range read through the whole history, the learned play
-after it, and regret matching against the learned mix (docs/BOTS.md).
+instead, up to four dice each (``lookahead``, ``lookahead_max_dice``;
+:class:`~liarsdice.bots.bidding.lookahead.Lookahead`): every move valued exactly against the
+other's range read through the whole history, the learned play after it, and regret
+matching against the learned mix (docs/BOTS.md). With five dice it reads the table, which
+measured better there.
 
 How that honest bidder reads the expert's hand (``exploit_reads``) decides whom the expert
 exploits: two times in three it reads no bid (as the prob bot and the bluffer, who judge from
@@ -626,6 +628,7 @@ class ExpertBot(BayesBot):
     lookahead_mix: float = 0.5  # the bid model's share in the other's range there
     lookahead_prior: float = 0.3  # and the chance prior's (a reading of no bid)
     lookahead_greedy: bool = False  # play the best move (else regret matching on the blueprint)
+    lookahead_max_dice: int = 4  # only while both players have at most this many dice
     # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
     # 'learned' (the self-play model where one fits the rules; measured weaker: docs/BOTS.md)
     positions: str = "share"
@@ -725,7 +728,7 @@ class ExpertBot(BayesBot):
         opener = view.bids[0][0] if view.bids else me
         actor = 0 if opener == me else 1
         dice = (view.dice_counts[opener], view.dice_counts[1 - opener])
-        if not pol.covers(dice):
+        if not pol.covers(dice) or max(dice) > self.lookahead_max_dice:
             return None
         t = pol.tables(dice)
         if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= RESOLVE_MAX_SIZE:
