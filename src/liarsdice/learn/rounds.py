@@ -16,8 +16,8 @@ CFR+ is deterministic, so the result equals an uninterrupted run's.
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as tmp:
 ...     pol = train_rounds("snyd-joker", faces=3, max_dice=1, iterations=200, folder=tmp)
->>> pol.pairs, round(pol.info[1, 1]["value"], 2)       # the opener's value at 1 v 1
-([(1, 1)], -0.04)
+>>> pol.pairs, round(pol.info[1, 1]["value"], 2)  # the opener's value (the solver's: 1/3)
+([(1, 1)], 0.33)
 """
 
 from __future__ import annotations
