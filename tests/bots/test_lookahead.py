@@ -44,7 +44,7 @@ def test_move_values_agree_with_the_solver_values_of_the_same_strategies(
 ) -> None:
     look = Lookahead(policies, dice)
     t = look.tables
-    at_opener, at_other = look.values
+    at_opener, at_other = look.values(0)
     # The opener at the root, against the other's prior: the round's value.
     root = _mixed(look, 0, [], t.probs[1])
     assert root == pytest.approx(policies.info[dice]["value"], abs=1e-5)
@@ -104,3 +104,32 @@ def test_the_expert_beats_the_learned_bot_at_three_dice_each() -> None:
     result = run_arena(ArenaSpec(rules, ("expert", "learned"), games=300, seed=17))
     expert = next(r for r in result.standings if r.bot == "expert")
     assert result.errors == [] and expert.win_low > 0.5, expert
+
+
+def test_the_honest_share_changes_the_other_players_play_after_a_move(
+    policies: RoundPolicies,
+) -> None:
+    free = Lookahead(policies, (2, 2))
+    mixed = Lookahead(policies, (2, 2), exploit=0.5)
+    t = mixed.tables
+    honest = mixed._honest(1)
+    k = t.num_bids
+    for j in range(1, k + 1):  # one move per hand, a legal one: the call or a raise above
+        assert np.array_equal(honest[j].sum(axis=1), np.ones(len(t.rolls[1])))
+        assert not honest[j][:, :j].any()
+    # The other actor is mixed with the honest bidder: the values differ from the free ones,
+    # and depend on who searches.
+    assert not np.allclose(mixed.values(0)[1], free.values(0)[1])
+    assert not np.allclose(mixed.values(1)[0], free.values(1)[0])
+    assert not np.allclose(mixed.values(0)[0], mixed.values(1)[0])
+    assert np.array_equal(free.values(0)[1], free.values(1)[1])  # no share: one array
+
+
+def test_the_expert_blends_the_reading_when_asked() -> None:
+    game = Game(preset("snyd-joker", players=2, dice=3))
+    state = game.new_initial_state().resolve_chance(random.Random(9))
+    state = state.apply_action(state.legal_actions()[3])
+    view = state.view(state.current_player)
+    for blend in (0.0, 0.5, 1.0):
+        bot = ExpertBot(random.Random(1), lookahead_blend=blend)
+        assert bot._lookahead(game, view) in view.legal_actions

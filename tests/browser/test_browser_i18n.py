@@ -7,6 +7,7 @@ critical violation in Spanish. Screenshots: tests/artifacts/lobby-es.png and tab
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from typing import TYPE_CHECKING
@@ -130,6 +131,21 @@ def test_poker_dice_in_spanish(browser: Browser, server: str) -> None:
     no_page_errors(page)
 
 
+SPANISH_TITLE = "Farolea hasta el último dado"
+
+
+def _shows(page: Page, selector: str, text: str) -> str:
+    """The element's text once it reads ``text`` (the page translates itself after it loads:
+    reading at once can catch the English it starts with), or what it read after 10 s."""
+    with contextlib.suppress(Exception):  # the caller's assertion names what was there
+        page.wait_for_function(
+            "([sel, text]) => document.querySelector(sel)?.innerText === text",
+            arg=[selector, text],
+            timeout=10_000,
+        )
+    return page.locator(selector).inner_text()
+
+
 def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, server: str) -> None:
     page = new_page(browser, viewport=LAPTOP)
     page.goto(server + "/")
@@ -141,13 +157,13 @@ def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, ser
         page.select_option("#language", "es")
     page.wait_for_selector("#create-preset option", state="attached")
     assert page.evaluate("() => document.documentElement.lang") == "es"
-    assert page.locator("#lobby-h").inner_text() == "Farolea hasta el último dado"
+    assert _shows(page, "#lobby-h", SPANISH_TITLE) == SPANISH_TITLE
     # remembered: a reload, and another page of the same browser (the leaderboard)
     page.reload()
-    assert page.locator("#lobby-h").inner_text() == "Farolea hasta el último dado"
+    assert _shows(page, "#lobby-h", SPANISH_TITLE) == SPANISH_TITLE
     page.goto(server + "/leaderboard")
     page.wait_for_selector("#leaderboard-h")
-    assert page.locator("#leaderboard-h").inner_text() == "Clasificación"
+    assert _shows(page, "#leaderboard-h", "Clasificación") == "Clasificación"
     page.wait_for_selector("#leaderboard-content > *")
     assert visible_english(page) == []
     assert page.locator("#language").is_visible()
@@ -156,6 +172,6 @@ def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, ser
     with page.expect_navigation():
         page.select_option("#language", "en")
     page.wait_for_selector("#leaderboard-h")
-    assert page.locator("#leaderboard-h").inner_text() == "Leaderboard"
+    assert _shows(page, "#leaderboard-h", "Leaderboard") == "Leaderboard"
     assert page.evaluate("() => document.documentElement.lang") == "en"
     no_page_errors(page)

@@ -66,8 +66,9 @@ rules have **learned strategies** (:mod:`liarsdice.nets.rounds`: ``snyd-joker`` 
 ``openspiel`` with 6 faces, up to five dice each), it searches one decision deep on them
 instead, up to four dice each (``lookahead``, ``lookahead_max_dice``;
 :class:`~liarsdice.bots.bidding.lookahead.Lookahead`): every move valued exactly against the
-other's range read through the whole history, the learned play after it, and regret
-matching against the learned mix (docs/BOTS.md). With five dice it reads the table, which
+other's range read through the whole history, the learned play after it (the other's mixed
+with an honest bidder, ``lookahead_exploit``), and regret matching against the learned mix
+(docs/BOTS.md). With five dice it reads the table, which
 measured better there.
 
 How that honest bidder reads the expert's hand (``exploit_reads``) decides whom the expert
@@ -625,10 +626,12 @@ class ExpertBot(BayesBot):
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
     lookahead: bool = True  # two-player rounds past the re-solve: search the learned strategies
-    lookahead_mix: float = 0.5  # the bid model's share in the other's range there
-    lookahead_prior: float = 0.3  # and the chance prior's (a reading of no bid)
+    lookahead_mix: float = 0.4  # the bid model's share in the other's range there
+    lookahead_prior: float = 0.2  # and the chance prior's (a reading of no bid)
     lookahead_greedy: bool = False  # play the best move (else regret matching on the blueprint)
     lookahead_max_dice: int = 4  # only while both players have at most this many dice
+    lookahead_blend: float = 0.0  # the reading's share in each move's value there
+    lookahead_exploit: float = 0.25  # an honest bidder's share in the other's play after a move
     # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
     # 'learned' (the self-play model where one fits the rules; measured weaker: docs/BOTS.md)
     positions: str = "share"
@@ -733,11 +736,22 @@ class ExpertBot(BayesBot):
         t = pol.tables(dice)
         if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= RESOLVE_MAX_SIZE:
             return None  # the re-solve takes the whole round
-        look = Lookahead.of(pol, dice)
+        look = Lookahead.of(pol, dice, exploit=self.lookahead_exploit)
         bids = [t.index[b] for _, b in view.bids]
         model: FloatArray | None = Belief(game, view, self.model or BidModel()).weights[1 - me]
         if model is not None and len(model) != len(t.rolls[1 - actor]):
             model = None  # a sampled belief: the blueprint's reading alone
+        last = bids[-1] if bids else -1
+        moves = ([LIAR] if bids else []) + [
+            game.bid_action(t.moves[j]) for j in range(last + 1, t.num_bids)
+        ]
+        reading = None
+        if self.lookahead_blend > 0:
+            scored = {o.action: o.value for o in self.evaluate(game, view)}
+            reading = (
+                self.lookahead_blend,
+                np.array([scored.get(m, np.nan) for m in moves], dtype=np.float64),
+            )
         probs = look.policy(
             actor,
             hand=view.my_dice,
@@ -746,11 +760,8 @@ class ExpertBot(BayesBot):
             mix=self.lookahead_mix,
             prior=self.lookahead_prior,
             greedy=self.lookahead_greedy,
+            other_values=reading,
         )
-        last = bids[-1] if bids else -1
-        moves = ([LIAR] if bids else []) + [
-            game.bid_action(t.moves[j]) for j in range(last + 1, t.num_bids)
-        ]
         legal = set(view.legal_actions)
         u = self.rng.random() * float(probs.sum())
         for move, q in zip(moves, probs.tolist(), strict=True):

@@ -8,9 +8,10 @@ The learned strategies (:class:`~liarsdice.nets.rounds.RoundPolicies`) are the
    itself recalls only the standing bid), blended with the caller's own reading (the
    expert's bid model) by ``mix``.
 2. **Values.** Each move is valued exactly against that range: a call by the dice, a raise by
-   the value of the position it makes when both players follow the blueprint from there
-   (:meth:`~liarsdice.solve.subgame.BidSubgame.node_values`: the value of every pair of
-   hands at every node, worked out once per pair of dice counts and kept).
+   the value of the position it makes when both players follow the blueprint from there, the
+   other mixed with an honest bidder by ``exploit`` (a restricted Nash response in the
+   leaves; :meth:`~liarsdice.solve.subgame.BidSubgame.node_values`: the value of every pair
+   of hands at every node, worked out once per pair of dice counts and seat, and kept).
 3. **Policy.** Regret matching against the blueprint: each move is played in proportion to
    how much it beats the blueprint's own mix of moves for this hand (their value, averaged by
    the blueprint's probabilities); when none does, the blueprint's move. So it keeps the
@@ -47,27 +48,79 @@ class Lookahead:
 
     #: The pairs' value arrays kept (the largest, five dice each, takes about 30 MB).
     KEEP = 4
-    _kept: ClassVar[OrderedDict[tuple[int, tuple[int, int]], Lookahead]] = OrderedDict()
+    _kept: ClassVar[OrderedDict[tuple[int, tuple[int, int], float], Lookahead]] = OrderedDict()
 
-    def __init__(self, policies: RoundPolicies, dice: tuple[int, int]) -> None:
+    def __init__(
+        self, policies: RoundPolicies, dice: tuple[int, int], *, exploit: float = 0.0
+    ) -> None:
         self.dice = dice
+        self.exploit = exploit
         self.tables: PairTables = policies.tables(dice)
         self.strategies = [policies.strategy(dice, 0), policies.strategy(dice, 1)]
         t = self.tables
-        game = BidSubgame(t.truth, opened=False, range_a=t.probs[0], range_b=t.probs[1])
-        # The opener's value at the other actor's nodes, the opener's hands first; and at the
-        # opener's nodes, the other's hands first (BidSubgame's layout), in float32 to halve
-        # the memory of five dice each.
-        at_opener, at_other = game.node_values(self.strategies)
-        self.values = (at_opener.astype(np.float32), at_other.astype(np.float32))
+        self._game = BidSubgame(t.truth, opened=False, range_a=t.probs[0], range_b=t.probs[1])
+        self._values: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = {}
+
+    def values(self, me: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The opener's value at the opener's nodes (the other's hands first) and at the
+        other actor's nodes (the opener's hands first), BidSubgame's layout, in float32, when
+        actor ``me`` follows the blueprint and the other follows it mixed with an honest
+        bidder by ``exploit``."""
+        key = me if self.exploit > 0 else -1
+        hit = self._values.get(key)
+        if hit is None:
+            sigma = list(self.strategies)
+            if self.exploit > 0:
+                other = 1 - me
+                sigma[other] = (1 - self.exploit) * sigma[other] + self.exploit * self._honest(
+                    other
+                )
+            at_opener, at_other = self._game.node_values(sigma)
+            hit = self._values[key] = (at_opener.astype(np.float32), at_other.astype(np.float32))
+        return hit
+
+    def _honest(self, actor: int, safe: float = 0.75) -> Floats:
+        """An honest bidder's moves for ``actor`` at every node (the padded layout), judged
+        from its own dice and the other's prior: it calls a bid likelier false than its best
+        raise is true, else raises to the highest bid at least ``safe`` likely (else the
+        likeliest)."""
+        t = self.tables
+        K = t.num_bids
+        if actor == 0:
+            p_true = np.einsum("kho,o->hk", t.truth, t.probs[1])
+        else:
+            p_true = np.einsum("kob,o->bk", t.truth, t.probs[0])
+        hands = p_true.shape[0]
+        rows = np.arange(hands)
+        out = np.zeros((K + 1, hands, K + 1))
+        for j in range(K + 1):
+            first = max(j, 1)
+            if j == K:
+                out[j, :, K] = 1.0  # only the call is left
+                continue
+            raises = p_true[:, j:]  # bids j..K-1: columns j+1..K
+            ok = raises >= safe
+            highest = np.where(
+                ok.any(axis=1), raises.shape[1] - 1 - ok[:, ::-1].argmax(axis=1), raises.argmax(1)
+            )
+            pick = j + 1 + highest
+            if j > 0:
+                call = 1.0 - p_true[:, j - 1] > raises.max(axis=1)
+                out[j, rows[call], first] = 1.0
+                out[j, rows[~call], pick[~call]] = 1.0
+            else:
+                out[j, rows, pick] = 1.0
+        return out
 
     @classmethod
-    def of(cls, policies: RoundPolicies, dice: tuple[int, int]) -> Lookahead:
+    def of(
+        cls, policies: RoundPolicies, dice: tuple[int, int], *, exploit: float = 0.0
+    ) -> Lookahead:
         """The lookahead of ``dice`` (opener's first) under ``policies``, kept for reuse."""
-        key = (id(policies), dice)
+        key = (id(policies), dice, exploit)
         hit = cls._kept.get(key)
         if hit is None:
-            hit = cls(policies, dice)
+            hit = cls(policies, dice, exploit=exploit)
             cls._kept[key] = hit
             while len(cls._kept) > cls.KEEP:
                 cls._kept.popitem(last=False)
@@ -95,7 +148,7 @@ class Lookahead:
         ``last`` (-1: none) against the other's range ``other``: the call first when there is
         a bid, then the raises in order; both play the blueprint after the move."""
         t = self.tables
-        at_opener, at_other = self.values
+        at_opener, at_other = self.values(actor)
         raises = slice(last + 2, t.num_bids + 1)  # the other actor's nodes after each raise
         if actor == 0:
             q_raise = at_other[hand, raises, :] @ other
@@ -118,13 +171,16 @@ class Lookahead:
         mix: float,
         prior: float = 0.0,
         greedy: bool = False,
+        other_values: tuple[float, Floats] | None = None,
     ) -> Floats:
         """The probabilities of actor ``actor``'s moves holding ``hand`` after ``bids`` (the
         call first when there is a bid, then the raises in order): regret matching on the
         moves' values against the blueprint's mix (module docstring). ``mix_range``, when
         given, is blended into the other's blueprint reading with weight ``mix``, and their
         chance prior (no reading of their bids) with weight ``prior``; ``greedy`` plays the
-        best move instead."""
+        best move instead. ``other_values`` = ``(w, v)``: each move's value is blended with
+        ``v`` (another judge's chance to win after each move, NaN where it has none) by
+        weight ``w``, on the scale of a chance to win."""
         t = self.tables
         other = self.reading(1 - actor, bids)
         if mix_range is not None and mix > 0:
@@ -135,6 +191,10 @@ class Lookahead:
         h = t.roll_index(actor, hand)
         last = bids[-1] if bids else -1
         q = self.move_values(actor, h, last, other)
+        if other_values is not None and other_values[0] > 0:
+            w, v = other_values
+            chance = (q + 1.0) / 2.0
+            q = np.where(np.isnan(v), chance, (1 - w) * chance + w * v)
         if greedy:
             best: Floats = np.zeros_like(q)
             best[int(q.argmax())] = 1.0
