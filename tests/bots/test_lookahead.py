@@ -133,3 +133,12 @@ def test_the_expert_blends_the_reading_when_asked() -> None:
     for blend in (0.0, 0.5, 1.0):
         bot = ExpertBot(random.Random(1), lookahead_blend=blend)
         assert bot._lookahead(game, view) in view.legal_actions
+
+
+def test_a_reader_of_bids_sees_the_blueprint_reach(policies: RoundPolicies) -> None:
+    look = Lookahead(policies, (2, 2), exploit=0.5, reads_bids=True)
+    # Bid 0 can only open, and bid 1 after it only answer it: one path each.
+    assert np.allclose(look._reach_of(0)[1], look.reading(0, [0]))
+    assert np.allclose(look._reach_of(1)[2], look.reading(1, [0, 1]))
+    blind = Lookahead(policies, (2, 2), exploit=0.5)
+    assert not np.array_equal(look._honest(1), blind._honest(1))

@@ -632,6 +632,7 @@ class ExpertBot(BayesBot):
     lookahead_max_dice: int = 4  # only while both players have at most this many dice
     lookahead_blend: float = 0.0  # the reading's share in each move's value there
     lookahead_exploit: float = 0.25  # an honest bidder's share in the other's play after a move
+    lookahead_reads: bool = False  # that honest bidder reads this bot's bids (else its prior)
     # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
     # 'learned' (the self-play model where one fits the rules; measured weaker: docs/BOTS.md)
     positions: str = "share"
@@ -736,7 +737,9 @@ class ExpertBot(BayesBot):
         t = pol.tables(dice)
         if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= RESOLVE_MAX_SIZE:
             return None  # the re-solve takes the whole round
-        look = Lookahead.of(pol, dice, exploit=self.lookahead_exploit)
+        look = Lookahead.of(
+            pol, dice, exploit=self.lookahead_exploit, reads_bids=self.lookahead_reads
+        )
         bids = [t.index[b] for _, b in view.bids]
         model: FloatArray | None = Belief(game, view, self.model or BidModel()).weights[1 - me]
         if model is not None and len(model) != len(t.rolls[1 - actor]):

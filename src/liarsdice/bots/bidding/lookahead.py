@@ -48,13 +48,21 @@ class Lookahead:
 
     #: The pairs' value arrays kept (the largest, five dice each, takes about 30 MB).
     KEEP = 4
-    _kept: ClassVar[OrderedDict[tuple[int, tuple[int, int], float], Lookahead]] = OrderedDict()
+    _kept: ClassVar[OrderedDict[tuple[int, tuple[int, int], float, bool], Lookahead]] = (
+        OrderedDict()
+    )
 
     def __init__(
-        self, policies: RoundPolicies, dice: tuple[int, int], *, exploit: float = 0.0
+        self,
+        policies: RoundPolicies,
+        dice: tuple[int, int],
+        *,
+        exploit: float = 0.0,
+        reads_bids: bool = False,
     ) -> None:
         self.dice = dice
         self.exploit = exploit
+        self.reads_bids = reads_bids
         self.tables: PairTables = policies.tables(dice)
         self.strategies = [policies.strategy(dice, 0), policies.strategy(dice, 1)]
         t = self.tables
@@ -79,18 +87,42 @@ class Lookahead:
             hit = self._values[key] = (at_opener.astype(np.float32), at_other.astype(np.float32))
         return hit
 
-    def _honest(self, actor: int, safe: float = 0.75) -> Floats:
-        """An honest bidder's moves for ``actor`` at every node (the padded layout), judged
-        from its own dice and the other's prior: it calls a bid likelier false than its best
-        raise is true, else raises to the highest bid at least ``safe`` likely (else the
-        likeliest)."""
+    def _reach_of(self, me: int) -> Floats:
+        """Actor ``me``'s blueprint reach per hand at each of the other actor's nodes, summed
+        over the paths there, times its prior and normalised: how a reader of bids who knows
+        the blueprint (and recalls only the standing bid) sees ``me``'s hand there."""
         t = self.tables
         K = t.num_bids
-        if actor == 0:
-            p_true = np.einsum("kho,o->hk", t.truth, t.probs[1])
+        sigma = self.strategies[me]
+        own = np.zeros((K + 1, len(t.rolls[me])))  # at me's nodes
+        other = np.zeros_like(own)  # at the other's nodes
+        if me == 0:
+            own[0] = 1.0
         else:
-            p_true = np.einsum("kob,o->bk", t.truth, t.probs[0])
-        hands = p_true.shape[0]
+            other[0] = 1.0
+        for j in range(K + 1):
+            # me acts at its node j: a raise to bid m reaches the other's node m + 1
+            if own[j].any() and j < K:
+                other[j + 1 :] += (own[j][:, None] * sigma[j][:, j + 1 :]).T
+            # the other acts at its node j: me's reach passes on to me's nodes after it
+            if other[j].any() and j < K:
+                own[j + 1 :] += other[j]
+        w = other * t.probs[me]
+        total = w.sum(axis=1, keepdims=True)
+        out: Floats = np.where(total > 0, w / np.where(total > 0, total, 1.0), t.probs[me])
+        return out
+
+    def _honest(self, actor: int, safe: float = 0.75) -> Floats:
+        """An honest bidder's moves for ``actor`` at every node (the padded layout): it calls
+        a bid likelier false than its best raise is true, else raises to the highest bid at
+        least ``safe`` likely (else the likeliest), judged from its own dice and the other's
+        prior, or (``reads_bids``) the other's blueprint reach there."""
+        t = self.tables
+        K = t.num_bids
+        me = 1 - actor
+        beliefs = self._reach_of(me) if self.reads_bids else np.tile(t.probs[me], (K + 1, 1))
+        truth = t.truth if actor == 0 else t.truth.transpose(0, 2, 1)  # (bids, its, other's)
+        hands = truth.shape[1]
         rows = np.arange(hands)
         out = np.zeros((K + 1, hands, K + 1))
         for j in range(K + 1):
@@ -98,6 +130,7 @@ class Lookahead:
             if j == K:
                 out[j, :, K] = 1.0  # only the call is left
                 continue
+            p_true = np.einsum("kho,o->hk", truth, beliefs[j])
             raises = p_true[:, j:]  # bids j..K-1: columns j+1..K
             ok = raises >= safe
             highest = np.where(
@@ -114,13 +147,18 @@ class Lookahead:
 
     @classmethod
     def of(
-        cls, policies: RoundPolicies, dice: tuple[int, int], *, exploit: float = 0.0
+        cls,
+        policies: RoundPolicies,
+        dice: tuple[int, int],
+        *,
+        exploit: float = 0.0,
+        reads_bids: bool = False,
     ) -> Lookahead:
         """The lookahead of ``dice`` (opener's first) under ``policies``, kept for reuse."""
-        key = (id(policies), dice, exploit)
+        key = (id(policies), dice, exploit, reads_bids)
         hit = cls._kept.get(key)
         if hit is None:
-            hit = cls(policies, dice, exploit=exploit)
+            hit = cls(policies, dice, exploit=exploit, reads_bids=reads_bids)
             cls._kept[key] = hit
             while len(cls._kept) > cls.KEEP:
                 cls._kept.popitem(last=False)
