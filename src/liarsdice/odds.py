@@ -29,11 +29,24 @@ __all__ = [
     "match_probability",
     "prob_at_least",
     "prob_exactly",
+    "roll_probability",
     "sigmoid",
     "unseen_dice",
 ]
 
 P = TypeVar("P", float, Fraction)
+
+
+def roll_probability(roll: tuple[int, ...], faces: int) -> float:
+    """The chance of a roll, as a sorted multiset of faces, with fair dice of ``faces`` faces.
+
+    >>> roll_probability((1, 2), 6), roll_probability((3, 3), 6) * 36
+    (0.05555555555555555, 1.0)
+    """
+    ways = math.factorial(len(roll))
+    for f in set(roll):
+        ways //= math.factorial(roll.count(f))
+    return ways / float(faces ** len(roll))
 
 
 def prob_exactly(k: int, n: int, p: P) -> P:

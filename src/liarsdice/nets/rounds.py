@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -49,6 +48,7 @@ import numpy.typing as npt
 from liarsdice.core.bidding import Bid, Game, preset
 from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
+from liarsdice.odds import roll_probability
 
 __all__ = [
     "FORMAT",
@@ -164,13 +164,7 @@ class PairTables:
 
 
 def _roll_probabilities(rolls: tuple[tuple[int, ...], ...], faces: int) -> npt.NDArray[np.float64]:
-    out = np.empty(len(rolls))
-    for i, roll in enumerate(rolls):
-        ways = math.factorial(len(roll))
-        for f in set(roll):
-            ways //= math.factorial(roll.count(f))
-        out[i] = ways / faces ** len(roll)
-    return out
+    return np.array([roll_probability(roll, faces) for roll in rolls], dtype=np.float64)
 
 
 class RoundPolicies:

@@ -54,6 +54,7 @@ from liarsdice.core.bidding.game import BID_BASE, LIAR, Game
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
 from liarsdice.core.bidding.rules import FirstOpener, Rules, Scoring, preset
 from liarsdice.core.errors import RulesError
+from liarsdice.odds import roll_probability
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -117,13 +118,7 @@ def chance_probabilities(rolls: Sequence[tuple[int, ...]], faces: int) -> Floats
     >>> chance_probabilities(rolls_of(2, 2), 2).tolist()
     [0.25, 0.5, 0.25]
     """
-    out = np.empty(len(rolls))
-    for i, roll in enumerate(rolls):
-        ways = math.factorial(len(roll))
-        for f in set(roll):
-            ways //= math.factorial(roll.count(f))
-        out[i] = ways / faces ** len(roll)
-    return out
+    return np.array([roll_probability(tuple(roll), faces) for roll in rolls], dtype=np.float64)
 
 
 def make_game(name: str, dice: int | tuple[int, int] = 1, faces: int | None = None) -> Game:
