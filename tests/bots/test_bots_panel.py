@@ -16,8 +16,10 @@ from liarsdice.bots import (
 )
 from liarsdice.bots.bidding.bayes import Belief, BidModel, BidReader, hand_set, tail
 from liarsdice.bots.bidding.expert import (
+    BLUEPRINT_RESOLVE_MAX_SIZE,
     LIKELIHOOD_FLOOR,
     READINGS,
+    RESOLVE_MAX_SIZE,
     _bid_likelihoods,
     _round_strategy,
     bluff_models,
@@ -27,6 +29,7 @@ from liarsdice.core.bidding.game import BID_BASE
 from liarsdice.core.bidding.state import State
 from liarsdice.families.bidding import BIDDING
 from liarsdice.families.poker import POKER
+from liarsdice.nets.rounds import packaged_round_policies
 from liarsdice.odds import bid_odds
 from liarsdice.solve import solve
 from liarsdice.solve.subgame import BidSubgame
@@ -311,7 +314,9 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     s = s.apply_action(game.bid_action(Bid(2, 6)))  # seat 0 opens
     s = s.apply_action(game.bid_action(Bid(3, 5)))  # seat 1 raises
     view = s.view(0)
-    bot = ExpertBot(random.Random(3), track_seconds=60.0, track_iterations=50)
+    bot = ExpertBot(
+        random.Random(3), track_seconds=60.0, track_iterations=50, track_blueprint=False
+    )
     tracked = bot._tracked(game, view, 1)
     assert tracked is not None
     mine, theirs = tracked
@@ -325,7 +330,9 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     assert np.allclose(mine, opening / opening.sum())
     assert np.allclose(theirs, answer / answer.sum())
     # No memory of the round's own decisions: any bot, from either seat, reads it the same.
-    other = ExpertBot(random.Random(9), track_seconds=60.0, track_iterations=50)
+    other = ExpertBot(
+        random.Random(9), track_seconds=60.0, track_iterations=50, track_blueprint=False
+    )
     seen = other._tracked(game, s.view(1), 0)
     assert seen is not None
     theirs_seen, mine_seen = seen
@@ -334,6 +341,43 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     assert mine @ hand_set(2, 6).matches(6, 1) > prior @ hand_set(2, 6).matches(6, 1) + 0.1
     assert theirs @ hand_set(2, 6).matches(5, 1) > prior @ hand_set(2, 6).matches(5, 1) + 0.5
     assert bot.choose(game, view) in view.legal_actions
+
+
+def test_where_learned_strategies_fit_they_track_the_ranges_and_widen_the_re_solve() -> None:
+    game = Game(preset("snyd-joker", dice=3))
+    s = game.new_initial_state()
+    for face in (2, 3, 6, 5, 5, 1):
+        s = s.apply_action(face)
+    s = s.apply_action(game.bid_action(Bid(2, 6)))  # seat 0 opens
+    s = s.apply_action(game.bid_action(Bid(3, 5)))  # seat 1 raises
+    view = s.view(0)
+    bot = ExpertBot(random.Random(3))
+    pol = packaged_round_policies("snyd-joker", 6)
+    assert pol is not None
+    t = pol.tables((3, 3))
+    k0, k1 = t.index[Bid(2, 6)], t.index[Bid(3, 5)]
+    prior = hand_set(3, 6).prior
+    # Each bid weighs its bidder's hands by the learned probability of making it there.
+    opening = prior * (pol.strategy((3, 3), 0)[0, :, k0 + 1] + LIKELIHOOD_FLOOR)
+    answer = prior * (pol.strategy((3, 3), 1)[k0 + 1, :, k1 + 1] + LIKELIHOOD_FLOOR)
+    tracked = bot._tracked(game, view, 1)
+    assert tracked is not None
+    assert np.allclose(tracked[0], opening / opening.sum())
+    assert np.allclose(tracked[1], answer / answer.sum())
+    # So three dice each fit the re-solve (no solve of the round at play time), which plays.
+    assert bot._limit(game, view) == BLUEPRINT_RESOLVE_MAX_SIZE
+    assert ExpertBot(random.Random(3), track_blueprint=False)._limit(game, view) == (
+        RESOLVE_MAX_SIZE
+    )
+    assert bot._lookahead(game, view) is None  # the re-solve takes the round
+    action = bot._resolve(game, view)
+    assert action is not None and action in view.legal_actions
+    # Rules without learned strategies keep the round's own solve and the old limit.
+    classic = Game(preset("classic", players=2, dice=3, first_opener="given"))
+    c = classic.new_initial_state()
+    for face in (2, 3, 6, 5, 5, 1):
+        c = c.apply_action(face)
+    assert bot._limit(classic, c.view(0)) == RESOLVE_MAX_SIZE
 
 
 def test_a_reading_next_player_lets_a_bid_on_the_bidders_story_through() -> None:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from liarsdice.arena import ArenaSpec, run_arena
-from liarsdice.bots.bidding.expert import ExpertBot
+from liarsdice.bots.bidding.expert import RESOLVE_MAX_SIZE, ExpertBot
 from liarsdice.bots.bidding.lookahead import Lookahead
 from liarsdice.core.bidding import Game, preset
 from liarsdice.learn.rounds import train_rounds
@@ -81,14 +81,19 @@ def test_the_policy_moves_weight_only_to_moves_that_beat_the_blueprint(
 
 def test_the_expert_searches_the_learned_strategies_past_the_resolve() -> None:
     expert = ExpertBot(random.Random(0))
+    four = Game(preset("snyd-joker", players=2, dice=4))
+    state = four.new_initial_state().resolve_chance(random.Random(4))
+    view = state.view(state.current_player)
+    action = expert._lookahead(four, view)
+    assert action is not None and action in view.legal_actions
+    for dice in (2, 3):  # the re-solve takes the whole round
+        small = Game(preset("snyd-joker", players=2, dice=dice))
+        state = small.new_initial_state().resolve_chance(random.Random(4))
+        assert expert._lookahead(small, state.view(state.current_player)) is None
+    narrow = ExpertBot(random.Random(0), resolve_max=RESOLVE_MAX_SIZE)  # the old limit
     three = Game(preset("snyd-joker", players=2, dice=3))
     state = three.new_initial_state().resolve_chance(random.Random(4))
-    view = state.view(state.current_player)
-    action = expert._lookahead(three, view)
-    assert action is not None and action in view.legal_actions
-    two = Game(preset("snyd-joker", players=2, dice=2))  # the re-solve takes the whole round
-    state = two.new_initial_state().resolve_chance(random.Random(4))
-    assert expert._lookahead(two, state.view(state.current_player)) is None
+    assert narrow._lookahead(three, state.view(state.current_player)) in state.legal_actions()
     five = Game(preset("snyd-joker", players=2, dice=5))  # past lookahead_max_dice: reading
     state = five.new_initial_state().resolve_chance(random.Random(4))
     assert expert._lookahead(five, state.view(state.current_player)) is None
@@ -99,8 +104,8 @@ def test_the_expert_searches_the_learned_strategies_past_the_resolve() -> None:
     assert expert._lookahead(classic, state.view(state.current_player)) is None
 
 
-def test_the_expert_beats_the_learned_bot_at_three_dice_each() -> None:
-    rules = preset("snyd-joker", players=2, dice=3)
+def test_the_expert_beats_the_learned_bot_at_four_dice_each() -> None:
+    rules = preset("snyd-joker", players=2, dice=4)  # the search on the learned strategies
     result = run_arena(ArenaSpec(rules, ("expert", "learned"), games=300, seed=17))
     expert = next(r for r in result.standings if r.bot == "expert")
     assert result.errors == [] and expert.win_low > 0.5, expert
@@ -126,7 +131,7 @@ def test_the_honest_share_changes_the_other_players_play_after_a_move(
 
 
 def test_the_expert_blends_the_reading_when_asked() -> None:
-    game = Game(preset("snyd-joker", players=2, dice=3))
+    game = Game(preset("snyd-joker", players=2, dice=4))
     state = game.new_initial_state().resolve_chance(random.Random(9))
     state = state.apply_action(state.legal_actions()[3])
     view = state.view(state.current_player)

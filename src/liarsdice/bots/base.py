@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, dataclass_transform
 
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.view import PlayerView
 
-__all__ = ["BaseBot", "Bot"]
+__all__ = ["BaseBot", "Bot", "sample_action"]
 
 
 class _View(Protocol):
@@ -101,6 +102,38 @@ class BaseBot(ABC, Generic[G, V]):
     @abstractmethod
     def choose(self, game: G, view: V) -> int:
         """The action this bot takes, given only its own view (its seat is ``view.player``)."""
+
+
+def sample_action(
+    rng: random.Random,
+    actions: Sequence[int],
+    probs: Sequence[float] | Any,
+    allowed: Container[int] | None = None,
+) -> int:
+    """One of ``actions`` drawn in proportion to ``probs`` (a sequence or an array), among
+    the ``allowed`` ones when given; the likeliest allowed one when no weight is left on
+    any (rounding, or a strategy that puts none on the allowed moves).
+
+    >>> sample_action(random.Random(0), [10, 20, 30], [0.0, 1.0, 0.0])
+    20
+    >>> sample_action(random.Random(0), [10, 20, 30], [0.0, 1.0, 0.5], allowed={10, 30})
+    30
+    """
+    weights = [
+        float(q) if allowed is None or a in allowed else 0.0
+        for a, q in zip(actions, probs, strict=True)
+    ]
+    total = sum(weights)
+    if total > 0:
+        u = rng.random() * total
+        for a, w in zip(actions, weights, strict=True):
+            u -= w
+            if u < 0 and w > 0:
+                return a
+    ok = [i for i, a in enumerate(actions) if allowed is None or a in allowed]
+    if not ok:
+        raise ValueError("no allowed action to choose from")
+    return actions[max(ok, key=lambda i: (weights[i], float(probs[i])))]
 
 
 class Bot(BaseBot[Game, PlayerView]):

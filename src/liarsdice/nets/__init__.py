@@ -6,7 +6,9 @@
 * :mod:`~liarsdice.nets.positions` — the chance to win a whole game from a position (every
   seat's dice, in seat order), per rules family;
 * :mod:`~liarsdice.nets.rounds` — learned strategies of two-player single rounds, per pair
-  of dice counts (what the ``learned`` bot plays).
+  of dice counts (what the ``learned`` bot plays);
+* :mod:`~liarsdice.nets.npz` — the files' one shape: arrays and a JSON ``meta`` naming the
+  format and version.
 """
 
 from __future__ import annotations

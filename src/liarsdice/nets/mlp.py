@@ -21,13 +21,14 @@ True
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 import numpy as np
 import numpy.typing as npt
+
+from liarsdice.nets.npz import read_npz, write_npz
 
 __all__ = ["FORMAT", "MLP", "VERSION", "NetFormatError"]
 
@@ -110,28 +111,22 @@ class MLP:
             "hidden": "relu",
             "output": self.output,
         }
-        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+        arrays: dict[str, Any] = {}
         for i, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
             arrays[f"W{i}"] = w.astype(np.float32)
             arrays[f"b{i}"] = b.astype(np.float32)
-        np.savez_compressed(file, **arrays)
+        write_npz(file, meta, arrays)
 
     @classmethod
     def load(cls, file: str | Path | IO[bytes]) -> MLP:
         """Read a file :meth:`save` wrote; :class:`NetFormatError` names what is wrong."""
+        meta, arrays = read_npz(file, FORMAT, VERSION, NetFormatError)
         try:
-            with np.load(file, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                layers = len(meta["sizes"]) - 1
-                weights = tuple(data[f"W{i}"].astype(np.float32) for i in range(layers))
-                biases = tuple(data[f"b{i}"].astype(np.float32) for i in range(layers))
-        except (OSError, KeyError, ValueError, TypeError) as e:
+            layers = len(meta["sizes"]) - 1
+            weights = tuple(arrays[f"W{i}"].astype(np.float32) for i in range(layers))
+            biases = tuple(arrays[f"b{i}"].astype(np.float32) for i in range(layers))
+        except (KeyError, TypeError) as e:
             raise NetFormatError(f"not a {FORMAT} file: {e}") from e
-        if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-            raise NetFormatError(
-                f"format {meta.get('format')!r} version {meta.get('version')!r}: "
-                f"this program reads {FORMAT} version {VERSION}"
-            )
         if meta.get("hidden") != "relu":
             raise NetFormatError(f"hidden activation {meta.get('hidden')!r}: only relu")
         extra = {k: v for k, v in meta.items() if k not in ("sizes", "hidden", "output")}

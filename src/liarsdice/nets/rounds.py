@@ -35,7 +35,6 @@ steps of 1/255 (``uint8``), renormalised when read.
 from __future__ import annotations
 
 import itertools
-import json
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -48,6 +47,8 @@ import numpy.typing as npt
 from liarsdice.core.bidding import Bid, Game, preset
 from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
+from liarsdice.core.bidding.view import PlayerView
+from liarsdice.nets.npz import read_npz, write_npz
 from liarsdice.odds import roll_probability
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "RoundPolicies",
     "packaged_round_policies",
     "round_game",
+    "round_seat",
 ]
 
 FORMAT = "liarsdice-rounds"
@@ -267,33 +269,25 @@ class RoundPolicies:
             "max_dice": self.max_dice,
             "pairs": {f"{a},{b}": self.info.get((a, b), {}) for a, b in self.pairs},
         }
-        arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta, sort_keys=True))}
+        arrays: dict[str, Any] = {}
         for a, b in self.pairs:
             for p in (0, 1):
                 probs = self.strategy((a, b), p)
                 arrays[f"s-{a}-{b}-{p}"] = np.rint(probs * 255).astype(np.uint8)
-        np.savez_compressed(file, **arrays)
+        write_npz(file, meta, arrays)
 
     @classmethod
     def load(cls, file: str | Path | IO[bytes]) -> RoundPolicies:
         """Read a file :meth:`save` wrote; :class:`RoundFormatError` names what is wrong."""
+        meta, arrays = read_npz(file, FORMAT, VERSION, RoundFormatError)
+        strategies: dict[tuple[int, int], list[npt.NDArray[Any]]] = {}
+        info: dict[tuple[int, int], dict[str, Any]] = {}
         try:
-            with np.load(file, allow_pickle=False) as data:
-                meta = json.loads(str(data["meta"]))
-                if meta.get("format") != FORMAT or meta.get("version") != VERSION:
-                    raise RoundFormatError(
-                        f"format {meta.get('format')!r} version {meta.get('version')!r}: "
-                        f"this program reads {FORMAT} version {VERSION}"
-                    )
-                strategies: dict[tuple[int, int], list[npt.NDArray[Any]]] = {}
-                info: dict[tuple[int, int], dict[str, Any]] = {}
-                for key, recorded in meta["pairs"].items():
-                    a, b = (int(x) for x in key.split(","))
-                    strategies[a, b] = [data[f"s-{a}-{b}-{p}"] for p in (0, 1)]
-                    info[a, b] = recorded
-        except (OSError, KeyError, ValueError, TypeError) as e:
-            if isinstance(e, RoundFormatError):
-                raise
+            for key, recorded in meta["pairs"].items():
+                a, b = (int(x) for x in key.split(","))
+                strategies[a, b] = [arrays[f"s-{a}-{b}-{p}"] for p in (0, 1)]
+                info[a, b] = recorded
+        except (KeyError, ValueError, TypeError, AttributeError) as e:
             raise RoundFormatError(f"not a {FORMAT} file: {e}") from e
         extra = {
             k: v
@@ -308,6 +302,15 @@ class RoundPolicies:
             info=info,
             meta=extra,
         )
+
+
+def round_seat(view: PlayerView) -> tuple[tuple[int, int], int]:
+    """Where a two-player round's decision stands in the strategies' terms: the dice counts
+    (the opener's first: whoever bid first, else the player to bid) and the viewer's actor
+    (0: it opened)."""
+    me = view.player
+    opener = view.bids[0][0] if view.bids else me
+    return (view.dice_counts[opener], view.dice_counts[1 - opener]), 0 if opener == me else 1
 
 
 def packaged_round_policies(rules: str, faces: int) -> RoundPolicies | None:

@@ -53,7 +53,8 @@ Whenever exactly two players have dice under rules it models (a call is 'liar' a
 once, raises in one total order), and the solver does not reach the game, it **re-solves**
 the rest of the round at every decision (:class:`~liarsdice.solve.subgame.BidSubgame`, for
 ``resolve`` seconds) while every pair of hands fits (:data:`RESOLVE_MAX_SIZE`: up to two
-dice each; beyond that the reading measured better), and reads the table otherwise. Both
+dice each; where learned strategies give the ranges, :data:`BLUEPRINT_RESOLVE_MAX_SIZE`: up
+to three dice each), and reads the table otherwise. Both
 players' ranges come from the bid model (its own as the opponent would read its bids), a call
 pays the position value after the round, the
 subgame is solved by CFR with players recalling the last bid, the opponent half free and half
@@ -61,7 +62,12 @@ an honest bidder (``exploit``: a restricted Nash response, which gains against h
 while giving little away to stronger players), and it samples the move for its own hand from
 the average strategy, so its own bluffs are part of a balanced strategy.
 
-Where the whole round is too large for that re-solve (from two dice against three) and the
+The ranges are tracked through the round (``track``): each bid weighs its bidder's hands by
+the strategy one solve of the round gives them for it, a solve at play time
+(``track_round``) or, where the rules have learned strategies, those (``track_blueprint``:
+the same solve, done ahead of play, which is what lets the re-solve reach three dice each).
+
+Where the whole round is too large for that re-solve (from three dice against four) and the
 rules have **learned strategies** (:mod:`liarsdice.nets.rounds`: ``snyd-joker`` and
 ``openspiel`` with 6 faces, up to five dice each), it searches one decision deep on them
 instead, up to four dice each (``lookahead``, ``lookahead_max_dice``;
@@ -114,7 +120,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from liarsdice.bots.base import Bot
+from liarsdice.bots.base import Bot, sample_action
 from liarsdice.bots.bidding.bayes import (
     BayesBot,
     Belief,
@@ -153,6 +159,7 @@ if TYPE_CHECKING:
     from liarsdice.solve.subgame import BidSubgame
 
 __all__ = [
+    "BLUEPRINT_RESOLVE_MAX_SIZE",
     "EQUILIBRIUM_MAX_BYTES",
     "RESOLVE_MAX_SIZE",
     "ExpertBot",
@@ -165,6 +172,9 @@ __all__ = [
 # A re-solve takes every hand while hand pairs times bids stay within this (two dice each:
 # 21 x 21 hands x 24 bids; two against three, 21 x 56 x 30, and more read the table better).
 RESOLVE_MAX_SIZE = 12_000
+# ... and where the learned strategies give the ranges (no solve of the round at play time):
+# up to three dice each with six faces (56 x 56 hands x 36 bids).
+BLUEPRINT_RESOLVE_MAX_SIZE = 120_000
 
 
 _ORDERS: dict[tuple[object, ...], bool] = {}  # (space, dice in play, palifico) -> total order
@@ -619,12 +629,17 @@ class ExpertBot(BayesBot):
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
     exploit_reads: str = "prior+prior+bids"  # how that honest bidder reads this bot's hand
+    # where learned strategies track the ranges, the re-solve takes all hands while pairs of
+    # hands x bids fit this (elsewhere RESOLVE_MAX_SIZE: the round's own solve must be quick)
+    resolve_max: int = BLUEPRINT_RESOLVE_MAX_SIZE
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
     track_mix: float = 0.25  # the bid model's share in each tracked range
+    track_mix_wide: float = 0.5  # and past RESOLVE_MAX_SIZE (learned strategies track there)
     track_round: bool = True  # track by one solve of the round (else the chained re-solves)
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
+    track_blueprint: bool = True  # where learned strategies fit the round: track by them instead
     lookahead: bool = True  # two-player rounds past the re-solve: search the learned strategies
     lookahead_mix: float = 0.4  # the bid model's share in the other's range there
     lookahead_prior: float = 0.2  # and the chance prior's (a reading of no bid)
@@ -713,13 +728,13 @@ class ExpertBot(BayesBot):
             return candidates[0].action
         return self._search(game, view, belief, candidates, start)
 
-    def _lookahead(self, game: Game, view: PlayerView) -> int | None:
-        """One decision's search on the learned strategies of a two-player round
-        (:class:`~liarsdice.bots.bidding.lookahead.Lookahead`), where they fit the game and
-        cover both players' dice, and the whole round is too large for the re-solve (all
-        hands, all bids: :data:`RESOLVE_MAX_SIZE`); None elsewhere."""
-        from liarsdice.bots.bidding.lookahead import Lookahead
-        from liarsdice.nets.rounds import packaged_round_policies
+    def _blueprint(
+        self, game: Game, view: PlayerView
+    ) -> tuple[RoundPolicies, tuple[int, int], int] | None:
+        """The shipped learned strategies of this two-player round, its dice counts (the
+        opener's first) and this player's actor there (0: it opened), where they fit the
+        game and cover both players' dice; None elsewhere."""
+        from liarsdice.nets.rounds import packaged_round_policies, round_seat
 
         rules = game.rules
         key = ("lookahead", rules.name, rules.faces)
@@ -728,14 +743,34 @@ class ExpertBot(BayesBot):
         pol = _POLICIES[key]
         if pol is None or view.phase != "bid" or view.palifico or pol.unfit(game):
             return None
+        dice, actor = round_seat(view)
+        return (pol, dice, actor) if pol.covers(dice) else None
+
+    def _limit(self, game: Game, view: PlayerView) -> int:
+        """The most pairs of hands x bids the re-solve takes whole here: ``resolve_max``
+        where the learned strategies track the ranges, else :data:`RESOLVE_MAX_SIZE`."""
+        if self.track and self.track_blueprint and self._blueprint(game, view) is not None:
+            return self.resolve_max
+        return RESOLVE_MAX_SIZE
+
+    def _lookahead(self, game: Game, view: PlayerView) -> int | None:
+        """One decision's search on the learned strategies of a two-player round
+        (:class:`~liarsdice.bots.bidding.lookahead.Lookahead`), where they fit the game and
+        cover both players' dice (:meth:`_blueprint`), and the whole round is too large for
+        the re-solve (all hands, all bids: ``resolve_max``); None elsewhere."""
+        from liarsdice.bots.bidding.lookahead import Lookahead
+
+        found = self._blueprint(game, view)
+        if found is None:
+            return None
+        pol, dice, actor = found
         me = view.player
-        opener = view.bids[0][0] if view.bids else me
-        actor = 0 if opener == me else 1
-        dice = (view.dice_counts[opener], view.dice_counts[1 - opener])
-        if not pol.covers(dice) or max(dice) > self.lookahead_max_dice:
+        if max(dice) > self.lookahead_max_dice:
             return None
         t = pol.tables(dice)
-        if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= RESOLVE_MAX_SIZE:
+        if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= self._limit(
+            game, view
+        ):
             return None  # the re-solve takes the whole round
         look = Lookahead.of(
             pol, dice, exploit=self.lookahead_exploit, reads_bids=self.lookahead_reads
@@ -765,14 +800,7 @@ class ExpertBot(BayesBot):
             greedy=self.lookahead_greedy,
             other_values=reading,
         )
-        legal = set(view.legal_actions)
-        u = self.rng.random() * float(probs.sum())
-        for move, q in zip(moves, probs.tolist(), strict=True):
-            u -= q
-            if u < 0 and move in legal:
-                return move
-        best = [m for _, m in sorted(zip(probs.tolist(), moves, strict=True), reverse=True)]
-        return next(m for m in best if m in legal)
+        return sample_action(self.rng, moves, probs, allowed=set(view.legal_actions))
 
     def _resolvable(self, game: Game, view: PlayerView) -> bool:
         """A bidding round between two players (the last two of a game, or a two-player
@@ -809,7 +837,7 @@ class ExpertBot(BayesBot):
         first = -1 if cur is None else space.ids[cur]
         raises = sorted(a - BID_BASE for a in view.legal_actions if a >= BID_BASE + first + 1)
         ids = ([first] if cur is not None else []) + raises
-        too_many = len(hands_a.hands) * len(hands_b.hands) * len(ids) > RESOLVE_MAX_SIZE
+        too_many = len(hands_a.hands) * len(hands_b.hands) * len(ids) > self._limit(game, view)
         if too_many and self.resolve_hands <= 0:
             return None  # too many hands to take them all: search instead (before any belief)
         tracked = self._tracked(game, view, opp) if self.track and not too_many else None
@@ -820,7 +848,10 @@ class ExpertBot(BayesBot):
         # Sampled hands (too many) keep the reach reading: the readings are per whole range.
         readings = [] if too_many else self._readings(game, view, model, hands_a, range_a, opp, ids)
         if tracked is not None:
-            w = self.track_mix
+            # The whole round's size (not what is left of it) says which share applies.
+            bids_in_play = sum(1 for b in game.space.bids if b.quantity <= view.dice_in_play)
+            wide = len(hands_a.hands) * len(hands_b.hands) * bids_in_play > RESOLVE_MAX_SIZE
+            w = self.track_mix_wide if wide else self.track_mix
             range_a = w * range_a + (1 - w) * tracked[0]
             range_b = w * range_b + (1 - w) * tracked[1]
         hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
@@ -938,7 +969,19 @@ class ExpertBot(BayesBot):
             opp: hand_set(view.dice_counts[opp], faces).prior,
         }
         bids = view.bids
-        if bids:
+        found = self._blueprint(game, view) if bids and self.track_blueprint else None
+        if found is not None:
+            # The learned strategies are this same solve of the round, done ahead of play.
+            pol, dice, actor = found
+            t = pol.tables(dice)
+            seats = (me, opp) if actor == 0 else (opp, me)
+            last = -1
+            for i, (_, bid) in enumerate(bids):
+                k = t.index[bid]
+                likelihood = pol.strategy(dice, i % 2)[last + 1, :, k + 1]
+                ranges[seats[i % 2]] = ranges[seats[i % 2]] * (likelihood + LIKELIHOOD_FLOOR)
+                last = k
+        elif bids:
             opener = bids[0][0]
             other = opp if opener == me else me
             sit = self.situation(game, view)

@@ -24,10 +24,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from liarsdice.bots.base import Bot
+from liarsdice.bots.base import Bot, sample_action
 from liarsdice.core.bidding.game import LIAR, Game
 from liarsdice.core.bidding.view import PlayerView
-from liarsdice.nets.rounds import RoundPolicies, packaged_round_policies
+from liarsdice.nets.rounds import RoundPolicies, packaged_round_policies, round_seat
 
 __all__ = ["LearnedBot"]
 
@@ -66,11 +66,7 @@ class LearnedBot(Bot):
         why = self.cannot_play(game)
         if pol is None or why is not None:
             raise ValueError(f"the learned bot cannot play this game: {why}")
-        me = view.player
-        opener = view.bids[0][0] if view.bids else me
-        actor = 0 if opener == me else 1
-        mine, theirs = view.dice_counts[me], view.dice_counts[1 - me]
-        dice = (mine, theirs) if actor == 0 else (theirs, mine)
+        dice, actor = round_seat(view)
         t = pol.tables(dice)
         last = t.index[view.current_bid] if view.current_bid is not None else -1
         probs = pol.probabilities(dice, actor, hand=view.my_dice, last=last)
@@ -85,11 +81,4 @@ class LearnedBot(Bot):
         return result
 
     def choose(self, game: Game, view: PlayerView) -> int:
-        probs = self.probabilities(game, view)
-        u = self.rng.random()
-        acc = 0.0
-        for action, q in zip(view.legal_actions, probs, strict=True):
-            acc += float(q)
-            if u < acc:
-                return action
-        return view.legal_actions[int(probs.argmax())]
+        return sample_action(self.rng, view.legal_actions, self.probabilities(game, view))

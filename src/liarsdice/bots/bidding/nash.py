@@ -30,7 +30,7 @@ import sys
 from pathlib import Path
 from typing import Any, ClassVar
 
-from liarsdice.bots.base import Bot
+from liarsdice.bots.base import Bot, sample_action
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.view import PlayerView
 from liarsdice.solve.cache import DISK_MIN_NODES, is_cached
@@ -165,10 +165,4 @@ class NashBot(Bot):
 
     def choose(self, game: Game, view: PlayerView) -> int:
         probs = self.policy_for(game).view_probabilities(view)
-        u = self.rng.random()
-        acc = 0.0
-        for action, q in zip(view.legal_actions, probs, strict=True):
-            acc += float(q)
-            if u < acc:
-                return action
-        return view.legal_actions[int(probs.argmax())]
+        return sample_action(self.rng, view.legal_actions, probs)
