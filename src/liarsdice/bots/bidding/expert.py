@@ -635,7 +635,7 @@ class ExpertBot(BayesBot):
     resolve_hands: int = 0  # hands drawn from each range when all would be too many (0: search)
     track: bool = True  # re-solve from the ranges earlier re-solves imply (else the bid model's)
     track_mix: float = 0.25  # the bid model's share in each tracked range
-    track_mix_wide: float = 0.5  # and past RESOLVE_MAX_SIZE (learned strategies track there)
+    track_mix_wide: float = 0.5  # and where learned strategies track a round past RESOLVE_MAX_SIZE
     track_round: bool = True  # track by one solve of the round (else the chained re-solves)
     track_iterations: int = 1000  # CFR iterations of that solve (once per situation)
     track_seconds: float = 4.0  # and the most seconds it may take (a slow machine's cap)
@@ -848,10 +848,12 @@ class ExpertBot(BayesBot):
         # Sampled hands (too many) keep the reach reading: the readings are per whole range.
         readings = [] if too_many else self._readings(game, view, model, hands_a, range_a, opp, ids)
         if tracked is not None:
-            # The whole round's size (not what is left of it) says which share applies.
+            # Where learned strategies track a round larger than RESOLVE_MAX_SIZE (the whole
+            # round's size, not what is left of it), the wide share applies.
             bids_in_play = sum(1 for b in game.space.bids if b.quantity <= view.dice_in_play)
             wide = len(hands_a.hands) * len(hands_b.hands) * bids_in_play > RESOLVE_MAX_SIZE
-            w = self.track_mix_wide if wide else self.track_mix
+            learned = self._limit(game, view) > RESOLVE_MAX_SIZE
+            w = self.track_mix_wide if wide and learned else self.track_mix
             range_a = w * range_a + (1 - w) * tracked[0]
             range_b = w * range_b + (1 - w) * tracked[1]
         hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
