@@ -44,7 +44,7 @@ from typing import IO, Any
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.bidding import Bid, Game, preset
+from liarsdice.core.bidding import Bid, Game, Rules, preset
 from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
 from liarsdice.core.bidding.view import PlayerView
@@ -204,6 +204,11 @@ class RoundPolicies:
         """Whether there is a strategy for this pair of dice counts (opener's first)."""
         return dice in self._raw
 
+    @cached_property
+    def _reference_rules(self) -> Rules:
+        """The rules these strategies were learned under (checked at every decision)."""
+        return round_game(self.rules, (1, 1), self.faces).rules
+
     def unfit(self, game: Game) -> str | None:
         """Why these strategies cannot play ``game`` (None: they can): a two-player game of
         their rules (a round whose call settles at once), up to ``max_dice`` each."""
@@ -213,7 +218,7 @@ class RoundPolicies:
         lacks = basic_round_lacks(rules)
         if lacks:
             return "its rules lack " + ", ".join(lacks)
-        ref = round_game(self.rules, (1, 1), self.faces).rules
+        ref = self._reference_rules
         fields = ("faces", "wild", "ordering", "open_on_wild", "face_order")
         if self.rules != rules.name or any(getattr(rules, f) != getattr(ref, f) for f in fields):
             return f"they were learned for {self.rules} with {self.faces} faces"

@@ -837,7 +837,8 @@ class ExpertBot(BayesBot):
         first = -1 if cur is None else space.ids[cur]
         raises = sorted(a - BID_BASE for a in view.legal_actions if a >= BID_BASE + first + 1)
         ids = ([first] if cur is not None else []) + raises
-        too_many = len(hands_a.hands) * len(hands_b.hands) * len(ids) > self._limit(game, view)
+        limit = self._limit(game, view)
+        too_many = len(hands_a.hands) * len(hands_b.hands) * len(ids) > limit
         if too_many and self.resolve_hands <= 0:
             return None  # too many hands to take them all: search instead (before any belief)
         tracked = self._tracked(game, view, opp) if self.track and not too_many else None
@@ -852,8 +853,7 @@ class ExpertBot(BayesBot):
             # round's size, not what is left of it), the wide share applies.
             bids_in_play = sum(1 for b in game.space.bids if b.quantity <= view.dice_in_play)
             wide = len(hands_a.hands) * len(hands_b.hands) * bids_in_play > RESOLVE_MAX_SIZE
-            learned = self._limit(game, view) > RESOLVE_MAX_SIZE
-            w = self.track_mix_wide if wide and learned else self.track_mix
+            w = self.track_mix_wide if wide and limit > RESOLVE_MAX_SIZE else self.track_mix
             range_a = w * range_a + (1 - w) * tracked[0]
             range_b = w * range_b + (1 - w) * tracked[1]
         hand = hands_a.hands.index(tuple(sorted(view.my_dice)))
