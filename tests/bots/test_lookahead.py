@@ -21,7 +21,16 @@ from liarsdice.nets.rounds import RoundPolicies
 @pytest.fixture(scope="module")
 def policies(tmp_path_factory: pytest.TempPathFactory) -> RoundPolicies:
     folder: Path = tmp_path_factory.mktemp("rounds")
-    return train_rounds("openspiel", faces=3, max_dice=2, iterations=80, folder=folder)
+    # The search's passes are the last-bid abstraction's: every pair recalls one bid.
+    return train_rounds("openspiel", faces=3, max_dice=2, iterations=80, folder=folder,
+                        recall_budget=1)  # fmt: skip
+
+
+def test_the_search_takes_last_bid_strategies_only(tmp_path: Path) -> None:
+    longer = train_rounds("openspiel", faces=3, max_dice=1, iterations=5, folder=tmp_path)
+    assert longer.recall((1, 1)) == 6  # six bids: the whole history fits the budget
+    with pytest.raises(ValueError, match=r"last bid only; pair \(1, 1\) recalls 6"):
+        Lookahead(longer, (1, 1))
 
 
 def _mixed(look: Lookahead, actor: int, bids: list[int], other: np.ndarray) -> float:

@@ -102,6 +102,9 @@ def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, ou
               help="Learn every pair of dice counts up to this, each.")  # fmt: skip
 @click.option("--iterations", type=click.IntRange(1), default=1000, show_default=True,
               help="CFR+ iterations of self-play per pair.")  # fmt: skip
+@click.option("--recall-budget", type=click.IntRange(1), default=None,
+              help="Numbers a player's strategy of a pair may take: each pair recalls as many "
+                   "of the last bids as fit [default: 1000000].")  # fmt: skip
 @click.option("--minutes", type=click.FloatRange(0, min_open=True), default=None,
               help="Start no new pair after this long (run again to go on).")  # fmt: skip
 @click.option(
@@ -111,12 +114,20 @@ def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, ou
     help="Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume).",
 )
 def rounds(
-    rules_name: str, faces: int, max_dice: int, iterations: int, minutes: float | None, out: Path
+    rules_name: str,
+    faces: int,
+    max_dice: int,
+    iterations: int,
+    recall_budget: int | None,
+    minutes: float | None,
+    out: Path,
 ) -> None:
     """Learn two-player single rounds by self-play (what the 'learned' bot plays).
 
-    Fixed-strategy iteration CFR+ with last-bid recall, every pair of dice counts up to
-    --max-dice each; NumPy only. Deterministic: the same options give the same file.
+    Fixed-strategy iteration CFR+, every pair of dice counts up to --max-dice each, its
+    players recalling as many of the last bids as fit --recall-budget (the whole history
+    in the smallest rounds, the last bid in the largest); NumPy only. Deterministic: the
+    same options give the same file.
 
     \b
     Example:
@@ -124,7 +135,7 @@ def rounds(
       liarsdice arena --rules snyd-joker --players 2 --dice 3 \\
         --bots learned:net=learned/rounds-snyd-joker-6.npz,expert
     """
-    from liarsdice.learn.rounds import train_rounds
+    from liarsdice.learn.rounds import RECALL_BUDGET, train_rounds
 
     def said(dice: tuple[int, int], n: int) -> None:
         done[dice] = done.get(dice, 0) + n
@@ -139,6 +150,7 @@ def rounds(
     try:
         policies = train_rounds(
             rules_name, faces=faces, max_dice=max_dice, iterations=iterations, folder=out,
+            recall_budget=recall_budget or RECALL_BUDGET,
             max_seconds=None if minutes is None else minutes * 60, progress=said,
         )  # fmt: skip
         path = out / f"rounds-{rules_name}-{faces}.npz"

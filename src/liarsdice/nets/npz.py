@@ -36,11 +36,15 @@ def write_npz(
 
 
 def read_npz(
-    file: str | Path | IO[bytes], fmt: str, version: int, error: type[ValueError]
+    file: str | Path | IO[bytes],
+    fmt: str,
+    version: int | tuple[int, ...],
+    error: type[ValueError],
 ) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
     """The ``meta`` and every other array of a file :func:`write_npz` wrote, when its meta
-    names format ``fmt`` at ``version``; ``error`` (a :class:`ValueError` subclass) names
-    what is wrong otherwise."""
+    names format ``fmt`` at ``version`` (or one of the versions); ``error`` (a
+    :class:`ValueError` subclass) names what is wrong otherwise."""
+    versions = (version,) if isinstance(version, int) else version
     try:
         with np.load(file, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
@@ -49,9 +53,10 @@ def read_npz(
             arrays = {k: data[k] for k in data.files if k != "meta"}
     except (OSError, KeyError, ValueError, TypeError) as e:
         raise error(f"not a {fmt} file: {e}") from e
-    if meta.get("format") != fmt or meta.get("version") != version:
+    if meta.get("format") != fmt or meta.get("version") not in versions:
+        readable = " or ".join(str(v) for v in versions)
         raise error(
             f"format {meta.get('format')!r} version {meta.get('version')!r}: "
-            f"this program reads {fmt} version {version}"
+            f"this program reads {fmt} version {readable}"
         )
     return meta, arrays

@@ -2,23 +2,26 @@
 
 A :class:`RoundPolicies` file holds, for one rule set and number of faces, a strategy for
 every pair of dice counts up to ``max_dice`` each, learned by self-play with Neller and
-Hnath's fixed-strategy iteration CFR: both players recall their own dice and the standing
-bid only (an imperfect-recall abstraction of the round), so a round of ``K`` bids has
-``2(K + 1)`` decision points per hand, and every pair up to five dice each is solved whole
-(:mod:`liarsdice.learn.rounds` trains them; docs/BOTS.md has the method, the cost and the
-measured exploitability).
+Hnath's fixed-strategy iteration CFR: both players recall their own dice and the last
+``recall`` bids (an imperfect-recall abstraction of the round; :mod:`liarsdice.nets.recall`),
+as many as fit the pair's budget: the whole history in the smallest rounds, the last bid only
+in the largest, where a round of ``K`` bids has ``2(K + 1)`` decision points per hand and
+every pair up to five dice each is solved whole (:mod:`liarsdice.learn.rounds` trains them;
+docs/BOTS.md has the method, the cost and the measured exploitability).
 
-**Layout.** As :class:`~liarsdice.solve.subgame.BidSubgame`'s: the strategy of actor ``p``
-(0: the player who opened, 1: the other) is an array ``(K + 1, hands, K + 1)``; node ``j`` is
-"the standing bid is ``j - 1``" (``j = 0``: nothing bid yet), and its actions are the columns
-from ``max(j, 1)`` on: the call (column ``j``, when ``j > 0``), then the raises in order
-(column ``m + 1`` raises to bid ``m``). Hands are sorted rolls in
-:func:`itertools.combinations_with_replacement` order.
+**Layout.** The strategy of actor ``p`` (0: the player who opened, 1: the other) is an array
+``(nodes, hands, K + 1)``: the nodes of the pair's :class:`~liarsdice.nets.recall.RecallTree`
+(with ``recall = 1``, node ``j`` is "the standing bid is ``j - 1``", ``j = 0``: nothing bid
+yet, :class:`~liarsdice.solve.subgame.BidSubgame`'s layout), and at a node whose last bid is
+``m`` (-1: none) its actions are the columns from ``max(m + 1, 1)`` on: the call (column
+``m + 1``, when ``m >= 0``), then the raises in order (column ``n + 1`` raises to bid ``n``).
+Hands are sorted rolls in :func:`itertools.combinations_with_replacement` order.
 
-**The file** (format ``liarsdice-rounds``, version 1) is an ``.npz``: ``meta`` (JSON:
-``format``, ``version``, ``rules``, ``faces``, ``max_dice``, and per pair what training
-recorded) and, per pair ``a, b`` and actor ``p``, ``s-a-b-p``: the average strategy in
-steps of 1/255 (``uint8``), renormalised when read.
+**The file** (format ``liarsdice-rounds``, version 2; version 1 files, all of recall 1, are
+read too) is an ``.npz``: ``meta`` (JSON: ``format``, ``version``, ``rules``, ``faces``,
+``max_dice``, and per pair what training recorded, its ``recall`` among it) and, per pair
+``a, b`` and actor ``p``, ``s-a-b-p``: the average strategy in steps of 1/255 (``uint8``),
+renormalised when read.
 
 >>> import io
 >>> t = PairTables.of("snyd-joker", (1, 1), faces=3)
@@ -28,13 +31,14 @@ steps of 1/255 (``uint8``), renormalised when read.
 >>> pol = RoundPolicies("snyd-joker", faces=3, max_dice=1, strategies={(1, 1): uniform})
 >>> buf = io.BytesIO(); pol.save(buf); _ = buf.seek(0)
 >>> back = RoundPolicies.load(buf)
->>> back.probabilities((1, 1), 1, hand=(2,), last=3).round(3).tolist()  # call, 2x2, 2x3
+>>> back.probabilities((1, 1), 1, hand=(2,), history=[3]).round(3).tolist()  # call, 2x2, 2x3
 [0.333, 0.333, 0.333]
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from importlib import resources
@@ -49,6 +53,7 @@ from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD
 from liarsdice.core.bidding.view import PlayerView
 from liarsdice.nets.npz import read_npz, write_npz
+from liarsdice.nets.recall import RecallTree
 from liarsdice.odds import roll_probability
 
 __all__ = [
@@ -64,7 +69,7 @@ __all__ = [
 ]
 
 FORMAT = "liarsdice-rounds"
-VERSION = 1
+VERSION = 2
 
 #: The shipped strategies: (rules, faces) -> file name in ``liarsdice/nets/data``.
 PACKAGED_ROUNDS: dict[tuple[str, int], str] = {
@@ -174,7 +179,8 @@ class RoundPolicies:
 
     ``strategies[(a, b)]`` holds the two actors' arrays (any non-negative weights: each row
     is normalised over its node's actions, all-zero rows read as uniform); ``info[(a, b)]``
-    what training recorded of that pair (iterations, value, seconds)."""
+    what training recorded of that pair (iterations, value, seconds, and ``recall``: how
+    many bids its players recall, 1 when absent)."""
 
     def __init__(
         self,
@@ -193,6 +199,7 @@ class RoundPolicies:
         self.meta = dict(meta or {})
         self._raw = strategies
         self._tables: dict[tuple[int, int], PairTables] = {}
+        self._trees: dict[tuple[int, int], RecallTree] = {}
         self._norm: dict[tuple[int, int, int], Floats] = {}
 
     @property
@@ -233,6 +240,18 @@ class RoundPolicies:
             hit = self._tables[dice] = PairTables.of(self.rules, dice, faces=self.faces)
         return hit
 
+    def recall(self, dice: tuple[int, int]) -> int:
+        """How many of the last bids the players of a pair recall."""
+        return int(self.info.get(dice, {}).get("recall", 1))
+
+    def tree(self, dice: tuple[int, int]) -> RecallTree:
+        """The nodes of a pair's strategies (what its players recall)."""
+        hit = self._trees.get(dice)
+        if hit is None:
+            k = self.tables(dice).num_bids
+            hit = self._trees[dice] = RecallTree(num_bids=k, recall=self.recall(dice))
+        return hit
+
     def strategy(self, dice: tuple[int, int], actor: int) -> Floats:
         """Actor ``actor``'s whole strategy for a pair, every row normalised over its node's
         actions (the layout of the module docstring)."""
@@ -240,9 +259,12 @@ class RoundPolicies:
         hit = self._norm.get(key)
         if hit is None:
             raw = np.asarray(self._raw[dice][actor], dtype=np.float64)
-            n = raw.shape[0]
-            cols = np.arange(n)
-            valid = (cols[None, :] >= np.maximum(cols, 1)[:, None]).astype(np.float64)
+            valid = self.tree(dice).valid
+            if raw.shape[0] != valid.shape[0] or raw.shape[2] != valid.shape[1]:
+                raise RoundFormatError(
+                    f"pair {dice}: a strategy of shape {raw.shape} for {valid.shape[0]} "
+                    f"nodes and {valid.shape[1]} columns"
+                )
             w = raw * valid[:, None, :]
             s = w.sum(axis=2, keepdims=True)
             uniform = valid / valid.sum(axis=1, keepdims=True)
@@ -251,15 +273,24 @@ class RoundPolicies:
         return hit
 
     def probabilities(
-        self, dice: tuple[int, int], actor: int, *, hand: tuple[int, ...], last: int
+        self, dice: tuple[int, int], actor: int, *, hand: tuple[int, ...], history: Sequence[int]
     ) -> Floats:
-        """The probabilities of actor ``actor``'s moves holding ``hand`` (any order) when the
-        standing bid is ``last`` (an index into the pair's ``moves``; -1: none): the call
+        """The probabilities of actor ``actor``'s moves holding ``hand`` (any order) after the
+        bids ``history`` (indices into the pair's ``moves``, in the order made): the call
         first when there is a bid, then the raises in order."""
         t = self.tables(dice)
-        j = last + 1
-        row = self.strategy(dice, actor)[j, t.roll_index(actor, hand)]
-        out: Floats = row[max(j, 1) :]
+        node = self.tree(dice).node(history)
+        row = self.strategy(dice, actor)[node, t.roll_index(actor, hand)]
+        out: Floats = row[max(history[-1] + 1 if history else 0, 1) :]
+        return out
+
+    def likelihood(
+        self, dice: tuple[int, int], actor: int, *, history: Sequence[int], bid: int
+    ) -> Floats:
+        """The probability of actor ``actor`` raising to ``bid`` after ``history``, for each
+        of its hands: what the bid says of them."""
+        node = self.tree(dice).node(history)
+        out: Floats = self.strategy(dice, actor)[node, :, bid + 1]
         return out
 
     # ------------------------------------------------------------------------- files
@@ -284,7 +315,7 @@ class RoundPolicies:
     @classmethod
     def load(cls, file: str | Path | IO[bytes]) -> RoundPolicies:
         """Read a file :meth:`save` wrote; :class:`RoundFormatError` names what is wrong."""
-        meta, arrays = read_npz(file, FORMAT, VERSION, RoundFormatError)
+        meta, arrays = read_npz(file, FORMAT, (1, VERSION), RoundFormatError)
         strategies: dict[tuple[int, int], list[npt.NDArray[Any]]] = {}
         info: dict[tuple[int, int], dict[str, Any]] = {}
         try:

@@ -765,8 +765,8 @@ class ExpertBot(BayesBot):
             return None
         pol, dice, actor = found
         me = view.player
-        if max(dice) > self.lookahead_max_dice:
-            return None
+        if max(dice) > self.lookahead_max_dice or pol.recall(dice) != 1:
+            return None  # the search's passes are the last-bid abstraction's
         t = pol.tables(dice)
         if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= self._limit(
             game, view
@@ -977,12 +977,10 @@ class ExpertBot(BayesBot):
             pol, dice, actor = found
             t = pol.tables(dice)
             seats = (me, opp) if actor == 0 else (opp, me)
-            last = -1
-            for i, (_, bid) in enumerate(bids):
-                k = t.index[bid]
-                likelihood = pol.strategy(dice, i % 2)[last + 1, :, k + 1]
+            history = [t.index[bid] for _, bid in bids]
+            for i, k in enumerate(history):
+                likelihood = pol.likelihood(dice, i % 2, history=history[:i], bid=k)
                 ranges[seats[i % 2]] = ranges[seats[i % 2]] * (likelihood + LIKELIHOOD_FLOOR)
-                last = k
         elif bids:
             opener = bids[0][0]
             other = opp if opener == me else me

@@ -68,8 +68,9 @@ class LearnedBot(Bot):
             raise ValueError(f"the learned bot cannot play this game: {why}")
         dice, actor = round_seat(view)
         t = pol.tables(dice)
-        last = t.index[view.current_bid] if view.current_bid is not None else -1
-        probs = pol.probabilities(dice, actor, hand=view.my_dice, last=last)
+        history = [t.index[bid] for _, bid in view.bids]
+        last = history[-1] if history else -1
+        probs = pol.probabilities(dice, actor, hand=view.my_dice, history=history)
         raises = range(last + 1, t.num_bids) if last >= 0 else t.opening.tolist()
         moves = ([LIAR] if last >= 0 else []) + [game.bid_action(t.moves[j]) for j in raises]
         by_move = dict(zip(moves, probs.tolist(), strict=True))

@@ -60,6 +60,11 @@ class Lookahead:
         exploit: float = 0.0,
         reads_bids: bool = False,
     ) -> None:
+        if policies.recall(dice) != 1:
+            raise ValueError(
+                f"the search takes strategies that recall the last bid only; pair {dice} "
+                f"recalls {policies.recall(dice)}"
+            )
         self.dice = dice
         self.exploit = exploit
         self.reads_bids = reads_bids
