@@ -331,9 +331,12 @@ def run_learned(args: argparse.Namespace) -> None:
             continue
         start = time.perf_counter()
         played = policy_exploitability(game, lambda view, g=game: bot.probabilities(g, view))
+        pol = bot.policies_for(game)
+        recall = "?" if pol is None else pol.recall(dice)
         print(
-            f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces): the learned bot's play is "
-            f"exploitable by {played:.4f} ({time.perf_counter() - start:.0f}s)",
+            f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces, recalling {recall} bids): "
+            f"the learned bot's play is exploitable by {played:.4f} "
+            f"({time.perf_counter() - start:.0f}s)",
             flush=True,
         )
 

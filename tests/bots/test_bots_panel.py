@@ -358,8 +358,10 @@ def test_where_learned_strategies_fit_they_track_the_ranges_and_widen_the_re_sol
     k0, k1 = t.index[Bid(2, 6)], t.index[Bid(3, 5)]
     prior = hand_set(3, 6).prior
     # Each bid weighs its bidder's hands by the learned probability of making it there.
-    opening = prior * (pol.strategy((3, 3), 0)[0, :, k0 + 1] + LIKELIHOOD_FLOOR)
-    answer = prior * (pol.strategy((3, 3), 1)[k0 + 1, :, k1 + 1] + LIKELIHOOD_FLOOR)
+    # (At the node of what its bidder recalls: nothing yet, then the opening bid.)
+    node = pol.tree((3, 3)).nodes.index
+    opening = prior * (pol.strategy((3, 3), 0)[node(()), :, k0 + 1] + LIKELIHOOD_FLOOR)
+    answer = prior * (pol.strategy((3, 3), 1)[node((k0,)), :, k1 + 1] + LIKELIHOOD_FLOOR)
     tracked = bot._tracked(game, view, 1)
     assert tracked is not None
     assert np.allclose(tracked[0], opening / opening.sum())

@@ -104,7 +104,7 @@ def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, ou
               help="CFR+ iterations of self-play per pair.")  # fmt: skip
 @click.option("--recall-budget", type=click.IntRange(1), default=None,
               help="Numbers a player's strategy of a pair may take: each pair recalls as many "
-                   "of the last bids as fit [default: 1000000].")  # fmt: skip
+                   "of the last bids as fit [default: 2000000].")  # fmt: skip
 @click.option("--minutes", type=click.FloatRange(0, min_open=True), default=None,
               help="Start no new pair after this long (run again to go on).")  # fmt: skip
 @click.option(

@@ -43,7 +43,7 @@ SETTINGS = "settings.json"
 
 #: The most numbers one player's strategy of a pair may take (nodes x hands x columns): each
 #: pair's players recall as many bids as fit (docs/BOTS.md: what it buys, what it costs).
-RECALL_BUDGET = 1_000_000
+RECALL_BUDGET = 2_000_000
 
 
 class RecallCFR:
