@@ -21,8 +21,8 @@ The learned strategies (:class:`~liarsdice.nets.rounds.RoundPolicies`) are the
 >>> import random
 >>> from liarsdice.nets.rounds import packaged_round_policies
 >>> pol = packaged_round_policies("snyd-joker", 6)
->>> look = Lookahead.of(pol, (3, 3))
->>> probs = look.policy(1, hand=(1, 4, 4), bids=[5], mix_range=None, mix=0.0)
+>>> look = Lookahead.of(pol, (3, 4))  # strategies that recall the last bid (as from 3 v 4 on)
+>>> probs = look.policy(1, hand=(1, 4, 4, 6), bids=[5], mix_range=None, mix=0.0)
 >>> len(probs) == 1 + look.tables.num_bids - 6, round(float(probs.sum()), 6)
 (True, 1.0)
 """
