@@ -9,7 +9,6 @@ lobby, the table and the reveal. Screenshots go to tests/artifacts/. See e2e_uti
 
 from __future__ import annotations
 
-import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -154,47 +153,53 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
     # The reveal plays: the cups lift, the counted dice light up one by one, the verdict.
     rnd = len(before["results"])
     page.wait_for_selector(f"#reveal-stage[data-round='{rnd}']:not([hidden])")
-    counts = set()
-    deadline = time.monotonic() + 8
-    while page.get_attribute("#reveal-stage", "data-state") != "verdict":
-        assert time.monotonic() < deadline, "the reveal never reached its verdict"
-        counts.add(page.inner_text("#reveal-count"))
-        page.wait_for_timeout(20)
+    # The count as it runs, until the verdict; then everything the verdict shows, read in
+    # one go inside the page (the verdict stays only a moment: a slow test machine must not
+    # read half of this reveal and half of the next round).
+    snapshot_js = """() => {
+        const stage = document.querySelector('#reveal-stage');
+        const count = document.querySelector('#reveal-count');
+        if (!stage || stage.hidden || !count) return null;
+        const shown = count.innerText;
+        if (stage.dataset.state !== 'verdict') {
+            (window.__counts = window.__counts || new Set()).add(shown);
+            return null;
+        }
+        const seats = {};
+        for (const li of document.querySelectorAll('#seats > li[data-seat]')) {
+            const dice = [...li.querySelectorAll('.dice.revealed svg.die')];
+            seats[li.dataset.seat] = {
+                faces: dice.map(d => +d.dataset.face),
+                lost: li.querySelectorAll('.dice.revealed .die.lost').length,
+            };
+        }
+        return {
+            count: shown,
+            final: count.dataset.final,
+            lit: document.querySelectorAll('#seats .dice.revealed .die.lit').length,
+            verdict: document.querySelector('#reveal-verdict')?.innerText ?? '',
+            seats,
+            counts: [...(window.__counts || [])],
+        };
+    }"""
+    seen = page.wait_for_function(snapshot_js, polling=15, timeout=15_000).json_value()
     st = state(page)
     res = st["view"]["results"][len(before["results"])]
-    # The stage says "verdict" as the card redraws: give the count that one redraw.
-    with contextlib.suppress(Exception):  # the assertion names what was shown instead
-        page.wait_for_function(
-            "n => document.querySelector('#reveal-count')?.innerText === n",
-            arg=str(res["count"]),
-            timeout=5000,
-        )
-    assert page.inner_text("#reveal-count") == str(res["count"])
-    with contextlib.suppress(Exception):  # the plates redraw too
-        page.wait_for_function(
-            "n => document.querySelectorAll('#seats .dice.revealed .die.lit').length === n",
-            arg=res["count"],
-            timeout=5000,
-        )
-    lit = page.locator("#seats .dice.revealed .die.lit").count()
-    assert lit == res["count"]
+    assert seen["final"] == str(res["count"]), (seen, res)
+    assert seen["count"] == str(res["count"]), seen
+    assert seen["lit"] == res["count"], seen
     # The count ran up one by one (it was seen at 0 and below the final count on the way).
     if res["count"] > 1:
-        assert "0" in counts and len(counts) >= 2, counts
+        assert "0" in seen["counts"] and len(seen["counts"]) >= 2, seen["counts"]
     # Every hand in the reveal is the result's public reveal, on the right seat.
     for i, name in enumerate(st["view"]["names"]):
-        faces = page.eval_on_selector_all(
-            f"#seats > li[data-seat='{i}'] .dice.revealed svg.die",
-            "ds => ds.map(d => +d.dataset.face)",
-        )
-        assert faces == res["reveal"][name], (name, faces)
-    verdict = page.inner_text("#reveal-verdict")
+        assert seen["seats"][str(i)]["faces"] == res["reveal"][name], (name, seen)
     bid_quantity = int(res["bid"].split("x")[0])
-    assert ("stands" in verdict) == (res["count"] >= bid_quantity)
+    assert ("stands" in seen["verdict"]) == (res["count"] >= bid_quantity), seen
     # The loss: the loser's plate shows the lost dice.
     losers = {st["view"]["names"].index(n): k for n, k in res["losses"].items()}
     for seat, k in losers.items():
-        lost = page.locator(f"#seats > li[data-seat='{seat}'] .dice.revealed .die.lost").count()
+        lost = seen["seats"][str(seat)]["lost"]
         assert lost == min(k, len(res["reveal"][st["view"]["names"][seat]]))
     assert axe_serious(page) == []
     page.evaluate("window.scrollTo(0, 0)")
