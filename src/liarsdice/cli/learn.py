@@ -1,16 +1,15 @@
-"""``liarsdice learn``: training by self-play (needs ``pip install 'liarsdice[learn]'``).
+"""``liarsdice learn``: training by self-play (NumPy and SciPy).
 
 ``liarsdice learn positions`` learns the chance to win a whole game from a position
 (:mod:`liarsdice.learn.positions`); the file it writes is what the expert reads
 (:mod:`liarsdice.nets.positions`). ``liarsdice learn rounds`` learns the values of
 two-player single rounds (:mod:`liarsdice.learn.rounds`), which the ``learned`` bot plays
-(:mod:`liarsdice.nets.rounds`). The training modules import JAX, so they are imported
-only when a command runs.
+(:mod:`liarsdice.nets.rounds`). The training modules are imported only when a command
+runs (nothing that plays imports them).
 """
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import click
@@ -23,12 +22,10 @@ ROUND_RULES = ("snyd-joker", "openspiel")
 
 __all__ = ["learn"]
 
-LEARN_HINT = "pip install 'liarsdice[learn]' (JAX and optax)"
-
 
 @click.group("learn")
 def learn() -> None:
-    """Train the networks the bots play, by self-play (needs the 'learn' extra)."""
+    """Train what the bots play, by self-play."""
 
 
 @learn.command("positions", cls=Command)
@@ -45,8 +42,6 @@ def learn() -> None:
 @click.option(
     "--seed", type=int, default=0, show_default=True, help="Seed of the games and the fit."
 )
-@click.option("--epochs", type=click.IntRange(1), default=60, show_default=True,
-              help="Passes over the data.")  # fmt: skip
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Worker processes for the games (the data does not depend on it).")  # fmt: skip
 @click.option(
@@ -55,16 +50,17 @@ def learn() -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for the data, the checkpoints and positions-RULES.npz (run again to resume).",
 )
-def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, out: Path) -> None:
+def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> None:
     """Learn the chance to win from every position, from the expert's self-play.
+
+    Fits a model of how rounds end (which seat loses dice, gains one, or nothing) to every
+    round of the games, then works out every position's chances from it exactly.
 
     \b
     Example:
       liarsdice learn positions --rules classic --games 400 --jobs 2 --out learned
       cp learned/positions-classic.npz src/liarsdice/nets/data/   # to ship it
     """
-    if importlib.util.find_spec("jax") is None or importlib.util.find_spec("optax") is None:
-        raise fail(f"training needs JAX and optax, which are not installed: {LEARN_HINT}")
     from liarsdice.core.bidding import preset
     from liarsdice.learn.positions import train_positions
 
@@ -72,12 +68,11 @@ def positions(rules_name: str, games: int, seed: int, epochs: int, jobs: int, ou
 
     def said(stage: str, n: int, total: int) -> None:
         done[stage] = done.get(stage, 0) + n
-        unit = "epochs" if stage.startswith("fit") else "games"
-        click.echo(f"\r{stage}: {done[stage]} of {total} {unit}   ", nl=False, err=True)
+        click.echo(f"\r{stage}: {done[stage]} of {total} games   ", nl=False, err=True)
 
     try:
         path = train_positions(
-            preset(rules_name.lower()), out, games=games, seed=seed, epochs=epochs, jobs=jobs,
+            preset(rules_name.lower()), out, games=games, seed=seed, jobs=jobs,
             progress=said,
         )  # fmt: skip
     except OSError as e:

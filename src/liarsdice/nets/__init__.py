@@ -1,10 +1,8 @@
-"""Learned values, played in NumPy: the networks :mod:`liarsdice.learn` trains, read from
-``.npz`` files (shipped ones under ``liarsdice/nets/data``), no training framework needed.
+"""Learned values, played in NumPy: what :mod:`liarsdice.learn` trains, read from ``.npz``
+files (shipped ones under ``liarsdice/nets/data``), no training framework needed.
 
-* :mod:`~liarsdice.nets.mlp` — a multilayer perceptron's weights, its file format and its
-  forward pass;
 * :mod:`~liarsdice.nets.positions` — the chance to win a whole game from a position (every
-  seat's dice, in seat order), per rules family;
+  seat's dice, in seat order), per rules family: a learned model of rounds, solved exactly;
 * :mod:`~liarsdice.nets.rounds` — learned strategies of two-player single rounds, per pair
   of dice counts (what the ``learned`` bot plays);
 * :mod:`~liarsdice.nets.npz` — the files' one shape: arrays and a JSON ``meta`` naming the
@@ -13,7 +11,6 @@
 
 from __future__ import annotations
 
-from liarsdice.nets.mlp import MLP, NetFormatError
 from liarsdice.nets.positions import PositionValues, packaged_positions
 
-__all__ = ["MLP", "NetFormatError", "PositionValues", "packaged_positions"]
+__all__ = ["PositionValues", "packaged_positions"]

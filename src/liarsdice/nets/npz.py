@@ -1,5 +1,5 @@
 """The one shape of the learned files: an ``.npz`` of arrays with a JSON ``meta`` entry that
-names its format and version (:mod:`~liarsdice.nets.mlp`, :mod:`~liarsdice.nets.rounds`).
+names its format and version (:mod:`~liarsdice.nets.positions`, :mod:`~liarsdice.nets.rounds`).
 
 >>> import io
 >>> buf = io.BytesIO()
