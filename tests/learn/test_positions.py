@@ -216,3 +216,20 @@ def test_the_expert_values_positions_with_the_shipped_model_when_told_to() -> No
     assert learned.positions is not None, "the classic model ships in liarsdice/nets/data"
     with pytest.raises(ValueError, match="positions 'best': one of learned, share"):
         ExpertBot(random.Random(0), positions="best")
+
+
+def test_the_shipped_models_learned_each_family_s_ways_of_ending_a_round() -> None:
+    classic = packaged_positions(preset("classic"), 4)
+    perudo = packaged_positions(preset("perudo"), 6)
+    assert classic is not None and perudo is not None and classic is not perudo
+    # classic: lose the difference, and an exact count costs every seat but the bidder one
+    assert len(classic.model.sizes) > 1 and classic.model.spared is not None
+    assert classic.model.gain is None
+    # perudo: one die a loss, and a right calza wins one back
+    assert len(perudo.model.sizes) == 1 and perudo.model.gain is not None
+    assert perudo.model.spared is None
+    for values in (classic, perudo):
+        assert values.model.meta["skipped_rounds"] == 0 and values.model.meta["rounds"] > 10_000
+        # fewer dice, less chance; and a short stack's neighbours gain from it
+        assert values.chances((3, 5))[0] < values.chances((4, 5))[0] < 0.5
+        assert min(values.chances((1, 5, 5, 5))[1:]) > 0.25

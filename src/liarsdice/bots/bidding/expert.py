@@ -649,7 +649,7 @@ class ExpertBot(BayesBot):
     lookahead_exploit: float = 0.25  # an honest bidder's share in the other's play after a move
     lookahead_reads: bool = False  # that honest bidder reads this bot's bids (else its prior)
     # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
-    # 'learned' (the self-play model where one fits the rules; measured weaker: docs/BOTS.md)
+    # 'learned' (the self-play model where one fits the rules; measured level: docs/BOTS.md)
     positions: str = "share"
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
