@@ -6,7 +6,6 @@ points and against a direct linear solve), its file, the fit recovering a known 
 from __future__ import annotations
 
 import io
-import json
 import math
 import random
 from pathlib import Path
@@ -20,6 +19,7 @@ from liarsdice.cli.main import cli
 from liarsdice.core.bidding import Game, preset
 from liarsdice.learn.positions import fit_round_model
 from liarsdice.nets import PositionValues, packaged_positions
+from liarsdice.nets.npz import write_npz
 from liarsdice.nets.positions import (
     FEATURES,
     MAX_DICE,
@@ -129,14 +129,13 @@ def test_a_model_file_round_trips_and_bad_files_are_named(tmp_path: Path) -> Non
     with pytest.raises(PositionFormatError, match="not a liarsdice-positions file"):
         RoundModel.load(tmp_path / "junk.npz")
     buf = io.BytesIO()
-    np.savez(buf, meta=np.array(json.dumps({"format": "liarsdice-mlp", "version": 1})))
+    write_npz(buf, {"format": "liarsdice-mlp", "version": 1}, {})
     buf.seek(0)
     with pytest.raises(PositionFormatError, match="this program reads liarsdice-positions"):
         RoundModel.load(buf)
     buf = io.BytesIO()
-    meta = {"format": "liarsdice-positions", "version": 2}
-    np.savez(buf, meta=np.array(json.dumps(meta)), lose=np.zeros(3), sizes=np.zeros(1),
-             still=np.zeros(5))  # fmt: skip
+    small = {"lose": np.zeros(3), "sizes": np.zeros(1), "still": np.zeros(5)}
+    write_npz(buf, {"format": "liarsdice-positions", "version": 2}, small)
     buf.seek(0)
     with pytest.raises(PositionFormatError, match="weights of 21 features"):
         RoundModel.load(buf)

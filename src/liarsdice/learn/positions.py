@@ -170,7 +170,8 @@ def fit_round_model(
                           gain=gain if gains else None, spared=spare if spared else None,
                           still=still, meta=info)  # fmt: skip
 
-    shape = model(np.zeros(3 * F + sizes - 1 + MAX_SEATS - 1), {})
+    size = 3 * F + sizes - 1 + MAX_SEATS - 1
+    shape = model(np.zeros(size), {})
     data = {}
     skipped = 0
     for n, (pos, after_n) in groups.items():
@@ -190,7 +191,7 @@ def fit_round_model(
         total = 0.0
         grad = np.zeros_like(w)
         for n, (f, pos, mask) in data.items():
-            p = m.probabilities(pos)
+            p = m.probabilities(pos, f)  # the features, worked out once
             within = p * mask
             seen = within.sum(axis=1)
             total -= float(np.log(np.maximum(seen, 1e-300)).sum())
@@ -205,7 +206,7 @@ def fit_round_model(
             grad[at + n - 2] += d[:, -1].sum()
         return total / count + L2 * float(w @ w), grad / count + 2 * L2 * w
 
-    result = minimize(loss, np.zeros(len(shape.lose) * 3 + sizes - 1 + MAX_SEATS - 1),
+    result = minimize(loss, np.zeros(size),
                       jac=True, method="L-BFGS-B", options={"maxiter": 2000})  # fmt: skip
     info = {**meta, "rounds": count, "skipped_rounds": skipped,
             "log_loss": round(float(result.fun), 6)}  # fmt: skip

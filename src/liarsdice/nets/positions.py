@@ -137,12 +137,15 @@ class RoundModel:
         """How many ways a round of ``n`` seats may end (:meth:`probabilities`' columns)."""
         return n * len(self.sizes) + 2 * n + 1
 
-    def probabilities(self, positions: npt.NDArray[np.int64]) -> Floats:
+    def probabilities(
+        self, positions: npt.NDArray[np.int64], features: Floats | None = None
+    ) -> Floats:
         """For rows of positions of one size ``n``: the chance of each way the round ends,
         in columns: seat k loses s + 1 dice (``k * sizes + s``), then each seat gains one (0
-        at MAX_DICE), then each seat is the one spared, then nothing changes."""
+        at MAX_DICE), then each seat is the one spared, then nothing changes.
+        ``features``: the positions' :func:`seat_features`, when already worked out."""
         pos = np.asarray(positions, dtype=np.int64)
-        feats = seat_features(pos)
+        feats = seat_features(pos) if features is None else features
         rows, n = pos.shape
         lose = (feats @ self.lose)[:, :, None] + self.sizes[None, None, :]
         never = np.full((rows, n), -np.inf)
