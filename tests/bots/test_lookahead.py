@@ -18,19 +18,20 @@ from liarsdice.learn.rounds import train_rounds
 from liarsdice.nets.rounds import RoundPolicies, packaged_round_policies
 
 
-@pytest.fixture(scope="module")
-def policies(tmp_path_factory: pytest.TempPathFactory) -> RoundPolicies:
+@pytest.fixture(scope="module", params=[1, None], ids=["last-bid", "longer-recall"])
+def policies(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> RoundPolicies:
     folder: Path = tmp_path_factory.mktemp("rounds")
-    # The search's passes are the last-bid abstraction's: every pair recalls one bid.
+    # Every pair recalling the last bid only; or as many bids as the default budget allows.
+    budget = {} if request.param is None else {"recall_budget": request.param}
     return train_rounds("openspiel", faces=3, max_dice=2, iterations=80, folder=folder,
-                        recall_budget=1)  # fmt: skip
+                        **budget)  # fmt: skip
 
 
-def test_the_search_takes_last_bid_strategies_only(tmp_path: Path) -> None:
-    longer = train_rounds("openspiel", faces=3, max_dice=1, iterations=5, folder=tmp_path)
-    assert longer.recall((1, 1)) == 6  # six bids: the whole history fits the budget
-    with pytest.raises(ValueError, match=r"last bid only; pair \(1, 1\) recalls 6"):
-        Lookahead(longer, (1, 1))
+def test_the_pairs_recall_what_the_fixture_says(policies: RoundPolicies) -> None:
+    recalls = {policies.recall(d) for d in policies.pairs}
+    assert recalls == {1} or min(recalls) > 2, recalls
 
 
 def _mixed(look: Lookahead, actor: int, bids: list[int], other: np.ndarray) -> float:
@@ -39,11 +40,11 @@ def _mixed(look: Lookahead, actor: int, bids: list[int], other: np.ndarray) -> f
     t = look.tables
     mine = look.reading(actor, bids)
     last = bids[-1] if bids else -1
-    j = last + 1
+    node = look.tree.node(bids)
     total = 0.0
     for h in range(len(t.rolls[actor])):
-        q = look.move_values(actor, h, last, other)
-        total += mine[h] * float(look.strategies[actor][j, h, max(j, 1) :] @ q)
+        q = look.move_values(actor, h, bids, other)
+        total += mine[h] * float(look.strategies[actor][node, h, max(last + 1, 1) :] @ q)
     return total
 
 
@@ -60,13 +61,15 @@ def test_move_values_agree_with_the_solver_values_of_the_same_strategies(
     for m in (0, 3, t.num_bids - 2):
         # The other player after the opening bid m: minus the opener's value at that node.
         r0, r1 = look.reading(0, [m]), look.reading(1, [m])
+        node = look.tree.node([m])
         value_b = _mixed(look, 1, [m], r0)
-        assert value_b == pytest.approx(-float(r0 @ at_other[:, m + 1, :] @ r1), abs=1e-5)
+        assert value_b == pytest.approx(-float(r0 @ at_other[:, node, :] @ r1), abs=1e-5)
         # The opener again, after the other raised to m + 1.
         bids = [m, m + 1]
         r0, r1 = look.reading(0, bids), look.reading(1, bids)
         value_a = _mixed(look, 0, bids, r1)
-        assert value_a == pytest.approx(float(r1 @ at_opener[:, m + 2, :] @ r0), abs=1e-5)
+        node = look.tree.node(bids)
+        assert value_a == pytest.approx(float(r1 @ at_opener[:, node, :] @ r0), abs=1e-5)
 
 
 def test_the_policy_moves_weight_only_to_moves_that_beat_the_blueprint(
@@ -79,8 +82,8 @@ def test_the_policy_moves_weight_only_to_moves_that_beat_the_blueprint(
         hand = t.rolls[1][int(rng.integers(len(t.rolls[1])))]
         bids = [int(rng.integers(t.num_bids - 1))]
         probs = look.policy(1, hand=hand, bids=bids, mix_range=None, mix=0.0)
-        q = look.move_values(1, t.roll_index(1, hand), bids[0], look.reading(0, bids))
-        blueprint = look.strategies[1][bids[0] + 1, t.roll_index(1, hand), bids[0] + 1 :]
+        q = look.move_values(1, t.roll_index(1, hand), bids, look.reading(0, bids))
+        blueprint = look.strategies[1][look.tree.node(bids), t.roll_index(1, hand), bids[0] + 1 :]
         assert probs.shape == q.shape and probs.sum() == pytest.approx(1.0)
         if not np.array_equal(probs, blueprint):
             assert (q[probs > 0] >= blueprint @ q - 1e-12).all()
@@ -102,9 +105,9 @@ def test_the_expert_searches_the_learned_strategies_past_the_resolve() -> None:
     narrow = ExpertBot(random.Random(0), resolve_max=RESOLVE_MAX_SIZE)  # the old limit
     three = Game(preset("snyd-joker", players=2, dice=3))
     state = three.new_initial_state().resolve_chance(random.Random(4))
-    # Past that limit, but the shipped 3,3 strategies recall the last two bids: no search.
+    # Past that limit the search takes 3 v 3, whose strategies recall the last two bids.
     assert packaged_round_policies("snyd-joker", 6).recall((3, 3)) == 2  # type: ignore[union-attr]
-    assert narrow._lookahead(three, state.view(state.current_player)) is None
+    assert narrow._lookahead(three, state.view(state.current_player)) in state.legal_actions()
     five = Game(preset("snyd-joker", players=2, dice=5))  # past lookahead_max_dice: reading
     state = five.new_initial_state().resolve_chance(random.Random(4))
     assert expert._lookahead(five, state.view(state.current_player)) is None
@@ -158,3 +161,20 @@ def test_a_reader_of_bids_sees_the_blueprint_reach(policies: RoundPolicies) -> N
     assert np.allclose(look._reach_of(1)[2], look.reading(1, [0, 1]))
     blind = Lookahead(policies, (2, 2), exploit=0.5)
     assert not np.array_equal(look._honest(1), blind._honest(1))
+
+
+def test_the_last_bid_passes_are_the_resolves_node_values(policies: RoundPolicies) -> None:
+    from liarsdice.solve.subgame import BidSubgame
+
+    dice = (2, 2)
+    if policies.recall(dice) != 1:
+        pytest.skip("the re-solve's abstraction recalls the last bid")
+    look = Lookahead(policies, dice, exploit=0.3)
+    t = look.tables
+    sigma = list(look.strategies)
+    sigma[1] = 0.7 * sigma[1] + 0.3 * look._honest(1)
+    game = BidSubgame(t.truth, opened=False, range_a=t.probs[0], range_b=t.probs[1])
+    want = game._backward(sigma)  # the re-solve's own backward pass
+    got = look.values(0)
+    for w, g in zip(want, got, strict=True):
+        assert np.allclose(w, g, atol=1e-5)

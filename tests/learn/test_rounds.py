@@ -131,8 +131,8 @@ def test_the_passes_are_exact_against_a_walk_of_every_history(recall: int) -> No
     g = RecallCFR(t.truth, range_a=t.probs[0], range_b=t.probs[1], recall=recall)
     rng = np.random.default_rng(recall)
     sigma = [g.normalised(rng.random(r.shape)) for r in g.regret]
-    reach = g._reach(sigma)
-    values, cv = g._backward(sigma, reach, actor=1)
+    reach = g.reach(sigma)
+    values, cv = g.values(sigma, reach, actor=1)
     tree, (ha, hb) = g.tree, g.hands
 
     def value(history: list[int], p: int) -> np.ndarray:

@@ -22,7 +22,6 @@ CFR+ is deterministic, so the result equals an uninterrupted run's.
 
 from __future__ import annotations
 
-import itertools
 import json
 import time
 from collections.abc import Callable
@@ -32,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.nets.recall import RecallTree, recall_for
+from liarsdice.nets.recall import RecallRound, recall_for
 from liarsdice.nets.rounds import PairTables, RoundPolicies
 
 __all__ = ["RecallCFR", "solve_pair", "train_rounds"]
@@ -46,18 +45,12 @@ SETTINGS = "settings.json"
 RECALL_BUDGET = 2_000_000
 
 
-class RecallCFR:
+class RecallCFR(RecallRound):
     """CFR+ on a two-player round whose players recall their own dice and the last
-    ``recall`` bids (:class:`~liarsdice.nets.recall.RecallTree`), the opener to bid first.
-
-    ``truth[k, a, b]`` is 1 when bid ``k`` stands with the opener holding hand ``a`` and the
-    other player hand ``b``; ``range_a`` and ``range_b`` are the hands' chances. Each
-    iteration is a forward pass (each player's reach per hand at every node, summed over the
-    paths into it) and a backward pass (the opener's value for every pair of hands at every
-    node, a step of nodes at a time), with alternating CFR+ updates and linear averaging.
-    With ``recall = 1`` it is the abstraction of
-    :class:`~liarsdice.solve.subgame.BidSubgame`'s unopened round; with ``recall`` at least
-    the number of bids it is the exact game.
+    ``recall`` bids (:class:`~liarsdice.nets.recall.RecallRound`: the round, its passes),
+    the opener to bid first: alternating CFR+ updates and linear averaging. With
+    ``recall = 1`` it is the abstraction of :class:`~liarsdice.solve.subgame.BidSubgame`'s
+    unopened round; with ``recall`` at least the number of bids it is the exact game.
 
     >>> truth = np.array([[[1.0, 1], [1, 1]], [[0, 1], [1, 1]], [[1, 0], [0, 0]],
     ...                   [[0, 0], [0, 1]]])  # 1x1 1x2 2x1 2x2 on one two-faced die each
@@ -69,118 +62,18 @@ class RecallCFR:
     def __init__(
         self, truth: npt.NDArray[np.float64], *, range_a: Floats, range_b: Floats, recall: int
     ) -> None:
-        self.truth = np.asarray(truth, dtype=np.float64)
-        k, ha, hb = self.truth.shape
-        self.K = int(k)
-        self.hands = (int(ha), int(hb))
-        self.range = (np.asarray(range_a, float), np.asarray(range_b, float))
-        self.tree = RecallTree(num_bids=self.K, recall=recall)
+        super().__init__(truth, range_a=range_a, range_b=range_b, recall=recall)
         n = len(self.tree)
-        # The opener's payoff of a call on bid k, each actor's own hands first: the opener
-        # calls the other's bid (wins when it is false), the other calls the opener's.
-        self.calls = (1.0 - 2.0 * self.truth, (2.0 * self.truth - 1.0).transpose(0, 2, 1))
-        self.valid = self.tree.valid
-        self._uniform = self.valid / self.valid.sum(axis=1, keepdims=True)
         self.regret = [np.zeros((n, h, self.K + 1)) for h in self.hands]
         self.total = [np.zeros_like(r) for r in self.regret]
         self.iterations = 0
-        self.batches = self._batches()
 
     def normalised(self, weights: Floats) -> Floats:
         """Each node's row of ``weights`` (nodes, hands, columns) as a strategy: uniform over
         the node's actions where it is all zero."""
         s = weights.sum(axis=2, keepdims=True)
-        out: Floats = np.where(s > 0, weights / np.where(s > 0, s, 1.0), self._uniform[:, None, :])
+        out: Floats = np.where(s > 0, weights / np.where(s > 0, s, 1.0), self.uniform[:, None, :])
         return out
-
-    def _batches(self) -> list[tuple[int, int | None, int, npt.NDArray[np.int64]]]:
-        """The passes' steps, the root first, then by last bid: ``(level, start, stop,
-        children)``. A group of nodes ``start:stop`` sharing one row of ``children``; or,
-        with ``start`` None, a level's one-node groups in one step: nodes ``children[:, 0]``
-        (the node, then its children per row): with long recall groups are many and small."""
-        out: list[tuple[int, int | None, int, npt.NDArray[np.int64]]] = []
-        for level, members in itertools.groupby(self.tree.groups, key=lambda g: g.level):
-            gs = list(members)
-            single = [g for g in gs if g.stop - g.start == 1]
-            if len(single) > 1:
-                rows = [np.concatenate([[g.start], g.children]) for g in single]
-                out.append((level, None, 0, np.array(rows, dtype=np.int64)))
-                gs = [g for g in gs if g.stop - g.start > 1]
-            out += [(level, g.start, g.stop, g.children[None, :]) for g in gs]
-        return out
-
-    @staticmethod
-    def _step(
-        start: int | None, stop: int, rows: npt.NDArray[np.int64]
-    ) -> tuple[slice | npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """A step's nodes (a slice, or an index array) and its rows of children."""
-        if start is None:
-            return rows[:, 0], rows[:, 1:]
-        return slice(start, stop), rows
-
-    def _reach(self, sigma: list[Floats]) -> list[Floats]:
-        """``reach[q][p, i]``: player ``q``'s reach per hand at actor ``p``'s node ``i``."""
-        n = len(self.tree)
-        reach = [np.zeros((2, n, h)) for h in self.hands]
-        reach[0][0, 0] = reach[1][0, 0] = 1.0  # the root, the opener to bid
-        for m, start, stop, rows in self.batches:
-            nodes, children = self._step(start, stop, rows)
-            if not children.shape[1]:
-                continue
-            shared = start is not None
-            for p in (0, 1):
-                # Each player's reach goes on whatever the other's: a node the other never
-                # reaches still needs the actor's average strategy (a best response may go
-                # there), and one the actor never reaches its counterfactual regrets.
-                own, other = reach[p][p, nodes], reach[1 - p][p, nodes]
-                if own.any():
-                    passed = np.einsum("nh,nhc->nch", own, sigma[p][nodes, :, m + 2 :])
-                    if shared:
-                        reach[p][1 - p, children[0]] += passed.sum(axis=0)
-                    else:
-                        reach[p][1 - p, children] += passed
-                if other.any():
-                    if shared:
-                        reach[1 - p][1 - p, children[0]] += other.sum(axis=0)
-                    else:
-                        reach[1 - p][1 - p, children] += other[:, None, :]
-        return reach
-
-    def _backward(
-        self, sigma: list[Floats], reach: list[Floats] | None = None, actor: int = 0
-    ) -> tuple[list[Floats], list[Floats]]:
-        """The opener's value for every pair of hands at every node, actor ``p``'s kept
-        ``(other's hands, nodes, p's hands)`` so that a step's children are one gather of
-        ``p``'s hands first; given ``reach``, also each actor's counterfactual value of every
-        column at every node (the opener's payoff, weighted by the other player's reach),
-        filled in for ``actor`` only."""
-        n = len(self.tree)
-        ha, hb = self.hands
-        value = [np.zeros((hb, n, ha)), np.zeros((ha, n, hb))]
-        cv = [np.zeros_like(r) for r in self.regret] if reach is not None else []
-        for m, start, stop, rows in reversed(self.batches):
-            nodes, children = self._step(start, stop, rows)
-            for p in (0, 1):
-                hp, ho = self.hands[p], self.hands[1 - p]
-                s = sigma[p][nodes]
-                here = np.zeros((hp, len(s), ho))
-                # (p's hands, 1 or the nodes, children, the other's hands)
-                kids = value[1 - p][:, children, :]
-                if children.shape[1]:
-                    raises = s[:, :, m + 2 :].transpose(1, 0, 2)[:, :, None, :]
-                    here += np.matmul(raises, kids)[:, :, 0, :]
-                if m >= 0:
-                    call = self.calls[p][m]
-                    here += s[:, :, m + 1].T[:, :, None] * call[:, None, :]
-                value[p][:, nodes, :] = here.transpose(2, 1, 0)
-                if reach is not None and p == actor:
-                    opp = reach[1 - p][p, nodes] * self.range[1 - p]
-                    if children.shape[1]:
-                        at = np.matmul(kids, opp[None, :, :, None])[..., 0]  # (hp, nodes, c)
-                        cv[p][nodes, :, m + 2 :] = at.transpose(1, 0, 2)
-                    if m >= 0:
-                        cv[p][nodes, :, m + 1] = opp @ call.T
-        return value, cv
 
     def _iterate(self) -> None:
         """One iteration of CFR+: each player in turn updates its regrets and average
@@ -189,8 +82,8 @@ class RecallCFR:
         exploitability 0.0002 after 300 iterations, against 0.003 after 3,000)."""
         for p in (0, 1):
             sigma = [self.normalised(np.maximum(r, 0.0)) for r in self.regret]
-            reach = self._reach(sigma)
-            _, cv = self._backward(sigma, reach, actor=p)
+            reach = self.reach(sigma)
+            _, cv = self.values(sigma, reach, actor=p)
             # Where the other player never comes the values are zero, and so the gains.
             c = cv[p] if p == 0 else -cv[p]
             c *= self.valid[:, None, :]
@@ -209,7 +102,7 @@ class RecallCFR:
 
     def value(self) -> float:
         """The opener's expected payoff when both play their average strategies."""
-        value, _ = self._backward([self.normalised(t) for t in self.total])
+        value, _ = self.values([self.normalised(t) for t in self.total])
         return float(self.range[0] @ value[0][:, 0, :].T @ self.range[1])
 
 

@@ -34,9 +34,10 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Group", "RecallTree", "recall_for"]
+__all__ = ["Group", "RecallRound", "RecallTree", "recall_for"]
 
 Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,136 @@ class RecallTree:
         first = np.maximum(self.last + 1, 1)
         out: npt.NDArray[np.float64] = (cols[None, :] >= first[:, None]).astype(np.float64)
         return out
+
+
+class RecallRound:
+    """A two-player round whose players recall their own dice and the last ``recall`` bids
+    (:class:`RecallTree`), the opener to bid first, and its two passes under a pair of
+    strategies: each player's reach at every node (:meth:`reach`) and the value of every
+    pair of hands at every node (:meth:`values`). The learner
+    (:class:`~liarsdice.learn.rounds.RecallCFR`) runs them at every iteration; the expert's
+    search (:class:`~liarsdice.bots.bidding.lookahead.Lookahead`) once per strategy pair.
+
+    ``truth[k, a, b]`` is 1 when bid ``k`` stands with the opener holding hand ``a`` and the
+    other player hand ``b``; ``range_a`` and ``range_b`` are the hands' chances. A strategy
+    is ``(nodes, hands, num_bids + 1)``: column ``c`` at a node is the call when ``c`` is
+    the node's last bid + 1, else the raise to bid ``c - 1`` (:attr:`RecallTree.valid`).
+
+    >>> truth = np.array([[[1.0, 1], [1, 1]], [[0, 1], [1, 1]], [[1, 0], [0, 0]],
+    ...                   [[0, 0], [0, 1]]])  # 1x1 1x2 2x1 2x2 on one two-faced die each
+    >>> g = RecallRound(truth, range_a=np.ones(2) / 2, range_b=np.ones(2) / 2, recall=2)
+    >>> value, _ = g.values([g.uniform[:, None, :].repeat(2, axis=1)] * 2)
+    >>> value[0].shape  # (the other's hands, nodes, the opener's hands) at the opener's nodes
+    (2, 11, 2)
+    """
+
+    def __init__(
+        self, truth: npt.NDArray[np.float64], *, range_a: Floats, range_b: Floats, recall: int
+    ) -> None:
+        self.truth = np.asarray(truth, dtype=np.float64)
+        k, ha, hb = self.truth.shape
+        self.K = int(k)
+        self.hands = (int(ha), int(hb))
+        self.range = (np.asarray(range_a, float), np.asarray(range_b, float))
+        self.tree = RecallTree(num_bids=self.K, recall=recall)
+        # The opener's payoff of a call on bid k, each actor's own hands first: the opener
+        # calls the other's bid (wins when it is false), the other calls the opener's.
+        self.calls = (1.0 - 2.0 * self.truth, (2.0 * self.truth - 1.0).transpose(0, 2, 1))
+        self.valid = self.tree.valid
+        #: Each node's actions equally likely (a strategy's row where it has no weight).
+        self.uniform: Floats = self.valid / self.valid.sum(axis=1, keepdims=True)
+        self.batches = self._batches()
+
+    def _batches(self) -> list[tuple[int, int | None, int, npt.NDArray[np.int64]]]:
+        """The passes' steps, the root first, then by last bid: ``(level, start, stop,
+        children)``. A group of nodes ``start:stop`` sharing one row of ``children``; or,
+        with ``start`` None, a level's one-node groups in one step: nodes ``children[:, 0]``
+        (the node, then its children per row): with long recall groups are many and small."""
+        out: list[tuple[int, int | None, int, npt.NDArray[np.int64]]] = []
+        for level, members in itertools.groupby(self.tree.groups, key=lambda g: g.level):
+            gs = list(members)
+            single = [g for g in gs if g.stop - g.start == 1]
+            if len(single) > 1:
+                rows = [np.concatenate([[g.start], g.children]) for g in single]
+                out.append((level, None, 0, np.array(rows, dtype=np.int64)))
+                gs = [g for g in gs if g.stop - g.start > 1]
+            out += [(level, g.start, g.stop, g.children[None, :]) for g in gs]
+        return out
+
+    @staticmethod
+    def _step(
+        start: int | None, stop: int, rows: npt.NDArray[np.int64]
+    ) -> tuple[slice | npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """A step's nodes (a slice, or an index array) and its rows of children."""
+        if start is None:
+            return rows[:, 0], rows[:, 1:]
+        return slice(start, stop), rows
+
+    def reach(self, sigma: list[Floats]) -> list[Floats]:
+        """``reach[q][p, i]``: player ``q``'s reach per hand at actor ``p``'s node ``i``."""
+        n = len(self.tree)
+        reach = [np.zeros((2, n, h)) for h in self.hands]
+        reach[0][0, 0] = reach[1][0, 0] = 1.0  # the root, the opener to bid
+        for m, start, stop, rows in self.batches:
+            nodes, children = self._step(start, stop, rows)
+            if not children.shape[1]:
+                continue
+            shared = start is not None
+            for p in (0, 1):
+                # Each player's reach goes on whatever the other's: a node the other never
+                # reaches still needs the actor's average strategy (a best response may go
+                # there), and one the actor never reaches its counterfactual regrets.
+                own, other = reach[p][p, nodes], reach[1 - p][p, nodes]
+                if own.any():
+                    passed = np.einsum("nh,nhc->nch", own, sigma[p][nodes, :, m + 2 :])
+                    if shared:
+                        reach[p][1 - p, children[0]] += passed.sum(axis=0)
+                    else:
+                        reach[p][1 - p, children] += passed
+                if other.any():
+                    if shared:
+                        reach[1 - p][1 - p, children[0]] += other.sum(axis=0)
+                    else:
+                        reach[1 - p][1 - p, children] += other[:, None, :]
+        return reach
+
+    def values(
+        self, sigma: list[Floats], reach: list[Floats] | None = None, actor: int = 0
+    ) -> tuple[list[Floats], list[Floats]]:
+        """The opener's value for every pair of hands at every node when the actors play
+        ``sigma`` (each ``(nodes, hands, columns)``), actor ``p``'s kept
+        ``(other's hands, nodes, p's hands)`` so that a step's children are one gather of
+        ``p``'s hands first; given ``reach``, also each actor's counterfactual value of every
+        column at every node (the opener's payoff, weighted by the other player's reach),
+        filled in for ``actor`` only."""
+        n = len(self.tree)
+        ha, hb = self.hands
+        value = [np.zeros((hb, n, ha)), np.zeros((ha, n, hb))]
+        shape = [(n, h, self.K + 1) for h in self.hands]
+        cv = [np.zeros(s) for s in shape] if reach is not None else []
+        for m, start, stop, rows in reversed(self.batches):
+            nodes, children = self._step(start, stop, rows)
+            for p in (0, 1):
+                hp, ho = self.hands[p], self.hands[1 - p]
+                s = sigma[p][nodes]
+                here = np.zeros((hp, len(s), ho))
+                # (p's hands, 1 or the nodes, children, the other's hands)
+                kids = value[1 - p][:, children, :]
+                if children.shape[1]:
+                    raises = s[:, :, m + 2 :].transpose(1, 0, 2)[:, :, None, :]
+                    here += np.matmul(raises, kids)[:, :, 0, :]
+                if m >= 0:
+                    call = self.calls[p][m]
+                    here += s[:, :, m + 1].T[:, :, None] * call[:, None, :]
+                value[p][:, nodes, :] = here.transpose(2, 1, 0)
+                if reach is not None and p == actor:
+                    opp = reach[1 - p][p, nodes] * self.range[1 - p]
+                    if children.shape[1]:
+                        at = np.matmul(kids, opp[None, :, :, None])[..., 0]  # (hp, nodes, c)
+                        cv[p][nodes, :, m + 2 :] = at.transpose(1, 0, 2)
+                    if m >= 0:
+                        cv[p][nodes, :, m + 1] = opp @ call.T
+        return value, cv
 
 
 def recall_for(*, num_bids: int, hands: int, budget: int, most: int | None = None) -> int:

@@ -184,13 +184,6 @@ class BidSubgame:
                 value[p][:, j, :] = here.T
         return value
 
-    def node_values(self, strategies: list[Floats]) -> list[Floats]:
-        """A's value for every pair of hands at every node when both actors play
-        ``strategies`` (each ``(K + 1, hands, K + 1)``, rows normalised over the node's
-        actions): ``[value at A's nodes (HB, K + 1, HA), value at B's nodes (HA, K + 1, HB)]``.
-        """
-        return self._backward(strategies)
-
     def _update(self, p: int, reach: list[Floats], value: list[Floats], own_s: Floats) -> None:
         """Actor ``p``'s regrets and average strategy at every node it and the other player
         reach, from the counterfactual values of its actions (its own hands first)."""

@@ -765,8 +765,8 @@ class ExpertBot(BayesBot):
             return None
         pol, dice, actor = found
         me = view.player
-        if max(dice) > self.lookahead_max_dice or pol.recall(dice) != 1:
-            return None  # the search's passes are the last-bid abstraction's
+        if max(dice) > self.lookahead_max_dice:
+            return None
         t = pol.tables(dice)
         if self.resolve > 0 and len(t.rolls[0]) * len(t.rolls[1]) * t.num_bids <= self._limit(
             game, view

@@ -5,13 +5,15 @@ The learned strategies (:class:`~liarsdice.nets.rounds.RoundPolicies`) are the
 
 1. **Ranges.** The other player's range is their chance prior times the blueprint's
    probability of every bid they made, on the whole history (perfect recall: the blueprint
-   itself recalls only the standing bid), blended with the caller's own reading (the
-   expert's bid model) by ``mix``.
+   itself recalls only the last bids, :mod:`liarsdice.nets.recall`), blended with the
+   caller's own reading (the expert's bid model) by ``mix``.
 2. **Values.** Each move is valued exactly against that range: a call by the dice, a raise by
    the value of the position it makes when both players follow the blueprint from there, the
    other mixed with an honest bidder by ``exploit`` (a restricted Nash response in the
-   leaves; :meth:`~liarsdice.solve.subgame.BidSubgame.node_values`: the value of every pair
-   of hands at every node, worked out once per pair of dice counts and seat, and kept).
+   leaves; :meth:`~liarsdice.nets.recall.RecallRound.values`: the value of every pair of
+   hands at every node of the blueprint's abstraction, worked out once per pair of dice
+   counts and seat, and kept). What a player does after a move depends only on the bids it
+   recalls, so a node's value is exact for every history that leads to it.
 3. **Policy.** Regret matching against the blueprint: each move is played in proportion to
    how much it beats the blueprint's own mix of moves for this hand (their value, averaged by
    the blueprint's probabilities); when none does, the blueprint's move. So it keeps the
@@ -25,6 +27,10 @@ The learned strategies (:class:`~liarsdice.nets.rounds.RoundPolicies`) are the
 >>> probs = look.policy(1, hand=(1, 4, 4, 6), bids=[5], mix_range=None, mix=0.0)
 >>> len(probs) == 1 + look.tables.num_bids - 6, round(float(probs.sum()), 6)
 (True, 1.0)
+>>> look = Lookahead.of(pol, (3, 3))  # the last two bids
+>>> probs = look.policy(0, hand=(2, 2, 5), bids=[3, 7], mix_range=None, mix=0.0)
+>>> look.tree.recall, len(probs) == look.tables.num_bids - 7, round(float(probs.sum()), 6)
+(2, True, 1.0)
 """
 
 from __future__ import annotations
@@ -35,8 +41,8 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from liarsdice.nets.recall import RecallRound
 from liarsdice.nets.rounds import PairTables, RoundPolicies
-from liarsdice.solve.subgame import BidSubgame
 
 __all__ = ["Lookahead"]
 
@@ -60,58 +66,44 @@ class Lookahead:
         exploit: float = 0.0,
         reads_bids: bool = False,
     ) -> None:
-        if policies.recall(dice) != 1:
-            raise ValueError(
-                f"the search takes strategies that recall the last bid only; pair {dice} "
-                f"recalls {policies.recall(dice)}"
-            )
         self.dice = dice
         self.exploit = exploit
         self.reads_bids = reads_bids
         self.tables: PairTables = policies.tables(dice)
         self.strategies = [policies.strategy(dice, 0), policies.strategy(dice, 1)]
         t = self.tables
-        self._game = BidSubgame(t.truth, opened=False, range_a=t.probs[0], range_b=t.probs[1])
+        self.tree = policies.tree(dice)
+        self._round = RecallRound(
+            t.truth, range_a=t.probs[0], range_b=t.probs[1], recall=self.tree.recall
+        )
         self._values: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = {}
 
     def values(self, me: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The opener's value at the opener's nodes (the other's hands first) and at the
-        other actor's nodes (the opener's hands first), BidSubgame's layout, in float32, when
-        actor ``me`` follows the blueprint and the other follows it mixed with an honest
-        bidder by ``exploit``."""
+        other actor's nodes (the opener's hands first), :class:`RecallRound`'s layout, in
+        float32, when actor ``me`` follows the blueprint and the other follows it mixed with
+        an honest bidder by ``exploit``."""
         key = me if self.exploit > 0 else -1
         hit = self._values.get(key)
         if hit is None:
             sigma = list(self.strategies)
             if self.exploit > 0:
                 other = 1 - me
-                sigma[other] = (1 - self.exploit) * sigma[other] + self.exploit * self._honest(
-                    other
-                )
-            at_opener, at_other = self._game.node_values(sigma)
+                honest = self._honest(other)[self.tree.last + 1]  # by each node's last bid
+                sigma[other] = (1 - self.exploit) * sigma[other] + self.exploit * honest
+            (at_opener, at_other), _ = self._round.values(sigma)
             hit = self._values[key] = (at_opener.astype(np.float32), at_other.astype(np.float32))
         return hit
 
     def _reach_of(self, me: int) -> Floats:
-        """Actor ``me``'s blueprint reach per hand at each of the other actor's nodes, summed
-        over the paths there, times its prior and normalised: how a reader of bids who knows
-        the blueprint (and recalls only the standing bid) sees ``me``'s hand there."""
+        """Actor ``me``'s blueprint reach per hand at the other actor's nodes, summed over the
+        paths there and over the nodes of each last bid, times its prior and normalised (the
+        padded layout: row ``j`` after bid ``j - 1``): how a reader of bids who knows the
+        blueprint and recalls only the standing bid sees ``me``'s hand there."""
         t = self.tables
-        K = t.num_bids
-        sigma = self.strategies[me]
-        own = np.zeros((K + 1, len(t.rolls[me])))  # at me's nodes
-        other = np.zeros_like(own)  # at the other's nodes
-        if me == 0:
-            own[0] = 1.0
-        else:
-            other[0] = 1.0
-        for j in range(K + 1):
-            # me acts at its node j: a raise to bid m reaches the other's node m + 1
-            if own[j].any() and j < K:
-                other[j + 1 :] += (own[j][:, None] * sigma[j][:, j + 1 :]).T
-            # the other acts at its node j: me's reach passes on to me's nodes after it
-            if other[j].any() and j < K:
-                own[j + 1 :] += other[j]
+        at = self._round.reach(self.strategies)[me][1 - me]  # (nodes, me's hands)
+        other = np.zeros((t.num_bids + 1, at.shape[1]))
+        np.add.at(other, self.tree.last + 1, at)
         w = other * t.probs[me]
         total = w.sum(axis=1, keepdims=True)
         out: Floats = np.where(total > 0, w / np.where(total > 0, total, 1.0), t.probs[me])
@@ -177,22 +169,22 @@ class Lookahead:
         bid it made."""
         t = self.tables
         r = t.probs[actor].copy()
-        last = -1
         for i, bid in enumerate(bids):
             if i % 2 == actor:
-                r *= self.strategies[actor][last + 1, :, bid + 1]
-            last = bid
+                r *= self.strategies[actor][self.tree.node(bids[:i]), :, bid + 1]
         total = r.sum()
         out: Floats = r / total if total > 0 else t.probs[actor].copy()
         return out
 
-    def move_values(self, actor: int, hand: int, last: int, other: Floats) -> Floats:
-        """The value to actor ``actor`` holding hand ``hand`` of each move after standing bid
-        ``last`` (-1: none) against the other's range ``other``: the call first when there is
-        a bid, then the raises in order; both play the blueprint after the move."""
+    def move_values(self, actor: int, hand: int, bids: list[int], other: Floats) -> Floats:
+        """The value to actor ``actor`` holding hand ``hand`` of each move after ``bids``
+        against the other's range ``other``: the call first when there is a bid, then the
+        raises in order; both play the blueprint after the move."""
         t = self.tables
         at_opener, at_other = self.values(actor)
-        raises = slice(last + 2, t.num_bids + 1)  # the other actor's nodes after each raise
+        last = bids[-1] if bids else -1
+        # The other actor's node after each raise: what it recalls then.
+        raises = [self.tree.node([*bids, n]) for n in range(last + 1, t.num_bids)]
         if actor == 0:
             q_raise = at_other[hand, raises, :] @ other
         else:
@@ -233,7 +225,7 @@ class Lookahead:
             other = (1 - prior) * other + prior * t.probs[1 - actor]
         h = t.roll_index(actor, hand)
         last = bids[-1] if bids else -1
-        q = self.move_values(actor, h, last, other)
+        q = self.move_values(actor, h, bids, other)
         if other_values is not None and other_values[0] > 0:
             w, v = other_values
             chance = (q + 1.0) / 2.0
@@ -242,8 +234,7 @@ class Lookahead:
             best: Floats = np.zeros_like(q)
             best[int(q.argmax())] = 1.0
             return best
-        j = last + 1
-        blueprint = self.strategies[actor][j, h, max(j, 1) :]
+        blueprint = self.strategies[actor][self.tree.node(bids), h, max(last + 1, 1) :]
         gain = np.maximum(q - float(blueprint @ q), 0.0)
         total = gain.sum()
         if total <= 1e-12:
