@@ -72,10 +72,11 @@ rules have **learned strategies** (:mod:`liarsdice.nets.rounds`: ``snyd-joker`` 
 ``openspiel`` with 6 faces, up to five dice each), it searches one decision deep on them
 instead, up to four dice each (``lookahead``, ``lookahead_max_dice``;
 :class:`~liarsdice.bots.bidding.lookahead.Lookahead`): every move valued exactly against the
-other's range read through the whole history, the learned play after it (the other's mixed
-with an honest bidder, ``lookahead_exploit``), and regret matching against the learned mix
-(docs/BOTS.md). With five dice it reads the table, which
-measured better there.
+other's range read through the whole history, the learned play after it (the other picking,
+per hand, the worst for the expert of a menu of ways to play on: the learned strategy mixed
+with an honest bidder by each share of ``lookahead_menu``), blended with the reading's value
+(``lookahead_blend``), and regret matching against the learned mix (docs/BOTS.md). With five
+dice it reads the table, which measured better there.
 
 How that honest bidder reads the expert's hand (``exploit_reads``) decides whom the expert
 exploits: two times in three it reads no bid (as the prob bot and the bluffer, who judge from
@@ -645,16 +646,30 @@ class ExpertBot(BayesBot):
     lookahead_prior: float = 0.2  # and the chance prior's (a reading of no bid)
     lookahead_greedy: bool = False  # play the best move (else regret matching on the blueprint)
     lookahead_max_dice: int = 4  # only while both players have at most this many dice
-    lookahead_blend: float = 0.0  # the reading's share in each move's value there
+    lookahead_blend: float = 0.6  # the reading's share in each move's value there
     lookahead_exploit: float = 0.25  # an honest bidder's share in the other's play after a move
     lookahead_reads: bool = False  # that honest bidder reads this bot's bids (else its prior)
+    # The other's ways of playing on after a raise, as honest shares joined by '+': it picks
+    # the worst for this bot per hand (empty: lookahead_exploit's share only).
+    lookahead_menu: str = "0+0.25+1"
     # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
     # 'learned' (the self-play model where one fits the rules; measured level: docs/BOTS.md)
     positions: str = "share"
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
+    _menu: tuple[float, ...] = field(default=(), init=False)  # lookahead_menu, parsed
 
     def __post_init__(self) -> None:
+        if self.lookahead_menu:
+            try:
+                self._menu = tuple(float(x) for x in self.lookahead_menu.split("+"))
+            except ValueError:
+                self._menu = (-1.0,)
+            if not all(0.0 <= x <= 1.0 for x in self._menu):
+                raise ValueError(
+                    f"lookahead_menu {self.lookahead_menu!r}: honest shares from 0 to 1, "
+                    "joined by '+'"
+                )
         if self.positions not in POSITIONS:
             raise ValueError(f"positions {self.positions!r}: one of {', '.join(POSITIONS)}")
         if not set(self.exploit_reads.split("+")) <= set(READINGS):
@@ -799,6 +814,7 @@ class ExpertBot(BayesBot):
             prior=self.lookahead_prior,
             greedy=self.lookahead_greedy,
             other_values=reading,
+            menu=self._menu,
         )
         return sample_action(self.rng, moves, probs, allowed=set(view.legal_actions))
 

@@ -76,24 +76,38 @@ class Lookahead:
         self._round = RecallRound(
             t.truth, range_a=t.probs[0], range_b=t.probs[1], recall=self.tree.recall
         )
-        self._values: dict[int, tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = {}
+        self._values: dict[
+            tuple[int, float], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+        ] = {}
 
-    def values(self, me: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    def values(
+        self, me: int, share: float | None = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
         """The opener's value at the opener's nodes (the other's hands first) and at the
         other actor's nodes (the opener's hands first), :class:`RecallRound`'s layout, in
         float32, when actor ``me`` follows the blueprint and the other follows it mixed with
-        an honest bidder by ``exploit``."""
-        key = me if self.exploit > 0 else -1
+        an honest bidder by ``share`` (default ``exploit``)."""
+        share = self.exploit if share is None else share
+        key = (me, share) if share > 0 else (-1, 0.0)
         hit = self._values.get(key)
         if hit is None:
             sigma = list(self.strategies)
-            if self.exploit > 0:
+            if share > 0:
                 other = 1 - me
                 honest = self._honest(other)[self.tree.last + 1]  # by each node's last bid
-                sigma[other] = (1 - self.exploit) * sigma[other] + self.exploit * honest
+                sigma[other] = (1 - share) * sigma[other] + share * honest
             (at_opener, at_other), _ = self._round.values(sigma)
             hit = self._values[key] = (at_opener.astype(np.float32), at_other.astype(np.float32))
         return hit
+
+    def _mine(self, actor: int, share: float, nodes: list[int]) -> npt.NDArray[np.float32]:
+        """Actor ``actor``'s value at the other actor's ``nodes``: ``(its hands, nodes, the
+        other's hands)``, the other's play mixed with the honest bidder by ``share``."""
+        at_opener, at_other = self.values(actor, share)
+        if actor == 0:
+            return at_other[:, nodes, :]
+        out: npt.NDArray[np.float32] = -at_opener[:, nodes, :]
+        return out
 
     def _reach_of(self, me: int) -> Floats:
         """Actor ``me``'s blueprint reach per hand at the other actor's nodes, summed over the
@@ -176,19 +190,48 @@ class Lookahead:
         out: Floats = r / total if total > 0 else t.probs[actor].copy()
         return out
 
-    def move_values(self, actor: int, hand: int, bids: list[int], other: Floats) -> Floats:
+    def move_values(
+        self,
+        actor: int,
+        hand: int,
+        bids: list[int],
+        other: Floats,
+        menu: tuple[float, ...] = (),
+    ) -> Floats:
         """The value to actor ``actor`` holding hand ``hand`` of each move after ``bids``
         against the other's range ``other``: the call first when there is a bid, then the
-        raises in order; both play the blueprint after the move."""
+        raises in order; both play the blueprint after the move, the other's mixed with an
+        honest bidder by ``exploit``.
+
+        With a ``menu`` of honest shares (depth-limited solving's multi-valued leaves), the
+        other picks, for each of its hands, the continuation after each raise that is worst
+        for this actor, as it sees this actor's hands then: the blueprint's reading of the
+        bids so far and of the raise. A raise is then worth what it is against an opponent
+        who plays whichever of those ways suits its hand, not only the blueprint's."""
         t = self.tables
-        at_opener, at_other = self.values(actor)
         last = bids[-1] if bids else -1
         # The other actor's node after each raise: what it recalls then.
         raises = [self.tree.node([*bids, n]) for n in range(last + 1, t.num_bids)]
-        if actor == 0:
-            q_raise = at_other[hand, raises, :] @ other
+        if len(menu) <= 1:
+            mine = self._mine(actor, menu[0] if menu else self.exploit, raises)
+            q_raise = mine[hand] @ other
         else:
-            q_raise = -(at_opener[hand, raises, :] @ other)
+            node = self.tree.node(bids)
+            seen = self.reading(actor, bids)[:, None] * self.strategies[actor][node, :, last + 2 :]
+            total = seen.sum(axis=0, keepdims=True)
+            seen = np.where(total > 0, seen / np.where(total > 0, total, 1.0), 1.0 / len(seen))
+            worst = best_v = None
+            for share in menu:
+                v = self._mine(actor, share, raises)  # (its hands, raises, the other's hands)
+                judged = np.einsum("hr,hro->ro", seen, v)  # as the other sees it, per its hand
+                if worst is None or best_v is None:
+                    worst, best_v = judged, v[hand].astype(np.float64)
+                else:
+                    pick = judged < worst
+                    worst = np.where(pick, judged, worst)
+                    best_v = np.where(pick, v[hand], best_v)
+            assert best_v is not None
+            q_raise = best_v @ other
         if last < 0:
             return np.asarray(q_raise, dtype=np.float64)
         truth = t.truth[last]  # (opener's hands, other's hands)
@@ -207,6 +250,7 @@ class Lookahead:
         prior: float = 0.0,
         greedy: bool = False,
         other_values: tuple[float, Floats] | None = None,
+        menu: tuple[float, ...] = (),
     ) -> Floats:
         """The probabilities of actor ``actor``'s moves holding ``hand`` after ``bids`` (the
         call first when there is a bid, then the raises in order): regret matching on the
@@ -215,7 +259,8 @@ class Lookahead:
         chance prior (no reading of their bids) with weight ``prior``; ``greedy`` plays the
         best move instead. ``other_values`` = ``(w, v)``: each move's value is blended with
         ``v`` (another judge's chance to win after each move, NaN where it has none) by
-        weight ``w``, on the scale of a chance to win."""
+        weight ``w``, on the scale of a chance to win. ``menu``: the other's ways of playing
+        on after a raise (:meth:`move_values`)."""
         t = self.tables
         other = self.reading(1 - actor, bids)
         if mix_range is not None and mix > 0:
@@ -225,7 +270,7 @@ class Lookahead:
             other = (1 - prior) * other + prior * t.probs[1 - actor]
         h = t.roll_index(actor, hand)
         last = bids[-1] if bids else -1
-        q = self.move_values(actor, h, bids, other)
+        q = self.move_values(actor, h, bids, other, menu)
         if other_values is not None and other_values[0] > 0:
             w, v = other_values
             chance = (q + 1.0) / 2.0
