@@ -18,15 +18,25 @@ from liarsdice.learn.rounds import train_rounds
 from liarsdice.nets.rounds import RoundPolicies, packaged_round_policies
 
 
-@pytest.fixture(scope="module", params=[1, None], ids=["last-bid", "longer-recall"])
-def policies(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> RoundPolicies:
+@pytest.fixture(scope="module")
+def last_bid(tmp_path_factory: pytest.TempPathFactory) -> RoundPolicies:
+    """Every pair recalling the last bid only (the re-solve's abstraction)."""
     folder: Path = tmp_path_factory.mktemp("rounds")
-    # Every pair recalling the last bid only; or as many bids as the default budget allows.
-    budget = {} if request.param is None else {"recall_budget": request.param}
     return train_rounds("openspiel", faces=3, max_dice=2, iterations=80, folder=folder,
-                        **budget)  # fmt: skip
+                        recall_budget=1)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def longer_recall(tmp_path_factory: pytest.TempPathFactory) -> RoundPolicies:
+    """Every pair recalling as many bids as the default budget allows."""
+    folder: Path = tmp_path_factory.mktemp("rounds")
+    return train_rounds("openspiel", faces=3, max_dice=2, iterations=80, folder=folder)
+
+
+@pytest.fixture(scope="module", params=["last_bid", "longer_recall"])
+def policies(request: pytest.FixtureRequest) -> RoundPolicies:
+    out: RoundPolicies = request.getfixturevalue(request.param)
+    return out
 
 
 def test_the_pairs_recall_what_the_fixture_says(policies: RoundPolicies) -> None:
@@ -167,13 +177,11 @@ def test_a_reader_of_bids_sees_the_blueprint_reach(policies: RoundPolicies) -> N
     assert not np.array_equal(look._honest(1), blind._honest(1))
 
 
-def test_the_last_bid_passes_are_the_resolves_node_values(policies: RoundPolicies) -> None:
+def test_the_last_bid_passes_are_the_resolves_node_values(last_bid: RoundPolicies) -> None:
     from liarsdice.solve.subgame import BidSubgame
 
     dice = (2, 2)
-    if policies.recall(dice) != 1:
-        pytest.skip("the re-solve's abstraction recalls the last bid")
-    look = Lookahead(policies, dice, exploit=0.3)
+    look = Lookahead(last_bid, dice, exploit=0.3)
     t = look.tables
     sigma = list(look.strategies)
     sigma[1] = 0.7 * sigma[1] + 0.3 * look._honest(1)

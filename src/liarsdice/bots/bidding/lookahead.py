@@ -52,7 +52,8 @@ Floats = npt.NDArray[np.float64]
 class Lookahead:
     """One pair of dice counts' blueprint, ready to search on (module docstring)."""
 
-    #: The pairs' value arrays kept (the largest, five dice each, takes about 30 MB).
+    #: The pairs' value arrays kept: about 30 MB a way of playing on at five dice each (6 MB
+    #: at four), one for the blueprint and one a seat for each honest share of the menu.
     KEEP = 4
     _kept: ClassVar[OrderedDict[tuple[int, tuple[int, int], float, bool], Lookahead]] = (
         OrderedDict()
