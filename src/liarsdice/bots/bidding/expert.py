@@ -661,15 +661,15 @@ class ExpertBot(BayesBot):
 
     def __post_init__(self) -> None:
         if self.lookahead_menu:
+            bad = ValueError(
+                f"lookahead_menu {self.lookahead_menu!r}: honest shares from 0 to 1, joined by '+'"
+            )
             try:
                 self._menu = tuple(float(x) for x in self.lookahead_menu.split("+"))
             except ValueError:
-                self._menu = (-1.0,)
+                raise bad from None
             if not all(0.0 <= x <= 1.0 for x in self._menu):
-                raise ValueError(
-                    f"lookahead_menu {self.lookahead_menu!r}: honest shares from 0 to 1, "
-                    "joined by '+'"
-                )
+                raise bad
         if self.positions not in POSITIONS:
             raise ValueError(f"positions {self.positions!r}: one of {', '.join(POSITIONS)}")
         if not set(self.exploit_reads.split("+")) <= set(READINGS):

@@ -80,6 +80,7 @@ class Lookahead:
         self._values: dict[
             tuple[int, float], tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
         ] = {}
+        self._honest_moves: dict[int, Floats] = {}  # per actor: the same for every share
 
     def values(
         self, me: int, share: float | None = None
@@ -95,7 +96,9 @@ class Lookahead:
             sigma = list(self.strategies)
             if share > 0:
                 other = 1 - me
-                honest = self._honest(other)[self.tree.last + 1]  # by each node's last bid
+                if other not in self._honest_moves:
+                    self._honest_moves[other] = self._honest(other)
+                honest = self._honest_moves[other][self.tree.last + 1]  # by each node's last bid
                 sigma[other] = (1 - share) * sigma[other] + share * honest
             (at_opener, at_other), _ = self._round.values(sigma)
             hit = self._values[key] = (at_opener.astype(np.float32), at_other.astype(np.float32))
@@ -221,18 +224,20 @@ class Lookahead:
             seen = self.reading(actor, bids)[:, None] * self.strategies[actor][node, :, last + 2 :]
             total = seen.sum(axis=0, keepdims=True)
             seen = np.where(total > 0, seen / np.where(total > 0, total, 1.0), 1.0 / len(seen))
-            worst = best_v = None
+            # The other's pick per hand and raise: the way worst for this actor as it sees
+            # this actor's hands (``judged``); this hand's value under that pick (``picked``).
+            judged = picked = None
             for share in menu:
                 v = self._mine(actor, share, raises)  # (its hands, raises, the other's hands)
-                judged = np.einsum("hr,hro->ro", seen, v)  # as the other sees it, per its hand
-                if worst is None or best_v is None:
-                    worst, best_v = judged, v[hand].astype(np.float64)
+                seen_v = np.einsum("hr,hro->ro", seen, v)
+                if judged is None or picked is None:
+                    judged, picked = seen_v, v[hand].astype(np.float64)
                 else:
-                    pick = judged < worst
-                    worst = np.where(pick, judged, worst)
-                    best_v = np.where(pick, v[hand], best_v)
-            assert best_v is not None
-            q_raise = best_v @ other
+                    pick = seen_v < judged
+                    judged = np.where(pick, seen_v, judged)
+                    picked = np.where(pick, v[hand], picked)
+            assert picked is not None
+            q_raise = picked @ other
         if last < 0:
             return np.asarray(q_raise, dtype=np.float64)
         truth = t.truth[last]  # (opener's hands, other's hands)
