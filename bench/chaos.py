@@ -205,7 +205,7 @@ QUICK = {
     "cycle_max": 0.8,
     "faults": 1,
     "fuzzers": 1,
-    "attack_seconds": 2.0,
+    "attack_seconds": 1.0,
     "drain": 8.0,
 }
 

@@ -275,11 +275,14 @@ def _backends(cfg: Config) -> Iterator[tuple[str, str]]:
 
 def _start_nodes(cfg: Config, tmp: Path, db: str, redis_url: str) -> Nodes:
     nodes = Nodes(tmp, db, redis_url, cfg.nodes, bot_delay=0.3)
-    for i in range(cfg.nodes):
-        if cfg.single:
+    if cfg.single:
+        for i in range(cfg.nodes):
             _start_single(nodes, i)
-        else:
-            nodes.start(i)
+        return nodes
+    for i in range(cfg.nodes):  # all at once, as a cluster is deployed
+        nodes.spawn(i)
+    for i in range(cfg.nodes):
+        nodes.ready(i)
     return nodes
 
 

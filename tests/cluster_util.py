@@ -48,6 +48,11 @@ class Nodes:
         return f"ws://127.0.0.1:{self.ports[i]}/ws/rooms/{room}"
 
     def start(self, i: int) -> None:
+        self.spawn(i)
+        self.ready(i)
+
+    def spawn(self, i: int) -> None:
+        """Start node ``i``'s process (:meth:`ready` waits until it answers)."""
         cmd = [*SERVE, "--port", str(self.ports[i])]
         cmd += [
             "--db",
@@ -78,6 +83,9 @@ class Nodes:
         ]
         log = open(self.tmp / f"node{i}.log", "ab")  # noqa: SIM115  (the process keeps it)
         self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+
+    def ready(self, i: int) -> None:
+        """Wait until node ``i`` answers its health check (30 s at most)."""
         deadline = time.monotonic() + 30
         while True:
             proc = self.procs[i]
@@ -128,8 +136,11 @@ def nodes(
 ) -> Iterator[Nodes]:
     cluster = Nodes(tmp, db_url, redis_url, n, bot_delay)
     try:
+        # All at once (as a cluster is deployed; their migrations take turns by a lock).
         for i in range(n):
-            cluster.start(i)
+            cluster.spawn(i)
+        for i in range(n):
+            cluster.ready(i)
         yield cluster
     finally:
         cluster.stop()

@@ -20,10 +20,10 @@ def test_cluster_smoke(pg_url: str, redis_server: Any) -> None:
     cfg = bench.Config(
         rooms=6,
         seats=2,
-        seconds=9.0,
+        seconds=6.5,
         think_ms=100.0,
-        kill_at=3.0,
-        drain_at=6.0,
+        kill_at=2.0,
+        drain_at=4.0,
         procs=1,
         db=pg_url,
         redis=redis_server.url,

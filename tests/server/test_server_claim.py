@@ -101,6 +101,7 @@ def test_stores_started_at_once_in_one_process(tmp_path: Path) -> None:
 _RACER = textwrap.dedent(
     """
     import asyncio, os, sys, time
+    from liarsdice.server import claim
     from liarsdice.server.store import Store
 
     async def main(url, go, hold):
@@ -117,18 +118,23 @@ _RACER = textwrap.dedent(
         await asyncio.sleep(hold)
         await store.close()
 
+    if len(sys.argv) > 4:  # a refused start tries again for this long (PG_WAIT)
+        claim.PG_WAIT = float(sys.argv[4])
     asyncio.run(main(sys.argv[1], sys.argv[2], float(sys.argv[3])))
     """
 )
 
 
-def _race(tmp_path: Path, url: str, n: int = 3, hold: float = 3.0) -> list[str]:
-    """``n`` processes start a store on ``url`` at the same moment; each one's outcome."""
+def _race(
+    tmp_path: Path, url: str, n: int = 3, hold: float = 1.5, pg_wait: float = 1.0
+) -> list[str]:
+    """``n`` processes start a store on ``url`` at the same moment; each one's outcome (a
+    refused PostgreSQL start tries again for ``pg_wait`` s, less than the winner's ``hold``)."""
     go = tmp_path / f"go-{time.monotonic_ns()}"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", _RACER, url, str(go), str(hold)],
+            [sys.executable, "-c", _RACER, url, str(go), str(hold), str(pg_wait)],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -164,9 +170,9 @@ def test_servers_started_at_once_on_a_fresh_sqlite_file(tmp_path: Path) -> None:
 def test_servers_started_at_once_on_a_fresh_postgres_database(
     pg_cluster: Cluster, tmp_path: Path
 ) -> None:
-    for _ in range(2):  # (a refused start keeps trying for claim.PG_WAIT, 5 s: hold longer)
+    for _ in range(2):  # (a refused start keeps trying for PG_WAIT: the winner holds longer)
         url = pg_cluster.url(pg_cluster.new_database())
-        _check_race(_race(tmp_path, url, hold=9.0))
+        _check_race(_race(tmp_path, url, hold=2.5, pg_wait=1.0))
 
 
 def test_a_store_held_by_another_process_is_refused_with_its_pid(tmp_path: Path) -> None:
