@@ -173,6 +173,28 @@ def test_a_fixed_honest_opponent_is_worth_more_to_the_first_player() -> None:
     assert policy.shape == (truth.shape[0],) and abs(policy.sum() - 1) < 1e-9
 
 
+def test_a_modelled_opponent_plays_its_model_where_it_is_given() -> None:
+    truth, _ = _truth("snyd-joker", (1, 1), 4)
+    k, _, hb = truth.shape
+    r = hand_set(1, 4).prior
+    rng = np.random.default_rng(0)
+    # B's play at every node: a random strategy (hands x the call, then the raises)
+    model = {j: rng.dirichlet(np.ones(k + 1 - j), size=hb) for j in range(1, k + 1)}
+    sub = BidSubgame(truth, opened=False, range_a=r, range_b=r, model_b=model, model_share=1.0)
+    sub.solve(300)
+    a = sub._normalised(sub.total[0])
+    # Whatever B's own strategy, B plays the model: the value does not move.
+    values = [sub._iterate([a, sub._normalised(rng.random(sub.total[1].shape))]) for _ in range(3)]
+    assert np.allclose(values[0], values[1]) and np.allclose(values[0], values[2])
+    # ... and A, playing against it, does better than against a free B.
+    free = BidSubgame(truth, opened=False, range_a=r, range_b=r)
+    free.solve(300)
+    assert sub.value() > free.value() + 0.05
+    with pytest.raises(ValueError, match="honest_b \\+ model_share: at most 1"):
+        BidSubgame(truth, opened=False, range_a=r, range_b=r, honest_b=0.6, model_b=model,
+                   model_share=0.6)  # fmt: skip
+
+
 def test_an_honest_bidder_with_a_fixed_belief_can_be_bluffed() -> None:
     truth, _ = _truth("snyd-joker", (2, 2), 4)
     hands = hand_set(2, 4)

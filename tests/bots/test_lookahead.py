@@ -241,3 +241,32 @@ def test_the_menu_option_names_what_is_wrong() -> None:
     with pytest.raises(ValueError, match=r"lookahead_menu '1\.5'"):
         ExpertBot(random.Random(0), lookahead_menu="1.5")
     assert ExpertBot(random.Random(0), lookahead_menu="")._menu == ()
+
+
+def test_the_resolves_model_of_the_other_is_the_learned_strategy() -> None:
+    from liarsdice.bots.bidding.bayes import hand_set
+    from liarsdice.core.bidding.game import BID_BASE
+
+    game = Game(preset("snyd-joker", players=2, dice=3))
+    state = game.new_initial_state().resolve_chance(random.Random(7))
+    opener = state.current_player
+    state = state.apply_action(BID_BASE + 3)  # the opener's bid
+    view = state.view(1 - opener)
+    expert = ExpertBot(random.Random(0), resolve_model=0.25)
+    pol = packaged_round_policies("snyd-joker", 6)
+    assert pol is not None
+    t = pol.tables((3, 3))
+    first = game.space.ids[view.current_bid]  # type: ignore[index]
+    ids = [first] + [a - BID_BASE for a in view.legal_actions if a >= BID_BASE + first + 1]
+    hands = hand_set(3, 6)
+    model = expert._model_replies(game, view, ids, hands)
+    assert model is not None and sorted(model) == list(range(2, len(ids) + 1))
+    # After this player's raise to ids[m], the opener (actor 0) answers as its strategy says.
+    history = [t.index[b] for _, b in view.bids]
+    for m in (1, 4):
+        raise_to = t.index[game.space.bids[ids[m]]]
+        for h in (0, 17, len(hands.hands) - 1):
+            want = pol.probabilities((3, 3), 0, hand=hands.hands[h], history=[*history, raise_to])
+            np.testing.assert_allclose(model[m + 1][h], want / want.sum())
+    # A re-solve with it plays a legal move.
+    assert expert._resolve(game, view) in view.legal_actions

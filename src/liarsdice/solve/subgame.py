@@ -30,7 +30,7 @@ Payoffs are a single round's: the loser of the challenge gets -1, the winner +1.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -63,6 +63,8 @@ class BidSubgame:
         safe: float = 0.75,
         payoff: tuple[Floats, Floats] | None = None,
         honest_readings: Sequence[Floats] = (),
+        model_b: Mapping[int, Floats] | None = None,
+        model_share: float = 0.0,
     ) -> None:
         self.truth = np.asarray(truth, dtype=np.float64)
         k, ha, hb = self.truth.shape
@@ -81,6 +83,13 @@ class BidSubgame:
         # every bid (HA,): what a bidder believes who judges from its own dice and the bids
         # as it reads them (the prob bot reads none, the bayes bot each as an honest one).
         self.readings = [np.broadcast_to(np.asarray(r, float), (k, ha)) for r in honest_readings]
+        # A model of B's play at some nodes (node j: B's hands x its actions there, the call
+        # first), which B follows with probability ``model_share`` there (the rest of B's
+        # play shrinks to make room): B as a known player at those nodes, in part.
+        self.model_b = {} if model_b is None else dict(model_b)
+        self.model_share = model_share
+        if not 0.0 <= honest_b + (model_share if self.model_b else 0.0) <= 1.0:
+            raise ValueError("honest_b + model_share: at most 1")
         self._honest_fixed: dict[int, Floats] = {}
         self.range = (np.asarray(range_a, dtype=np.float64), np.asarray(range_b, dtype=np.float64))
         # Node j (0..K) for each actor: j = last bid + 1 (j = 0: nothing bid yet).
@@ -140,7 +149,9 @@ class BidSubgame:
         else:
             free = strategies
         mix = self.honest_b
-        sigma = [free[0], free[1].copy() if mix > 0 else free[1]]  # B's with the honest mix
+        model = self.model_b
+        # B's play with the honest mix and the model's share
+        sigma = [free[0], free[1].copy() if mix > 0 or model else free[1]]
         # Forward: each player's reach per hand at node (j, actor), summed over the paths;
         # a node one of them never reaches passes nothing on.
         reach = [np.zeros((2, K + 1, HA)), np.zeros((2, K + 1, HB))]
@@ -152,10 +163,15 @@ class BidSubgame:
                 other = reach[1 - p][p, j]
                 if not own.any() or not other.any():
                     continue
-                if p == 1 and mix > 0 and j > 0:
-                    honest = self._honest(j, reach[0][1, j])
+                if p == 1 and j > 0 and (mix > 0 or j in model):
                     row = sigma[1][j]
-                    row[:, j:] = (1 - mix) * row[:, j:] + mix * honest
+                    w = self.model_share if j in model else 0.0
+                    mixed = (1 - mix - w) * row[:, j:]
+                    if mix > 0:
+                        mixed += mix * self._honest(j, reach[0][1, j])
+                    if w > 0:
+                        mixed += w * model[j]
+                    row[:, j:] = mixed
                 if j < K:
                     # Bid m (node m + 1, column m + 1) by p hands the turn to the other actor.
                     reach[p][1 - p, j + 1 :] += (own[:, None] * sigma[p][j][:, j + 1 :]).T

@@ -630,6 +630,9 @@ class ExpertBot(BayesBot):
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
     exploit_reads: str = "prior+prior+bids"  # how that honest bidder reads this bot's hand
+    # where learned strategies fit the round: their share in the opponent's reply to each of
+    # this bot's moves in the re-solve (the opponent as the learned player there, in part)
+    resolve_model: float = 0.0
     # where learned strategies track the ranges, the re-solve takes all hands while pairs of
     # hands x bids fit this (elsewhere RESOLVE_MAX_SIZE: the round's own solve must be quick)
     resolve_max: int = BLUEPRINT_RESOLVE_MAX_SIZE
@@ -898,6 +901,9 @@ class ExpertBot(BayesBot):
         while keep > (2 if cur is not None else 1) and p_true[keep - 1] < 0.002:
             keep -= 1
         ids = ids[:keep]
+        model_b = None
+        if self.resolve_model > 0 and not too_many:
+            model_b = self._model_replies(game, view, ids, hands_b)
         game_ = BidSubgame(
             truth[:keep],
             payoff=(mine_call[:keep], their_call[:keep]),
@@ -906,6 +912,8 @@ class ExpertBot(BayesBot):
             range_b=range_b,
             honest_b=self.exploit,
             honest_readings=[r[:keep] for r in readings],
+            model_b=model_b,
+            model_share=self.resolve_model,
         )
         game_.solve(self.resolve_iterations, seconds=self.resolve)
         policy = game_.root_policy(hand)
@@ -921,6 +929,33 @@ class ExpertBot(BayesBot):
         if self.track and not self.track_round and not too_many and action != LIAR:
             self._chain = _chain_after(game, view, game_, ids, action - BID_BASE, range_a, range_b)
         return action
+
+    def _model_replies(
+        self, game: Game, view: PlayerView, ids: list[int], hands_b: HandSet
+    ) -> dict[int, FloatArray] | None:
+        """The learned strategy's reply of the opponent to each move of this player from the
+        re-solve's root (node j of :class:`~liarsdice.solve.subgame.BidSubgame` after a raise
+        to ``ids[j - 1]``: the opponent's hands x its call and raises within ``ids``), where
+        learned strategies fit the round (:meth:`_blueprint`); None elsewhere."""
+        found = self._blueprint(game, view)
+        if found is None:
+            return None
+        pol, dice, actor = found
+        t = pol.tables(dice)
+        strategy = pol.strategy(dice, 1 - actor)
+        tree = pol.tree(dice)
+        space = game.space
+        history = [t.index[bid] for _, bid in view.bids]
+        column = [t.index[space.bids[i]] + 1 for i in ids]  # a raise to ids[m]; a call on it
+        rows = [t.roll_index(1 - actor, h) for h in hands_b.hands]
+        out: dict[int, FloatArray] = {}
+        for m in range(1 if view.bids else 0, len(ids)):
+            node = tree.node([*history, column[m] - 1])
+            probs = strategy[node][np.ix_(rows, column[m:])]
+            total = probs.sum(axis=1, keepdims=True)
+            out[m + 1] = np.where(total > 0, probs / np.where(total > 0, total, 1.0),
+                                  1.0 / probs.shape[1])  # fmt: skip
+        return out
 
     def _readings(
         self,
