@@ -279,10 +279,7 @@ def _start_nodes(cfg: Config, tmp: Path, db: str, redis_url: str) -> Nodes:
         for i in range(cfg.nodes):
             _start_single(nodes, i)
         return nodes
-    for i in range(cfg.nodes):  # all at once, as a cluster is deployed
-        nodes.spawn(i)
-    for i in range(cfg.nodes):
-        nodes.ready(i)
+    nodes.start_all()
     return nodes
 
 

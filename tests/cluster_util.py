@@ -84,6 +84,14 @@ class Nodes:
         log = open(self.tmp / f"node{i}.log", "ab")  # noqa: SIM115  (the process keeps it)
         self.procs[i] = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
 
+    def start_all(self) -> None:
+        """Start every node at once (as a cluster is deployed; their migrations take turns
+        by a lock) and wait until each answers."""
+        for i in range(len(self.procs)):
+            self.spawn(i)
+        for i in range(len(self.procs)):
+            self.ready(i)
+
     def ready(self, i: int) -> None:
         """Wait until node ``i`` answers its health check (30 s at most)."""
         deadline = time.monotonic() + 30
@@ -136,11 +144,7 @@ def nodes(
 ) -> Iterator[Nodes]:
     cluster = Nodes(tmp, db_url, redis_url, n, bot_delay)
     try:
-        # All at once (as a cluster is deployed; their migrations take turns by a lock).
-        for i in range(n):
-            cluster.spawn(i)
-        for i in range(n):
-            cluster.ready(i)
+        cluster.start_all()
         yield cluster
     finally:
         cluster.stop()
