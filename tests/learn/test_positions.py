@@ -209,12 +209,29 @@ def test_the_expert_values_positions_with_the_shipped_model_when_told_to() -> No
         state = state.apply_action(state.sample_chance(random.Random(2)))
     view = state.view(state.current_player)
     learned = ExpertBot(random.Random(0), positions="learned").situation(game, view)
-    share = ExpertBot(random.Random(0)).situation(game, view)  # the default (docs/BOTS.md)
+    share = ExpertBot(random.Random(0)).situation(game, view)  # 'auto': the share in classic
     assert share.positions is None
     assert learned.positions is packaged_positions(preset("classic"), 4)
     assert learned.positions is not None, "the classic model ships in liarsdice/nets/data"
-    with pytest.raises(ValueError, match="positions 'best': one of learned, share"):
+    with pytest.raises(ValueError, match="positions 'best': one of auto, learned, share"):
         ExpertBot(random.Random(0), positions="best")
+
+
+def test_the_expert_uses_the_learned_values_by_default_where_they_were_measured_better() -> None:
+    """'auto' (the default): perudo's shipped values (docs/BOTS.md), classic's share; the
+    frozen expert-v1 keeps the share everywhere."""
+    from liarsdice.bots.bidding.expert import ExpertV1Bot
+
+    for name, players, learned in (("perudo", 6, True), ("classic", 4, False)):
+        game = Game(preset(name), players)
+        state = game.new_initial_state()
+        while state.current_player < 0:
+            state = state.apply_action(state.sample_chance(random.Random(3)))
+        view = state.view(state.current_player)
+        sit = ExpertBot(random.Random(0)).situation(game, view)
+        assert sit.positions is (packaged_positions(preset(name), players) if learned else None)
+        assert ExpertV1Bot(random.Random(0)).situation(game, view).positions is None
+    assert packaged_positions(preset("perudo"), 6) is not None
 
 
 def test_the_shipped_models_learned_each_family_s_ways_of_ending_a_round() -> None:

@@ -60,6 +60,7 @@ __all__ = [
     "PositionValues",
     "RoundModel",
     "canonical",
+    "packaged_family",
     "packaged_positions",
     "rules_key",
     "seat_features",
@@ -311,14 +312,21 @@ def _packaged(name: str) -> PositionValues | None:
         return PositionValues(RoundModel.load(f))
 
 
+def packaged_family(rules: Rules) -> str | None:
+    """The family (a name of :data:`PACKAGED`) whose position model is for ``rules``, or None.
+
+    >>> from liarsdice.core.bidding import preset
+    >>> packaged_family(preset("perudo")), packaged_family(preset("spot-on"))
+    ('perudo', None)
+    """
+    key = rules_key(rules)
+    return next((name for name in PACKAGED if key == rules_key(preset(name))), None)
+
+
 def packaged_positions(rules: Rules, players: int | None = None) -> PositionValues | None:
     """The shipped position model that fits ``rules`` (with ``players`` seats, default the
     rules'), or None."""
     players = rules.players if players is None else players
-    for name in PACKAGED:
-        if rules_key(rules) != rules_key(preset(name)):
-            continue
-        values = _packaged(name)
-        if values is not None and values.fits(rules, players):
-            return values
-    return None
+    name = packaged_family(rules)
+    values = None if name is None else _packaged(name)
+    return values if values is not None and values.fits(rules, players) else None

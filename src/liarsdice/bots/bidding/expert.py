@@ -152,7 +152,7 @@ from liarsdice.core.bidding.ladder import OPEN_ANY, OPEN_NO_WILD, PALIFICO
 from liarsdice.core.bidding.rules import ExactCall, Rules, Scoring, ShowReroll, Stash
 from liarsdice.core.bidding.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.bidding.view import PlayerView
-from liarsdice.nets.positions import packaged_positions
+from liarsdice.nets.positions import packaged_family, packaged_positions
 
 if TYPE_CHECKING:
     from liarsdice.bots.bidding.nash import NashBot
@@ -392,7 +392,11 @@ def _bid_likelihoods(
 # How the re-solve's honest bidder may read the expert's hand (ExpertBot.exploit_reads).
 READINGS = ("reach", "prior", "model", "bids")
 # How the expert values a position in an elimination game (ExpertBot.positions).
-POSITIONS = ("learned", "share")
+POSITIONS = ("auto", "learned", "share")
+# The families whose shipped position values the expert plays better with than with the
+# share, in every field measured (docs/BOTS.md, "Learned position values"): 'auto' uses the
+# learned values there and the share elsewhere (classic: three points worse against bayes).
+LEARNED_BY_DEFAULT = ("perudo",)
 
 
 # The opponent's solved opening per situation: bid id -> likelihood per opponent hand.
@@ -655,9 +659,10 @@ class ExpertBot(BayesBot):
     # The other's ways of playing on after a raise, as honest shares joined by '+': it picks
     # the worst for this bot per hand (empty: lookahead_exploit's share only).
     lookahead_menu: str = "0+0.25+1"
-    # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's) or
-    # 'learned' (the self-play model where one fits the rules; measured level: docs/BOTS.md)
-    positions: str = "share"
+    # A position's worth in whole games: 'share' (of dice ** alpha, the bayes bot's),
+    # 'learned' (the self-play model where one fits the rules) or 'auto': the learned model
+    # in the families it was measured to play better in (LEARNED_BY_DEFAULT), else the share
+    positions: str = "auto"
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
     _menu: tuple[float, ...] = field(default=(), init=False)  # lookahead_menu, parsed
@@ -686,10 +691,13 @@ class ExpertBot(BayesBot):
 
     def situation(self, game: Game, view: PlayerView) -> Situation:
         """The bayes bot's situation, with the learned position values where a shipped model
-        fits the rules (``positions='learned'``)."""
+        fits the rules (``positions='learned'``, or ``'auto'`` in LEARNED_BY_DEFAULT)."""
         sit = super().situation(game, view)
-        if self.positions == "learned" and game.rules.scoring is Scoring.ELIMINATION:
-            learned = packaged_positions(game.rules, game.num_players)
+        rules = game.rules
+        if self.positions != "share" and rules.scoring is Scoring.ELIMINATION:
+            if self.positions == "auto" and packaged_family(rules) not in LEARNED_BY_DEFAULT:
+                return sit
+            learned = packaged_positions(rules, game.num_players)
             if learned is not None:
                 return replace(sit, positions=learned)
         return sit
@@ -1159,6 +1167,7 @@ class ExpertV1Bot(ExpertBot):
     read: float = 0.0
     call_temperature: float = 0.1
     pass_cost: float = 0.15
+    positions: str = "share"
 
     def __repr__(self) -> str:
         return f"ExpertV1Bot(think={self.think})"
