@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from liarsdice.bots.bidding.expert import ExpertBot
 from liarsdice.cli.main import cli
 from liarsdice.core.bidding import Game, preset
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.learn.positions import fit_round_model
 from liarsdice.nets import PositionValues, packaged_positions
 from liarsdice.nets.npz import write_npz
@@ -202,12 +203,17 @@ def test_learn_positions_writes_a_model_the_expert_reads_and_resumes(tmp_path: P
     assert bad.exit_code == 2 and "holds 2 games a seat count, not 3" in bad.output
 
 
-def test_the_expert_values_positions_with_the_shipped_model_when_told_to() -> None:
-    game = Game(preset("classic"), 4)
+def _first_view(game: Game, seed: int) -> PlayerView:
+    """The first bidder's view of a game dealt from ``seed``."""
     state = game.new_initial_state()
     while state.current_player < 0:
-        state = state.apply_action(state.sample_chance(random.Random(2)))
-    view = state.view(state.current_player)
+        state = state.apply_action(state.sample_chance(random.Random(seed)))
+    return state.view(state.current_player)
+
+
+def test_the_expert_values_positions_with_the_shipped_model_when_told_to() -> None:
+    game = Game(preset("classic"), 4)
+    view = _first_view(game, 2)
     learned = ExpertBot(random.Random(0), positions="learned").situation(game, view)
     share = ExpertBot(random.Random(0)).situation(game, view)  # 'auto': the share in classic
     assert share.positions is None
@@ -224,10 +230,7 @@ def test_the_expert_uses_the_learned_values_by_default_where_they_were_measured_
 
     for name, players, learned in (("perudo", 6, True), ("classic", 4, False)):
         game = Game(preset(name), players)
-        state = game.new_initial_state()
-        while state.current_player < 0:
-            state = state.apply_action(state.sample_chance(random.Random(3)))
-        view = state.view(state.current_player)
+        view = _first_view(game, 3)
         sit = ExpertBot(random.Random(0)).situation(game, view)
         assert sit.positions is (packaged_positions(preset(name), players) if learned else None)
         assert ExpertV1Bot(random.Random(0)).situation(game, view).positions is None

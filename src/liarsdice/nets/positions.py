@@ -312,6 +312,7 @@ def _packaged(name: str) -> PositionValues | None:
         return PositionValues(RoundModel.load(f))
 
 
+@functools.lru_cache(maxsize=64)  # read on every decision of an expert with learned values
 def packaged_family(rules: Rules) -> str | None:
     """The family (a name of :data:`PACKAGED`) whose position model is for ``rules``, or None.
 
