@@ -223,6 +223,31 @@ def test_the_expert_values_positions_with_the_shipped_model_when_told_to() -> No
         ExpertBot(random.Random(0), positions="best")
 
 
+def test_flatten_raises_the_learned_chances_to_a_power_and_keeps_them_a_share() -> None:
+    """flatten < 1: a short stack keeps more of its worth; the seats' worths still add to 1."""
+    from liarsdice.bots.bidding.bayes import position_value
+
+    game = Game(preset("classic"), 4)
+    view = _first_view(game, 2)
+    steep = ExpertBot(random.Random(0), positions="learned").situation(game, view)
+    flat = ExpertBot(random.Random(0), positions="learned", flatten=0.5).situation(game, view)
+    assert steep.flatten == 1.0 and flat.flatten == 0.5 and flat.positions is steep.positions
+    assert flat.positions is not None
+    dice = (4, 5, 5, 5)
+    chances = flat.positions.chances(dice)
+    roots = [math.sqrt(c) for c in chances]
+    for seat in range(4):
+        assert position_value(steep, seat, dice, None, (0,) * 4) == chances[seat]
+        expected = roots[seat] / sum(roots)
+        assert position_value(flat, seat, dice, None, (0,) * 4) == pytest.approx(expected)
+    worths = [position_value(flat, seat, dice, None, (0,) * 4) for seat in range(4)]
+    assert sum(worths) == pytest.approx(1.0)
+    assert chances[0] < worths[0] < 0.25, "flatter, still the short stack's least"
+    assert position_value(flat, 1, (0, 3, 0, 0), 1, (0,) * 4) == 1.0  # a won game stays won
+    with pytest.raises(ValueError, match=r"flatten 0\.0: a power above 0, at most 4"):
+        ExpertBot(random.Random(0), flatten=0.0)
+
+
 def test_the_expert_uses_the_learned_values_by_default_where_they_were_measured_better() -> None:
     """'auto' (the default): perudo's shipped values (docs/BOTS.md), classic's share; the
     frozen expert-v1 keeps the share everywhere."""

@@ -419,6 +419,9 @@ class Situation:
     scores: tuple[int, ...]
     alpha: float = 1.5
     positions: PositionValues | None = None  # learned chances to win (else the dice share)
+    # The learned chances' power, renormalised over the seats: below 1 flattens them (a
+    # one-round reading plays better with a flatter worth of its dice, docs/BOTS.md)
+    flatten: float = 1.0
 
 
 def settle(
@@ -462,9 +465,9 @@ def position_value(
     """The viewer's value of a position after a round, on a 0..1 scale (room: score units).
 
     Elimination: 1 for a won game, 0 once out, otherwise the learned chance to win from the
-    position (``sit.positions``, :mod:`liarsdice.nets.positions`) or else the share of
-    ``dice ** alpha`` (a rough chance of winning from the dice counts). Single-round: 1 for
-    the winner.
+    position (``sit.positions``, :mod:`liarsdice.nets.positions`; raised to ``sit.flatten``
+    and renormalised over the seats) or else the share of ``dice ** alpha`` (a rough chance
+    of winning from the dice counts). Single-round: 1 for the winner.
     Room: the score change plus a small worth per die kept.
 
     >>> from liarsdice.core.bidding import preset
@@ -480,7 +483,11 @@ def position_value(
     if dice[me] <= 0:
         return 0.0
     if sit.positions is not None:
-        return sit.positions.chances(dice)[me]
+        chances = sit.positions.chances(dice)
+        if sit.flatten == 1.0:
+            return chances[me]
+        powered = [math.pow(c, sit.flatten) for c in chances]
+        return powered[me] / sum(powered)
     mine = math.pow(dice[me], sit.alpha)
     total = mine + sum(math.pow(d, sit.alpha) for p, d in enumerate(dice) if p != me and d > 0)
     return mine / total

@@ -663,6 +663,9 @@ class ExpertBot(BayesBot):
     # 'learned' (the self-play model where one fits the rules) or 'auto': the learned model
     # in the families it was measured to play better in (LEARNED_BY_DEFAULT), else the share
     positions: str = "auto"
+    # The learned chances' power, renormalised over the seats (Situation.flatten): 1 plays
+    # them as they are; 0.5 made classic's level with the share (docs/BOTS.md, session 21)
+    flatten: float = 1.0
     _nash: NashBot | None = field(default=None, init=False)  # the equilibrium player, once made
     _chain: _Chain | None = field(default=None, init=False)  # the last re-solve, for the next
     _menu: tuple[float, ...] = field(default=(), init=False)  # lookahead_menu, parsed
@@ -680,6 +683,8 @@ class ExpertBot(BayesBot):
                 raise bad
         if self.positions not in POSITIONS:
             raise ValueError(f"positions {self.positions!r}: one of {', '.join(POSITIONS)}")
+        if not 0.0 < self.flatten <= 4.0:
+            raise ValueError(f"flatten {self.flatten!r}: a power above 0, at most 4")
         if not set(self.exploit_reads.split("+")) <= set(READINGS):
             raise ValueError(
                 f"exploit_reads {self.exploit_reads!r}: each reading, joined by '+', is one of "
@@ -699,7 +704,7 @@ class ExpertBot(BayesBot):
                 return sit
             learned = packaged_positions(rules, game.num_players)
             if learned is not None:
-                return replace(sit, positions=learned)
+                return replace(sit, positions=learned, flatten=self.flatten)
         return sit
 
     def equilibrium(self, game: Game) -> Bot | None:
