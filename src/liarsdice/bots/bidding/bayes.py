@@ -484,13 +484,16 @@ def position_value(
         return 0.0
     if sit.positions is not None:
         chances = sit.positions.chances(dice)
-        if sit.flatten == 1.0:
-            return chances[me]
-        powered = [math.pow(c, sit.flatten) for c in chances]
-        return powered[me] / sum(powered)
-    mine = math.pow(dice[me], sit.alpha)
-    total = mine + sum(math.pow(d, sit.alpha) for p, d in enumerate(dice) if p != me and d > 0)
-    return mine / total
+        return chances[me] if sit.flatten == 1.0 else _power_share(chances, me, sit.flatten)
+    return _power_share(dice, me, sit.alpha)
+
+
+def _power_share(amounts: Sequence[float], me: int, power: float) -> float:
+    """``me``'s share of ``amount ** power`` over the seats still holding some."""
+    mine = math.pow(amounts[me], power)
+    return mine / (
+        mine + sum(math.pow(a, power) for p, a in enumerate(amounts) if p != me and a > 0)
+    )
 
 
 _CALL_CACHE: dict[tuple[Situation, int, int, int, int, int], FloatArray] = {}
