@@ -43,8 +43,12 @@ lint: $(DEV)
 i18n: $(DEV)
 	$(BIN)/python -m liarsdice.i18n.build
 
+# The quick tests on every core (whole files per worker: a file's fixtures stay in one
+# process), then the slow ones (real servers, browsers, timers) one at a time, so that their
+# timings are not squeezed by a second worker.
 test: lint
-	$(BIN)/pytest src tests docs README.md
+	$(BIN)/pytest -n auto --dist loadfile -m "not slow" src tests docs README.md
+	$(BIN)/pytest -m slow src tests docs README.md
 
 bench: $(DEV)
 	$(BIN)/python bench/engine.py
