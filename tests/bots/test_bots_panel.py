@@ -236,7 +236,7 @@ def test_an_honest_bidder_reads_a_bid_as_backed_by_the_bidders_dice() -> None:
     assert likely.min() >= BidModel().eps
 
 
-@pytest.mark.parametrize("reads", [*READINGS, "prior+prior+bids"])
+@pytest.mark.parametrize("reads", [*READINGS, "prior+prior+bids", "prior+model+bids"])
 def test_every_reading_of_the_honest_bidder_plays_legal_moves(reads: str) -> None:
     game = Game(preset("openspiel", dice=2))
     s = game.new_initial_state()

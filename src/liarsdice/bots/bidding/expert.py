@@ -633,7 +633,7 @@ class ExpertBot(BayesBot):
     resolve: float = 0.08  # seconds to re-solve the rest of a two-player round (0: search)
     resolve_iterations: int = 400  # the most CFR iterations of one re-solve
     exploit: float = 0.5  # the weight of an honest bidder in the re-solve's opponent
-    exploit_reads: str = "prior+prior+bids"  # how that honest bidder reads this bot's hand
+    exploit_reads: str = "prior+model+bids"  # how that honest bidder reads this bot's hand
     # where learned strategies fit the round: their share in the opponent's reply to each of
     # this bot's moves in the re-solve (the opponent as the learned player there, in part)
     resolve_model: float = 0.0
