@@ -26,9 +26,11 @@ within ``--max-gib`` GiB, printing every exploitability check, until the target 
 responses to the probabilities they play from their views) in each game, solving it first
 (cached on disk afterwards, see ``liarsdice.solve.cache``).
 
-``learned`` measures the exploitability of the ``learned`` bot's play the same way: the
+``learned`` measures the exploitability of the ``learned`` bot's play exactly: the
 strategies of ``--net`` (a ``liarsdice learn rounds`` file; default the shipped ones of the
-rules and faces).
+rules and faces), every public node at once (``liarsdice.learn.rounds.learned_exploitability``),
+so two dice each with 6 faces (2^24 histories) takes under a minute and about 12 GiB
+(``--max-gib``).
 
 ``subgame`` times the expert's re-solve (``liarsdice.solve.subgame.BidSubgame``): a whole
 round from its opening, every bid, both ranges the prior, as the expert's ``track_round``
@@ -320,23 +322,22 @@ def run_bots(args: argparse.Namespace) -> None:
 
 def run_learned(args: argparse.Namespace) -> None:
     from liarsdice.bots.bidding.learned import LearnedBot
-    from liarsdice.solve.policy import policy_exploitability
+    from liarsdice.learn.rounds import learned_exploitability
 
     bot = LearnedBot(random.Random(0), net=args.net or "")
     for dice in args.dice:
         game = make_game(args.rules, dice, args.faces)
         why = bot.cannot_play(game)
-        if why is not None:
+        pol = bot.policies_for(game)
+        if why is not None or pol is None:
             print(f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces): {why}")
             continue
         start = time.perf_counter()
-        played = policy_exploitability(game, lambda view, g=game: bot.probabilities(g, view))
-        pol = bot.policies_for(game)
-        recall = "?" if pol is None else pol.recall(dice)
+        played = learned_exploitability(pol, dice, max_bytes=int(args.max_gib * 2**30))
         print(
-            f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces, recalling {recall} bids): "
-            f"the learned bot's play is exploitable by {played:.4f} "
-            f"({time.perf_counter() - start:.0f}s)",
+            f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces, recalling "
+            f"{pol.recall(dice)} bids): the learned bot's play is exploitable by {played:.4f} "
+            f"({time.perf_counter() - start:.0f}s; load {_load()})",
             flush=True,
         )
 

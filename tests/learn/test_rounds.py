@@ -20,7 +20,7 @@ from liarsdice.core.bidding import Game, preset
 from liarsdice.core.bidding.actions import LIAR
 from liarsdice.core.bidding.rules import Scoring
 from liarsdice.families import FAMILIES
-from liarsdice.learn.rounds import RecallCFR, solve_pair, train_rounds
+from liarsdice.learn.rounds import RecallCFR, learned_exploitability, solve_pair, train_rounds
 from liarsdice.nets.npz import write_npz
 from liarsdice.nets.recall import RecallTree
 from liarsdice.nets.rounds import (
@@ -293,6 +293,28 @@ def test_the_shipped_strategy_is_all_but_unexploitable_at_one_die_each() -> None
     pol = bot.policies_for(game)
     assert pol is not None and pol.recall((1, 1)) == 12  # the whole history: the exact game
     assert policy_exploitability(game, lambda v: bot.probabilities(game, v)) < 0.01
+
+
+@pytest.mark.parametrize("rules", ["snyd-joker", "openspiel"])
+def test_the_whole_tree_exploitability_is_the_bots_view_by_view(rules: str, tmp_path: Path) -> None:
+    # A small budget leaves the players part of the history (recall 2 at one die each, the
+    # last bid elsewhere), and few iterations leave something to exploit.
+    trained = train_rounds(
+        rules, faces=3, max_dice=2, iterations=40, folder=tmp_path, recall_budget=600
+    )
+    trained.save(tmp_path / "p.npz")
+    pol = RoundPolicies.load(tmp_path / "p.npz")  # what the bot plays: the stored steps
+    bot = LearnedBot(random.Random(0), net=str(tmp_path / "p.npz"))
+    assert [pol.recall(d) for d in pol.pairs] == [2, 1, 1, 1]
+    found = []
+    for dice in pol.pairs:
+        game = make_game(rules, dice, 3)
+        by_view = policy_exploitability(game, lambda v, g=game: bot.probabilities(g, v))
+        assert learned_exploitability(pol, dice) == pytest.approx(by_view, abs=1e-6)
+        found.append(by_view)
+    assert max(found) > 0.01  # not all at the equilibrium: the comparison has teeth
+    with pytest.raises(ValueError, match="no learned strategy for dice 3,1"):
+        learned_exploitability(pol, (3, 1))
 
 
 def test_learn_rounds_writes_the_file_and_resumes(tmp_path: Path) -> None:

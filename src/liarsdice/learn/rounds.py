@@ -32,9 +32,11 @@ import numpy as np
 import numpy.typing as npt
 
 from liarsdice.nets.recall import RecallRound, recall_for
-from liarsdice.nets.rounds import PairTables, RoundPolicies
+from liarsdice.nets.rounds import PairTables, RoundPolicies, round_game
+from liarsdice.solve.br import Plan, exploitability
+from liarsdice.solve.tree import DEFAULT_MAX_BYTES, PublicTree
 
-__all__ = ["RecallCFR", "solve_pair", "train_rounds"]
+__all__ = ["RecallCFR", "learned_exploitability", "learned_plans", "solve_pair", "train_rounds"]
 
 Floats = npt.NDArray[np.float64]
 
@@ -226,6 +228,82 @@ def train_rounds(
         info=info,
         meta={"method": "fixed-strategy iteration CFR+, recall of the last bids", **settings},
     )
+
+
+def learned_plans(tree: PublicTree, policies: RoundPolicies) -> tuple[Plan, Plan]:
+    """Both players' realization plans (:mod:`liarsdice.solve.br`) of the learned strategies
+    of the tree's pair of dice counts, every public node at once.
+
+    A history's strategy node is its last ``recall`` bids, worked out for all ``2^B`` nodes
+    together (a node's last bid is the tree's ``top``, and removing it gives the history
+    one bid shorter), so that the exact best response reaches the rounds where asking the
+    bot view by view (:func:`~liarsdice.solve.policy.policy_plans`) would take days: two
+    dice each with 6 faces, ``2^24`` histories.
+    """
+    dice = tree.dice
+    if not policies.covers(dice):
+        raise ValueError(f"no learned strategy for dice {dice[0]},{dice[1]}")
+    t = policies.tables(dice)
+    if tuple(t.moves) != tuple(tree.bids) or len(tree.opening) != tree.num_bids:
+        raise ValueError("the learned pair's bids are not the public tree's")
+    rtree = policies.tree(dice)
+    n, num_bids = tree.num_nodes, tree.num_bids
+    top = tree.top.astype(np.int64)
+    # Each node's last `recall` bids as one number in base num_bids + 1 (0: no bid), the
+    # learned tree's nodes likewise, matched by a sorted search.
+    base = num_bids + 1
+    key = np.zeros(n, dtype=np.int64)
+    rest = np.arange(n, dtype=np.int64)
+    scale = 1
+    for _ in range(rtree.recall):
+        last = np.where(rest > 0, top[rest], -1)
+        key += (last + 1) * scale
+        rest = np.where(last >= 0, rest - (np.int64(1) << np.maximum(last, 0)), 0)
+        scale *= base
+    node_keys = np.array(
+        [sum((b + 1) * base**i for i, b in enumerate(reversed(nd))) for nd in rtree.nodes],
+        dtype=np.int64,
+    )
+    order = np.argsort(node_keys)
+    node = order[np.searchsorted(node_keys, key, sorter=order)].astype(np.int32)
+    del key, rest
+    actor = tree.actor
+    plans = []
+    for p in (0, 1):
+        s = policies.strategy(dice, p).astype(np.float32)
+        x = np.zeros((n, len(tree.rolls[p])), dtype=np.float32)
+        x[0] = 1.0
+        for b in range(num_bids):
+            lo, hi = 1 << b, 2 << b
+            mine = actor[:lo] == p
+            x[lo:hi] = x[:lo]
+            x[lo:hi][mine] *= s[node[:lo][mine], :, b + 1]  # the raise to bid b
+        xc = x.copy()
+        xc[0] = 0.0 if p == 0 else 1.0  # nothing to call before the opening bid
+        for b in range(num_bids):
+            lo, hi = 1 << b, 2 << b
+            mine = np.flatnonzero(actor[lo:hi] == p) + lo
+            xc[mine] *= s[node[mine], :, b + 1]  # the call on bid b
+        plans.append(Plan(x, xc))
+    return plans[0], plans[1]
+
+
+def learned_exploitability(
+    policies: RoundPolicies, dice: tuple[int, int], *, max_bytes: int = DEFAULT_MAX_BYTES
+) -> float:
+    """The exact exploitability (NashConv / 2, :mod:`liarsdice.solve.br`) of the learned
+    strategy of one pair playing both seats, by the exact best response over the whole
+    public tree (:func:`learned_plans`).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     pol = train_rounds("snyd-joker", faces=3, max_dice=1, iterations=300, folder=tmp)
+    >>> learned_exploitability(pol, (1, 1)) < 0.01
+    True
+    """
+    game = round_game(policies.rules, dice, policies.faces)
+    tree = PublicTree(game, max_bytes=max_bytes)
+    return exploitability(tree, learned_plans(tree, policies))
 
 
 def _check_settings(path: Path, settings: dict[str, Any]) -> None:

@@ -19,7 +19,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
 import numpy as np
+import numpy.typing as npt
 
 from liarsdice.solve.tree import Floats, PublicTree
 
@@ -33,15 +36,19 @@ __all__ = [
 ]
 
 
+Plans = npt.NDArray[np.floating[Any]]
+
+
 @dataclass(frozen=True)
 class Plan:
-    """One player's realization plan: ``x`` at nodes, ``xc`` at liar calls (nodes x rolls)."""
+    """One player's realization plan: ``x`` at nodes, ``xc`` at liar calls (nodes x rolls);
+    float64, or float32 where the tree is large (the passes keep the plan's precision)."""
 
-    x: Floats
-    xc: Floats
+    x: Plans
+    xc: Plans
 
 
-def reach(tree: PublicTree, edge_weight: Floats) -> Floats:
+def reach(tree: PublicTree, edge_weight: Plans) -> Plans:
     """Products of ``edge_weight`` (nodes x rolls) along each root-to-node path."""
     x = np.empty_like(edge_weight)
     x[0] = 1.0
@@ -51,7 +58,7 @@ def reach(tree: PublicTree, edge_weight: Floats) -> Floats:
     return x
 
 
-def terminal_values(tree: PublicTree, player: int, opp_call_reach: Floats) -> Floats:
+def terminal_values(tree: PublicTree, player: int, opp_call_reach: Plans) -> Floats:
     """Counterfactual value for ``player`` of the liar call at every node (nodes x own rolls).
 
     ``opp_call_reach`` is the opponent's realization plan at the calls (``Plan.xc``). Chance
