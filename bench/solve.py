@@ -30,7 +30,9 @@ responses to the probabilities they play from their views) in each game, solving
 strategies of ``--net`` (a ``liarsdice learn rounds`` file; default the shipped ones of the
 rules and faces), every public node at once (``liarsdice.learn.rounds.learned_exploitability``),
 so two dice each with 6 faces (2^24 histories) takes under a minute and about 12 GiB
-(``--max-gib``).
+(``--max-gib``). Where the game's equilibrium is in the disk cache (``liarsdice solve
+--cache``) it also prints that equilibrium's exact win rate against the learned strategy:
+what a player who plays the equilibrium and exploits nothing gets.
 
 ``subgame`` times the expert's re-solve (``liarsdice.solve.subgame.BidSubgame``): a whole
 round from its opening, every bid, both ranges the prior, as the expert's ``track_round``
@@ -322,7 +324,8 @@ def run_bots(args: argparse.Namespace) -> None:
 
 def run_learned(args: argparse.Namespace) -> None:
     from liarsdice.bots.bidding.learned import LearnedBot
-    from liarsdice.learn.rounds import learned_exploitability
+    from liarsdice.learn.rounds import learned_plans
+    from liarsdice.solve.br import exploitability
 
     bot = LearnedBot(random.Random(0), net=args.net or "")
     for dice in args.dice:
@@ -333,13 +336,61 @@ def run_learned(args: argparse.Namespace) -> None:
             print(f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces): {why}")
             continue
         start = time.perf_counter()
-        played = learned_exploitability(pol, dice, max_bytes=int(args.max_gib * 2**30))
+        tree = PublicTree(game, max_bytes=int(args.max_gib * 2**30))
+        plans = learned_plans(tree, pol)
+        played = exploitability(tree, plans)
         print(
             f"{args.rules} {dice[0]},{dice[1]} ({args.faces} faces, recalling "
             f"{pol.recall(dice)} bids): the learned bot's play is exploitable by {played:.4f} "
-            f"({time.perf_counter() - start:.0f}s; load {_load()})",
+            f"({time.perf_counter() - start:.0f}s; load {_load()}): its exact best response "
+            f"wins {50 + 50 * played:.2f}% on average over the seats",
             flush=True,
         )
+        calls = (plans[0].xc, plans[1].xc)
+        del plans  # the calls are all the values below need
+        _equilibrium_against(game, tree, calls, args.target)
+
+
+def _equilibrium_against(game: Game, tree: PublicTree, learned_calls: tuple, target: float) -> None:
+    """The exact win rate of the equilibrium cached on disk (``liarsdice solve --cache``)
+    against the learned strategy, each in both seats: what a player who does not exploit it
+    gets."""
+    import numpy as np
+
+    from liarsdice.solve.br import terminal_values
+    from liarsdice.solve.cache import cached_policy, is_cached
+    from liarsdice.solve.tree import SolverError
+
+    if not is_cached(game, target):
+        return
+    try:
+        eq = cached_policy(game, target=target)  # read from disk; never solved here
+    except SolverError:
+        return
+    parity = tree.actor
+    payoff = []
+    for seat in (0, 1):
+        # The equilibrium's calls in node order: the plan at node m is the sequence-form
+        # entry of m's parity half, row m >> 1 (liarsdice.solve.seq).
+        seq = eq.seqs[seat]
+        calls = np.empty((tree.num_nodes, seq.shape[2]), dtype=np.float32)
+        step = 1 << 20
+        for lo in range(0, tree.num_nodes, step):
+            m = np.arange(lo, min(lo + step, tree.num_nodes))
+            calls[m] = seq[parity[m], m >> 1]
+        calls[0] = 0.0
+        xc = (calls, learned_calls[1]) if seat == 0 else (learned_calls[0], calls)
+        value0 = float(np.vdot(xc[0], terminal_values(tree, 0, xc[1])))
+        payoff.append(value0 if seat == 0 else -value0)
+        del calls, xc
+    mean = sum(payoff) / 2
+    solved = eq.info.get("exploitability", float("nan"))
+    print(
+        f"  the cached equilibrium (exploitability {solved:.4f} when solved) against it: "
+        f"{50 + 50 * payoff[0]:.2f}% as the opener, {50 + 50 * payoff[1]:.2f}% as the other, "
+        f"{50 + 50 * mean:.2f}% on average over the seats",
+        flush=True,
+    )
 
 
 def main() -> None:
