@@ -18,7 +18,6 @@ at a Nash equilibrium, and the game value of player 0 under any profile lies wit
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Any
 
 import numpy as np
