@@ -53,6 +53,7 @@ import sys
 import time
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from liarsdice.core.bidding import Game, preset
 from liarsdice.solve import solve
@@ -351,7 +352,9 @@ def run_learned(args: argparse.Namespace) -> None:
         _equilibrium_against(game, tree, calls, args.target)
 
 
-def _equilibrium_against(game: Game, tree: PublicTree, learned_calls: tuple, target: float) -> None:
+def _equilibrium_against(
+    game: Game, tree: PublicTree, learned_calls: tuple[Any, Any], target: float
+) -> None:
     """The exact win rate of the equilibrium cached on disk (``liarsdice solve --cache``)
     against the learned strategy, each in both seats: what a player who does not exploit it
     gets."""
@@ -367,18 +370,10 @@ def _equilibrium_against(game: Game, tree: PublicTree, learned_calls: tuple, tar
         eq = cached_policy(game, target=target)  # read from disk; never solved here
     except SolverError:
         return
-    parity = tree.actor
     payoff = []
     for seat in (0, 1):
-        # The equilibrium's calls in node order: the plan at node m is the sequence-form
-        # entry of m's parity half, row m >> 1 (liarsdice.solve.seq).
-        seq = eq.seqs[seat]
-        calls = np.empty((tree.num_nodes, seq.shape[2]), dtype=np.float32)
-        step = 1 << 20
-        for lo in range(0, tree.num_nodes, step):
-            m = np.arange(lo, min(lo + step, tree.num_nodes))
-            calls[m] = seq[parity[m], m >> 1]
-        calls[0] = 0.0
+        calls = tree.from_layout(eq.seqs[seat])  # the equilibrium's calls, in node order
+        calls[0] = 0.0  # no call at the root
         xc = (calls, learned_calls[1]) if seat == 0 else (learned_calls[0], calls)
         value0 = float(np.vdot(xc[0], terminal_values(tree, 0, xc[1])))
         payoff.append(value0 if seat == 0 else -value0)

@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 
-Plans = npt.NDArray[np.floating[Any]]
+PlanArray = npt.NDArray[np.floating[Any]]
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,11 @@ class Plan:
     """One player's realization plan: ``x`` at nodes, ``xc`` at liar calls (nodes x rolls);
     float64, or float32 where the tree is large (the passes keep the plan's precision)."""
 
-    x: Plans
-    xc: Plans
+    x: PlanArray
+    xc: PlanArray
 
 
-def reach(tree: PublicTree, edge_weight: Plans) -> Plans:
+def reach(tree: PublicTree, edge_weight: PlanArray) -> PlanArray:
     """Products of ``edge_weight`` (nodes x rolls) along each root-to-node path."""
     x = np.empty_like(edge_weight)
     x[0] = 1.0
@@ -57,7 +57,7 @@ def reach(tree: PublicTree, edge_weight: Plans) -> Plans:
     return x
 
 
-def terminal_values(tree: PublicTree, player: int, opp_call_reach: Plans) -> Floats:
+def terminal_values(tree: PublicTree, player: int, opp_call_reach: PlanArray) -> Floats:
     """Counterfactual value for ``player`` of the liar call at every node (nodes x own rolls).
 
     ``opp_call_reach`` is the opponent's realization plan at the calls (``Plan.xc``). Chance
