@@ -164,6 +164,80 @@ def test_poker_dice_odds_from_what_the_player_knows() -> None:
     assert a["finished"] and a["winner"] == "bob"
 
 
+def test_the_facts_behind_a_mark() -> None:
+    """A judged move carries the best move and both values, the loss their difference."""
+    _, raise_, call = analyse(ONE_DIE)["moves"]
+    assert raise_["mark"] == "blunder" and raise_["best"] == raise_["expert"] == "1x5"
+    assert raise_["best_value"] > raise_["value"]  # win chances: bob's 2x3 against 1x5
+    assert raise_["loss"] == pytest.approx(raise_["best_value"] - raise_["value"], abs=2e-4)
+    assert call["best"] == "liar" and call["value"] == call["best_value"]
+    poker = analyse(POKER)
+    assert poker["values"] == "lose_life" and analyse(ONE_DIE)["values"] == "win"
+    call = poker["moves"][2]  # ann calls three K with K K outside: a life at stake
+    assert call["best"] in ("liar", "accept") and call["value"] >= call["best_value"]
+    assert (call["loss"] == 0) == (call["best"] == "liar")
+
+
+def test_a_call_is_scored_once() -> None:
+    """The judge adds the raise played to its candidates, never a call (as if a bid): a
+    right call of the expert's own choice cannot be a blunder."""
+    record = {
+        "liarsdice": 1,
+        "rules": "classic",
+        "options": {"dice": 1},
+        "players": ["bob", "ann"],
+        "rounds": [
+            {
+                "opener": "bob",
+                "dice": {"bob": [3], "ann": [3]},
+                "moves": [{"player": "bob", "bid": "1x6"}, {"player": "ann", "call": "liar"}],
+            }
+        ],
+    }
+    call = analyse(record)["moves"][1]
+    assert call["loss"] is not None and call["value"] is not None
+    if call["agrees"]:
+        assert call["loss"] == 0 and call["best"] == "liar"
+    else:
+        assert call["best"] != "liar" and call["best_value"] > call["value"]
+
+
+def test_moves_the_computer_made_are_marked_and_not_counted() -> None:
+    plain = analyse(ONE_DIE)
+    a = analyse(ONE_DIE, computer=[1])  # bob was away: the computer raised to 2x3 for him
+    opening, raise_, call = a["moves"]
+    assert raise_["computer"] and not opening["computer"] and not call["computer"]
+    assert raise_["mark"] == "blunder"  # still judged, as a move...
+    bob = a["players"]["bob"]  # ...but not bob's: nothing of his is counted
+    assert (bob["computer"], bob["decisions"], bob["judged"], bob["blunders"]) == (1, 0, 0, 0)
+    assert bob["total_loss"] == 0 and bob["average_loss"] is None
+    assert plain["players"]["bob"]["blunders"] == 1 and plain["players"]["bob"]["computer"] == 0
+    assert a["players"]["ann"] == plain["players"]["ann"]
+
+
+def test_a_move_of_several_actions_is_the_computers_if_any_of_them_is() -> None:
+    from liarsdice.families import replay_record
+
+    # ann bids (action 0); bob shows (1), re-rolls (chance, not counted) and raises (2); cy
+    # calls (3)
+    for computer, expected in (
+        ([], [False, False, False]),
+        ([0], [True, False, False]),
+        ([1], [False, True, False]),
+        ([2], [False, True, False]),
+        ([3], [False, False, True]),
+        ([0, 3], [True, False, True]),
+    ):
+        moves = analyse(BIDDING_EXAMPLE, computer)["moves"]
+        assert [m["computer"] for m in moves] == expected, computer
+    # poker: bob's move is an accept, dice left out, a shake and a raise; ann's call is last
+    actions = [p for p, _ in replay_record(POKER).history() if p >= 0]
+    assert len(actions) > 3
+    flags = [m["computer"] for m in analyse(POKER, [len(actions) - 1])["moves"]]
+    assert flags == [False, False, True]
+    assert [m["computer"] for m in analyse(POKER, [1])["moves"]] == [False, True, False]
+
+
 def test_marks_and_summary() -> None:
     assert [mark_of(x) for x in (None, 0.0, 0.02, 0.05, 0.1)] == [
         None,
@@ -236,6 +310,27 @@ def _consistent(a: dict[str, Any]) -> None:
         if m["p_known"] == 0.0:
             assert m["p_actual"] == 0.0
         assert m["loss"] is None or m["loss"] >= 0
+        if m["loss"] is not None:  # the facts of the sentence that says why
+            assert m["best"] and m["value"] is not None and m["best_value"] is not None
+            if m["agrees"]:  # the expert's best move: nothing lost
+                assert m["loss"] == 0 and m["value"] == m["best_value"]
+            if a["values"] == "lose_life":
+                assert m["value"] >= m["best_value"]
+            else:
+                assert m["loss"] == pytest.approx(m["best_value"] - m["value"], abs=2e-4)
+
+
+def _every_move_the_computers(a: dict[str, Any], record: Any) -> None:
+    """Every action played by the computer: every move is the computer's, no one's counted."""
+    from liarsdice.families import replay_record
+
+    actions = sum(1 for p, _ in replay_record(record).history() if p >= 0)
+    everything = analyse(record, range(actions))
+    assert all(m["computer"] for m in everything["moves"])
+    assert all(s["decisions"] == 0 for s in everything["players"].values())
+    assert sum(s["computer"] for s in everything["players"].values()) == sum(
+        s["decisions"] for s in a["players"].values()
+    )
 
 
 @pytest.mark.parametrize(("name", "over"), VARIANTS, ids=lambda v: str(v))
@@ -255,6 +350,8 @@ def test_random_bidding_games_of_every_kind(name: str, over: dict[str, Any]) -> 
             if last["played"] == "liar" and last["faced"] == rnd["bid"]:
                 quantity = int(rnd["bid"].split("x")[0])
                 assert last["p_actual"] == float(rnd["count"] >= quantity)
+        if seed == 0:
+            _every_move_the_computers(a, record)
     partial = record_from_state(play_bidding(name, over, 7, stop=25))
     _consistent(analyse(partial))
 
@@ -269,6 +366,8 @@ def test_random_poker_games(five: bool) -> None:
         a = analyse(record)
         assert len(a["moves"]) == sum(len(r["moves"]) for r in record.rounds)
         _consistent(a)
+        if seed == 0:
+            _every_move_the_computers(a, record)
         summary = replay_summary(record)
         for r, rnd in enumerate(summary["rounds"]):
             last = [m for m in a["moves"] if m["round"] == r][-1]

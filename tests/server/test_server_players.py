@@ -54,8 +54,35 @@ def test_a_finished_game_changes_ratings(tmp_path: Path) -> None:
         assert game["place"] == ranking.index(0) + 1 and game["rating"] == page["rating"]
         assert page["calls_made"] >= page["calls_won"] >= 0
         assert seats[0]["rating"] == page["rating"]  # the room shows the new rating
-        board = c.get("/api/leaderboard").json()["players"]
-        assert {p["player"] for p in board} == {me["player"], "bot-random"}
-        assert [p["rating"] for p in board] == sorted((p["rating"] for p in board), reverse=True)
+        # people and bots are ranked apart: ann is first among people whatever the bot did
+        board = c.get("/api/leaderboard").json()
+        assert [p["player"] for p in board["players"]] == [me["player"]]
+        assert board["players"][0]["kind"] == "guest" and board["players"][0]["level"] is None
+        assert [(b["player"], b["kind"], b["level"]) for b in board["bots"]] == [
+            ("bot-random", "bot", "random")
+        ]
         bot = c.get("/api/players/bot-random").json()
         assert bot["kind"] == "bot" and bot["games"] == 1  # two seats, rated once
+        assert bot["level"] == "random"  # the page names the level as the lobby does
+
+
+def test_people_rank_above_bots_whatever_their_ratings(tmp_path: Path) -> None:
+    """Two people and a bot level: the leaderboard ranks the people among themselves, best
+    first, in pages that count people only; the bot level is listed apart, whatever its
+    rating (it played three games, each person one or two)."""
+    with client(tmp_path, grace_period=0.0) as c:
+        ann, ben = new_player(c, "ann"), new_player(c, "ben")
+        for who in (ann, ben, ann):
+            room = create(c, who["name"], options={"dice": 1}, player_token=who["token"])
+            play_with_bots(c, room, ("expert", "expert"))
+        r = c.get("/api/leaderboard?per_page=1")
+        board = r.json()
+        assert r.headers["X-Total-Count"] == "2" and board["next_page"] == 2  # people only
+        people = board["players"] + c.get("/api/leaderboard?per_page=1&page=2").json()["players"]
+        assert {p["player"] for p in people} == {ann["player"], ben["player"]}
+        assert people[0]["rating"] >= people[1]["rating"]
+        assert [b["player"] for b in board["bots"]] == ["bot-expert"]
+        pages = [c.get(f"/api/players/{p['player']}").json() for p in people]
+        assert [p["games"] for p in pages] == (
+            [2, 1] if people[0]["player"] == ann["player"] else [1, 2]
+        )

@@ -51,19 +51,23 @@ def _families(tmp_path: Path, **settings: Any) -> None:
         assert page["tag"] == ratings.tag(ann["player"]) and len(page["tag"]) == 4
         poker_page = c.get(f"/api/players/{ann['player']}?family=poker").json()
         assert poker_page["rating"] == fams["poker"]["rating"] and poker_page["games"] == 1
-        # each game in the history says its family and preset; its rating is the family's
-        by_preset = {g["preset"]: g for g in page["recent"]}
-        assert by_preset["classic"]["family"] == "bidding"
-        assert by_preset["poker-dice"]["family"] == "poker"
-        assert by_preset["poker-dice"]["rating"] == fams["poker"]["rating"]
-        assert by_preset["classic"]["rating"] == fams["bidding"]["rating"]
+        # each family lists only its own games, each with its preset and the family's rating
+        (classic,) = page["recent"]
+        assert page["recent"] == fams["bidding"]["recent"]
+        assert (classic["family"], classic["preset"]) == ("bidding", "classic")
+        assert classic["rating"] == fams["bidding"]["rating"]
+        (dice,) = poker_page["recent"]
+        assert poker_page["recent"] == fams["poker"]["recent"]
+        assert (dice["family"], dice["preset"]) == ("poker", "poker-dice")
+        assert dice["rating"] == fams["poker"]["rating"]
         # the poker room shows the poker rating on the seat
         assert seats[0]["rating"] == fams["poker"]["rating"]
         # the leaderboard: one family at a time, bidding by default
         board = c.get("/api/leaderboard").json()
         assert board["family"] == "bidding" and board["families"] == ["bidding", "poker"]
         poker_board = c.get("/api/leaderboard?family=poker").json()
-        assert {p["player"] for p in board["players"]} == {ann["player"], "bot-random"}
+        assert [p["player"] for p in board["players"]] == [ann["player"]]  # bots apart
+        assert [b["player"] for b in board["bots"]] == ["bot-random"]
         assert all(p["games"] == 1 and p["tag"] for p in poker_board["players"])
         mine = next(p for p in poker_board["players"] if p["player"] == ann["player"])
         assert mine["rating"] == fams["poker"]["rating"]
@@ -86,6 +90,7 @@ def _families(tmp_path: Path, **settings: Any) -> None:
             "wins": 0,
             "calls_made": 0,
             "calls_won": 0,
+            "recent": [],
         }
         assert new["tag"] != page["tag"]
 

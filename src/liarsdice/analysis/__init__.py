@@ -23,7 +23,7 @@ Each family's analyser lives in the module named after it (``analysis/bidding.py
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from liarsdice.analysis.bidding import FAMILY as BIDDING
@@ -35,15 +35,22 @@ from liarsdice.families import AnyRecord, LoadedRecord, RulesAPI, family_of_reco
 
 __all__ = ["FORMAT", "THRESHOLDS", "VERSION", "analyse", "format_text"]
 
-_ANALYSERS: dict[str, Callable[[Any], dict[str, Any]]] = {
+_ANALYSERS: dict[str, Callable[[Any, Collection[int]], dict[str, Any]]] = {
     BIDDING: analyse_bidding,
     POKER: analyse_poker,
 }
 
 
-def analyse(record: AnyRecord | LoadedRecord[RulesAPI]) -> dict[str, Any]:
+def analyse(
+    record: AnyRecord | LoadedRecord[RulesAPI], computer: Collection[int] = ()
+) -> dict[str, Any]:
     """The analysis of a record of any family (JSON text, data or a loaded record); a
-    :class:`~liarsdice.core.errors.RecordError` when it is not a legal record."""
+    :class:`~liarsdice.core.errors.RecordError` when it is not a legal record.
+
+    ``computer``: the game's player actions (numbered from 0 in the order played, chance
+    events aside) that the computer made for a person who was away, out of time or gone;
+    their moves are marked ``computer`` and not counted in that person's summary. A record
+    does not say so: the server knows it from its room's log."""
     loaded = record if isinstance(record, LoadedRecord) else load_record(record)
     family_of_record(loaded)  # the family that loaded it: known rules
-    return _ANALYSERS[loaded.family](loaded)
+    return _ANALYSERS[loaded.family](loaded, computer)

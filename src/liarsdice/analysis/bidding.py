@@ -8,18 +8,19 @@ For each move, from the state just before it and the view of the player who made
 * ``p_actual`` / ``p_exact_actual``: the same with every die known (the engine's count): 0 or 1;
 * ``expert``: the move the expert bot chooses from that view (its reading of the table,
   deterministic: no solver, no re-solve, no noise, a seeded generator);
-* ``loss``: the expert's value of its best move minus its value of the move played, both the
-  bots' position value (the decider's chance of winning the game after the round, from the
-  dice counts; under ``room`` scoring, score points), judged for bids and calls.
+* ``loss``: the expert's value of its best move (``best``, ``best_value``) minus its value of
+  the move played (``value``), both the bots' position value (the decider's chance of winning
+  the game after the round, from the dice counts; under ``room`` scoring, score points),
+  judged for bids and calls.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from liarsdice.analysis.common import MoveAnalysis, analyse_moves
+from liarsdice.analysis.common import Measure, MoveAnalysis, analyse_moves
 from liarsdice.bots.bidding.bayes import Option
 from liarsdice.bots.bidding.expert import ExpertBot
 from liarsdice.core.bidding.bid import Bid
@@ -50,7 +51,12 @@ class JudgeBot(ExpertBot):
     def candidate_bids(self, game: Game, view: PlayerView) -> list[tuple[int, Bid]]:
         out = super().candidate_bids(game, view)
         also = self.also
-        if also is not None and also in view.legal_actions and all(a != also for a, _ in out):
+        if (
+            also is not None
+            and BID_BASE <= also < BID_BASE + len(game.space)  # a raise (calls are scored)
+            and also in view.legal_actions
+            and all(a != also for a, _ in out)
+        ):
             out.append((also, game.space.bids[also - BID_BASE]))
         return out
 
@@ -116,16 +122,18 @@ def _analyse_move(
     if best is not None and value is not None:
         out.loss = max(0.0, best.value - value)
         out.agrees = best.action == action
+        out.best = _expert_text(game, seat, best.action, best)
+        out.value, out.best_value = value, best.value
     return out
 
 
-def analyse_bidding(record: LoadedRecord[Rules]) -> dict[str, Any]:
+_WIN = Measure("the expert's estimate of the win chance the move gave away", "win")
+_POINTS = Measure("the expert's estimate of the points the move gave away (room scoring)", "points")
+
+
+def analyse_bidding(record: LoadedRecord[Rules], computer: Collection[int] = ()) -> dict[str, Any]:
     """The analysis (``docs/ANALYSIS.md``) of a bidding-family record; its first error raised
-    (:class:`~liarsdice.core.errors.RecordError`)."""
-    room = record.rules.scoring is Scoring.ROOM
-    measure = (
-        "the expert's estimate of the points the move gave away (room scoring)"
-        if room
-        else "the expert's estimate of the win chance the move gave away"
-    )
-    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, measure)
+    (:class:`~liarsdice.core.errors.RecordError`). ``computer``: the game's player actions
+    the computer made for a person (:func:`~liarsdice.analysis.common.played_for`)."""
+    measure = _POINTS if record.rules.scoring is Scoring.ROOM else _WIN
+    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, measure, computer)

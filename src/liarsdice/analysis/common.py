@@ -8,9 +8,12 @@ object of ``docs/ANALYSIS.md`` (``moves``, ``players``) and :func:`format_text` 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+
+from liarsdice.core.common import CHANCE
 
 _S = TypeVar("_S")
 
@@ -18,11 +21,13 @@ __all__ = [
     "FORMAT",
     "THRESHOLDS",
     "VERSION",
+    "Measure",
     "MoveAnalysis",
     "build",
     "format_text",
     "life_worth",
     "mark_of",
+    "played_for",
 ]
 
 FORMAT = "liarsdice-analysis"
@@ -41,6 +46,18 @@ first that applies, largest first."""
 ALPHA = 1.5
 """The win chance of a position: the share of ``dice ** ALPHA`` (lives in poker dice), the
 bots' position value (:func:`liarsdice.bots.bidding.bayes.position_value`)."""
+
+
+@dataclass(frozen=True)
+class Measure:
+    """What a family's numbers measure: ``loss`` in words (the JSON's ``loss_measure``), and
+    ``values`` (the JSON's ``values``), the unit of a move's ``value`` and ``best_value``:
+    ``"win"`` the player's chance of winning the game after the move, ``"points"`` the
+    points it is worth (room scoring), ``"lose_life"`` its chance of losing a life (lower is
+    better)."""
+
+    loss: str
+    values: str
 
 
 def mark_of(loss: float | None) -> str | None:
@@ -94,10 +111,17 @@ class MoveAnalysis:
     expert: str | None = None
     agrees: bool | None = None
     loss: float | None = None
+    best: str | None = None  # the best of the scored moves (the loss is measured from it)
+    value: float | None = None  # the move played, by the analysis' ``values`` measure
+    best_value: float | None = None  # the best move, by the same measure
+    computer: bool = False  # the computer played it for the player (away, out of time, left)
 
     def to_json(self) -> dict[str, Any]:
         def num(x: float | None) -> float | None:
             return None if x is None else round(min(1.0, max(0.0, float(x))), 4)
+
+        def measure(x: float | None) -> float | None:  # (points under room scoring)
+            return None if x is None else round(float(x), 4)
 
         loss = None if self.loss is None else round(max(0.0, float(self.loss)), 4)
         return {
@@ -115,6 +139,10 @@ class MoveAnalysis:
             "agrees": self.agrees,
             "loss": loss,
             "mark": mark_of(loss),
+            "best": self.best,
+            "value": measure(self.value),
+            "best_value": measure(self.best_value),
+            "computer": self.computer,
         }
 
 
@@ -123,10 +151,12 @@ def analyse_moves(
     family: str,
     replay: Callable[[Any], tuple[Sequence[_S], Any]],
     judge: Callable[[_S, int, int, Mapping[str, Any], list[str]], MoveAnalysis],
-    measure: str,
+    measure: Measure,
+    computer: Collection[int] = (),
 ) -> dict[str, Any]:
     """The analysis of ``record``: ``replay`` gives the state before each move and the last
-    state; ``judge(state, round, move number, move, players)`` judges each move, in order."""
+    state; ``judge(state, round, move number, move, players)`` judges each move, in order.
+    ``computer``: the game's player actions (:func:`played_for`) the computer made."""
     before, final = replay(record)
     moves = [
         (r, m, move) for r, rnd in enumerate(record.rounds) for m, move in enumerate(rnd["moves"])
@@ -135,20 +165,41 @@ def analyse_moves(
     analysed = [
         judge(state, r, m, move, names) for state, (r, m, move) in zip(before, moves, strict=True)
     ]
+    for entry, by_computer in zip(analysed, played_for(before, final, computer), strict=True):
+        entry.computer = by_computer
     winner = final.winner
     won = None if winner is None else names[winner]
     return build(family, record.data["rules"], names, won, final.is_terminal(), analysed, measure)
 
 
+def _player_actions(state: Any) -> int:
+    """How many player actions (chance events aside) the game has seen by ``state``."""
+    return sum(1 for player, _ in state.history() if player != CHANCE)
+
+
+def played_for(before: Sequence[Any], final: Any, computer: Collection[int]) -> list[bool]:
+    """Whether the computer made each move of a replayed record: a move is the player
+    actions from its state to the next one's, and ``computer`` numbers the game's player
+    actions from 0 (the room's log of the game's ``action`` events, in order). A move of
+    several actions (a show, its re-roll and its raise) is the computer's if any of them is."""
+    if not computer:
+        return [False] * len(before)
+    ends = [_player_actions(s) for s in (*before, final)]
+    chosen = set(computer)
+    return [any(i in chosen for i in range(a, b)) for a, b in itertools.pairwise(ends)]
+
+
 def _summary(moves: list[dict[str, Any]], players: Sequence[str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in players:
-        mine = [m for m in moves if m["player"] == name and m["kind"] != "ask"]
+        theirs = [m for m in moves if m["player"] == name and m["kind"] != "ask"]
+        mine = [m for m in theirs if not m["computer"]]  # the computer's are not held against them
         judged = [m for m in mine if m["loss"] is not None]
         marks = [m["mark"] for m in judged]
         total = sum(m["loss"] for m in judged)
         out[name] = {
             "decisions": len(mine),
+            "computer": len(theirs) - len(mine),
             "judged": len(judged),
             "agreed": sum(1 for m in judged if m["agrees"]),
             "inaccuracies": marks.count("inaccuracy"),
@@ -167,7 +218,7 @@ def build(
     winner: str | None,
     finished: bool,
     moves: Sequence[MoveAnalysis],
-    loss_measure: str,
+    measure: Measure,
 ) -> dict[str, Any]:
     """The JSON analysis (``docs/ANALYSIS.md``) of a record's analysed moves."""
     entries = [m.to_json() for m in moves]
@@ -180,7 +231,8 @@ def build(
         "seats": list(players),
         "finished": finished,
         "winner": winner,
-        "loss_measure": loss_measure,
+        "loss_measure": measure.loss,
+        "values": measure.values,
         "thresholds": dict(THRESHOLDS),
         "moves": entries,
     }

@@ -12,16 +12,17 @@ For each move, from the state just before it and the view of the player who made
   played minus by its best answer (:meth:`~liarsdice.bots.poker.levels.PokerBayesBot.
   respond_odds`: a call loses when the bid is true, an accept when no higher hand comes and
   the next player calls, or the five-of-a-kind challenge fails), times what a life is worth to
-  the player (:func:`~liarsdice.analysis.common.life_worth`): a win chance given away.
+  the player (:func:`~liarsdice.analysis.common.life_worth`): a win chance given away; the
+  two chances of losing a life are the move's ``value`` and its ``best_value`` (``best``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
-from liarsdice.analysis.common import MoveAnalysis, analyse_moves, life_worth
+from liarsdice.analysis.common import Measure, MoveAnalysis, analyse_moves, life_worth
 from liarsdice.bots.poker.levels import PokerExpertBot
 from liarsdice.bots.poker.simple import known_dice, reach
 from liarsdice.core.poker import ACCEPT, LIAR, PokerRules, PokerState, format_poker_bid, satisfies
@@ -72,14 +73,22 @@ def _analyse_move(
     best = min(answers, key=lambda a: lose[a])
     out.loss = (lose[action] - lose[best]) * life_worth(view.lives, seat)
     out.agrees = chosen == action
+    out.best = game.action_to_string(best, seat)
+    out.value, out.best_value = lose[action], lose[best]
     return out
 
 
-def analyse_poker(record: LoadedRecord[PokerRules]) -> dict[str, Any]:
+_MEASURE = Measure(
+    "the expert's estimate of the win chance the answer gave away "
+    "(its chance of losing a life, times a life's worth)",
+    "lose_life",
+)
+
+
+def analyse_poker(
+    record: LoadedRecord[PokerRules], computer: Collection[int] = ()
+) -> dict[str, Any]:
     """The analysis (``docs/ANALYSIS.md``) of a poker-dice record; its first error raised
-    (:class:`~liarsdice.core.errors.RecordError`)."""
-    measure = (
-        "the expert's estimate of the win chance the answer gave away "
-        "(its chance of losing a life, times a life's worth)"
-    )
-    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, measure)
+    (:class:`~liarsdice.core.errors.RecordError`). ``computer``: the game's player actions
+    the computer made for a person (:func:`~liarsdice.analysis.common.played_for`)."""
+    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, _MEASURE, computer)

@@ -172,6 +172,16 @@ def bot_player(level: str) -> str:
     return f"{BOT_PLAYER_PREFIX}{level}"
 
 
+def bot_level(player: str) -> str | None:
+    """The bot level of a rated identity made by :func:`bot_player`, else None. The browser
+    names a level by it (``static/names.js``: one name per level everywhere).
+
+    >>> bot_level(bot_player("prob")), bot_level("3fA9x")
+    ('prob', None)
+    """
+    return player.removeprefix(BOT_PLAYER_PREFIX) if player.startswith(BOT_PLAYER_PREFIX) else None
+
+
 __all__ = [
     "BOT_PLAYER_PREFIX",
     "DEFAULT_FAMILY",
@@ -182,6 +192,7 @@ __all__ = [
     "Standing",
     "Totals",
     "best_places",
+    "bot_level",
     "bot_player",
     "display",
     "family_of_preset",

@@ -470,6 +470,7 @@ def _player_row(p: Any, r: Any, family: str) -> dict[str, Any]:
         "player": p.id,
         "name": p.name,
         "kind": p.kind,
+        "level": ratings.bot_level(p.id) if p.kind == "bot" else None,
         "tag": ratings.tag(p.id),
         "family": family,
         **_family_facts(r),
@@ -502,22 +503,38 @@ async def _player_page(
     by_family = {
         r.family: r for r in await conn.execute(select(pr).where(pr.c.player_id == row.id))
     }
-    # A private room is reached by its link only: its games are left out (the link is the
-    # room's id, and a game's place and time tell about the room too).
-    games = await conn.execute(
-        select(player_games_table)
-        .outerjoin(rooms_table, rooms_table.c.id == player_games_table.c.room_id)
-        .where(player_games_table.c.player_id == player_id)
-        .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
-        .order_by(player_games_table.c.finished_at.desc(), player_games_table.c.room_id)
-        .limit(recent)
-    )
+    families = {
+        f: {
+            **_family_page(by_family.get(f)),
+            "recent": await _recent_games(conn, row.id, f, recent),
+        }
+        for f in ratings.FAMILY_NAMES
+    }
     return {
         **_player_row(row, None, family),
         **_family_page(by_family.get(family)),
-        "families": {f: _family_page(by_family.get(f)) for f in ratings.FAMILY_NAMES},
-        "recent": [_recent_game(g) for g in games],
+        "families": families,
+        "recent": families[family]["recent"],  # each family's games apart
     }
+
+
+async def _recent_games(
+    conn: AsyncConnection, player_id: str, family: str, limit: int
+) -> list[dict[str, Any]]:
+    """A player's latest rated games of one family, newest first. A private room is reached
+    by its link only: its games are left out (the link is the room's id, and a game's place
+    and time tell about the room too)."""
+    pg = player_games_table
+    games = await conn.execute(
+        select(pg)
+        .outerjoin(rooms_table, rooms_table.c.id == pg.c.room_id)
+        .where(pg.c.player_id == player_id)
+        .where(pg.c.family == family)
+        .where(rooms_table.c.private.is_not(true()))  # (no room row: not private)
+        .order_by(pg.c.finished_at.desc(), pg.c.room_id)
+        .limit(limit)
+    )
+    return [_recent_game(g) for g in games]
 
 
 class Store:
@@ -885,14 +902,19 @@ class Store:
             return await _player_page(conn, player_id, family, recent)
 
     async def leaderboard(
-        self, offset: int, limit: int, family: str = ratings.DEFAULT_FAMILY
+        self, offset: int, limit: int, family: str = ratings.DEFAULT_FAMILY, bots: bool = False
     ) -> tuple[list[dict[str, Any]], int]:
         """Players with at least one rated game in ``family``, best first in it; and how
-        many there are."""
+        many there are. People and bots are ranked apart: the people, or with ``bots`` the
+        bot levels."""
         pr = player_ratings_table
-        rated = (pr.c.family == family) & (pr.c.games > 0)
+        kind = players_table.c.kind
+        rated = (
+            (pr.c.family == family) & (pr.c.games > 0) & (kind == "bot" if bots else kind != "bot")
+        )
         async with self._engine().connect() as conn:
-            total = await conn.scalar(select(func.count()).select_from(pr).where(rated))
+            both = pr.join(players_table, pr.c.player_id == players_table.c.id)
+            total = await conn.scalar(select(func.count()).select_from(both).where(rated))
             rows = await conn.execute(
                 select(players_table, *pr.c["mu", "sigma", "games", "wins"])
                 .join(pr, pr.c.player_id == players_table.c.id)
@@ -903,14 +925,20 @@ class Store:
             )
             return [_player_row(r, r, family) for r in rows], int(total or 0)
 
-    async def events(self, room_id: str) -> list[tuple[int, str, dict[str, Any]]]:
-        """One room's event log, in order (for tests and audits)."""
+    async def events(
+        self, room_id: str, kinds: tuple[str, ...] | None = None
+    ) -> list[tuple[int, str, dict[str, Any]]]:
+        """One room's event log, in order (for tests and audits); only those of ``kinds``
+        when given (who made each move of a game, for its analysis)."""
+        query = (
+            select(*events_table.c["seq", "kind", "data"])
+            .where(events_table.c.room_id == room_id)
+            .order_by(events_table.c.seq)
+        )
+        if kinds is not None:
+            query = query.where(events_table.c.kind.in_(kinds))
         async with self._engine().connect() as conn:
-            rows = await conn.execute(
-                select(*events_table.c["seq", "kind", "data"])
-                .where(events_table.c.room_id == room_id)
-                .order_by(events_table.c.seq)
-            )
+            rows = await conn.execute(query)
             return [(seq, kind, json.loads(data)) for seq, kind, data in rows]
 
 

@@ -79,8 +79,8 @@ def _family(family: str) -> str:
 async def get_player(
     player_id: str, request: Request, family: str = DEFAULT_FAMILY
 ) -> dict[str, Any]:
-    """A player's page: the rating and counts in ``family``, every family's rating, and the
-    recent rated games of every family."""
+    """A player's page: the rating and counts in ``family`` and its recent rated games, and
+    every family's (``families``)."""
     store = server_of(request).store
     found = await store_call(request, store.player(player_id, _family(family)))
     if found is None:
@@ -96,15 +96,22 @@ async def leaderboard(
     per_page: int = PAGE,
     family: str = DEFAULT_FAMILY,
 ) -> dict[str, Any]:
-    """Rated players of a rule family, best first (OpenSkill's conservative estimate), in
-    pages."""
+    """Rated people of a rule family, best first (OpenSkill's conservative estimate), in
+    pages; and its rated bot levels apart (``bots``, best first: a handful, never paged), so
+    that a bot never ranks above people."""
     check_page(page, per_page)
     family = _family(family)
     start = (page - 1) * per_page
     store = server_of(request).store
     players, total = await store_call(request, store.leaderboard(start, per_page, family))
+    bots, _ = await store_call(request, store.leaderboard(0, PAGE, family, bots=True))
     response.headers["X-Total-Count"] = str(total)
-    out: dict[str, Any] = {"family": family, "families": list(FAMILY_NAMES), "players": players}
+    out: dict[str, Any] = {
+        "family": family,
+        "families": list(FAMILY_NAMES),
+        "players": players,
+        "bots": bots,
+    }
     if start + per_page < total:
         out["next_page"] = page + 1
     return out

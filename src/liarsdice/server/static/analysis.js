@@ -8,26 +8,93 @@ import { getJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { presetTitle } from "./rules.js";
+import { bidLabel, describeMove } from "./words.js";
 
 const analysisUrl = (room, game) => `/api/rooms/${encodeURIComponent(room)}/games/${game}/analysis`;
 
 /** The hash that opens the analysis of game `game` (for links). */
 export const analysisHash = (game) => `#analysis-${game}`;
 
-const pct = (x) => (x === null || x === undefined ? "–" : `${Math.round(100 * x)}%`);
-const lossText = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)}%`);
+const known = (x) => x !== null && x !== undefined;
+const pct = (x) => (known(x) ? `${Math.round(100 * x)}%` : "–");
+const lossText = (x, values) => (!known(x) ? "–" : values === "points" ? points(x) : `${(100 * x).toFixed(1)}%`);
+const points = (x) => (Math.round(10 * x) / 10).toLocaleString(document.documentElement.lang || undefined);
+const capital = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
+
+// One part of a move as the analysis writes it (the record's "5x6, show 6 6", "accept, three
+// K", "pair K, pass left"; the expert's "5x6, show 6,6"), in the notation the table's log reads.
+function asAction(part) {
+  if (part.startsWith("pass ")) return part.slice(5); // "left", "right"
+  if (part === "no show") return "no-show";
+  if (/^show [\d ,]+$/.test(part)) return `show ${part.slice(5).split(/[ ,]+/).join(",")}`;
+  return part;
+}
+
+/** A move of the analysis in the page's words, as the table's log says it: "bids 5 × sixes,
+ * shows a six and a six and re-rolls the rest", "accepts the cup, bids three kings". */
+export function moveWords(text) {
+  return String(text)
+    .split(", ")
+    .map((part) => (part === "accept (five of a kind)" ? _("accepts the cup and tries for five of a kind") : describeMove(asAction(part))))
+    .join(", ");
+}
+
+/** A move as a choice, for the sentence that says why: "raising to 2 × sixes", "calling liar". */
+export function choiceWords(text, faced) {
+  const first = String(text).split(", ")[0]; // the raise, without the dice shown with it
+  if (first === "liar") return _("calling liar");
+  if (first === "exact") return _("calling exact");
+  if (first.startsWith("accept")) return _("accepting the cup");
+  if (first === "buy") return _("buying a die");
+  if (first.startsWith("ask ")) return moveWords(first);
+  return faced ? _("raising to {bid}", { bid: bidLabel(first) }) : _("opening with {bid}", { bid: bidLabel(first) });
+}
+
+/**
+ * Why a move is marked, in one or two sentences of the page's language, from the analysis'
+ * facts (docs/ANALYSIS.md): the better move, both moves' values by the expert's estimate
+ * (`values`: "win", "points" or "lose_life") and the chance that the bid faced was true from
+ * the player's view. A move the computer made for the player says so. "" for the rest.
+ */
+export function whyText(m, values) {
+  if (m.computer) return _("The computer played this move for {name}: it is not counted against them.", { name: m.player });
+  if (!m.mark || !m.best) return "";
+  const o = {
+    better: capital(choiceWords(m.best, m.faced)),
+    played: choiceWords(m.played, m.faced),
+    best: pct(m.best_value),
+    value: pct(m.value),
+    name: m.player,
+    known: pct(m.p_known),
+  };
+  let verdict;
+  if (values === "lose_life") verdict = _("{better} was better than {played}: it loses a life {best} of the time by the expert's estimate, against {value}.", o);
+  else if (values === "points") verdict = _("{better} was better than {played}: it is worth {best} points by the expert's estimate, against {value}.", { ...o, best: points(m.best_value), value: points(m.value) });
+  else verdict = _("{better} was better than {played}: it wins the game {best} of the time by the expert's estimate, against {value}.", o);
+  if (!known(m.p_known)) return verdict;
+  const faced = values === "lose_life" ? _("The bid was true {known} of the time from the dice {name} could see; the expert reads the bid as well.", o) : _("The bid was true {known} of the time from the dice {name} could see; the expert reads the bids made so far as well.", o);
+  return `${verdict} ${faced}`;
+}
+
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 const MARKS = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
-const markText = (mark) => (mark ? `${SIGNS[mark]} ${MARKS[mark] || mark}` : "");
+
+/** The Mark cell: the sign and the word, in the mark's colour (style.css, `.mark-*`). */
+function markCell(m) {
+  if (m.computer) return h("span", { class: "mark mark-computer", text: _("played by the computer") });
+  if (m.mark) return h("span", { class: `mark mark-${m.mark}`, text: `${SIGNS[m.mark]} ${MARKS[m.mark] || m.mark}` });
+  if (m.agrees) return h("span", { class: "mark mark-best", text: `✓ ${_("best move")}` });
+  return null;
+}
 
 function table(id, caption, heads, rows) {
   return h(
     "div",
-    { class: "analysis-scroll", role: "region", "aria-labelledby": `${id}-caption`, tabindex: "0", style: "overflow-x: auto" },
+    { class: "analysis-scroll", role: "region", "aria-labelledby": `${id}-caption`, tabindex: "0" },
     h(
       "table",
       { class: "board analysis-table", id },
-      h("caption", { id: `${id}-caption`, style: "text-align: left; font-weight: 700; padding: 0.3rem 0" }, caption),
+      h("caption", { id: `${id}-caption`, class: "analysis-caption" }, caption),
       h("thead", {}, h("tr", {}, heads.map((t) => h("th", { scope: "col", text: t })))),
       h("tbody", {}, rows),
     ),
@@ -38,17 +105,18 @@ function moveRows(analysis) {
   return analysis.moves.map((m, i) =>
     h(
       "tr",
-      { class: m.mark ? `mark-${m.mark}` : "", "data-mark": m.mark || null },
+      { class: m.computer ? "computer" : m.mark ? `mark-${m.mark}` : "", "data-mark": m.computer ? "computer" : m.mark || null },
       h("th", { scope: "row", text: String(i + 1) }),
       h("td", { text: String(m.round + 1) }),
       h("td", { text: m.player }),
-      h("td", { text: m.played }),
-      h("td", { text: m.faced || "–" }),
+      h("td", { text: moveWords(m.played) }),
+      h("td", { text: m.faced ? bidLabel(m.faced) : "–" }),
       h("td", { text: pct(m.p_known) }),
       h("td", { text: pct(m.p_actual) }),
-      h("td", { text: m.expert === null ? "–" : m.agrees ? _("{move} (same)", { move: m.expert }) : m.expert }),
-      h("td", { text: lossText(m.loss) }),
-      h("td", { text: markText(m.mark), style: m.mark === "blunder" ? "font-weight: 700" : null }),
+      h("td", { text: !known(m.expert) ? "–" : m.agrees ? _("{move} (same)", { move: moveWords(m.expert) }) : moveWords(m.expert) }),
+      h("td", { text: lossText(m.loss, analysis.values) }),
+      h("td", {}, markCell(m)),
+      h("td", { class: "analysis-why", text: whyText(m, analysis.values) }),
     ),
   );
 }
@@ -60,14 +128,48 @@ function playerRows(analysis) {
       {},
       h("th", { scope: "row", text: name }),
       h("td", { text: String(s.decisions) }),
+      h("td", { text: String(s.computer || 0) }),
       h("td", { text: String(s.judged) }),
       h("td", { text: String(s.agreed) }),
       h("td", { text: String(s.inaccuracies) }),
       h("td", { text: String(s.mistakes) }),
       h("td", { text: String(s.blunders) }),
-      h("td", { text: lossText(s.average_loss) }),
+      h("td", { text: lossText(s.average_loss, analysis.values) }),
     ),
   );
+}
+
+const COLUMNS = () => ({
+  move: _("Move"),
+  faced: _("Bid faced"),
+  known: _("Chance true (as known)"),
+  actual: _("Chance true (all dice)"),
+  expert: _("Expert's move"),
+  lost: _("Win chance lost"),
+  mark: _("Mark"),
+  why: _("Why"),
+});
+
+/** Each column of the moves' table in plain words (the loss's words follow the family). */
+function columnHelp(analysis) {
+  const c = COLUMNS();
+  const t = analysis.thresholds;
+  const lost =
+    analysis.values === "lose_life"
+      ? _("How much the answer lowered the player's chance of winning the game, against the better answer: its extra chance of losing a life, times what a life was worth to them then. Only answers (liar or accept) are judged. The expert reads the bid as well as the dice, so a bid that looks unlikely from the dice alone can still be worth accepting.")
+      : analysis.values === "points"
+        ? _("How many points the move gave away against the expert's best move, by the expert's estimate (room scoring). The expert reads the bids made so far as well as the dice, so a bid that looks unlikely from the dice alone can still be worth believing.")
+        : _("How much the move lowered the player's chance of winning the game, against the expert's best move, by the expert's estimate. The expert reads the bids made so far as well as the dice, so a bid that looks unlikely from the dice alone can still be worth believing.");
+  const items = [
+    [c.faced, _("The bid standing when the player moved: the one they had to beat or call.")],
+    [c.known, _("How often that bid is true, counting the dice the player could see (their own and any shown) and taking every other die as a fair roll. It does not read the bidding.")],
+    [c.actual, _("Whether the bid really was true once every cup was lifted: 100% or 0%.")],
+    [c.expert, _("What the strongest computer player would do in that seat, seeing only what the player saw; “(same)” when the player did just that.")],
+    [c.lost, lost],
+    [c.mark, _("✓ the expert's own move; ?! an inaccuracy from {inaccuracy} lost, ? a mistake from {mistake}, ?? a blunder from {blunder}. A move the computer made for someone who was away is marked so and not counted against them.", { inaccuracy: pct(t.inaccuracy), mistake: pct(t.mistake), blunder: pct(t.blunder) })],
+    [c.why, _("For each marked move: the better move, and what each is worth by the expert's estimate.")],
+  ];
+  return h("dl", { class: "analysis-columns", id: "analysis-columns" }, items.map(([term, text]) => [h("dt", { text: term }), h("dd", { text })]));
 }
 
 export class AnalysisView {
@@ -82,9 +184,9 @@ export class AnalysisView {
     this.section.hidden = false;
     fill(this.section, h("p", { text: _("Analysing game {game}…", { game }) }));
     const analysis = await getJSON(analysisUrl(room, game));
-    const t = analysis.thresholds;
     const heading = h("h2", { id: "analysis-h", tabindex: "-1", text: _("Analysis of game {game}", { game }) });
     const o = { game: presetTitle(analysis.rules), names: analysis.seats.join(", "), name: analysis.winner };
+    const c = COLUMNS();
     fill(
       this.section,
       heading,
@@ -92,21 +194,18 @@ export class AnalysisView {
       h(
         "p",
         { class: "meta", id: "analysis-help" },
-        _("For each move: the chance that the bid the player faced was true from what they could see, and with every die known; the expert bot's move from the player's own view; and the loss: {measure}. Marks: ?! inaccuracy from {inaccuracy}, ? mistake from {mistake}, ?? blunder from {blunder}.", { measure: analysis.loss_measure, inaccuracy: pct(t.inaccuracy), mistake: pct(t.mistake), blunder: pct(t.blunder) }),
+        _("Every move, judged by the expert computer player from the seat of whoever made it, seeing only what they could see."),
         " ",
         h("a", { href: analysisUrl(room, game), id: "analysis-json" }, _("The analysis as JSON")),
       ),
-      table("analysis-players", _("Players"), [_("Player"), _("Decisions"), _("Judged"), _("As the expert"), _("Inaccuracies"), _("Mistakes"), _("Blunders"), _("Average loss")], playerRows(analysis)),
-      table(
-        "analysis-moves",
-        _("Every move"),
-        ["#", _("Round"), _("Player"), _("Move"), _("Bid faced"), _("Chance true (as known)"), _("Chance true (all dice)"), _("Expert's move"), _("Win chance lost"), _("Mark")],
-        moveRows(analysis),
-      ),
+      table("analysis-players", _("Players"), [_("Player"), _("Decisions"), _("Played by the computer"), _("Judged"), _("As the expert"), _("Inaccuracies"), _("Mistakes"), _("Blunders"), _("Average loss")], playerRows(analysis)),
+      h("h3", { class: "analysis-columns-h", text: _("What the columns mean") }),
+      columnHelp(analysis),
+      table("analysis-moves", _("Every move"), ["#", _("Round"), _("Player"), c.move, c.faced, c.known, c.actual, c.expert, c.lost, c.mark, c.why], moveRows(analysis)),
       h("p", {}, h("button", { type: "button", id: "analysis-close", onclick: () => this.close() }, _("Close the analysis"))),
     );
     heading.focus();
-    const marks = analysis.moves.filter((m) => m.mark === "mistake" || m.mark === "blunder").length;
+    const marks = analysis.moves.filter((m) => !m.computer && (m.mark === "mistake" || m.mark === "blunder")).length;
     this.announce(ngettext("Analysis of game {game}: {n} move, {marks} mistakes or blunders.", "Analysis of game {game}: {n} moves, {marks} mistakes or blunders.", analysis.moves.length, { game, marks }));
   }
 

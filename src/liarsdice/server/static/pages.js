@@ -1,7 +1,9 @@
 // The leaderboard (/leaderboard?family=poker) and a player's page (/p/{id}): ratings, games,
 // wins and calls per rule family (the bidding games and poker dice are rated apart), from
-// GET /api/leaderboard and GET /api/players/{id}. Players are told apart by a short tag from
-// their id ("ann #3f2a"): two players may share a name.
+// GET /api/leaderboard and GET /api/players/{id}. People are ranked among themselves; the
+// computer players (one per bot level, named as the lobby names it) have a table of their
+// own below. People are told apart by a short tag from their id ("ann #3f2a"): two players
+// may share a name.
 
 import { ApiError, getJSON, loadPlayer } from "./api.js";
 import { fill, h } from "./dom.js";
@@ -9,6 +11,7 @@ import { _, currentLanguage } from "./i18n.js";
 import { ordinal } from "./words.js";
 import { presetTitle } from "./rules.js";
 import { loadStyles, replayPath } from "./replay.js";
+import { botLevelName } from "./names.js";
 
 const playerPath = (id) => `/p/${encodeURIComponent(id)}`;
 
@@ -27,9 +30,15 @@ function setFamilyInUrl(family) {
   history.replaceState(null, "", `${url.pathname}${url.search}`);
 }
 
+const isBot = (p) => p.kind === "bot";
+
+/** A player's display name: a bot level's one name (names.js), else the person's own. */
+const displayName = (p) => (isBot(p) && p.level ? botLevelName(p.level) : p.name);
+
 /** A player's name and tag: "ann" and a muted "#3f2a" (computer players need none). */
 function nameWithTag(p) {
-  return [p.name, p.tag && p.kind !== "bot" ? h("span", { class: "player-tag", text: ` #${p.tag}` }) : null];
+  if (isBot(p)) return h("span", { class: "bot-level", text: displayName(p) });
+  return [p.name, p.tag ? h("span", { class: "player-tag", text: ` #${p.tag}` }) : null];
 }
 
 /** The family switch: a radio group (arrow keys move between the families). */
@@ -48,6 +57,24 @@ function familySwitch(id, current, onChange) {
   return box;
 }
 
+/** A leaderboard line: the rank (people only), the name linked to the player's page, the
+ * rating, games and wins. */
+function boardRow(p, family, me, rank) {
+  return h(
+    "tr",
+    { "data-player": p.player, class: me && me.player === p.player ? "me" : "" },
+    rank === null ? null : h("td", { text: ordinal(rank) }),
+    h("th", { scope: "row" }, h("a", { href: `${playerPath(p.player)}?family=${family}` }, nameWithTag(p))),
+    h("td", { text: p.rating ?? "–" }),
+    h("td", { text: String(p.games ?? 0) }),
+    h("td", { text: String(p.wins ?? 0) }),
+  );
+}
+
+function boardTable(id, caption, heads, tbody) {
+  return h("table", { class: "board", id }, caption, h("thead", {}, h("tr", {}, heads.map((t) => h("th", { scope: "col", text: t })))), tbody);
+}
+
 export async function startLeaderboard(section, showError) {
   section.hidden = false;
   loadStyles();
@@ -60,13 +87,13 @@ export async function startLeaderboard(section, showError) {
   let rank = 0;
   const tbody = h("tbody");
   const caption = h("caption", { class: "visually-hidden" });
-  const table = h(
-    "table",
-    { class: "board", id: "leaderboard-table" },
-    caption,
-    h("thead", {}, h("tr", {}, [_("Rank"), _("Player"), _("Rating"), _("Games"), _("Wins")].map((t) => h("th", { scope: "col", text: t })))),
-    tbody,
-  );
+  const table = boardTable("leaderboard-table", caption, [_("Rank"), _("Player"), _("Rating"), _("Games"), _("Wins")], tbody);
+  // The computer players: a table of their own, never ranked among people.
+  const botBody = h("tbody");
+  const botCaption = h("caption", { class: "visually-hidden" });
+  const botHeading = h("h3", { class: "leaderboard-bots-h", id: "leaderboard-bots-h", text: _("Computer players") });
+  const botNote = h("p", { class: "hint", text: _("Computer players are rated too, to measure people against; they are not ranked among people.") });
+  const bots = h("section", { id: "leaderboard-bots", "aria-labelledby": "leaderboard-bots-h" }, botHeading, botNote, boardTable("leaderboard-bots-table", botCaption, [_("Computer player"), _("Rating"), _("Games"), _("Wins")], botBody));
   const content = h("div", { id: "leaderboard-content" });
   const switcher = familySwitch("leaderboard-family", family, (f) => {
     family = f;
@@ -84,23 +111,17 @@ export async function startLeaderboard(section, showError) {
       const data = await getJSON(`/api/leaderboard?family=${family}&page=${page}&per_page=50`);
       if (mine !== loading) return; // the family changed meanwhile
       if (page === 1) {
+        const words = familyWords(family).toLowerCase();
         tbody.replaceChildren();
-        caption.textContent = _("Players by rating: {family}", { family: familyWords(family).toLowerCase() });
-        fill(content, data.players.length ? table : h("p", { class: "hint", text: _("Nobody is rated in {family} yet: play a game to be the first.", { family: familyWords(family).toLowerCase() }) }));
+        caption.textContent = _("Players by rating: {family}", { family: words });
+        botCaption.textContent = _("Computer players by rating: {family}", { family: words });
+        fill(botBody, (data.bots || []).map((p) => boardRow(p, family, null, null)));
+        bots.hidden = !(data.bots || []).length;
+        fill(content, data.players.length ? table : h("p", { class: "hint", text: _("Nobody is rated in {family} yet: play a game to be the first.", { family: words }) }), bots);
       }
       for (const p of data.players) {
         rank += 1;
-        tbody.append(
-          h(
-            "tr",
-            { "data-player": p.player, class: me && me.player === p.player ? "me" : "" },
-            h("td", { text: ordinal(rank) }),
-            h("th", { scope: "row" }, h("a", { href: `${playerPath(p.player)}?family=${family}` }, nameWithTag(p))),
-            h("td", { text: p.rating ?? "–" }),
-            h("td", { text: String(p.games ?? 0) }),
-            h("td", { text: String(p.wins ?? 0) }),
-          ),
-        );
+        tbody.append(boardRow(p, family, me, rank));
       }
       more.hidden = !data.next_page;
       page = data.next_page || page;
@@ -123,8 +144,8 @@ export async function startPlayer(section, id, showError) {
   const heading = section.querySelector("#player-h");
   try {
     const p = await getJSON(`/api/players/${encodeURIComponent(id)}`);
-    heading.textContent = p.name;
-    document.title = _("{name} · Liar's Dice", { name: p.name });
+    heading.textContent = displayName(p);
+    document.title = _("{name} · Liar's Dice", { name: displayName(p) });
     const me = loadPlayer();
     const fams = p.families || { [p.family || "bidding"]: p };
     // The family shown first: the link's, else the one this player played most.
@@ -144,27 +165,38 @@ export async function startPlayer(section, id, showError) {
       );
       stats.setAttribute("aria-label", _("{family}: rating and games", { family: familyWords(family) }));
     };
+    // Each family's recent games: only that family's (the switch redraws them).
+    const games = h("div", { id: "player-recent" });
+    const showGames = () => {
+      const recent = (fams[family] && fams[family].recent) || [];
+      fill(
+        games,
+        recent.length
+          ? h(
+              "table",
+              { class: "board", id: "player-games-table" },
+              h("caption", { class: "visually-hidden", text: _("Recent games: {family}", { family: familyWords(family).toLowerCase() }) }),
+              h("thead", {}, h("tr", {}, [_("When"), _("Game"), _("Room"), _("Place"), _("Rating after")].map((t) => h("th", { scope: "col", text: t })))),
+              h("tbody", {}, recent.map((g) => gameRow(g))),
+            )
+          : h("p", { class: "hint", text: _("No finished games of {family} yet.", { family: familyWords(family).toLowerCase() }) }),
+      );
+    };
     showStats();
-    const recent = p.recent || [];
+    showGames();
     fill(
       body,
-      h("p", { class: "meta", id: "player-tag" }, p.kind === "bot" ? _("A computer player") : p.tag ? _("Player #{tag}", { tag: p.tag }) : ""),
+      h("p", { class: "meta", id: "player-tag" }, isBot(p) ? _("A computer player") : p.tag ? _("Player #{tag}", { tag: p.tag }) : ""),
       me && me.player === p.player ? h("p", { class: "hint", text: _("This is you. Change your name in the lobby.") }) : null,
       familySwitch("player-family", family, (f) => {
         family = f;
         setFamilyInUrl(f);
         showStats();
+        showGames();
       }),
       stats,
       h("h3", { text: _("Recent games") }),
-      recent.length
-        ? h(
-            "table",
-            { class: "board", id: "player-games-table" },
-            h("thead", {}, h("tr", {}, [_("When"), _("Game"), _("Room"), _("Place"), _("Rating after")].map((t) => h("th", { scope: "col", text: t })))),
-            h("tbody", {}, recent.map((g) => gameRow(g))),
-          )
-        : h("p", { class: "hint", text: _("No finished games yet.") }),
+      games,
     );
   } catch (err) {
     heading.textContent = _("Player");
