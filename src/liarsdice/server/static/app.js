@@ -28,6 +28,7 @@ import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
 import { ReplayViewer, startReplayPage } from "./replay.js";
 import { analysisHash, wireAnalysis } from "./analysis.js";
+import { botLevelName } from "./names.js";
 import { RevealController } from "./reveal.js";
 import { BASICS, optionSentences, presetRules, presetSummary, presetTitle } from "./rules.js";
 import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
@@ -591,11 +592,6 @@ function wireRoomControls() {
     if (!text) return;
     if (send("chat", { text })) input.value = "";
   });
-}
-
-const BOT_LEVELS = { random: _("Beginner (plays at random)"), prob: _("Casual (counts the odds)"), bayes: _("Sharp (reads your bids)"), expert: _("Expert (thinks ahead)") };
-function botLevelName(level) {
-  return BOT_LEVELS[level] || level;
 }
 
 let leaveArmed = 0;
