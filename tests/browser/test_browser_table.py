@@ -1,18 +1,16 @@
 """The browser table in a real browser (Debian's chromium through Playwright) against a real
 ``liarsdice serve``: the first-game walkthrough from the lobby, the reveal (animated and with
 reduced motion) ending in the right state, the game log with palifico rounds, picking dice
-by clicking them (show-and-reroll, poker dice), sound and its remembered mute toggle, an
-unknown room, and axe-core's accessibility check (no serious or critical violations) on the
-lobby, the table and the reveal. Screenshots go to tests/artifacts/. See e2e_util
-(``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
+by clicking them (show-and-reroll; poker dice are test_browser_poker.py's), sound and its
+remembered mute toggle, an unknown room, and axe-core's accessibility check (no serious or
+critical violations) on the lobby, the table and the reveal. Screenshots go to
+tests/artifacts/. See e2e_util (``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
 """
 
 from __future__ import annotations
 
 import time
 from typing import TYPE_CHECKING, Any
-
-import pytest
 
 from e2e_util import (
     FOREIGN_DICE_JS,
@@ -329,58 +327,6 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
     entry = page.inner_text("#log-body li.entry[data-text^='show ']")
     words = ["", "one", "two", "three", "four", "five", "six"]
     assert f"show a {words[int(face or 0)]}" in entry, entry
-    no_page_errors(page)
-    page.context.close()
-
-
-def test_poker_dice_by_clicking_dice(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce")
-    start_with_bots(page, server, "paula", options="", preset="poker-dice")
-    done: set[str] = set()
-    deadline = time.monotonic() + 30
-    while not {"arrange", "roll", "bid"} <= done:
-        assert time.monotonic() < deadline, f"poker moves not all made: {done}"
-        if state(page)["room"]["status"] == "finished":
-            page.click("#rematch")
-            page.wait_for_timeout(200)
-        if not my_turn(page):
-            page.wait_for_timeout(30)
-            continue
-        phase = state(page)["view"]["phase"]
-        if phase == "respond":
-            page.click("#moves button[data-move='accept']")
-        elif phase == "arrange":
-            # Move one die by clicking it: out of the cup while two or more are under it,
-            # else one from outside back under (at least one die stays under the cup).
-            cup = page.locator("#my-dice .zone-cup button.die-btn")
-            outside = page.locator("#my-dice .zone-outside button.die-btn")
-            before = outside.count()
-            if cup.count() >= 2:
-                cup.first.click()
-                assert outside.count() == before + 1
-            else:
-                outside.first.click()
-                assert outside.count() == before - 1
-            page.click("#arrange-button")
-            done.add("arrange")
-        elif phase == "shake":
-            page.check("#shake-toggle")  # a checkbox with its label: a choice, not a move
-            assert page.is_checked("#shake-toggle")
-            assert page.get_attribute("#shake-toggle", "type") == "checkbox"
-            page.click("#roll-button")
-            done.add("roll")
-        elif phase == "bid":
-            page.locator("#moves .hand-row button.hand").first.click()
-            done.add("bid")
-        elif phase == "pass":
-            page.locator(
-                "#moves button[data-move='left'], #moves button[data-move='right']"
-            ).first.click()
-        elif phase == "keep":
-            page.click("#keep-button")
-        else:
-            pytest.fail(f"unexpected phase {phase}")
-        page.wait_for_timeout(60)
     no_page_errors(page)
     page.context.close()
 

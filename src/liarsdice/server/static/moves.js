@@ -1,18 +1,19 @@
 // The move picker, built from the view's `legal` list only (each move's `action` integer is
 // what is sent; its `text` notation is only read to lay the moves out):
 //   * bids: a row of quantities (pick one) and a row of faces (click one to bid), only legal
-//     combinations enabled; poker hands: kind, then rank, then the hand;
+//     combinations enabled; poker claims: a builder (the kind of hand, then its cards) and
+//     one button, enabled only for a legal claim;
 //   * show-and-reroll: click your dice to pick which to show;
-//   * poker dice: click dice to move them between the cup and outside, to roll them, or to
-//     keep them;
+//   * poker dice: click dice to move them between the cup and outside, to roll them (every
+//     die drawn: a die under the cup shakes the cup), or to keep them;
 //   * calls and every other move: buttons.
 // Every legal move is reachable: anything the layouts don't place becomes a plain button.
 
 import { fill, h } from "./dom.js";
 import { die, faceName, faceWords } from "./dice.js";
-import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
+import { _, parts as withNodes, pgettext } from "./i18n.js";
 import { parseBid } from "./odds.js";
-import { POKER_CATEGORIES, bidLabel, describeMove, pokerCategory, pokerRank, pokerTokens, pokerWords } from "./words.js";
+import { POKER_CATEGORIES, POKER_FACES, POKER_SHAPES, bidLabel, describeMove, pokerCategory, pokerHand, pokerParts, pokerRank, pokerText, pokerWords } from "./words.js";
 import { isPoker, myTurn, nameOf, oddsPercent } from "./table.js";
 
 const ZONES = {
@@ -113,10 +114,7 @@ export class MovePicker {
     this.sel = null;
     const cur = S.view.current_bid ? bidLabel(S.view.current_bid) : "";
     const parts = [h("legend", { class: "visually-hidden", text: _("Your move") })];
-    if (S.view.current_bid) {
-      const by = S.view.bidder === S.seat ? _("Bid to beat: {bid} by you") : _("Bid to beat: {bid} by {name}", { name: nameOf(S, S.view.bidder) });
-      parts.push(h("p", { class: "move-context" }, withNodes(by, { bid: h("strong", { text: cur }) })));
-    }
+    if (S.view.current_bid) parts.push(h("p", { class: "move-context", id: "move-context" }, withNodes(this.context(S, poker), { bid: h("strong", { text: cur }) })));
     const buttons = (groups.get("button") || []).map((move) => this.button(move, cur));
     if (buttons.length) parts.push(h("div", { class: "move-buttons" }, buttons));
     if (groups.get("bid")) parts.push(poker ? this.pokerBids(groups.get("bid")) : this.bidGrid(groups.get("bid")));
@@ -126,6 +124,15 @@ export class MovePicker {
     if (groups.get("keep")) parts.push(this.keepPicker(groups.get("keep")));
     fill(this.body, parts);
     this.onSelection();
+  }
+
+  /** The sentence above the moves about the standing bid ({bid} left for the bid in bold). */
+  context(S, poker) {
+    if (!poker) return S.view.bidder === S.seat ? _("Bid to beat: {bid} by you") : _("Bid to beat: {bid} by {name}", { name: nameOf(S, S.view.bidder) });
+    if (S.view.bidder === S.seat) return _("Your claim: {bid}. Pass the cup.");
+    const answers = S.view.legal.map((m) => m.text);
+    if (answers.includes("accept") && answers.includes("liar")) return _("{name} claims {bid}: accept the cup or call liar.", { name: nameOf(S, S.view.bidder) });
+    return _("Claim to beat: {bid} by {name}", { name: nameOf(S, S.view.bidder) });
   }
 
   button(move, cur) {
@@ -247,77 +254,114 @@ export class MovePicker {
     }
   }
 
-  // ------------------------------------------------------------ poker dice: hands
+  // ------------------------------------------------------------ poker dice: the claim builder
 
+  /**
+   * Poker claims, built in two steps: the kind of hand (a select), then its cards (a select per
+   * die it names; the other dice, "kickers", optional), and one button that makes the claim,
+   * enabled only when the server's legal list holds it. It starts from `startingClaim`; "My
+   * hand" sets it to your five dice's reading when that beats the standing claim, "Lowest"
+   * back to the least claim that does. Compact on purpose: your dice in the tray above stay
+   * in view while you claim.
+   */
   pokerBids(bids) {
-    const cats = new Map();
-    for (const move of bids) {
-      const c = pokerCategory(move.text);
-      if (!cats.has(c)) cats.set(c, []);
-      cats.get(c).push(move);
-      this.placed.add(move.action);
+    this.claimMoves = new Map(bids.map((m) => [m.text, m]));
+    for (const m of bids) this.placed.add(m.action);
+    this.leastClaim = leastMove(bids).text;
+    const hand = pokerHand([...this.S.view.cup, ...this.S.view.outside]);
+    this.handClaim = hand && this.claimMoves.has(hand) ? hand : null;
+    this.claim = pokerParts(startingClaim(bids, this.S.view.current_bid, hand));
+    this.claimBox = h("div", { class: "bid-grid claim-builder", id: "claim-builder" });
+    this.drawClaim();
+    return this.claimBox;
+  }
+
+  /** Redraw the builder for `this.claim`, keeping the focus on the control that had it. */
+  drawClaim() {
+    const focused = this.claimBox.contains(document.activeElement) ? document.activeElement.id : null;
+    const c = this.claim;
+    const text = pokerText(c);
+    const move = this.claimMoves.get(text) || null;
+    const legalKinds = new Set([...this.claimMoves.keys()].map(pokerCategory));
+    const kinds = POKER_CATEGORIES.filter(([cat]) => legalKinds.has(cat)).map(([cat, label]) => ({ value: cat, text: label }));
+    const slots = [slot("claim-kind", _("Claim a hand:"), select("claim-kind", kinds, c.cat, (cat) => this.pickKind(cat)))];
+    RANK_LABELS[c.cat]().forEach((label, i) => {
+      const options = this.rankOptions(i);
+      slots.push(slot(`claim-rank-${i}`, label, select(`claim-rank-${i}`, options, c.ranks[i], (face) => this.pickRank(i, face))));
+    });
+    const most = POKER_SHAPES[c.cat].kickers;
+    if (most) {
+      const kickers = [];
+      for (let i = 0; i < most; i++) {
+        const options = [{ value: "", text: "—", label: pgettext("dice", "none") }, ...this.kickerOptions()];
+        kickers.push(select(`claim-kicker-${i}`, options, c.kickers[i] || "", (face) => this.pickKicker(i, face), { "aria-label": _("Other die {n} (optional)", { n: i + 1 }) }));
+      }
+      slots.push(h("div", { class: "claim-slot claim-kickers", role: "group", "aria-labelledby": "claim-kickers-label" }, h("span", { class: "claim-slot-label", id: "claim-kickers-label", text: _("Other dice") }), h("span", { class: "claim-kicker-row" }, kickers)));
     }
-    this.pokerCats = cats;
-    // Start on the kind of hand bid last (raising within it is the usual move), else a pair.
-    const cur = this.S.view.current_bid ? pokerCategory(this.S.view.current_bid) : null;
-    this.pokerCat = [cur, "pair", "high"].find((c) => c && cats.has(c)) || pokerCategory(bids[0].text);
-    this.pokerRankSel = null;
-    this.catRow = h(
-      "div",
-      { class: "cat-row", role: "radiogroup", "aria-labelledby": "cat-label" },
-      POKER_CATEGORIES.filter(([c]) => cats.has(c)).map(([c, label]) =>
-        h("button", { type: "button", role: "radio", class: "cat", "data-cat": c, "aria-checked": c === this.pokerCat ? "true" : "false", text: label, onclick: () => this.pickCat(c) }),
+    const shortcut = (id, label, claim) =>
+      h("button", { type: "button", class: "claim-shortcut", id, disabled: claim === text, "data-move": claim, text: label, onclick: () => this.setClaim(claim) });
+    fill(
+      this.claimBox,
+      h("div", { class: "claim-line" }, slots),
+      h(
+        "div",
+        { class: "claim-actions" },
+        h("button", { type: "button", class: "primary", id: "claim-button", "data-move": move ? move.text : null, disabled: !move, text: _("Claim {hand}", { hand: pokerWords(text) || text }), onclick: () => move && this.move(move) }),
+        this.handClaim ? shortcut("claim-mine", _("My hand: {hand}", { hand: pokerWords(this.handClaim) }), this.handClaim) : null,
+        this.leastClaim !== this.handClaim ? shortcut("claim-least", _("Lowest: {hand}", { hand: pokerWords(this.leastClaim) }), this.leastClaim) : null,
       ),
+      move ? null : h("p", { class: "hint claim-why", id: "claim-why", role: "status", text: this.whyNot(c) }),
     );
-    this.rankRow = h("div", { class: "rank-row", role: "radiogroup", "aria-labelledby": "rank-label" });
-    this.handRow = h("div", { class: "hand-row", role: "group", "aria-labelledby": "hand-label" });
-    const grid = h(
-      "div",
-      { class: "bid-grid poker-grid" },
-      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "cat-label", text: _("Claim a hand:") }), this.catRow),
-      h("div", { class: "grid-line", id: "rank-line" }, h("span", { class: "row-label", id: "rank-label", text: _("Of which rank?") }), this.rankRow),
-      h("div", { class: "grid-line" }, h("span", { class: "row-label", id: "hand-label", text: _("Click a hand to bid:") }), this.handRow),
-    );
-    this.fillPoker();
-    return grid;
+    const again = focused && document.getElementById(focused);
+    if (again) again.focus({ preventScroll: true });
   }
 
-  pickCat(c) {
-    this.pokerCat = c;
-    this.pokerRankSel = null;
-    for (const b of this.catRow.children) b.setAttribute("aria-checked", b.dataset.cat === c ? "true" : "false");
-    this.fillPoker();
+  /** Why the claim being built can't be made (it is not in the legal list). */
+  whyNot(c) {
+    if (c.cat === "high" && c.kickers.filter(Boolean).length === 4 && pokerRank(c.ranks[0]) - Math.min(...c.kickers.map(pokerRank)) === 4) {
+      return _("Five dice in a row are a straight: claim the straight.");
+    }
+    const cur = this.S.view.current_bid;
+    return cur ? _("Too low: your claim must beat {bid}.", { bid: pokerWords(cur) || cur }) : _("You can't claim that now.");
   }
 
-  fillPoker() {
-    const moves = this.pokerCats.get(this.pokerCat) || [];
-    const ranks = [...new Set(moves.map((m) => pokerTokens(m.text)[0]).filter(Boolean))];
-    ranks.sort((a, b) => pokerRank(a) - pokerRank(b));
-    const line = this.rankRow.parentElement;
-    if (line) line.hidden = ranks.length === 0;
-    if (ranks.length && !ranks.includes(this.pokerRankSel)) this.pokerRankSel = ranks[0];
-    fill(
-      this.rankRow,
-      ranks.map((r) =>
-        h("button", {
-          type: "button",
-          role: "radio",
-          class: "rank",
-          "data-rank": r,
-          "aria-checked": r === this.pokerRankSel ? "true" : "false",
-          "aria-label": faceName(r),
-          onclick: () => {
-            this.pokerRankSel = r;
-            this.fillPoker();
-          },
-        }, die(r, { glyph: true })),
-      ),
-    );
-    const hands = ranks.length ? moves.filter((m) => pokerTokens(m.text)[0] === this.pokerRankSel) : moves;
-    fill(
-      this.handRow,
-      hands.map((m) => h("button", { type: "button", class: "hand", "data-move": m.text, text: capital(pokerWords(m.text) || m.text), onclick: () => this.move(m) })),
-    );
+  setClaim(text) {
+    this.claim = pokerParts(text);
+    this.drawClaim();
+  }
+
+  /** Another kind of hand: its least legal claim. */
+  pickKind(cat) {
+    const moves = [...this.claimMoves.values()].filter((m) => pokerCategory(m.text) === cat);
+    if (moves.length) this.setClaim(leastMove(moves).text);
+  }
+
+  pickRank(i, face) {
+    this.claim = withRank(this.claim, i, face);
+    this.drawClaim();
+  }
+
+  pickKicker(i, face) {
+    this.claim = withKicker(this.claim, i, face);
+    this.drawClaim();
+  }
+
+  /** Faces for rank slot `i`, each enabled only when some legal claim of this kind names those ranks. */
+  rankOptions(i) {
+    const c = this.claim;
+    const named = new Set([...this.claimMoves.keys()].map(pokerParts).filter((p) => p.cat === c.cat).map((p) => pokerText({ ...p, kickers: [] })));
+    const faces = c.cat === "straight" ? ["K", "A"] : POKER_FACES;
+    return faces.map((face) => ({
+      value: face,
+      text: c.cat === "straight" ? (face === "A" ? _("high (A K Q J 10)") : _("low (K Q J 10 9)")) : `${face} · ${faceWords(face, c.cat === "high" ? 1 : 2)}`,
+      disabled: !named.has(pokerText({ ...withRank(c, i, face), kickers: [] })),
+    }));
+  }
+
+  /** Faces an other die may show: not one of the ranks named (nor above a high die). */
+  kickerOptions() {
+    const c = this.claim;
+    return POKER_FACES.filter((f) => !c.ranks.includes(f) && (c.cat !== "high" || pokerRank(f) < pokerRank(c.ranks[0]))).map((face) => ({ value: face, text: `${face} · ${faceWords(face, 1)}` }));
   }
 
   // ------------------------------------------------------------ dice you click
@@ -337,7 +381,9 @@ export class MovePicker {
       this.onSelection();
     };
     const toggle = (i) => {
-      sel.dice[i].picked = !sel.dice[i].picked;
+      const d = sel.dice[i];
+      if (d.onpick) d.onpick(); // a die that stands for a choice of its own (the cup's shake)
+      else d.picked = !d.picked;
       refresh();
     };
     this.sel = sel && { ...sel, toggle };
@@ -398,9 +444,11 @@ export class MovePicker {
     const canShake = moves.some((m) => m.text.startsWith("shake"));
     let shake = false;
     let refresh = null;
-    const dice = [
-      ...S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" })),
-    ];
+    // Every die is drawn: the ones under the cup (clicking one shakes the cup: all of them
+    // are re-rolled) and the ones outside (each rolled in view or kept).
+    const under = S.view.cup.map((f) => ({ face: f, picked: false, zone: ZONES.cup, src: "cup", label: "", onpick: () => canShake && (shake = !shake) }));
+    const outside = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
+    const dice = [...under, ...outside];
     // Shaking is a choice that goes with the roll, not a move of its own: a checkbox.
     const shakeBox = canShake
       ? h("input", { type: "checkbox", id: "shake-toggle", "aria-describedby": "shake-hint", onchange: (ev) => { shake = ev.currentTarget.checked; refresh(); } })
@@ -414,12 +462,17 @@ export class MovePicker {
           h("span", { class: "hint", id: "shake-hint", text: ` ${_("(re-rolls the dice under it, unseen)")}` }),
         )
       : null;
-    const chosen = () => byKey.get(key(shake, dice.filter((d) => d.picked).map((d) => d.face))) || null;
-    const sel = dice.length ? { mode: "roll", title: pgettext("heading", "Roll"), caption: _("Click dice outside the cup to roll them in view."), dice } : null;
+    const chosen = () => byKey.get(key(shake, outside.filter((d) => d.picked).map((d) => d.face))) || null;
+    const caption = under.length && canShake ? _("Click the dice under the cup to shake it (all of them are re-rolled, unseen) and dice outside to roll them in view; the others stay.") : _("Click dice outside the cup to roll them in view.");
+    const sel = dice.length ? { mode: "roll", title: pgettext("heading", "Roll"), caption, dice } : null;
     const update = () => {
-      dice.forEach((d) => (d.label = d.picked ? _("{face}, outside: will be rolled", { face: faceName(d.face) }) : _("{face}, outside: stays", { face: faceName(d.face) })));
+      for (const d of under) {
+        d.picked = shake;
+        d.label = shake ? _("{face}, under the cup: will be shaken", { face: faceName(d.face) }) : _("{face}, under the cup: stays", { face: faceName(d.face) });
+      }
+      outside.forEach((d) => (d.label = d.picked ? _("{face}, outside: will be rolled", { face: faceName(d.face) }) : _("{face}, outside: stays", { face: faceName(d.face) })));
       if (shakeBox) shakeBox.checked = shake;
-      const n = dice.filter((d) => d.picked).length;
+      const n = outside.filter((d) => d.picked).length;
       return !shake && !n ? _("Roll nothing") : shake && n ? _("Roll the cup and {n} outside", { n }) : shake ? _("Roll the cup") : _("Roll {n} outside", { n });
     };
     let picker;
@@ -441,6 +494,71 @@ export class MovePicker {
     });
     return picker;
   }
+}
+
+// ------------------------------------------------------------ the claim builder's pure parts
+
+/** The move with the lowest action number: the least claim (bids are numbered in order). */
+function leastMove(moves) {
+  return moves.reduce((a, b) => (b.action < a.action ? b : a));
+}
+
+/**
+ * The claim the builder starts from (notation): the least legal claim, that is the least that
+ * beats the standing one; when opening (no claim to beat), your `hand` (its reading in
+ * notation, from `pokerHand`). `bids`: the legal claims ({action, text}).
+ */
+export function startingClaim(bids, currentBid, hand) {
+  if (!currentBid && hand && bids.some((m) => m.text === hand)) return hand;
+  return leastMove(bids).text;
+}
+
+/** Claim `c` ({cat, ranks, kickers}) with rank slot `i` set to `face`: a rank named twice swaps places, other dice that now clash go. */
+export function withRank(c, i, face) {
+  const ranks = [...c.ranks];
+  const j = ranks.indexOf(face);
+  if (j >= 0 && j !== i) ranks[j] = ranks[i];
+  ranks[i] = face;
+  const fits = (k) => !ranks.includes(k) && (c.cat !== "high" || pokerRank(k) < pokerRank(ranks[0]));
+  return pokerParts(pokerText({ cat: c.cat, ranks, kickers: c.kickers.filter(fits) }));
+}
+
+/** Claim `c` with other die `i` set to `face` ("" removes it): a face picked twice swaps places. */
+export function withKicker(c, i, face) {
+  const kickers = [...c.kickers];
+  const j = face ? kickers.indexOf(face) : -1;
+  if (j >= 0 && j !== i) kickers[j] = kickers[i];
+  kickers[i] = face;
+  return pokerParts(pokerText({ ...c, kickers: kickers.filter(Boolean) }));
+}
+
+// The label of each rank slot, per kind of hand ("Pair of [kings]", "Three [jacks]").
+const RANK_LABELS = {
+  junk: () => [],
+  high: () => [pgettext("claim", "High die")],
+  pair: () => [pgettext("claim", "Pair of")],
+  "two pair": () => [pgettext("claim", "Pairs of"), pgettext("claim", "and")],
+  three: () => [pgettext("claim", "Three")],
+  straight: () => [pgettext("claim", "Which")],
+  "full house": () => [pgettext("claim", "Three"), pgettext("claim", "over two")],
+  four: () => [pgettext("claim", "Four")],
+  five: () => [pgettext("claim", "Five")],
+};
+
+/** A select of `options` ({value, text, disabled, label}) showing `value`; `onpick(value)` on a change. */
+function select(id, options, value, onpick, attrs = {}) {
+  const el = h(
+    "select",
+    { id, ...attrs, onchange: (ev) => onpick(ev.currentTarget.value) },
+    options.map((o) => h("option", { value: o.value, disabled: Boolean(o.disabled), "aria-label": o.label || null, text: o.text })),
+  );
+  el.value = value;
+  return el;
+}
+
+/** A labelled slot of the builder: the label above its control. */
+function slot(id, label, control) {
+  return h("div", { class: "claim-slot" }, h("label", { class: "claim-slot-label", for: id, text: label }), control);
 }
 
 /** The move of the picked dice in ``byKey`` (by the multiset of their faces). */

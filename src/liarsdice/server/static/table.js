@@ -467,11 +467,12 @@ export function renderTray(area, el, S, sel) {
   }
   if (isPoker(S)) {
     heading.textContent = _("Your view of the cup");
-    const sig = JSON.stringify(["poker", v.game_no, v.round, v.cup, v.passed_cup]);
+    const sig = JSON.stringify(["poker", v.game_no, v.round, v.cup, v.outside, v.passed_cup]);
     sync(el, sig, () => [
       v.cup.length
-        ? diceRow(v.cup, { label: _("Under the cup (only you see them)"), attrs: { id: "my-dice-row", ...attrs }, src: "cup" })
+        ? h("div", { class: "zone zone-cup" }, v.outside.length ? h("span", { class: "zone-label", text: _("Under the cup") }) : null, diceRow(v.cup, { label: _("Under the cup (only you see them)"), attrs: { id: "my-dice-row", ...attrs }, src: "cup" }))
         : h("p", { class: "hint", text: _("You can't see under the cup now.") }),
+      v.outside.length ? h("div", { class: "zone zone-outside" }, h("span", { class: "zone-label", text: _("Outside the cup (everyone sees)") }), diceRow(v.outside, { label: _("Outside the cup"), src: "outside" })) : null,
       v.passed_cup && v.passed_cup.length ? h("p", { class: "meta" }, withNodes(_("You passed: {dice}"), { dice: diceRow(v.passed_cup, { label: _("You passed"), small: true, src: "cup" }) })) : null,
     ]);
     return;

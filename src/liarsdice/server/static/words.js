@@ -106,6 +106,64 @@ export const POKER_CATEGORIES = [
   ["five", _("Five of a kind")],
 ];
 
+// How many ranks each kind of claim names (a straight: its top face, K low or A high) and
+// how many other dice ("kickers") it may add (docs/POKER.md's table of bids).
+export const POKER_SHAPES = {
+  junk: { ranks: 0, kickers: 0 },
+  high: { ranks: 1, kickers: 4 },
+  pair: { ranks: 1, kickers: 3 },
+  "two pair": { ranks: 2, kickers: 1 },
+  three: { ranks: 1, kickers: 2 },
+  straight: { ranks: 1, kickers: 0 },
+  "full house": { ranks: 2, kickers: 0 },
+  four: { ranks: 1, kickers: 1 },
+  five: { ranks: 1, kickers: 0 },
+};
+
+/**
+ * A poker claim in parts: "pair K A Q" -> {cat: "pair", ranks: ["K"], kickers: ["A", "Q"]},
+ * "high straight" -> {cat: "straight", ranks: ["A"], kickers: []}; null if not a claim.
+ */
+export function pokerParts(text) {
+  const cat = pokerCategory(text);
+  if (!cat) return null;
+  if (cat === "straight") return { cat, ranks: [String(text) === "high straight" ? "A" : "K"], kickers: [] };
+  const tokens = pokerTokens(text);
+  const n = POKER_SHAPES[cat].ranks;
+  return { cat, ranks: tokens.slice(0, n), kickers: tokens.slice(n) };
+}
+
+const byRankDown = (a, b) => pokerRank(b) - pokerRank(a);
+
+/** A claim's parts back in notation, as the engine writes it (two pairs and kickers highest first). */
+export function pokerText({ cat, ranks, kickers }) {
+  if (cat === "junk") return "junk";
+  if (cat === "straight") return ranks[0] === "A" ? "high straight" : "low straight";
+  const made = cat === "two pair" ? [...ranks].sort(byRankDown) : ranks;
+  const others = kickers.filter(Boolean).sort(byRankDown);
+  return [cat, ...made, ...others].join(" ");
+}
+
+/**
+ * The best reading of five poker dice as a claim, in notation, as the engine reads a hand
+ * (core/poker/hands.py's `hand_bid`): ["K", "9", "K", "J", "10"] -> "pair K J 10 9"; null
+ * unless five poker faces.
+ */
+export function pokerHand(faces) {
+  const dice = (faces || []).map(String);
+  if (dice.length !== 5 || dice.some((f) => pokerRank(f) < 0)) return null;
+  const counts = new Map();
+  for (const f of dice) counts.set(f, (counts.get(f) || 0) + 1);
+  // The faces, most often first, then highest first: K K J 10 9 -> [K, J, 10, 9].
+  const groups = [...counts.entries()].sort((a, b) => b[1] - a[1] || pokerRank(b[0]) - pokerRank(a[0]));
+  const shape = groups.map(([, n]) => n).join("");
+  const f = groups.map(([face]) => face);
+  const cat = { 5: "five", 41: "four", 32: "full house", 311: "three", 221: "two pair", 2111: "pair" }[shape];
+  if (cat) return pokerText({ cat, ranks: f.slice(0, POKER_SHAPES[cat].ranks), kickers: f.slice(POKER_SHAPES[cat].ranks) });
+  if (pokerRank(f[0]) - pokerRank(f[4]) === 4) return pokerText({ cat: "straight", ranks: [f[0]], kickers: [] });
+  return pokerText({ cat: "high", ranks: f.slice(0, 1), kickers: f.slice(1) });
+}
+
 /** The dice a poker bid names, after its category: "pair K A Q" -> ["K", "A", "Q"]. */
 export function pokerTokens(text) {
   const cat = pokerCategory(text);
