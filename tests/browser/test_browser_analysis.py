@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from e2e_util import (
     axe_serious,
     get_json,
+    horizontal_overflow,
     my_turn,
     new_page,
     no_page_errors,
@@ -120,6 +121,12 @@ def test_the_analysis_of_a_finished_game(browser: Browser, server: str) -> None:
     assert page.evaluate("() => document.activeElement.id") == "analysis-h"
     assert axe_serious(page) == []
     screenshot(page, "analysis.png")
+    # on a phone the page keeps its width: the tables scroll sideways in their own region
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert horizontal_overflow(page) == 0
+    page.locator("#analysis-moves").scroll_into_view_if_needed()
+    screenshot(page, "analysis-phone.png", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#analysis-close")
     assert page.locator("#analysis").is_hidden()
 
