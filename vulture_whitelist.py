@@ -13,6 +13,7 @@ from uvicorn.config import Config as UvicornConfig
 
 from liarsdice.arena import GameResult
 from liarsdice.bots.table import BotTable
+from liarsdice.cli.command import PresetChoice
 from liarsdice.core.bidding.game import Game as BiddingGame
 from liarsdice.core.bidding.ladder import BidSpace
 from liarsdice.core.bidding.state import State as BiddingState
@@ -27,6 +28,7 @@ from liarsdice.server.http.analysis import get_analysis
 from liarsdice.server.http.health import ready
 from liarsdice.server.http.players import create_player, get_player, rename_player
 from liarsdice.server.http.rooms import get_record, get_room, join_room, list_rooms
+from liarsdice.server.http.rules import every_preset, one_preset
 from liarsdice.server.http.static import index, static_file
 from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import Envelope
@@ -43,6 +45,7 @@ from liarsdice.solve.tree import PublicTree
 create_player, get_player, rename_player
 get_analysis
 get_record, get_room, join_room, list_rooms
+every_preset, one_preset
 index, static_file
 ready
 ws_room
@@ -54,6 +57,9 @@ Metrics.takeovers
 # Alembic reads these from every revision module (server/migrations/versions/).
 migration = import_module("liarsdice.server.migrations.versions.0001_initial")
 migration.revision, migration.down_revision, migration.downgrade
+
+# click's Choice calls it for a value that is not one of its choices (--rules).
+PresetChoice.get_invalid_choice_message
 
 # html.parser.HTMLParser calls these (i18n/build.py reads index.html's text for the catalogue).
 _PageText.handle_starttag

@@ -2,7 +2,8 @@
 (``locale="es-ES"``) gets the lobby and the table in Spanish (the moves panel, the game log's
 bids), with no English sentence of the catalogue left on the page; the language switch in the
 header changes the language and the choice is remembered; axe-core finds no serious or
-critical violation in Spanish. Screenshots: tests/artifacts/lobby-es.png and table-es.png.
+critical violation in Spanish; the rules (the lobby's and the room's dialog) are the server's
+sentences in Spanish. Screenshots: tests/artifacts/lobby-es.png, table-es.png, rules-es.png.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from e2e_util import (
     axe_serious,
+    get_json,
     horizontal_overflow,
     least_bid,
     new_page,
@@ -68,6 +70,11 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
         "Déjalo vacío para un nombre de invitado"
     )
     page.wait_for_timeout(300)  # the open rooms' list
+    # the preset's rules are the server's (the terminal's sentences), in Spanish
+    classic = get_json(f"{server}/api/rules?lang=es")["presets"]["classic"]
+    assert page.locator("#preset-desc").inner_text() == classic["description"]
+    page.click("#preset-rules summary")
+    assert page.locator("#preset-rules-list li").all_inner_texts() == classic["rules"]
     assert visible_english(page) == []
     assert axe_serious(page) == []
     screenshot(page, "lobby-es.png")
@@ -99,6 +106,14 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
     assert visible_english(page) == []
     assert axe_serious(page) == []
     screenshot(page, "table-es.png")
+    # the rules dialog: the room's rules (dice=2) as the server says them, in Spanish
+    page.click("#rules-button")
+    page.wait_for_selector("#rules-dialog[open] #rules-list li")
+    shown = page.locator("#rules-list li").all_inner_texts()
+    room = get_json(f"{server}/api/rules/classic?lang=es&options=%7B%22dice%22%3A%222%22%7D")
+    assert shown == room["rules"]
+    assert shown[0].startswith("Cada jugador empieza con 2 dados") and "5 dados" not in str(shown)
+    screenshot(page, "rules-es.png")
     no_page_errors(page)
 
 

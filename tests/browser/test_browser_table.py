@@ -422,8 +422,8 @@ def test_keyboard_play_first_game_calls_and_rules(browser: Browser, server: str)
 
 
 def test_presets_carry_their_rules_in_plain_words(browser: Browser, server: str) -> None:
-    """The server's own plain-language rules for every preset (``/api/presets`` ``rules``)
-    are what the lobby lists; the client's built-in sentences are only a fallback."""
+    """The server's own plain-language rules for every preset (``/api/presets`` ``rules``,
+    the same sentences as ``/api/rules``) are what the lobby lists: the client has none."""
     presets = get_json(f"{server}/api/presets")["presets"]
     missing = [p["name"] for p in presets if not p.get("rules")]
     assert not missing, f"presets without rules from the server: {missing}"

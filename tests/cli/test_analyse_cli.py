@@ -93,3 +93,53 @@ def test_errors(tmp_path: Path, content: str, message: str) -> None:
 def test_a_missing_file() -> None:
     result = CliRunner().invoke(cli, ["analyse", "/no/such/game.json"])
     assert result.exit_code == 1 and "can't read" in result.output.lower()
+
+
+def _summary(**counts: int) -> dict[str, object]:
+    base = {"decisions": 0, "judged": 0, "agreed": 0, "inaccuracies": 0, "mistakes": 0}
+    return {**base, "blunders": 0, "average_loss": None, **counts}
+
+
+def test_every_count_agrees_with_its_noun() -> None:
+    """Issue 40: "1 mistakes, 1 blunders" (the counts go through the catalogue's plurals)."""
+    from liarsdice.cli.analyse import analysis_text
+    from liarsdice.i18n import using
+
+    analysis = {
+        "rules": "classic",
+        "seats": ["ann", "bob"],
+        "loss_measure": "the expert's estimate of the win chance the move gave away",
+        "moves": [],
+        "players": {
+            "ann": _summary(
+                decisions=1, judged=1, agreed=1, inaccuracies=1, mistakes=1, blunders=1
+            ),
+            "bob": _summary(
+                decisions=2, judged=2, agreed=2, inaccuracies=2, mistakes=2, blunders=2
+            ),
+        },
+        "finished": False,
+        "winner": None,
+    }
+    text = analysis_text(analysis)
+    assert "ann: 1 decision, 1 judged, 1 as the expert; 1 inaccuracy, 1 mistake, 1 blunder;" in text
+    assert (
+        "bob: 2 decisions, 2 judged, 2 as the expert; 2 inaccuracies, 2 mistakes, 2 blunders;"
+        in text
+    )
+    with using("es"):
+        text = analysis_text(analysis)
+    assert (
+        "ann: 1 decisión, 1 juzgada, 1 como el experto; 1 imprecisión, 1 error, 1 error grave;"
+        in text
+    )
+    assert "2 imprecisiones, 2 errores, 2 errores graves; pérdida media -" in text
+    assert "la estimación del experto de la probabilidad de ganar" in text
+    assert text.endswith("La partida no ha terminado.")
+
+
+def test_a_golden_game_says_its_counts_in_words() -> None:
+    result = CliRunner().invoke(cli, ["analyse", str(GOLDEN / "record-perudo-16.json")])
+    assert result.exit_code == 0, result.output
+    for word in ("decision", "inaccuracy", "mistake", "blunder"):
+        assert f" 1 {word}s" not in result.output

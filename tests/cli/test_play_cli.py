@@ -4,15 +4,19 @@ family shares is tested once in ``test_play_families.py``."""
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from liarsdice.cli.play import play
 from liarsdice.cli.rules_cmd import rules
+from liarsdice.cli.session import Session
 from liarsdice.core.bidding import PRESETS, Bid, Game, Rules, preset
 from liarsdice.families import load_record
+from liarsdice.families.bidding import BIDDING
 from liarsdice.families.bidding.terminal import parse_command
 from play_util import finished, play_error, play_out, unsaid
 
@@ -168,7 +172,7 @@ def test_rules_lists_every_preset() -> None:
     result = CliRunner().invoke(rules, [])
     assert result.exit_code == 0
     for name, r in PRESETS.items():
-        assert f"{name}: {r.description}" in result.output
+        assert f"{name}: {BIDDING.description(r)}" in result.output
     assert "ordering=perudo" in result.output and "palifico=true" in result.output
 
 
@@ -188,8 +192,10 @@ def test_rules_json_round_trips() -> None:
     data = json.loads(result.output)
     assert set(data) == set(PRESETS)
     for name, options in data.items():
+        assert options.pop("description") == BIDDING.description(PRESETS[name])
         assert Rules(**options) == PRESETS[name]
     one = json.loads(CliRunner().invoke(rules, ["room", "--json"]).output)
+    del one["description"]
     assert one["face_order"] == [2, 3, 4, 5, 6, 1] and Rules(**one) == PRESETS["room"]
 
 
@@ -201,3 +207,87 @@ def test_main_group_has_the_commands() -> None:
     assert result.exit_code == 0 and "classic:" in result.output
     result = CliRunner().invoke(cli, ["play", "--seed", "1", "--watch", "--players", "2"])
     assert result.exit_code == 0 and "wins the game!" in result.output
+
+
+# ------------------------------------------- files written and bots named (issue 40, point 9)
+@pytest.mark.parametrize(
+    ("where", "why"),
+    [
+        ("missing/x.json", "the folder {tmp}/missing does not exist"),
+        (".", "is a folder, not a file"),
+    ],
+)
+def test_save_is_checked_before_the_game(tmp_path: Path, where: str, why: str) -> None:
+    path = tmp_path / where
+    result = CliRunner().invoke(play, ["--seed", "1", "--save", str(path)], input="3x4\nquit\n")
+    assert result.exit_code == 2, result.output
+    assert "Round 1" not in result.output  # refused before the game, not after it
+    assert "Error: Invalid value for '--save': cannot write " in result.stderr
+    assert str(path) in result.stderr and why.format(tmp=tmp_path) in result.stderr
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_save_into_a_folder_that_cannot_be_written(tmp_path: Path) -> None:
+    folder = tmp_path / "locked"
+    folder.mkdir(mode=0o500)
+    result = CliRunner().invoke(play, ["--save", str(folder / "x.json")])
+    assert result.exit_code == 2 and "is not writable" in result.stderr
+
+
+def test_a_save_that_fails_at_the_end_is_an_error(tmp_path: Path) -> None:
+    """The path was fine at the start, but the folder is gone when the game ends."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    args = ["--watch", "--players", "2", "--dice", "1", "--seed", "4"]
+    said: list[str] = []
+    original = Session.run
+
+    def run_then_remove(self: Session) -> int:
+        folder.rmdir()  # after the check, before the game's record is written
+        said.append("removed")
+        return original(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Session, "run", run_then_remove)
+        result = CliRunner().invoke(play, [*args, "--save", str(folder / "x.json")])
+    assert said == ["removed"]
+    assert result.exit_code == 1, result.output
+    assert "wins the game" in result.stdout
+    assert result.stderr.startswith(f"Error: Cannot save the game to {folder / 'x.json'}: ")
+
+
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("expert,,", "entry 2 of 'expert,,' is empty"),
+        (",prob", "entry 1 of ',prob' is empty"),
+        ("", "name at least one bot"),
+        ("  ", "name at least one bot"),
+    ],
+)
+def test_empty_bot_names_are_refused(bots: str, said: str) -> None:
+    out = play_error(["--bots", bots, "--seed", "1"])
+    assert said in out and "Round 1" not in out
+    from liarsdice.cli.arena import arena
+
+    result = CliRunner().invoke(arena, ["--bots", bots, "--games", "1", "--quiet"])
+    assert result.exit_code == 2 and said in result.output
+
+
+def test_output_files_are_checked_before_the_work(tmp_path: Path) -> None:
+    from liarsdice.cli.arena import arena
+    from liarsdice.cli.selfplay import selfplay
+    from liarsdice.cli.solve import solve
+
+    missing = str(tmp_path / "no" / "such" / "out.json")
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    for command, args in [
+        (arena, ["--games", "1", "--quiet", "--out", missing]),
+        (solve, ["--rules", "snyd-joker", "--dice", "1", "--out", missing]),
+        (selfplay, ["--games", "1", "--quiet", "--out", str(a_file)]),
+    ]:
+        result = CliRunner().invoke(command, args)
+        assert result.exit_code == 2, result.output
+        assert "Error: Invalid value for '--out': cannot write " in result.output
+        assert ("does not exist" in result.output) or ("is a file, not a folder" in result.output)

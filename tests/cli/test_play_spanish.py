@@ -4,6 +4,7 @@ chosen from the environment (docs/I18N.md)."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
@@ -108,3 +109,57 @@ def test_command_errors_in_spanish() -> None:
     result = CliRunner().invoke(cli, ["--lang", "es", "play", "--bots", "nope"], env=NO_LOCALE)
     assert result.exit_code == 2
     assert "bot desconocido 'nope'" in result.output
+
+
+# ------------------------------------------------------ every command in Spanish (issue 40)
+GOLDEN = Path(__file__).parents[1] / "golden" / "formats"
+
+
+def spanish(args: list[str], code: int = 0) -> str:
+    """What ``liarsdice --lang es ARGS`` prints (standard output and error), with no English
+    sentence of the catalogues in it."""
+    result = CliRunner().invoke(cli, ["--lang", "es", *args], env=NO_LOCALE)
+    assert result.exit_code == code, result.output
+    assert "Traceback" not in result.output
+    assert leftover_english(result.output) == [], result.output
+    return result.output
+
+
+def test_rules_in_spanish() -> None:
+    listing = spanish(["rules"])
+    assert "classic: El juego de siempre" in listing and "(las opciones por defecto)" in listing
+    said = spanish(["rules", "perudo", "--option", "dice=3"])
+    assert "Las reglas en juego:" in said and "Todas las opciones:" in said
+    assert "empieza con 3 dados" in said and "5 dados" not in said
+    assert "Cuántos asientos tiene una partida por defecto" in said  # every option's sentence
+    assert "dice = 3  (cambiada)" in said
+
+
+@pytest.mark.parametrize("name", ["record-perudo-16", "record-poker-dice-22"])
+def test_replay_and_analyse_in_spanish(name: str) -> None:
+    path = str(GOLDEN / f"{name}.json")
+    replayed = spanish(["replay", path])
+    assert replayed.startswith("Ronda 1: ") and "Ganador: " in replayed
+    assert "abre la siguiente" in replayed or "fin de la partida" in replayed
+    analysed = spanish(["analyse", path])
+    assert analysed.startswith("Análisis (") and "\nJugadores\n" in analysed
+    assert "pérdida media" in analysed and "decisiones" in analysed
+
+
+def test_verify_and_errors_in_spanish(tmp_path: Path) -> None:
+    text = (GOLDEN / "server-classic-record.txt").read_text(encoding="utf-8")
+    path = tmp_path / "game.json"
+    path.write_text(text[: text.index("$ liarsdice")], encoding="utf-8")
+    assert spanish(["verify", str(path)]).startswith(f"OK: {path}: todos los dados de ")
+    assert "No se puede leer" in spanish(["replay", str(tmp_path / "none.json")], code=1)
+    for args, said in [
+        (["play", "--option", "dice=x"], "la opción dice admite un número entero o una lista"),
+        (["play", "--option", "wilds=2"], "opción de reglas desconocida 'wilds'"),
+        (["play", "--players", "3", "--option", "dice=31"], "dice tiene que ser de 1 a 30"),
+        (["play", "--rules", "chess"], "reglas desconocidas 'chess'; modalidades: classic"),
+        (["play", "--bots", "prob,,"], "la entrada 2 de 'prob,,' está vacía"),
+        (["rules", "poker-dice", "--option", "lives=0"], "lives tiene que ser de 1 a 99"),
+    ]:
+        out = spanish(args, code=2)
+        assert said in out.lower(), out
+        assert out.startswith("Uso: ") and "\nError: " in out

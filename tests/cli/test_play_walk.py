@@ -27,6 +27,8 @@ from liarsdice.cli.options import build_rules
 from liarsdice.cli.session import Seat, Session
 from liarsdice.cli.terminal import WIPE
 from liarsdice.families import family_of
+from liarsdice.families.bidding import BIDDING
+from liarsdice.families.poker import POKER
 from play_util import play_error, play_out
 
 
@@ -163,7 +165,7 @@ def test_rules_name_explains_every_option(name: str) -> None:
         head = next(i for i, line in enumerate(lines) if line.startswith(f"  {key} = "))
         said = lines[head + 1]
         assert said.startswith("      ") and said.strip()[:1].isupper(), (key, said)
-        assert family.options.describe(key, value).startswith(said.strip())
+        assert family.describe_option(key, value).startswith(said.strip())
     # the JSON output is the rules' JSON, as it was
     as_json = CliRunner().invoke(cli, ["rules", name, "--json"])
     assert json.loads(as_json.output) == family.rules_json(preset)
@@ -171,14 +173,14 @@ def test_rules_name_explains_every_option(name: str) -> None:
 
 def test_every_rule_option_and_value_has_words() -> None:
     from liarsdice.core.bidding.rules import OPTION_NAMES, OPTIONS
-    from liarsdice.core.poker.rules import POKER_OPTIONS, PokerRules
+    from liarsdice.core.poker.rules import PokerRules
 
-    assert set(OPTIONS.help) == OPTION_NAMES
+    assert set(BIDDING.option_help) == OPTION_NAMES
     for name, option in OPTIONS.options.items():
         kind = option.kind
         if isinstance(kind, type) and issubclass(kind, Enum):
-            assert set(OPTIONS.value_help[name]) == {m.value for m in kind}, name
-    assert set(POKER_OPTIONS.help) == set(PokerRules().options())
+            assert set(BIDDING.value_help[name]) == {m.value for m in kind}, name
+    assert set(POKER.option_help) == set(PokerRules().options())
 
 
 # ------------------------------------------------- poker dice: three prompts per accept

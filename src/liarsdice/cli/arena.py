@@ -34,10 +34,11 @@ from liarsdice.arena import (
 from liarsdice.arena import run_arena as run_arena_games
 from liarsdice.cli.command import Command, fail
 from liarsdice.cli.options import build_rules, count_option, rule_options
+from liarsdice.cli.paths import writable_file
 from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
-from liarsdice.notation.grammar import plural
+from liarsdice.i18n import _, ngettext
 from liarsdice.parallel import RayUnavailableError
 
 __all__ = ["arena", "elo_text", "format_ms", "render_table"]
@@ -113,52 +114,91 @@ def elo_text(s: BotStanding, players: int) -> str:
     return f"{s.elo:.0f} ± {s.elo_error:.0f}"
 
 
+def _games(n: int) -> str:
+    return ngettext("{n} game", "{n} games", n).format(n=n)
+
+
 def _print_report(result: ArenaResult, console: Console) -> None:
     spec = result.spec
     games = len(result.games)
     say = console.print
+    jobs = ngettext("{n} job", "{n} jobs", result.jobs).format(n=result.jobs)
+    if result.ray:
+        jobs = _("{jobs} on Ray").format(jobs=jobs)
     say(
-        f"Arena: {escape(spec.rules.name)} rules ({spec.family.name} family), "
-        f"{spec.num_players} players, {plural(games, 'game')}, seed {spec.seed}, "
-        f"{plural(result.jobs, 'job')}{' on Ray' if result.ray else ''}, "
-        f"{result.seconds:.1f} s.",
+        _(
+            "Arena: {rules} rules ({family} family), {players} players, {games}, seed {seed}, "
+            "{jobs}, {seconds} s."
+        ).format(
+            rules=escape(spec.rules.name),
+            family=spec.family.name,
+            players=spec.num_players,
+            games=_games(games),
+            seed=spec.seed,
+            jobs=jobs,
+            seconds=f"{result.seconds:.1f}",
+        ),
         highlight=False,
     )
     say(render_table(result))
     say(
-        f"Ranked by wins, then placement. Elo: Bradley-Terry fit to pairwise placements, mean "
-        f"{ELO_BASE:g}; ± 95% bootstrap half-width ({result.bootstrap} resamples).",
+        _(
+            "Ranked by wins, then placement. Elo: Bradley-Terry fit to pairwise placements, "
+            "mean {base}; ± 95% bootstrap half-width ({resamples} resamples)."
+        ).format(base=f"{ELO_BASE:g}", resamples=result.bootstrap),
         highlight=False,
     )
     if any(elo_text(s, spec.num_players)[0] in "≥≤" for s in result.standings):
         say(
-            "≥ / ≤: a bot that placed first (last) in every game has only a bound, not an "
-            "interval: more games against stronger (weaker) bots would tell more.",
+            _(
+                "≥ / ≤: a bot that placed first (last) in every game has only a bound, not an "
+                "interval: more games against stronger (weaker) bots would tell more."
+            ),
             highlight=False,
         )
     labels = len(spec.labels)
     if games % labels:
-        say(
-            f"Note: seats are balanced over blocks of {labels} games; {games} games leave "
-            "the last block incomplete.",
-            highlight=False,
+        said = ngettext(
+            "Note: seats are balanced over blocks of {labels} games; {n} game leaves the last "
+            "block incomplete.",
+            "Note: seats are balanced over blocks of {labels} games; {n} games leave the last "
+            "block incomplete.",
+            games,
         )
+        say(said.format(labels=labels, n=games), highlight=False)
     if spec.think is not None:
-        say(f"* given the --think budget of {spec.think:g} s per move.", highlight=False)
-    if result.errors:
         say(
-            f"[red]{plural(len(result.errors), 'game')} abandoned on a bot error[/red] (not "
-            "counted in the standings); reproduce one with liarsdice.arena.play_game(spec, game):",
+            _("* given the --think budget of {seconds} s per move.").format(
+                seconds=f"{spec.think:g}"
+            ),
             highlight=False,
         )
-        for e in result.errors[:MAX_ERRORS_SHOWN]:
-            say(
-                f"  game {e.game} (seed {e.seed}): {escape(e.bot)} in seat {e.seat} after "
-                f"{plural(e.move, 'move')}: {escape(e.error)}",
-                highlight=False,
-            )
-        if len(result.errors) > MAX_ERRORS_SHOWN:
-            say(f"  ... and {len(result.errors) - MAX_ERRORS_SHOWN} more.", highlight=False)
+    if result.errors:
+        _print_errors(result, say)
+
+
+def _print_errors(result: ArenaResult, say: Any) -> None:
+    said = ngettext(
+        "[red]{n} game abandoned on a bot error[/red] (not counted in the standings); reproduce "
+        "one with liarsdice.arena.play_game(spec, game):",
+        "[red]{n} games abandoned on a bot error[/red] (not counted in the standings); "
+        "reproduce one with liarsdice.arena.play_game(spec, game):",
+        len(result.errors),
+    )
+    say(said.format(n=len(result.errors)), highlight=False)
+    for e in result.errors[:MAX_ERRORS_SHOWN]:
+        moves = ngettext("{n} move", "{n} moves", e.move).format(n=e.move)
+        say(
+            "  "
+            + _("game {game} (seed {seed}): {bot} in seat {seat} after {moves}: {error}").format(
+                game=e.game, seed=e.seed, bot=escape(e.bot), seat=e.seat, moves=moves,
+                error=escape(e.error),
+            ),
+            highlight=False,
+        )  # fmt: skip
+    if len(result.errors) > MAX_ERRORS_SHOWN:
+        more = len(result.errors) - MAX_ERRORS_SHOWN
+        say("  " + _("... and {n} more.").format(n=more), highlight=False)
 
 
 @click.command("arena", cls=Command)
@@ -184,7 +224,8 @@ def _print_report(result: ArenaResult, console: Console) -> None:
 @count_option("--bootstrap", 200, "Bootstrap resamples for the Elo error bars.")
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
+    callback=writable_file,
     help="Write the whole result (config, table, errors, games) as JSON.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
@@ -246,8 +287,11 @@ def arena(
         console = Console(highlight=False, width=max(Console().width, 110))
         _print_report(result, console)
         if out is not None:
-            console.print(f"Wrote {escape(str(out))}.", highlight=False)
+            console.print(_("Wrote {path}.").format(path=escape(str(out))), highlight=False)
     if result.errors and as_json:
-        bar.console.print(
-            f"{plural(len(result.errors), 'game')} abandoned on a bot error (see 'errors')."
+        said = ngettext(
+            "{n} game abandoned on a bot error (see 'errors').",
+            "{n} games abandoned on a bot error (see 'errors').",
+            len(result.errors),
         )
+        bar.console.print(said.format(n=len(result.errors)))

@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 
 from liarsdice.cli.command import Command, fail
+from liarsdice.cli.paths import writable_folder
 from liarsdice.nets.positions import PACKAGED
 
 #: Rules the round learner takes (two-player single rounds, a call settles at once).
@@ -47,7 +48,8 @@ def learn() -> None:
 @click.option(
     "--out",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
+    callback=writable_folder,
     help="Folder for the data, the checkpoints and positions-RULES.npz (run again to resume).",
 )
 def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> None:
@@ -105,7 +107,8 @@ def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> N
 @click.option(
     "--out",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
+    callback=writable_folder,
     help="Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume).",
 )
 def rounds(

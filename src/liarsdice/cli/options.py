@@ -7,9 +7,11 @@ from typing import Any, TypeVar
 
 import click
 
+from liarsdice.cli.command import PresetChoice
 from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import Family, preset_names
+from liarsdice.families import Family
 from liarsdice.families.base import Sizes
+from liarsdice.families.terminal import rules_error_text
 from liarsdice.i18n import _
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -45,7 +47,32 @@ def build_rules(
     try:
         return family.rules_from_cli(preset, texts, Sizes(players, dice, faces))
     except (LiarsDiceError, ValueError) as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(rules_error_text(str(e))) from None
+
+
+def bot_list(bots: str) -> list[str]:
+    """The entries of ``--bots`` (comma-separated, lower case); a usage error for an empty
+    list or an empty entry (``expert,,``), naming which.
+
+    >>> bot_list(" Expert , prob")
+    ['expert', 'prob']
+    >>> bot_list("expert,,")
+    Traceback (most recent call last):
+    ...
+    click.exceptions.BadParameter: entry 2 of 'expert,,' is empty: name a bot or drop the comma
+    """
+    if not bots.strip():
+        raise click.BadParameter(_("name at least one bot, e.g. --bots prob"), param_hint="--bots")
+    entries = [b.strip().lower() for b in bots.split(",")]
+    for n, entry in enumerate(entries, start=1):
+        if not entry:
+            raise click.BadParameter(
+                _("entry {n} of {bots} is empty: name a bot or drop the comma").format(
+                    n=n, bots=repr(bots)
+                ),
+                param_hint="--bots",
+            )
+    return entries
 
 
 def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
@@ -57,7 +84,7 @@ def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
             "rules_name",
             default="classic",
             show_default=True,
-            type=click.Choice(preset_names(), case_sensitive=False),
+            type=PresetChoice(),
             help=rules_help,
         ),
         click.option("--players", type=click.IntRange(2, 12), help=players_help),
@@ -94,4 +121,4 @@ def number_option(name: str, default: float, help: str, *, minimum: float) -> Ca
     )
 
 
-__all__ = ["build_rules", "count_option", "number_option", "rule_options"]
+__all__ = ["bot_list", "build_rules", "count_option", "number_option", "rule_options"]

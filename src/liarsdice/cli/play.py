@@ -21,11 +21,13 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from liarsdice.cli.command import Command
-from liarsdice.cli.options import build_rules
+from liarsdice.cli.command import Command, PresetChoice
+from liarsdice.cli.options import bot_list, build_rules
+from liarsdice.cli.paths import writable_file
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
-from liarsdice.families import FAMILIES, family_of, preset_names
+from liarsdice.families import FAMILIES, family_of
+from liarsdice.families.terminal import rules_error_text
 from liarsdice.i18n import _
 
 __all__ = ["WATCH_DELAY", "play", "seat_plan"]
@@ -44,7 +46,7 @@ def seat_plan(
 ) -> list[tuple[str, str | None]]:
     """Every seat as ``(name, bot kind)``, the kind None for a human (``known_bots``: the
     family's bot levels)."""
-    kinds = [k.strip().lower() for k in bots.split(",") if k.strip()] or ["prob"]
+    kinds = bot_list(bots)
     for k in kinds:
         if k not in known_bots:
             raise click.BadParameter(
@@ -95,7 +97,7 @@ def seat_plan(
     "rules_name",
     default="classic",
     show_default=True,
-    type=click.Choice(preset_names(), case_sensitive=False),
+    type=PresetChoice(),
     help="Rule preset (see 'liarsdice rules'); 'poker-dice' plays the poker-dice family.",
 )
 @click.option("--players", type=click.IntRange(2, 12), help="Number of players.")
@@ -124,7 +126,12 @@ def seat_plan(
     help="A human player (repeat for hot-seat play). Default: one human called 'you'.",
 )
 @click.option("--names", help="Every seat's name in order, comma-separated.")
-@click.option("--save", type=click.Path(dir_okay=False, path_type=Path), help="Save the record.")
+@click.option(
+    "--save",
+    type=click.Path(path_type=Path),
+    callback=writable_file,
+    help="Save the record (the path is checked before the game starts).",
+)
 @click.option("--hints", is_flag=True, help="Show the odds of the current bid and your raises.")
 @click.option("--watch", is_flag=True, help="No humans: watch the bots play.")
 @click.option(
@@ -179,7 +186,7 @@ def play(
     try:
         game = family.new_game(rules, [s.name for s in seats])
     except LiarsDiceError as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(rules_error_text(str(e))) from None
     for name, kind in plan:
         why = None if kind is None else family.make_bot(kind, random.Random(0)).cannot_play(game)
         if why is not None:
@@ -195,7 +202,8 @@ def play(
     session = Session(
         family, game, seats, random.Random(seed), console, hints=hints, save=save, delay=delay
     )
-    session.say_all(session.text.banner(seed, prompts=any(s.human for s in seats)))
+    prompts = any(s.human for s in seats)
+    session.say_all(session.text.banner(seed, prompts=prompts, notes=family.rules_notes(rules)))
     code = session.run()
     if code:
         raise SystemExit(code)

@@ -21,9 +21,12 @@ from liarsdice.families import (
     family_of_record,
     read_record_text,
 )
+from liarsdice.i18n import _
 
 
-def _read_file(path: str) -> str:
+def read_file(path: str) -> str:
+    """The text of the file ``path`` (``-``: standard input); a :class:`RecordError` saying
+    why it cannot be read, in the language in use."""
     if path == "-":
         return sys.stdin.read()
     try:
@@ -31,27 +34,36 @@ def _read_file(path: str) -> str:
             return handle.read()
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise RecordError(f"can't read {path}: {reason}") from None
+        raise RecordError(
+            _("can't read {path}: {reason}").format(path=path, reason=reason)
+        ) from None
+
+
+def where(round: int | None, move: int | None, message: str) -> str:
+    """``message`` after where it happened in a record (0-based round and move; None: not in
+    one), in the language in use.
+
+    >>> where(0, 2, "bad bid"), where(1, None, "bad dice"), where(None, None, "bad file")
+    ('round 1, move 3: bad bid', 'round 2: bad dice', 'bad file')
+    """
+    if round is None:
+        return message
+    if move is None:
+        return _("round {round}: {message}").format(round=round + 1, message=message)
+    return _("round {round}, move {move}: {message}").format(
+        round=round + 1, move=move + 1, message=message
+    )
 
 
 def summarize_file(path: str) -> tuple[Family | None, dict[str, Any]]:
     """The record's family (None when unreadable) and the ``--json`` output for a file: the
     replay summary, or the error object."""
     try:
-        record = read_record_text(_read_file(path))  # checked here, its rules built once
+        record = read_record_text(read_file(path))  # checked here, its rules built once
     except RecordError as err:
         return None, {"ok": False, "error": error_object(err)}
     family = family_of_record(record)  # the family that loaded it (no search)
     return family, family.replay_summary(record)
-
-
-def _where(error: dict[str, Any]) -> str:
-    if error["round"] is None:
-        return ""
-    where = f"round {error['round'] + 1}"
-    if error["move"] is not None:
-        where += f", move {error['move'] + 1}"
-    return where + ": "
 
 
 @click.command("replay", cls=Command)
@@ -72,11 +84,11 @@ def replay(file: str, as_json: bool) -> None:
         return
     if not summary["ok"]:
         error = summary["error"]
-        raise fail(f"{_where(error)}{error['message']}")
+        raise fail(where(error["round"], error["move"], error["message"]))
     assert family is not None
     for number, rnd in enumerate(summary["rounds"], start=1):
         click.echo(family.round_line(number, rnd))
     if summary["winner"] is not None:
-        click.echo(f"Winner: {summary['winner']}")
+        click.echo(_("Winner: {name}").format(name=summary["winner"]))
     else:
-        click.echo("No winner yet: the game is in progress.")
+        click.echo(_("No winner yet: the game is in progress."))

@@ -16,10 +16,11 @@ import click
 from liarsdice.arena import ArenaSpec, check_spec
 from liarsdice.cli.command import Command, fail
 from liarsdice.cli.options import build_rules, count_option, rule_options
+from liarsdice.cli.paths import writable_folder
 from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of
-from liarsdice.notation.grammar import plural
+from liarsdice.i18n import _, ngettext
 from liarsdice.parallel import RayUnavailableError
 from liarsdice.selfplay import FORMATS, run_selfplay
 
@@ -48,7 +49,8 @@ __all__ = ["selfplay"]
 @click.option(
     "--out",
     required=True,
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
+    callback=writable_folder,
     help="Folder to write (created; it must be new or empty).",
 )
 @click.option(
@@ -100,7 +102,7 @@ def selfplay(
     except (LiarsDiceError, ValueError) as e:
         raise click.UsageError(str(e)) from None
     if out.exists() and any(out.iterdir()):
-        raise click.UsageError(f"--out {out} is not empty: name a new folder")
+        raise click.UsageError(_("--out {path} is not empty: name a new folder").format(path=out))
     jobs = workers(jobs, ray)
     with games_bar("selfplay", quiet=quiet) as bar:
         task = bar.add_task("games", total=games)
@@ -120,10 +122,25 @@ def selfplay(
             raise fail(f"can't write {out}: {e.strerror or e}") from None
     written = manifest["games_written"]
     abandoned = len(manifest["abandoned"])
-    click.echo(
-        f"Wrote {plural(written, 'game')} as {fmt.lower()} to {out} "
-        f"({plural(len(manifest['files']), 'file')} and selfplay.json)"
-        + (f"; {plural(abandoned, 'game')} abandoned on a bot error." if abandoned else ".")
+    files = len(manifest["files"])
+    said = ngettext(
+        "Wrote {n} game as {format} to {path} ({files} and selfplay.json)",
+        "Wrote {n} games as {format} to {path} ({files} and selfplay.json)",
+        written,
+    ).format(
+        n=written,
+        format=fmt.lower(),
+        path=out,
+        files=ngettext("{n} file", "{n} files", files).format(n=files),
     )
+    if abandoned:
+        said += ngettext(
+            "; {n} game abandoned on a bot error.",
+            "; {n} games abandoned on a bot error.",
+            abandoned,
+        ).format(n=abandoned)
+    else:
+        said += "."
+    click.echo(said)
     if abandoned and not quiet:
         bar.console.print(json.dumps(manifest["abandoned"][:5]))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import click
 from rich.console import Console
 from rich.markup import escape
 
@@ -89,8 +90,8 @@ class Session(Terminal):
             self.say(_("Game abandoned."))
         else:
             self.say_all(self.text.game_over(state))
-        if self.save is not None:
-            self.write_record(state)
+        if self.save is not None and not self.write_record(state):
+            return 1
         return 0
 
     def pause(self) -> None:
@@ -109,21 +110,23 @@ class Session(Terminal):
         self.say_all(self.text.move_lines(before, state, seat, action))
         return state
 
-    def write_record(self, state: StateAPI) -> None:
-        """Save the game record (``--save``), even of a game left before its end."""
+    def write_record(self, state: StateAPI) -> bool:
+        """Save the game record (``--save``), even of a game left before its end; whether it
+        was saved (if not, an error on standard error: the path was checked before the game,
+        but a disk may fill up or a folder go away)."""
         assert self.save is not None
         try:
             text = dumps_record(self.family.record_from_state(state))
             self.save.write_text(text, encoding="utf-8")
         except (OSError, LiarsDiceError) as e:
             reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-            self.say(
-                _("Cannot save the game to {path}: {reason}.").format(
-                    path=escape(str(self.save)), reason=escape(reason)
-                )
+            said = _("Cannot save the game to {path}: {reason}.").format(
+                path=self.save, reason=reason
             )
-            return
+            click.echo(_("Error: {message}").format(message=said), err=True)
+            return False
         self.say(_("Game record saved to {path}.").format(path=escape(str(self.save))))
+        return True
 
     def human_turn(self, state: StateAPI, seat: int) -> StateAPI | None:
         """Prompt a human until they make a legal move; None when they quit."""

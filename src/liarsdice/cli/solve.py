@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from liarsdice.cli.command import Command
+from liarsdice.cli.paths import writable_file
 from liarsdice.core.errors import RulesError
 from liarsdice.solve.cache import cache_path, cached_policy
 from liarsdice.solve.cfr import ALGORITHMS, Algorithm
@@ -69,7 +70,8 @@ def _dice(text: str) -> tuple[int, int]:
 @click.option("--algorithm", type=click.Choice(ALGORITHMS), default="dcfr", show_default=True)
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False),
+    type=click.Path(),
+    callback=writable_file,
     default=None,
     help="Save the average strategy (policy JSON) here.",
 )

@@ -29,13 +29,8 @@ from liarsdice.families import (
     read_record_text,
     replay_record,
 )
-from liarsdice.notation.grammar import plural
+from liarsdice.i18n import _, ngettext
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
-
-TEXT_RECORD = (
-    "{path} is a text record, which does not carry the provably fair seeds; verify the game's "
-    "JSON record instead (GET /api/rooms/ROOM/games/N/record?format=json)"
-)
 
 
 def read_record(path: str) -> LoadedRecord[RulesAPI]:
@@ -49,9 +44,16 @@ def read_record(path: str) -> LoadedRecord[RulesAPI]:
         read_record_text(text)
     except RecordError as err:
         raise RecordError(
-            f"{path} is neither a JSON record nor a text record of a game: {err}"
+            _("{path} is neither a JSON record nor a text record of a game: {error}").format(
+                path=path, error=err
+            )
         ) from None
-    raise RecordError(TEXT_RECORD.format(path=path))
+    raise RecordError(
+        _(
+            "{path} is a text record, which does not carry the provably fair seeds; verify "
+            "the game's JSON record instead (GET /api/rooms/ROOM/games/N/record?format=json)"
+        ).format(path=path)
+    )
 
 
 def verify_record(record: AnyRecord) -> list[str]:
@@ -66,7 +68,7 @@ def verify_record(record: AnyRecord) -> list[str]:
     players = list(rec.players)
     rounds = rec.rounds
     if not any("fair" in r for r in rounds):
-        raise RecordError("the record has no 'fair' seeds to verify")
+        raise RecordError(_("the record has no 'fair' seeds to verify"))
     game = final.game
     # Chance events of the replay, by round (the round the state is in when they happen):
     # (outcomes, the one applied, whose dice: a seat, or None for the stash or a roll-off).
@@ -75,7 +77,7 @@ def verify_record(record: AnyRecord) -> list[str]:
     waiting: list[tuple[int, int, int, int | None]] = []  # rolls whose owner moves next
     for player, action in final.history():
         if player == CHANCE:
-            outcomes = [a for a, _ in state.chance_outcomes()]
+            outcomes = [a for a, _chance in state.chance_outcomes()]
             owner = _dealt_to(state)
             entry = (state.round, len(outcomes), outcomes.index(action), owner)
             if owner == _NEXT:
@@ -84,47 +86,68 @@ def verify_record(record: AnyRecord) -> list[str]:
                 by_round.setdefault(state.round, []).append(entry[1:])
         state = state.apply_event(player, action)
         if player == CHANCE and waiting and state.current_player != CHANCE:
-            for at, k, index, _ in waiting:  # the player who rolled them moves next
+            for at, k, index, _owner in waiting:  # the player who rolled them moves next
                 by_round.setdefault(at, []).append((k, index, state.current_player))
             waiting.clear()
-    for at, k, index, _ in waiting:
+    for at, k, index, _owner in waiting:
         by_round.setdefault(at, []).append((k, index, None))
     problems: list[str] = []
     for r, rnd in enumerate(rounds):
         info = rnd.get("fair")
-        where = f"round {r + 1}"
         if info is None:  # every round of a server game is dealt from the fair stream
-            problems.append(f"{where}: no 'fair' seeds, so its dice are not proven")
+            problems.append(_round(r, _("no 'fair' seeds, so its dice are not proven")))
             continue
-        seed = info.get("server_seed")
-        seeds = info.get("client_seeds")
-        if info.get("scheme", SCHEME) != SCHEME:
-            problems.append(f"{where}: unknown scheme {info.get('scheme')!r}")
+        why = _seed_problem(info, players)
+        if why is not None:
+            problems.append(_round(r, why))
             continue
-        if not isinstance(seed, str) or not SERVER_SEED_RE.match(seed):
-            problems.append(f"{where}: no revealed server seed")
-            continue
-        if commitment(seed) != info.get("commitment"):
-            problems.append(f"{where}: the server seed does not match the commitment")
-            continue
-        if not isinstance(seeds, dict) or list(seeds) != players:
-            problems.append(f"{where}: client_seeds must map every player, in seat order")
-            continue
-        stream = DiceStream(seed, [str(seeds[p]) for p in players])
+        stream = DiceStream(info["server_seed"], [str(info["client_seeds"][p]) for p in players])
         if info.get("opener_draw"):
             drawn = stream.draw(len(players))
             if r != 0 or players[drawn] != rnd.get("opener"):
-                problems.append(f"{where}: the opener draw gives {players[drawn]}")
+                said = _("the opener draw gives {name}").format(name=players[drawn])
+                problems.append(_round(r, said))
         for i, (k, index, owner) in enumerate(by_round.get(r, [])):
             got = stream.draw(k)
             if got != index:
-                whose = "the stash" if owner is None else f"{players[owner]}'s dice"
-                problems.append(
-                    f"{where}, {whose} (roll {i + 1} of the round) do not match the committed "
-                    f"seeds: they give outcome {got + 1} of {k}, the record has {index + 1}"
-                )
+                problems.append(_mismatch(r, i, k, (got, index), owner, players))
                 break
     return problems
+
+
+def _round(r: int, problem: str) -> str:
+    return _("round {round}: {problem}").format(round=r + 1, problem=problem)
+
+
+def _seed_problem(info: dict[str, Any], players: list[str]) -> str | None:
+    """Why a round's ``fair`` object proves nothing (None: its seeds are in order)."""
+    seed = info.get("server_seed")
+    seeds = info.get("client_seeds")
+    if info.get("scheme", SCHEME) != SCHEME:
+        return _("unknown scheme {scheme}").format(scheme=repr(info.get("scheme")))
+    if not isinstance(seed, str) or not SERVER_SEED_RE.match(seed):
+        return _("no revealed server seed")
+    if commitment(seed) != info.get("commitment"):
+        return _("the server seed does not match the commitment")
+    if not isinstance(seeds, dict) or list(seeds) != players:
+        return _("client_seeds must map every player, in seat order")
+    return None
+
+
+def _mismatch(
+    r: int, i: int, k: int, outcomes: tuple[int, int], owner: int | None, players: list[str]
+) -> str:
+    """Roll ``i`` of round ``r`` that the committed seeds do not give: ``outcomes`` is (what
+    they give, what the record has), of ``k`` possible."""
+    if owner is None:
+        whose = _("the stash")
+    else:
+        whose = _("{name}'s dice").format(name=players[owner])
+    got, recorded = outcomes
+    return _(
+        "round {round}, {whose} (roll {roll} of the round) do not match the committed seeds: "
+        "they give outcome {got} of {outcomes}, the record has {recorded}"
+    ).format(round=r + 1, whose=whose, roll=i + 1, got=got + 1, outcomes=k, recorded=recorded + 1)
 
 
 _NEXT = -2  # a roll whose owner is the player who moves after it (re-rolls, a shaken cup)
@@ -165,18 +188,24 @@ def verify(record_file: str) -> None:
         reason = str(err)
         if isinstance(err, (OSError, UnicodeDecodeError)):
             why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-            reason = f"can't read {record_file}: {why}"
+            reason = _("can't read {path}: {reason}").format(path=record_file, reason=why)
         raise fail(reason) from None
     rounds = len(data.rounds)
     if problems:
         for p in problems:
-            click.echo(f"FAILED: {p}.", err=True)
-        click.echo(
-            f"FAILED: {record_file}: {len(problems)} of {plural(rounds, 'round')} not proven fair.",
-            err=True,
+            click.echo(_("FAILED: {problem}.").format(problem=p), err=True)
+        said = ngettext(
+            "FAILED: {path}: {failed} of {n} round not proven fair.",
+            "FAILED: {path}: {failed} of {n} rounds not proven fair.",
+            rounds,
         )
+        click.echo(said.format(path=record_file, failed=len(problems), n=rounds), err=True)
         raise SystemExit(1)
-    click.echo(
-        f"OK: {record_file}: every die of {plural(rounds, 'round')} re-derived "
-        "from the revealed seeds, which match their commitments."
+    said = ngettext(
+        "OK: {path}: every die of {n} round re-derived from the revealed seeds, which match "
+        "their commitments.",
+        "OK: {path}: every die of {n} rounds re-derived from the revealed seeds, which match "
+        "their commitments.",
+        rounds,
     )
+    click.echo(said.format(path=record_file, n=rounds))

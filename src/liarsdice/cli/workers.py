@@ -33,7 +33,9 @@ from rich.progress import (
 )
 
 from liarsdice.arena import kind_of
+from liarsdice.cli.options import bot_list
 from liarsdice.families import Family
+from liarsdice.i18n import _
 from liarsdice.parallel import RAY_HINT
 from liarsdice.parallel import ray_cluster as _ray_cluster
 
@@ -82,14 +84,14 @@ def workers(jobs: int, ray: str | None) -> int:
 def bot_names(family: Family, bots: str) -> tuple[str, ...]:
     """The ``--bots`` list (comma-separated labels, options allowed: ``expert:cached=false``),
     each a bot of ``family``; a usage error names the first that is not."""
-    names = tuple(b.strip().lower() for b in bots.split(",") if b.strip())
-    if not names:
-        raise click.BadParameter("name at least one bot", param_hint="--bots")
+    names = tuple(bot_list(bots))
     for name in names:
         if kind_of(name) not in family.bots or "#" in name:
-            known = ", ".join(family.bots)
             raise click.BadParameter(
-                f"unknown bot {name!r}; {family.name} bots: {known}", param_hint="--bots"
+                _("unknown bot {name}; {family} bots: {bots}").format(
+                    name=repr(name), family=family.name, bots=", ".join(family.bots)
+                ),
+                param_hint="--bots",
             )
     return names
 

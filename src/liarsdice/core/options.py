@@ -245,37 +245,11 @@ class OptionCodec:
     """Every option of one dataclass, read from text and from JSON (see the module doc)."""
 
     def __init__(
-        self,
-        options: Iterable[Option],
-        *,
-        what: str = "option",
-        listed: bool = True,
-        help: Mapping[str, str] | None = None,
-        value_help: Mapping[str, Mapping[str, str]] | None = None,
+        self, options: Iterable[Option], *, what: str = "option", listed: bool = True
     ) -> None:
         self.options: dict[str, Option] = {o.name: o for o in options}
         self.what = what
         self.listed = listed  # whether an unknown name's error lists the options
-        self.help: dict[str, str] = dict(help or {})  # name -> a sentence: what it is
-        # name -> value (its text) -> what that value does
-        self.value_help: dict[str, dict[str, str]] = {
-            k: dict(v) for k, v in (value_help or {}).items()
-        }
-
-    def describe(self, name: str, value: object) -> str:
-        """Option ``name`` and what its ``value`` (JSON-friendly) does, in words: its
-        ``help`` sentence, then the value's own (or empty when there are none).
-
-        >>> codec = OptionCodec([], help={"loss": "Dice a loser loses."},
-        ...                     value_help={"loss": {"one": "one die"}})
-        >>> codec.describe("loss", "one"), codec.describe("seats", 4)
-        ('Dice a loser loses. One: one die.', '')
-        """
-        said = self.help.get(name, "")
-        value_said = self.value_help.get(name, {}).get(str(value), "")
-        if value_said:
-            said += f" {str(value).capitalize()}: {value_said}."
-        return said.strip()
 
     @classmethod
     def of(
@@ -287,15 +261,13 @@ class OptionCodec:
         what: str = "option",
         listed: bool = True,
         strict: bool = True,
-        help: Mapping[str, str] | None = None,
-        value_help: Mapping[str, Mapping[str, str]] | None = None,
     ) -> OptionCodec:
         """The codec of ``dataclass_type``'s fields (but ``skip``; those ``keep`` accepts:
         by default the ones ``__init__`` takes), their kinds read from the type hints. A field
         of another type is a TypeError, or with ``strict=False`` not an option (a bot's
         collaborators). ``what`` names an option in errors; ``listed``: an unknown name's
-        error lists the options; ``help`` and ``value_help``: what each option and each of
-        its values does, in words (:meth:`describe`)."""
+        error lists the options. What each option does, in words, is the families' (for the
+        terminal and the browser, translated: ``families/*/plain.py``)."""
         skipped = set(skip)
         options = []
         for f in dataclasses.fields(dataclass_type):
@@ -306,7 +278,7 @@ class OptionCodec:
             except TypeError:
                 if strict:
                     raise
-        return cls(options, what=what, listed=listed, help=help, value_help=value_help)
+        return cls(options, what=what, listed=listed)
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -32,7 +32,9 @@ from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.families.terminal import GameTerminal
+from liarsdice.i18n import _
 from liarsdice.notation.common import JSONObject, LoadedRecord, Record, Source
+from liarsdice.notation.text_common import option_text
 
 if TYPE_CHECKING:
     from liarsdice.families.adapter import Adapter
@@ -108,9 +110,80 @@ class Family(ABC):
     def rules_listing(self) -> list[str]:
         """This family's lines of ``liarsdice rules`` (every preset, where it differs)."""
 
-    @abstractmethod
+    # ------------------------------------------------------------------- the rules in words
+    # What the rules say in words is written once, in the family's ``plain.py``, and said in
+    # the language in use: the terminal and the browser (``GET /api/rules``) show the same.
+    summaries: Mapping[str, str]
+    """One line per preset (an English message, translated where it is shown), true of the
+    preset's own options only."""
+
+    option_help: Mapping[str, str]
+    """One sentence per option (an English message): what it is."""
+
+    value_help: Mapping[str, Mapping[str, str]]
+    """What each value of the options that take one of a few values does (English messages)."""
+
+    def changes(self, rules: RulesAPI) -> dict[str, object]:
+        """The options where ``rules`` differ from their preset, JSON-friendly (the table's
+        size, ``players``, is the table's, not a change); ``{}`` for rules of no preset."""
+        base = self.presets.get(rules.name)
+        if base is None:
+            return {}
+        theirs = base.options()
+        return {
+            k: v
+            for k, v in rules.options().items()
+            if k not in ("name", "players") and theirs.get(k) != v
+        }
+
     def description(self, rules: RulesAPI) -> str:
-        """A one-line description of the rules."""
+        """A one-line description of the rules, in the language in use: the preset's summary
+        for its own options, else the preset and what changed (``""``: rules of no preset)."""
+        if rules.name not in self.presets:
+            return ""
+        changed = self.changes(rules)
+        if not changed:
+            return _(self.summaries[rules.name])
+        said = ", ".join(f"{k}={option_text(v, command_line=True)}" for k, v in changed.items())
+        return _("The {preset} rules with {changes}.").format(preset=rules.name, changes=said)
+
+    def changed_rules(self, rules: RulesAPI) -> list[str]:
+        """The sentences of :meth:`plain_rules` that the preset's own rules do not say: what
+        the changed options make of the game (none for the preset's own options)."""
+        base = self.presets.get(rules.name)
+        if base is None or not self.changes(rules):
+            return []
+        before = set(self.plain_rules(base))  # (the sentences never name the table's size)
+        return [line for line in self.plain_rules(rules) if line not in before]
+
+    def rules_notes(self, rules: RulesAPI) -> list[str]:
+        """What ``liarsdice play`` says of the rules under its first line: the description,
+        then the sentences of the changed options."""
+        return [line for line in (self.description(rules), *self.changed_rules(rules)) if line]
+
+    def describe_option(self, name: str, value: object) -> str:
+        """Option ``name`` and what its ``value`` (JSON-friendly) does, in the language in use:
+        its sentence, then the value's own (empty for an option with no words)."""
+        said = _(self.option_help[name]) if name in self.option_help else ""
+        meaning = self.value_help.get(name, {}).get(str(value))
+        if meaning:
+            value_said = _("{value}: {meaning}.").format(
+                value=str(value).capitalize(), meaning=_(meaning)
+            )
+            said = f"{said} {value_said}"
+        return said.strip()
+
+    def rules_text(self, rules: RulesAPI) -> JSONObject:
+        """The rules in words, as the browser shows them (``GET /api/rules``) and ``liarsdice
+        rules`` prints them, in the language in use: ``preset``, ``family``, ``description``,
+        ``changed`` (:meth:`changes`) and ``rules`` (:meth:`plain_rules`)."""
+        return {
+            "preset": rules.name,
+            "family": self.name,
+            "description": self.description(rules),
+            "changed": self.changes(rules),
+            "rules": self.plain_rules(rules),
+        }
 
     # ------------------------------------------------------------------------------- games
     @abstractmethod
@@ -125,7 +198,8 @@ class Family(ABC):
 
     @abstractmethod
     def plain_rules(self, rules: RulesAPI) -> list[str]:
-        """The rules that are on, one plain sentence each, for players (no option names)."""
+        """The rules that are on, one plain sentence each, for players (no option names), in
+        the language in use; a changed option changes its sentence (``plain.py``)."""
 
     def preset_description(self, rules: RulesAPI) -> str:
         """The description the server lists for a preset (``GET /api/presets``)."""
@@ -188,6 +262,11 @@ class Family(ABC):
     def public_rules(self, rules: RulesAPI) -> JSONObject | None:
         """The dice facts a browser needs for its odds helper (None: no helper)."""
         return None
+
+    @abstractmethod
+    def reveal_count(self, result: ResultAPI) -> int:
+        """How many dice the reveal of a finished round counts out one by one (the server
+        times the reveal by it)."""
 
     # -------------------------------------------------------------------------------- bots
     bots: BotTable

@@ -36,6 +36,8 @@ from liarsdice.i18n import N_, _, ngettext, pgettext
 from liarsdice.notation.grammar import is_you, plural
 
 __all__ = [
+    "CORE_REASONS",
+    "CORE_RULES_ERRORS",
     "Answer",
     "GameTerminal",
     "dice",
@@ -44,7 +46,9 @@ __all__ = [
     "meta_command",
     "pct",
     "plural",
+    "reason_text",
     "rolls",
+    "rules_error_text",
 ]
 
 _META = {
@@ -121,14 +125,7 @@ CORE_REASONS = (
 
 @cache
 def _reason_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
-    patterns = []
-    for message in CORE_REASONS:
-        parts = re.split(r"\{([a-z_]+)\}", message)
-        regex = "".join(
-            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
-        )
-        patterns.append((re.compile(regex), message))
-    return tuple(patterns)
+    return tuple((_pattern(message), message) for message in CORE_REASONS)
 
 
 def reason_text(reason: str) -> str:
@@ -147,6 +144,101 @@ def reason_text(reason: str) -> str:
         if match is not None:
             return _(message).format(**match.groupdict())
     return reason
+
+
+# Why rules cannot be built, as the rules cores (and the families' option readers) say it in
+# English: each a message whose placeholders stand for what the core put there. An option's
+# name and values are notation (as typed), so they stay as they are; ``{takes}`` (what an
+# option takes) and ``{error}`` (an error inside an error) are translated in turn.
+CORE_RULES_ERRORS = (
+    N_("option {name} takes {takes}, not {value}"),
+    N_("unknown rule option {name}; options: {options}"),
+    N_("unknown rule option {name}"),
+    N_("unknown rule option(s): {names}"),
+    N_("unknown bot option {name}; options: {options}"),
+    N_("unknown rules {name}; presets: {presets}"),
+    N_("unknown poker rules {name}; presets: {presets}"),
+    N_("unknown preset {name}; presets: {presets}"),
+    N_("unknown bot {name}; {family} bots: {bots}"),
+    N_("bot {name}: {error}"),
+    N_("bot option {pair} of {spec} is not key=value"),
+    N_("{name} must be one of {choices}, not {value}"),
+    N_("{name} must be a whole number, not {value}"),
+    N_("players must be {low}..{high}, not {value}"),
+    N_("faces must be 2..12, not {value}"),
+    N_("dice must be 1..30 per player, not {value}"),
+    N_("wild must be a face 1..{faces} or none, not {value}"),
+    N_("face_order must rank each face 1..{faces} exactly once"),
+    N_("chips and ante must not be negative"),
+    N_("single-round scoring is for two players"),
+    N_("all-call resolution cannot be combined with an exact call"),
+    N_("dice lists {counts} counts but the game has {players} players"),
+    N_("lives must be 1..99, not {value}"),
+    N_("poker dice use one set of 5 dice, not {value}"),
+    N_("five_of_a_kind_rule must be true or false, not {value}"),
+    N_("poker dice have six faces (9, 10, J, Q, K, A): drop --faces"),
+    N_("a game needs {low}..{high} players, not {value}"),
+    N_("player names must be distinct and non-empty"),
+)
+
+# What an option takes, as ``Option.takes`` of core/options.py words it.
+_TAKES = (
+    N_("true or false"),
+    N_("a whole number"),
+    N_("a number"),
+    N_("a text"),
+    N_("a whole number or a list of whole numbers"),
+    N_("a list of whole numbers"),
+)
+
+
+def _takes_text(takes: str) -> str:
+    """What an option takes (``Option.takes``'s English) in the language in use."""
+    if takes.endswith(" or none"):
+        # Translators: what an option takes, or the value none ("a whole number or none").
+        return _("{takes} or none").format(takes=_takes_text(takes[: -len(" or none")]))
+    if takes.startswith("one of "):
+        # Translators: the values an option takes, as typed ("one of ladder, perudo").
+        return _("one of {values}").format(values=takes[len("one of ") :])
+    return _(takes) if takes in _TAKES else takes
+
+
+@cache
+def _rules_error_patterns() -> tuple[tuple[re.Pattern[str], str], ...]:
+    return tuple((_pattern(message), message) for message in CORE_RULES_ERRORS)
+
+
+def _pattern(message: str) -> re.Pattern[str]:
+    """A message with ``{placeholders}`` as a regular expression that captures them."""
+    parts = re.split(r"\{([a-z_]+)\}", message)
+    return re.compile(
+        "".join(
+            re.escape(part) if i % 2 == 0 else f"(?P<{part}>.+?)" for i, part in enumerate(parts)
+        )
+    )
+
+
+def rules_error_text(error: str) -> str:
+    """Why rules cannot be built (a :class:`~liarsdice.core.errors.RulesError`'s English,
+    one of :data:`CORE_RULES_ERRORS`) in the language in use; any other as it is.
+
+    >>> from liarsdice.i18n import using
+    >>> with using("es"):
+    ...     rules_error_text("option dice takes a whole number or a list of whole numbers, not 'x'")
+    "la opción dice admite un número entero o una lista de números enteros, no 'x'"
+    >>> rules_error_text("players must be 2..12, not 13")
+    'players must be 2..12, not 13'
+    """
+    for pattern, message in _rules_error_patterns():
+        match = pattern.fullmatch(error)
+        if match is not None:
+            said = match.groupdict()
+            if "takes" in said:
+                said["takes"] = _takes_text(said["takes"])
+            if "error" in said:
+                said["error"] = rules_error_text(said["error"])
+            return _(message).format(**said)
+    return error
 
 
 # ------------------------------------------------------------------------------ shared text
@@ -280,9 +372,10 @@ class GameTerminal(ABC):
         return _("[red]Not allowed:[/red] {reason}.").format(reason=escape(reason_text(reason)))
 
     # ------------------------------------------------------------------- the whole game
-    def banner(self, seed: int, *, prompts: bool = True) -> list[str]:
+    def banner(self, seed: int, *, prompts: bool = True, notes: Sequence[str] = ()) -> list[str]:
         """The opening lines: the rules, the table, the seed (and, when someone will be asked
-        for moves, ``prompts``, how to get help)."""
+        for moves, ``prompts``, how to get help), then ``notes`` on the rules (the family's
+        :meth:`~liarsdice.families.base.Family.rules_notes`)."""
         first = _("Liar's Dice: {rules} rules, {players} players, {facts}seed {seed}.").format(
             rules=escape(self.rules.name),
             players=len(self.names),
@@ -290,15 +383,11 @@ class GameTerminal(ABC):
             seed=seed,
         )
         tip = _(" Type 'help' at any prompt.") if prompts else ""
-        return [first + tip, *self.banner_notes()]
+        return [first + tip, *(escape(line) for line in notes)]
 
     def banner_facts(self) -> str:
         """Facts of the rules for the first banner line, before the seed (``"..., "``)."""
         return ""
-
-    @abstractmethod
-    def banner_notes(self) -> list[str]:
-        """The banner's lines after the first."""
 
     def round_lines(self, state: Any) -> list[str]:
         """The header of a new round, once, when it is due (else nothing)."""

@@ -18,7 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from liarsdice.server.config import Limits, Settings
-from liarsdice.server.http import analysis, health, players, rooms, static
+from liarsdice.server.http import analysis, health, players, rooms, rules, static
 from liarsdice.server.http.common import HttpRateLimit, Server, error_response, server_of
 from liarsdice.server.limits import Limiter
 from liarsdice.server.metrics import WsMetrics, time_store_writes
@@ -78,7 +78,14 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     app.state.server = srv
     app.state.settings, app.state.manager, app.state.store = settings, srv.manager, store
     app.state.limiter = srv.limiter
-    routers = (static.router, health.router, rooms.router, analysis.router, players.router)
+    routers = (
+        static.router,
+        health.router,
+        rules.router,
+        rooms.router,
+        analysis.router,
+        players.router,
+    )
     for router in (*routers, ws_router):
         app.include_router(router)
     app.add_middleware(HttpRateLimit, limiter=srv.limiter)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -151,7 +151,6 @@ class Rules:
     resolution: Resolution = Resolution.FIRST_CALL
     scoring: Scoring = Scoring.ELIMINATION
     palifico: bool = False  # Perudo: a player dropping to one die gets a palifico round
-    description: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         for name, enum in _ENUM_FIELDS.items():
@@ -217,8 +216,6 @@ class Rules:
         """Every option as JSON-friendly values (enums as their strings)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
-            if f.name == "description":
-                continue
             value = getattr(self, f.name)
             if isinstance(value, StrEnum):
                 value = value.value
@@ -247,115 +244,9 @@ _ENUM_FIELDS: dict[str, type[StrEnum]] = {
     "scoring": Scoring,
 }
 
-OPTION_NAMES: frozenset[str] = frozenset(
-    f.name for f in dataclasses.fields(Rules) if f.name != "description"
-)
+OPTION_NAMES: frozenset[str] = frozenset(f.name for f in dataclasses.fields(Rules))
 
-OPTION_HELP: dict[str, str] = {
-    "name": "The preset these rules start from.",
-    "players": "How many seats a game has by default; play passes clockwise.",
-    "dice": "Dice each player starts with (a list gives each seat its own count).",
-    "faces": "Sides per die.",
-    "wild": "The wild face: it counts toward a bid on any other face, while a bid on the wild "
-    "face counts only wilds (none: no wilds).",
-    "ordering": "How a bid beats the one before it.",
-    "face_order": "How the faces rank, low to high, for the quantity, face and monotone "
-    "orderings (none: in their natural order).",
-    "open_on_wild": "Whether the opening bid of a round may be on the wild face.",
-    "exact": "The exact (spot-on) call: a claim that the bid is exactly right.",
-    "loss": "How many dice the loser of a liar call loses.",
-    "exact_count": "What a liar call does when the count is exactly the bid.",
-    "next_opener": "Who opens the next round.",
-    "first_opener": "Who opens the first round.",
-    "show_reroll": "Show-and-reroll: a player may put hidden dice on show and re-roll the rest.",
-    "stash": "Extra dice in the middle, one per player, rolled each round and counted in bids.",
-    "calling_advantage": "Whether lost dice form a pile that a right exact call takes.",
-    "economy": "Chips and pots beside the dice.",
-    "chips": "Chips each player starts with (under the chips and rich-man economies).",
-    "ante": "Rich Man's Dice: each player's ante into the game pot.",
-    "house_penalties": "Whether asking whose turn it is or how many dice are left costs a die.",
-    "drinking": "Whether to keep a drink tally (one drink per die lost).",
-    "resolution": "When a call decides the bid.",
-    "scoring": "How the game ends and what it pays.",
-    "palifico": "Perudo's palifico round: a player down to one die opens a round without wilds "
-    "in which the face may not change.",
-}
-"""One sentence per rule option: what it is (``liarsdice rules NAME``)."""
-
-VALUE_HELP: dict[str, dict[str, str]] = {
-    "ordering": {
-        "ladder": "a higher quantity of any face, or the same quantity of a higher face; wild "
-        "bids interleave (the least wild bid over q dice is q/2 rounded down, plus one; back "
-        "from k wilds takes 2k)",
-        "perudo": "Perudo's ladder: the least wild bid over q dice is q/2 rounded up; back from "
-        "k wilds takes 2k+1",
-        "quantity": "a higher quantity of any face, or the same quantity of a higher-ranked face",
-        "face": "a higher-ranked face of any quantity, or the same face with a higher quantity",
-        "monotone": "neither the quantity nor the face rank goes down, and at least one goes up",
-    },
-    "exact": {
-        "none": "there is no exact call",
-        "spot-on": "right: everyone but the caller loses a die; wrong: the caller loses one",
-        "calza": "right: the caller regains a die (up to the starting count); wrong: the caller "
-        "loses one",
-    },
-    "loss": {
-        "difference": "as many as the bid and the count differ by",
-        "one": "one die",
-    },
-    "exact_count": {
-        "bid-stands": "the bid was true, so the caller loses a die",
-        "all-but-bidder": "every player but the bidder loses a die",
-        "all-but-bidder-spare-last": "every player but the bidder loses a die, except that a "
-        "bystander down to a last die keeps it",
-        "caller-loses-one": "the caller loses a die (as bid-stands)",
-    },
-    "next_opener": {
-        "winner": "the winner of the call",
-        "loser": "the loser of the call (the one with fewest dice among several)",
-        "bidder": "the player whose bid was called",
-    },
-    "first_opener": {
-        "given": "the first seat",
-        "random": "a seat drawn at random",
-        "roll-one": "everyone rolls one die, the highest opens, ties roll again",
-        "roll-two": "everyone rolls two dice, the highest sum opens, ties roll again",
-    },
-    "show_reroll": {
-        "off": "not played",
-        "after": "show and re-roll, then raise",
-        "before": "raise, then show and re-roll",
-    },
-    "stash": {
-        "none": "no stash",
-        "secret": "the stash stays hidden until the call",
-        "open": "the stash lies face up for everyone to see",
-    },
-    "economy": {
-        "none": "no chips",
-        "chips": "each round's pot goes to the winner of the call, the game pot to the winner",
-        "rich-man": "a player short of dice may buy one for the pot, which then doubles",
-    },
-    "resolution": {
-        "first-call": "the first call decides it",
-        "all-call": "every other player still in must call it",
-    },
-    "scoring": {
-        "elimination": "the last player with dice wins",
-        "room": "a called bid that was true wins the game outright",
-        "single-round": "one call decides the game (for analysis)",
-    },
-}
-"""A sentence for each value of the rule options that take one of a few values."""
-
-OPTIONS = OptionCodec.of(
-    Rules,
-    skip=("name", "description"),
-    what="rule option",
-    listed=False,
-    help=OPTION_HELP,
-    value_help=VALUE_HELP,
-)
+OPTIONS = OptionCodec.of(Rules, skip=("name",), what="rule option", listed=False)
 """The one reader of the rule options' values, from text (``--option``, a text record's
 ``Option:`` lines) and from JSON (a JSON record, the server's room options). An unknown
 name's error does not list the 23 options (``liarsdice rules`` and ``docs/RULES.md`` do).
@@ -387,28 +278,18 @@ _SINGLE_ROUND: dict[str, Any] = {
 PRESETS: Mapping[str, Rules] = {
     r.name: r
     for r in (
-        Rules(
-            name="classic",
-            description="Wild ones, ones-halving ladder, lose the difference; "
-            "an exact count costs everyone but the bidder a die; the loser opens.",
-        ),
+        Rules(name="classic"),
         Rules(
             name="milton-bradley",
             exact_count=ExactCount.ALL_BUT_BIDDER_SPARE_LAST,
             next_opener=NextOpener.WINNER,
             show_reroll=ShowReroll.AFTER,
-            description="Milton Bradley 1987 (J.R. Gracen's standard rules): wild bids, "
-            "lose the difference, show dice and re-roll them, then raise (SoCal order); "
-            "the challenge winner opens.",
         ),
         Rules(
             name="house-rules",
             exact_count=ExactCount.CALLER_LOSES_ONE,
             first_opener=FirstOpener.ROLL_ONE,
             house_penalties=True,
-            description="Table rules with house penalties: the ordering table, lose the "
-            "difference, an exact count costs the caller one die, roll-off for first player, "
-            "penalties for asking questions.",
         ),
         Rules(
             name="spot-on",
@@ -417,8 +298,6 @@ PRESETS: Mapping[str, Rules] = {
             exact=ExactCall.SPOT_ON,
             **_LOSE_ONE,
             next_opener=NextOpener.BIDDER,
-            description="No wilds, quantity-major bids, liar or spot-on calls, lose one "
-            "die, the previous player opens. Variants: stash, calling advantage, Rich Man's Dice.",
         ),
         Rules(
             name="room",
@@ -430,8 +309,6 @@ PRESETS: Mapping[str, Rules] = {
             first_opener=FirstOpener.GIVEN,
             resolution=Resolution.ALL_CALL,
             scoring=Scoring.ROOM,
-            description="The online scored room: 4 dice, no wilds, 2<3<4<5<6<1, monotone raises; "
-            "a bid resolves when everyone else calls it; a true bid wins the game outright.",
         ),
         Rules(
             name="perudo",
@@ -440,29 +317,21 @@ PRESETS: Mapping[str, Rules] = {
             exact=ExactCall.CALZA,
             **_LOSE_ONE,
             palifico=True,
-            description="Commercial Perudo: wild ones (Perudo ladder), no opening on ones, calza, "
-            "lose one die, the loser opens, palifico rounds.",
         ),
         Rules(
             name="openspiel",
             wild=6,
             **_SINGLE_ROUND,
-            description="OpenSpiel liars_dice: two players, one round, highest face wild, "
-            "quantity-major (reset-face) bids; the caller wins if the bid is false.",
         ),
         Rules(
             name="snyd-normal",
             wild=None,
             **_SINGLE_ROUND,
-            description="thomasahle/snyd normal: two players, one round, no wilds, "
-            "quantity-major bids with faces 1<2<...<6.",
         ),
         Rules(
             name="snyd-joker",
             wild=1,
             **_SINGLE_ROUND,
-            description="thomasahle/snyd joker: two players, one round, ones wild for other "
-            "faces, quantity-major bids with faces 1<2<...<6.",
         ),
     )
 }
@@ -485,10 +354,8 @@ __all__ = [
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "OPTIONS",
-    "OPTION_HELP",
     "OPTION_NAMES",
     "PRESETS",
-    "VALUE_HELP",
     "Economy",
     "ExactCall",
     "ExactCount",

@@ -66,21 +66,7 @@ class PokerRules:
 
 POKER_PRESETS: dict[str, PokerRules] = {"poker-dice": PokerRules()}
 
-POKER_OPTION_HELP: dict[str, str] = {
-    "name": "The preset these rules start from.",
-    "players": "How many seats a game has by default.",
-    "lives": "Lives each player starts with; a player with none left is out, the last one left "
-    "wins.",
-    "dice": "The one set of poker dice the table shares (always five).",
-    "five_of_a_kind_rule": "Whether accepting a five-of-a-kind bid means making five of a kind "
-    "in three rolls (made: the round ends with no life lost; failed: the accepter loses a "
-    "life); off, it is accepted like any bid, so facing five aces only a liar call is left.",
-}
-"""One sentence per poker-dice rule option: what it is (``liarsdice rules poker-dice``)."""
-
-POKER_OPTIONS = OptionCodec.of(
-    PokerRules, skip=("name",), what="rule option", help=POKER_OPTION_HELP
-)
+POKER_OPTIONS = OptionCodec.of(PokerRules, skip=("name",), what="rule option")
 """The one reader of the poker-dice rule options' values, from text and from JSON.
 
 >>> POKER_OPTIONS.from_text("five_of_a_kind_rule", "1"), POKER_OPTIONS.from_json("lives", 2)

@@ -23,11 +23,13 @@ from liarsdice.core.bidding.state import Phase, RoundResult, State
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
+from liarsdice.families.bidding import plain
+from liarsdice.families.replay_text import bidding_round_line
 from liarsdice.families.terminal import GameTerminal
+from liarsdice.i18n import _
 from liarsdice.notation.bidding import record as record_module
 from liarsdice.notation.bidding import text as text_module
 from liarsdice.notation.common import Source
-from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.text_common import option_text
 
 if TYPE_CHECKING:
@@ -91,13 +93,13 @@ class BiddingFamily(Family):
 
     def rules_json(self, rules: RulesAPI) -> JSONObject:
         rules = own(rules, Rules)
-        return {**rules.options(), "description": rules.description}
+        return {**rules.options(), "description": self.description(rules)}
 
     def rules_listing(self) -> list[str]:
         lines: list[str] = []
         defaults = Rules()
         for n, r in PRESETS.items():
-            lines.append(f"{n}: {r.description}")
+            lines.append(f"{n}: {self.description(r)}")
             diff = r.diff(defaults)
             if diff:
                 lines.append(
@@ -105,16 +107,15 @@ class BiddingFamily(Family):
                     + ", ".join(f"{k}={option_text(v, command_line=True)}" for k, v in diff.items())
                 )
             else:
-                lines.append("  (the default options)")
+                lines.append("  " + _("(the default options)"))
         return lines
 
+    summaries = plain.SUMMARIES
+    option_help = plain.OPTION_HELP
+    value_help = plain.VALUE_HELP
+
     def plain_rules(self, rules: RulesAPI) -> list[str]:
-        from liarsdice.families.bidding.plain import plain_rules
-
-        return plain_rules(own(rules, Rules))
-
-    def description(self, rules: RulesAPI) -> str:
-        return own(rules, Rules).description
+        return plain.plain_rules(own(rules, Rules))
 
     # ------------------------------------------------------------------------------- games
     def new_game(self, rules: RulesAPI, names: Sequence[str], opener: int | None = None) -> Game:
@@ -152,11 +153,7 @@ class BiddingFamily(Family):
         return text_module.text_to_record(text)
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
-        return (
-            f"Round {number}: {clause(summary['caller'], 'call')} {summary['call']} on "
-            f"{possessive(summary['bidder'])} {summary['bid']}; "
-            f"{text_module.describe_result(summary)}"
-        )
+        return bidding_round_line(number, summary)
 
     # -------------------------------------------------------------------------- the server
     def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
@@ -183,6 +180,9 @@ class BiddingFamily(Family):
     def public_rules(self, rules: RulesAPI) -> JSONObject | None:
         rules = own(rules, Rules)
         return {"faces": rules.faces, "wild": rules.wild}
+
+    def reveal_count(self, result: ResultAPI) -> int:
+        return own(result, RoundResult).count  # the dice that count for the bid
 
     # -------------------------------------------------------------------------------- bots
     bots = BotTable(

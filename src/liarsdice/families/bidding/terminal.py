@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
@@ -46,6 +45,7 @@ from liarsdice.core.bidding import (
     ShowReroll,
     State,
 )
+from liarsdice.families.bidding.plain import FACES as _FACES
 from liarsdice.families.terminal import (
     Answer,
     GameTerminal,
@@ -55,7 +55,7 @@ from liarsdice.families.terminal import (
     pct,
     words_of,
 )
-from liarsdice.i18n import DEFAULT, N_, _, current, ngettext, npgettext, pgettext
+from liarsdice.i18n import DEFAULT, N_, _, current, ngettext, pgettext
 from liarsdice.notation.bidding.bids import Call, bid_to_words, parse_call, parse_human_bid
 from liarsdice.odds import bid_odds
 
@@ -95,21 +95,6 @@ _TENS = (
     N_("thirty"), N_("forty"), N_("fifty"), N_("sixty"), N_("seventy"), N_("eighty"),
     N_("ninety"),
 )  # fmt: skip
-# A face as a bid in words names it, in the singular or the plural of the count.
-_FACES: tuple[Callable[[int], str], ...] = (
-    lambda n: npgettext("face", "one", "ones", n),
-    lambda n: npgettext("face", "two", "twos", n),
-    lambda n: npgettext("face", "three", "threes", n),
-    lambda n: npgettext("face", "four", "fours", n),
-    lambda n: npgettext("face", "five", "fives", n),
-    lambda n: npgettext("face", "six", "sixes", n),
-    lambda n: npgettext("face", "seven", "sevens", n),
-    lambda n: npgettext("face", "eight", "eights", n),
-    lambda n: npgettext("face", "nine", "nines", n),
-    lambda n: npgettext("face", "ten", "tens", n),
-    lambda n: npgettext("face", "eleven", "elevens", n),
-    lambda n: npgettext("face", "twelve", "twelves", n),
-)
 
 
 def number_words(n: int) -> str:
@@ -297,9 +282,6 @@ class BiddingTerminal(GameTerminal):
         self.hinter = ProbBot(random.Random(0), bluff=0.0, noise=0.0)
 
     # ------------------------------------------------------------------- the whole game
-    def banner_notes(self) -> list[str]:
-        return [escape(self.rules.description)] if self.rules.description else []
-
     def announces(self, state: State) -> bool:
         return state.phase is Phase.BID
 

@@ -14,20 +14,17 @@ from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import PokerRoundResult, PokerState
 from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
+from liarsdice.families.poker import plain
+from liarsdice.families.replay_text import poker_round_line
 from liarsdice.families.terminal import GameTerminal
+from liarsdice.i18n import _
 from liarsdice.notation.common import Source
-from liarsdice.notation.grammar import clause, possessive
 from liarsdice.notation.poker import record as record_module
 from liarsdice.notation.poker import text as text_module
 from liarsdice.notation.text_common import option_text
 
 if TYPE_CHECKING:
     from liarsdice.families.adapter import Adapter
-
-DESCRIPTION = (
-    "Poker dice: one set of five poker dice and a cup go round; "
-    "claim a poker hand that beats the last claim, or call liar."
-)
 
 
 class PokerFamily(Family):
@@ -67,29 +64,27 @@ class PokerFamily(Family):
         return poker_preset(preset.strip().lower(), **overrides)
 
     def rules_json(self, rules: RulesAPI) -> JSONObject:
-        return {**own(rules, PokerRules).options(), "family": "poker", "description": DESCRIPTION}
+        own(rules, PokerRules)
+        return {**rules.options(), "family": "poker", "description": self.description(rules)}
 
     def rules_listing(self) -> list[str]:
         lines: list[str] = []
         for rules in POKER_PRESETS.values():
-            lines.append(f"{rules.name}: {DESCRIPTION}")
-            lines.append(
-                f"  lives={rules.lives}, dice={rules.dice}, "
-                f"five_of_a_kind_rule={option_text(rules.five_of_a_kind_rule, command_line=True)} "
-                "(poker-dice family; options: lives, dice, five_of_a_kind_rule)"
+            lines.append(f"{rules.name}: {self.description(rules)}")
+            options = (
+                f"lives={rules.lives}, dice={rules.dice}, five_of_a_kind_rule="
+                f"{option_text(rules.five_of_a_kind_rule, command_line=True)}"
             )
+            listed = _("(poker-dice family; options: lives, dice, five_of_a_kind_rule)")
+            lines.append(f"  {options} {listed}")
         return lines
 
+    summaries = plain.SUMMARIES
+    option_help = plain.OPTION_HELP
+    value_help = plain.VALUE_HELP
+
     def plain_rules(self, rules: RulesAPI) -> list[str]:
-        from liarsdice.families.poker.plain import plain_rules
-
-        return plain_rules(own(rules, PokerRules))
-
-    def description(self, rules: RulesAPI) -> str:
-        return DESCRIPTION
-
-    def preset_description(self, rules: RulesAPI) -> str:
-        return ""  # the server's list has no blurb for poker presets (the browser has its own)
+        return plain.plain_rules(own(rules, PokerRules))
 
     # ------------------------------------------------------------------------------- games
     def new_game(
@@ -125,17 +120,12 @@ class PokerFamily(Family):
         return text_module.text_to_record(text)
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
-        who = (
-            f"{clause(summary['caller'], 'call')} liar on"
-            if summary["call"] == "liar"
-            else clause(summary["accepter"], "accept")
-        )
-        return (
-            f"Round {number}: {who} {possessive(summary['bidder'])} {summary['bid']}; "
-            f"{record_module.describe_poker_result(summary)}"
-        )
+        return poker_round_line(number, summary)
 
     # -------------------------------------------------------------------------- the server
+    def reveal_count(self, result: ResultAPI) -> int:
+        return len(own(result, PokerRoundResult).hand)  # the hand under the cup, die by die
+
     def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
         return own(state, PokerState).view(seat).to_dict()
 
@@ -157,4 +147,4 @@ class PokerFamily(Family):
 
 POKER = PokerFamily()
 
-__all__ = ["DESCRIPTION", "POKER", "PokerFamily"]
+__all__ = ["POKER", "PokerFamily"]

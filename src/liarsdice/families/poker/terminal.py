@@ -337,14 +337,6 @@ class PokerTerminal(GameTerminal):
             facts = _("{lives} each, five-of-a-kind rule off, ")
         return facts.format(lives=lives(self.rules.lives))
 
-    def banner_notes(self) -> list[str]:
-        return [
-            _(
-                "One set of five poker dice and a cup go round: bid a poker hand that beats the "
-                "last one, or call 'liar'."
-            )
-        ]
-
     def round_header(self, state: PokerState) -> list[str]:
         opener = state.opener
         opens = self.subject(

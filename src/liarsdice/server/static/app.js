@@ -30,7 +30,7 @@ import { ReplayViewer, startReplayPage } from "./replay.js";
 import { analysisHash, wireAnalysis } from "./analysis.js";
 import { botLevelName } from "./names.js";
 import { RevealController } from "./reveal.js";
-import { BASICS, optionSentences, presetRules, presetSummary, presetTitle } from "./rules.js";
+import { presetRules, presetSummary, presetTitle, roomRules } from "./rules.js";
 import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
 import {
   describeResult,
@@ -183,15 +183,13 @@ function wireSound() {
 
 // ---------------------------------------------------------------- rules dialog
 
-function openRules(preset, options) {
+async function openRules(preset, options) {
   const dialog = $("rules-dialog");
-  const rules = presetRules(preset);
+  const rules = await roomRules(preset.name, options).catch((err) => [_("The rules could not be loaded: {reason}", { reason: errorSentence(err) })]);
   fill(
     $("rules-body"),
-    h("h3", { text: _("The idea") }),
-    h("ul", {}, BASICS.map((s) => h("li", { text: s }))),
     h("h3", { text: _("{game}: the rules in play", { game: presetTitle(preset.name) }) }),
-    h("ul", { id: "rules-list" }, [...rules, ...optionSentences(options)].map((s) => h("li", { text: s }))),
+    h("ul", { id: "rules-list" }, rules.map((s) => h("li", { text: s }))),
     h("h3", { text: _("Playing here") }),
     h(
       "ul",

@@ -1,0 +1,86 @@
+"""The files and folders a command writes, checked before it starts its work.
+
+A command that writes a file named on its command line (``play --save``, ``arena --out``,
+``solve --out``) or a folder (``selfplay --out``, ``learn ... --out``) checks the path first,
+as a click callback: a path that cannot be written is a usage error (exit status 2, ``Error:
+...`` naming the path and why), given before a game is played or a computation run, so that
+nothing is lost at the end.
+
+>>> from pathlib import Path
+>>> problem_with_file(Path("/nonexistent/dir/x.json"))
+'the folder /nonexistent/dir does not exist'
+>>> problem_with_file(Path("/")), problem_with_folder(Path("/proc/version"))
+('/ is a folder, not a file', '/proc/version is a file, not a folder')
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+
+from liarsdice.i18n import _
+
+__all__ = ["problem_with_file", "problem_with_folder", "writable_file", "writable_folder"]
+
+
+def _cannot_write(folder: Path) -> str | None:
+    """Why nothing can be written in the existing ``folder`` (None: it can)."""
+    if not folder.is_dir():
+        return _("{path} is not a folder").format(path=folder)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return _("the folder {path} is not writable").format(path=folder)
+    return None
+
+
+def problem_with_file(path: Path) -> str | None:
+    """Why the file ``path`` cannot be written (None: it can), in the language in use."""
+    if path.is_dir():
+        return _("{path} is a folder, not a file").format(path=path)
+    if path.exists():
+        if not os.access(path, os.W_OK):
+            return _("{path} is not writable").format(path=path)
+        return None
+    folder = path.parent
+    if not folder.exists():
+        return _("the folder {path} does not exist").format(path=folder)
+    return _cannot_write(folder)
+
+
+def problem_with_folder(path: Path) -> str | None:
+    """Why the folder ``path`` cannot be written or made (None: it can; its missing parents
+    are made by the command)."""
+    if path.exists():
+        if not path.is_dir():
+            return _("{path} is a file, not a folder").format(path=path)
+        return _cannot_write(path)
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    return _cannot_write(ancestor)
+
+
+def writable_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A click callback: the file option's path, or a usage error saying why it cannot be
+    written."""
+    if value is not None:
+        problem = problem_with_file(Path(value))
+        if problem is not None:
+            raise click.BadParameter(
+                _("cannot write {path}: {problem}").format(path=value, problem=problem)
+            )
+    return value
+
+
+def writable_folder(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A click callback: the folder option's path, or a usage error saying why it cannot be
+    written."""
+    if value is not None:
+        problem = problem_with_folder(Path(value))
+        if problem is not None:
+            raise click.BadParameter(
+                _("cannot write {path}: {problem}").format(path=value, problem=problem)
+            )
+    return value
