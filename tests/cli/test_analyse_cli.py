@@ -28,6 +28,10 @@ MOVE_KEYS = {
     "agrees",
     "loss",
     "mark",
+    "value",
+    "best",
+    "best_value",
+    "computer",
 }
 PLAYER_KEYS = {
     "decisions",
@@ -38,6 +42,7 @@ PLAYER_KEYS = {
     "blunders",
     "total_loss",
     "average_loss",
+    "computer",
 }
 
 
