@@ -1,7 +1,7 @@
 """The leaderboard and a player's page in a real browser against a real ``liarsdice serve``
 (issue 40): people are ranked among themselves, the computer players are listed apart below
 them (never ranked among people, whatever their rating), a bot level has one name everywhere
-(the lobby's: "Expert (thinks ahead)", on the leaderboard and its page alike), and a player's
+(one name, "Expert", on the leaderboard, its page and the table alike), and a player's
 page lists each family's games only under that family. axe-core finds no serious or critical
 violation; screenshot: tests/artifacts/leaderboard-bots.png. See e2e_util
 (``LIARSDICE_SKIP_BROWSER=1`` skips it)."""
@@ -20,7 +20,7 @@ from e2e_util import axe_serious, get_json, new_page, no_page_errors, screenshot
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
-EXPERT = "Expert (thinks ahead)"  # the lobby's name of the level (static/names.js)
+EXPERT = "Expert"  # the name of the level, everywhere (static/names.js)
 
 
 def _post(url: str, body: dict[str, Any]) -> Any:

@@ -67,8 +67,13 @@ def test_a_held_round_end_shows_nothing_of_the_next_round_and_replays() -> None:
             break
     kinds = [e.kind for e in d.events]
     assert kinds[-3:] == ["action", "fair_reveal", "reveal"]  # and nothing of the next round
-    assert state.reveal is not None and state.reveal.seconds == 4.0
+    # the server times the reveal from the round's count: the verdict then shows the 4 s
+    assert state.reveal is not None and state.reveal.plan is not None
     rnd = state.reveal.round
+    plan = state.reveal.plan
+    assert plan.counted == state.live_state.view(-1).results[rnd].count
+    assert plan.hold == 4.0 and state.reveal.seconds == round(plan.verdict_at + 4.0 + 0.3, 3)
+    assert plan.verdict_at == round(0.9 + plan.step * plan.counted + 0.45, 3)
     for seat in (0, 1, -1):
         v = view_dict(state, seat)
         assert v is not None
@@ -248,6 +253,31 @@ async def _every_player(tmp: Path) -> None:
             await _until(lambda: not room.value.revealing)
 
 
+async def _wait_holds_it(tmp: Path) -> None:
+    async with _room(tmp, humans=2, bots=1, reveal_seconds=0.2) as (room, (ann, bob)):
+        await _to_reveal(room, [ann, bob])
+        assert room.value.revealing
+        # a spectator cannot hold it; ann can, once: 15 s from now, everyone sees who held it
+        watcher = Sink(-1)
+        await room.submit(lambda: room.connect(watcher, None, None, None))
+        await room.submit(lambda: room.handle(watcher, "wait", EmptyMsg(id="w0")))
+        assert watcher.errors("not_seated")
+        now = room.settings.clock()
+        await room.submit(lambda: room.handle(ann, "wait", EmptyMsg(id="w1")))
+        held = [e for e in bob.events() if e.get("kind") == "reveal_wait"]
+        assert held and held[-1]["seat"] == 0 and held[-1]["until"] >= now + 14.9
+        phase = bob.frames[-1]["data"]["room"]["reveal"]
+        assert phase["held_by"] == [0] and phase["deadline"] >= now + 14.9
+        timer = room.turns._reveal
+        assert timer is not None and timer[1].when() - asyncio.get_running_loop().time() > 14
+        await room.submit(lambda: room.handle(ann, "wait", EmptyMsg(id="w2")))
+        assert ann.errors("bad_state")
+        # everyone continues: the round goes on at once
+        for sink in (ann, bob):
+            await room.submit(lambda s=sink: room.handle(s, "continue", EmptyMsg()))
+        assert not room.value.revealing
+
+
 async def _no_player_no_hold(tmp: Path) -> None:
     async with _room(tmp, dice=1, humans=1, bots=2) as (room, (ann,)):
         await room.submit(lambda: room.disconnect(ann))
@@ -281,6 +311,10 @@ def test_the_reveal_ends_when_its_time_runs_out(tmp_path: Path) -> None:
 
 def test_the_reveal_waits_for_every_connected_player(tmp_path: Path) -> None:
     asyncio.run(_every_player(tmp_path))
+
+
+def test_a_player_can_hold_the_reveal_once(tmp_path: Path) -> None:
+    asyncio.run(_wait_holds_it(tmp_path))
 
 
 def test_no_player_at_the_table_no_hold(tmp_path: Path) -> None:

@@ -97,9 +97,9 @@ def claim_or_exit(db_url: str) -> Claim:
 @click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
 @number_option(
     "--reveal",
-    4.0,
-    "Seconds the next round waits after a call while its reveal shows (until every player "
-    "at the table clicks Continue; 0: no pause).",
+    2.5,
+    "Seconds a reveal's verdict shows after the dice are counted before the next round "
+    "(until every player at the table clicks Continue; 0: no pause).",
     minimum=0,
 )
 @click.option("--public-url", help="Base URL for share links (default: the request's).")

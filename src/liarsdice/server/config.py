@@ -38,9 +38,10 @@ class Settings:
     room_ttl: float = 24 * 3600.0  # a room with no connection idle this long is unloaded
     sweep_interval: float = 60.0  # how often the manager looks for idle rooms
     timeouts_before_away: int = 2  # turn timers run out this many times in a row: away
-    # After a call the room holds the next round this long (or until every connected player
-    # sent `continue`) while the reveal shows; 0: no pause. Rooms with no player there: 0.
-    reveal_seconds: float = 4.0
+    # After a call the room holds the next round while the reveal shows: the cups lift, the
+    # dice are counted (the time depends on the count), then the verdict stays this long (or
+    # until every connected player sent `continue`); 0: no pause. No player there: no pause.
+    reveal_seconds: float = 2.5
     clock: Callable[[], float] = time.time  # the wall clock of deadlines (tests fix it)
     # This node's id in /api/health (and, in a cluster, among its nodes): <hostname>-<pid>
     node_id: str = field(default_factory=default_node_id)

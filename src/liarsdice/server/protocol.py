@@ -32,11 +32,18 @@ _OPENERS = frozenset(b"[{")
 class ProtocolError(Exception):
     """A client message that cannot be accepted; ``code`` is one of the documented codes."""
 
-    def __init__(self, code: str, message: str, reply_to: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reply_to: str | None = None,
+        details: list[dict[str, Any]] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.reply_to = reply_to
+        self.details = details
 
 
 class _Strict(BaseModel):
@@ -136,6 +143,11 @@ class ContinueMsg(EmptyMsg):
     the reveal waits for has said so, or its time has run out)."""
 
 
+class WaitMsg(EmptyMsg):
+    """Hold the reveal after a call (once per player and reveal): the next round waits until
+    every player said ``continue``, at most 15 s from now."""
+
+
 class LeaveMsg(EmptyMsg):
     """Leave the room (during a game, a bot plays the seat to its end)."""
 
@@ -190,6 +202,7 @@ CLIENT_MESSAGES: dict[str, type[_Strict]] = {
     "rematch": RematchMsg,
     "back": BackMsg,
     "continue": ContinueMsg,
+    "wait": WaitMsg,
     "ping": PingMsg,
     "leave": LeaveMsg,
     "remove_seat": RemoveSeatMsg,
@@ -235,6 +248,30 @@ def _describe(err: ValidationError) -> str:
         where = ".".join(str(x) for x in e["loc"]) or "message"
         parts.append(f"{where}: {e['msg']}")
     return "; ".join(parts)
+
+
+def validation_details(err: ValidationError) -> list[dict[str, Any]]:
+    """What was wrong, for a client to say in its own words and language: per problem the
+    ``field`` (the last name in its path, or null), the ``problem`` (pydantic's error type:
+    ``greater_than_equal``, ``string_too_long``, ``missing``...) and the ``limit`` it broke
+    (a number, or null).
+
+    >>> try:
+    ...     SettingsMsg.model_validate({"turn_timer": 3})
+    ... except ValidationError as err:
+    ...     validation_details(err)
+    [{'field': 'turn_timer', 'problem': 'greater_than_equal', 'limit': 5}]
+    """
+    out = []
+    for e in err.errors():
+        names = [x for x in e["loc"] if isinstance(x, str)]
+        ctx = e.get("ctx") or {}
+        limits = [v for v in ctx.values() if isinstance(v, int | float) and not isinstance(v, bool)]
+        limit = limits[0] if limits else None
+        if isinstance(limit, float) and limit.is_integer():
+            limit = int(limit)  # "at least 5", not "5.0"
+        out.append({"field": names[-1] if names else None, "problem": e["type"], "limit": limit})
+    return out
 
 
 def check_depth(text: str | bytes, max_depth: int) -> None:
@@ -291,7 +328,7 @@ def parse_envelope(text: str | bytes, max_bytes: int, max_depth: int) -> Envelop
     try:
         return Envelope.model_validate(raw)
     except ValidationError as err:
-        raise ProtocolError("invalid", _describe(err)) from None
+        raise ProtocolError("invalid", _describe(err), None, validation_details(err)) from None
 
 
 def parse_client(text: str | bytes, max_bytes: int, max_depth: int) -> tuple[str, Any]:
@@ -309,7 +346,8 @@ def parse_client(text: str | bytes, max_bytes: int, max_depth: int) -> tuple[str
     try:
         return env.type, model.model_validate(env.data)
     except ValidationError as err:
-        raise ProtocolError("invalid", f"{env.type}: {_describe(err)}", reply_to) from None
+        details = validation_details(err)
+        raise ProtocolError("invalid", f"{env.type}: {_describe(err)}", reply_to, details) from None
 
 
 def envelope(type_: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -346,8 +384,10 @@ __all__ = [
     "ServerType",
     "SettingsMsg",
     "StartMsg",
+    "WaitMsg",
     "check_depth",
     "envelope",
     "parse_client",
     "parse_envelope",
+    "validation_details",
 ]

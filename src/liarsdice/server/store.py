@@ -537,6 +537,26 @@ async def _recent_games(
     return [_recent_game(g) for g in games]
 
 
+async def _leaderboard(
+    conn: AsyncConnection, offset: int, limit: int, family: str, bots: bool
+) -> tuple[list[dict[str, Any]], int]:
+    """:meth:`Store.leaderboard`'s page and count."""
+    pr = player_ratings_table
+    kind = players_table.c.kind
+    rated = (pr.c.family == family) & (pr.c.games > 0) & (kind == "bot" if bots else kind != "bot")
+    both = pr.join(players_table, pr.c.player_id == players_table.c.id)
+    total = await conn.scalar(select(func.count()).select_from(both).where(rated))
+    rows = await conn.execute(
+        select(players_table, *pr.c["mu", "sigma", "games", "wins"])
+        .join(pr, pr.c.player_id == players_table.c.id)
+        .where(rated)
+        .order_by(pr.c.score.desc(), players_table.c.id)
+        .offset(offset)
+        .limit(limit)
+    )
+    return [_player_row(r, r, family) for r in rows], int(total or 0)
+
+
 class Store:
     """The database: open with :meth:`start`, close with :meth:`close`.
 
@@ -907,23 +927,8 @@ class Store:
         """Players with at least one rated game in ``family``, best first in it; and how
         many there are. People and bots are ranked apart: the people, or with ``bots`` the
         bot levels."""
-        pr = player_ratings_table
-        kind = players_table.c.kind
-        rated = (
-            (pr.c.family == family) & (pr.c.games > 0) & (kind == "bot" if bots else kind != "bot")
-        )
         async with self._engine().connect() as conn:
-            both = pr.join(players_table, pr.c.player_id == players_table.c.id)
-            total = await conn.scalar(select(func.count()).select_from(both).where(rated))
-            rows = await conn.execute(
-                select(players_table, *pr.c["mu", "sigma", "games", "wins"])
-                .join(pr, pr.c.player_id == players_table.c.id)
-                .where(rated)
-                .order_by(pr.c.score.desc(), players_table.c.id)
-                .offset(offset)
-                .limit(limit)
-            )
-            return [_player_row(r, r, family) for r in rows], int(total or 0)
+            return await _leaderboard(conn, offset, limit, family, bots)
 
     async def events(
         self, room_id: str, kinds: tuple[str, ...] | None = None

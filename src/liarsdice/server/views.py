@@ -52,8 +52,8 @@ class Live:
     deadline: tuple[int, float] | None = None  # (seat, wall-clock time) of a turn timer
     ratings: tuple[int | None, ...] = ()  # the seats' display ratings
     # The reveal phase: (its deadline on the wall clock, the seats it waits for, the seats
-    # that said ``continue``), or None
-    reveal: tuple[float | None, tuple[int, ...], tuple[int, ...]] | None = None
+    # that said ``continue``, the seats that asked to wait), or None
+    reveal: tuple[float | None, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
     # "While you were away", by seat: shown in that seat's own view only
     summaries: tuple[tuple[int, Mapping[str, Any]], ...] = ()
 
@@ -68,16 +68,22 @@ def viewer_of(room: RoomState, seat: int) -> int:
 
 
 def view_dict(room: RoomState, seat: int, live: Live | None = None) -> dict[str, Any] | None:
+    """The game's view for the recipient in ``seat`` (a seat's index now, or
+    :data:`SPECTATOR`): the view of the position whoever sits there played in the current
+    (or last) game, so that a finished game reads the same after any seat change;
+    ``viewer`` is that position (null: a spectator of this game)."""
     state, game = room.state, room.game
     if state is None or game is None:
         return None
-    out = family_of_game(game).view_frame(state, seat)  # the core's state.view(seat), once
+    position = room.position_of(seat)
+    out = family_of_game(game).view_frame(state, position)  # the core's state.view, once
     if room.revealing:  # nobody moves while a round's reveal shows
         out["legal_actions"] = []
     out["legal"] = [
-        {"action": a, "text": game.action_to_string(a, seat)} for a in out["legal_actions"]
+        {"action": a, "text": game.action_to_string(a, position)} for a in out["legal_actions"]
     ]
     out["game_no"] = room.game_no
+    out["viewer"] = None if position == SPECTATOR else position
     if live is not None and seat >= 0:
         for who, summary in live.summaries:
             if who == seat:  # "while you were away": this seat's own view only
@@ -89,13 +95,14 @@ def stock_of(room: RoomState, seat: int) -> tuple[int, str] | None:
     """A seat's dice (``"dice"``) or lives (``"lives"``) in the game now, from the public
     view; None without a game."""
     state, game = room.state, room.game
-    if state is None or game is None or not 0 <= seat < len(game.names):
+    position = room.position_of(seat)
+    if state is None or game is None or position == SPECTATOR:
         return None
     public = family_of_game(game).view_frame(state, SPECTATOR)
     for key, unit in (("dice_counts", "dice"), ("lives", "lives")):
         counts = public.get(key)
-        if isinstance(counts, list) and seat < len(counts):
-            return int(counts[seat]), unit
+        if isinstance(counts, list) and position < len(counts):
+            return int(counts[position]), unit
     return None
 
 
@@ -137,7 +144,12 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
     "fair_reveal": tuple((k, k) for k in ("game_no", "round", "commitment", "server_seed")),
     "game_over": (("game_no", "game_no"), ("winner", "winner?")),
-    "reveal": (("game_no", "game_no"), ("round", "round"), ("seconds", "seconds")),
+    "reveal": (
+        ("game_no", "game_no"),
+        ("round", "round"),
+        ("seconds", "seconds"),
+        ("plan", "plan?"),
+    ),
     "reveal_over": (("game_no", "game_no"), ("round", "round"), ("by", "by")),
     "chat": (("seat", "seat"), ("name", "name"), ("text", "text")),
     "seat_removed": (("seat", "seat"), ("name", "name"), ("by", "by")),
@@ -184,10 +196,12 @@ def room_dict(room: RoomState, live: Live) -> dict[str, Any]:
                 "left": s.left,
                 "player": s.player,
                 "rating": rated[s.index] if s.index < len(rated) else None,
+                "position": _position(room, s.index),
             }
             for s in room.seats
         ],
         "wins": [room.wins.get(s.name, 0) for s in room.seats],
+        "wins_by_name": dict(room.wins),
         "ranking": None if room.ranking is None else list(room.ranking),
         "spectators": live.spectators,
         "next_commitment": room.next_commitment,
@@ -196,7 +210,8 @@ def room_dict(room: RoomState, live: Live) -> dict[str, Any]:
     if room.locked:  # only when set: frames of unlocked rooms are as they always were
         out["locked"] = True
     if room.revealing and room.reveal is not None:  # only during a reveal phase
-        deadline, waiting, ready = live.reveal or (None, (), ())
+        deadline, waiting, ready, waited = live.reveal or (None, (), (), ())
+        plan = room.reveal.plan
         out["reveal"] = {
             "game_no": room.reveal.game_no,
             "round": room.reveal.round,
@@ -204,8 +219,16 @@ def room_dict(room: RoomState, live: Live) -> dict[str, Any]:
             "deadline": None if deadline is None else round(deadline, 3),
             "waiting": list(waiting),
             "ready": list(ready),
+            "held_by": list(waited),
+            "plan": None if plan is None else plan.to_json(),
         }
     return out
+
+
+def _position(room: RoomState, seat: int) -> int | None:
+    """The seat's position in the current (or last) game's view (null: it did not play)."""
+    position = room.position_of(seat)
+    return None if position == SPECTATOR else position
 
 
 def _timer(room: RoomState, live: Live) -> dict[str, Any] | None:
@@ -333,9 +356,17 @@ def pong(seq: int, reply_to: str | None) -> Encoded:
     return _frame("pong", {"reply_to": reply_to, "seq": seq})
 
 
-def error_frame(code: str, message: str, reply_to: str | None = None) -> Encoded:
-    """A refused message: a documented ``code`` and a human-readable ``message``."""
+def error_frame(
+    code: str,
+    message: str,
+    reply_to: str | None = None,
+    details: list[dict[str, Any]] | None = None,
+) -> Encoded:
+    """A refused message: a documented ``code``, a human-readable ``message`` (English) and,
+    for ``invalid``, the ``details`` a client words in its own language."""
     data: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        data["details"] = details
     if reply_to is not None:
         data["reply_to"] = reply_to
     return _frame("error", data)

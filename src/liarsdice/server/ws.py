@@ -364,7 +364,7 @@ async def _read(conn: Conn, sink: WsSink, buckets: list[tuple[Bucket, str]]) -> 
             if kind == "hello":
                 raise ProtocolError("invalid", "already said hello")
         except ProtocolError as err:
-            sink.push(error_frame(err.code, err.message, err.reply_to))
+            sink.push(error_frame(err.code, err.message, err.reply_to, err.details))
             continue
         await port.handle(kind, msg, raw)
 

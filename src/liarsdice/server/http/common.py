@@ -24,7 +24,7 @@ from liarsdice.server.limits import Limiter
 from liarsdice.server.metrics import Metrics
 from liarsdice.server.names import ReservedName, normalize_name
 from liarsdice.server.node import LocalNode, NodeView
-from liarsdice.server.protocol import ProtocolError, check_depth
+from liarsdice.server.protocol import ProtocolError, check_depth, validation_details
 from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.store import Store
 from liarsdice.server.views import error_frame
@@ -114,14 +114,25 @@ def client_ip(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "unknown"
 
 
-def fail(status: int, code: str, message: str, **headers: str) -> HTTPException:
-    """An HTTP error with the error envelope (``{"code", "message"}``) as its body."""
-    return HTTPException(status, detail={"code": code, "message": message}, headers=headers or None)
+def fail(
+    status: int,
+    code: str,
+    message: str,
+    details: list[dict[str, Any]] | None = None,
+    headers: dict[str, str] | None = None,
+) -> HTTPException:
+    """An HTTP error with the error envelope (``{"code", "message"}``, and ``details`` for a
+    body that did not validate) as its body."""
+    detail: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        detail["details"] = details
+    return HTTPException(status, detail=detail, headers=headers or None)
 
 
 def too_many(code: str, message: str, retry_after: float) -> HTTPException:
     """429 with ``Retry-After`` (whole seconds, at least 1)."""
-    return fail(429, code, message, **{"Retry-After": str(max(1, math.ceil(retry_after)))})
+    retry = str(max(1, math.ceil(retry_after)))
+    return fail(429, code, message, headers={"Retry-After": retry})
 
 
 def unavailable(limits: Limits) -> HTTPException:
@@ -130,7 +141,7 @@ def unavailable(limits: Limits) -> HTTPException:
         503,
         "store_unavailable",
         "the database is not answering: try again in a moment",
-        **{"Retry-After": str(limits.retry_after)},
+        headers={"Retry-After": str(limits.retry_after)},
     )
 
 
@@ -245,7 +256,7 @@ async def body_of(request: Request, model: type[_T]) -> _T:
         msg = "; ".join(
             f"{'.'.join(str(x) for x in e['loc']) or 'body'}: {e['msg']}" for e in err.errors()
         )
-        raise fail(422, "invalid", msg) from None
+        raise fail(422, "invalid", msg, validation_details(err)) from None
     return parsed
 
 
@@ -284,7 +295,8 @@ def error_response(
 ) -> JSONResponse:
     """The error envelope as a response (``detail``: ``{"code", "message"}`` or a string)."""
     if isinstance(detail, dict):
-        body = error_frame(str(detail.get("code", "http")), str(detail.get("message", "")))
+        code, message = str(detail.get("code", "http")), str(detail.get("message", ""))
+        body = error_frame(code, message, details=detail.get("details"))
     else:
         body = error_frame("http", str(detail))
     return JSONResponse(body, status_code=status, headers=dict(headers or {}))

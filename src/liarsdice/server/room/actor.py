@@ -31,6 +31,7 @@ from liarsdice.server.protocol import (
     ContinueMsg,
     PingMsg,
     ResyncMsg,
+    WaitMsg,
 )
 from liarsdice.server.room.commands import (
     BotMove,
@@ -348,6 +349,8 @@ class Room(Mailbox):
                     self.fanout.catch_up(sink, last_seq, reply_to)
                 case ContinueMsg():
                     await self._continue(sink, reply_to)
+                case WaitMsg():
+                    self._wait(sink, reply_to)
                 case _:
                     await self.command(sink.seat, msg, reply_to, sink)
         except CommandError as err:
@@ -364,6 +367,11 @@ class Room(Mailbox):
         else:
             ready = {"kind": "reveal_ready", "seat": sink.seat}
             self.fanout.update(self.seq, (), reply_to, sink, ephemeral=(ready,))
+
+    def _wait(self, sink: Sink, reply_to: str | None) -> None:
+        """A player asks the table to wait before the next round (everyone sees who)."""
+        held = {"kind": "reveal_wait", "seat": sink.seat, "until": self.turns.wait(sink.seat)}
+        self.fanout.update(self.seq, (), reply_to, sink, ephemeral=(held,))
 
     async def join(
         self, name: str, client_seed: str | None, player: str | None = None

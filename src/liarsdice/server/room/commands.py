@@ -39,7 +39,7 @@ from liarsdice.server.protocol import (
     StartMsg,
 )
 from liarsdice.server.room.events import fold
-from liarsdice.server.room.state import MAX_SEATS, Event, RoomState, build_game
+from liarsdice.server.room.state import MAX_SEATS, Event, RevealPlan, RoomState, build_game
 
 
 class CommandError(Exception):
@@ -480,7 +480,16 @@ def _advance(d: _Draft) -> None:
                 },
             )
             if d.hold > 0:  # the round's reveal shows before anything of the next round
-                d.emit("reveal", {"game_no": s.game_no, "round": cur.round, "seconds": d.hold})
+                plan = _reveal_plan(s, cur.round, d.hold)
+                d.emit(
+                    "reveal",
+                    {
+                        "game_no": s.game_no,
+                        "round": cur.round,
+                        "seconds": plan.seconds,
+                        "plan": plan.to_json(),
+                    },
+                )
         elif st.is_terminal():
             d.emit("game_over", {"game_no": s.game_no, "winner": st.winner})
         elif not st.is_chance_node():
@@ -491,6 +500,13 @@ def _advance(d: _Draft) -> None:
             outcomes = st.chance_outcomes()
             i, at = fair.draw_at(s.seeds[cur.idx], cur.client_seeds, cur.at, len(outcomes))
             d.emit("chance", {"value": outcomes[i][0], "at": list(at)})
+
+
+def _reveal_plan(s: RoomState, rnd: int, hold: float) -> RevealPlan:
+    """The timeline of round ``rnd``'s reveal: its verdict shows ``hold`` s after the count."""
+    results = s.live_state.view(-1).results
+    counted = s.family_obj.reveal_count(results[rnd]) if rnd < len(results) else 0
+    return RevealPlan(counted, hold)
 
 
 def _play(d: _Draft, seat: int, action: int, *, auto: bool = False, **flags: Any) -> None:

@@ -23,6 +23,7 @@ from liarsdice.server.room.state import (
     FairRound,
     Move,
     Reveal,
+    RevealPlan,
     RoomState,
     Seat,
     build_game,
@@ -55,6 +56,7 @@ def _seat_joined(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
         d.get("token_hash"),
         d["client_seed"],
         player=bot_player(level) if bot and level else d.get("player"),
+        uid=ev.seq,
     )
     return dict(seats=(*s.seats, seat))
 
@@ -143,6 +145,7 @@ def _game_started(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
         out_order=(),
         reveal=None,
         moves=(),
+        game_keys=tuple(x.key for x in s.seats),
         fair_round=fair_round,
         fair_info=fair_info,
     )
@@ -183,7 +186,8 @@ def _fair_reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
 
 def _reveal(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:
     # the round is over and public: the next round (or the game's end) waits for this phase
-    return dict(reveal=Reveal(d["game_no"], d["round"], float(d["seconds"])))
+    plan = RevealPlan.from_json(d.get("plan"))
+    return dict(reveal=Reveal(d["game_no"], d["round"], float(d["seconds"]), plan))
 
 
 def _reveal_over(s: RoomState, d: dict[str, Any], ev: Event) -> dict[str, Any]:

@@ -54,7 +54,8 @@ class Fanout:
         reveal = None
         if room.value.revealing:
             waiting = tuple(turns.waiting_for())
-            reveal = (turns.reveal_deadline, waiting, tuple(sorted(turns.ready)))
+            ready, waited = tuple(sorted(turns.ready)), tuple(sorted(turns.waited))
+            reveal = (turns.reveal_deadline, waiting, ready, waited)
         return Live(
             presence=tuple((h.connections > 0, h.away) for h in room.presence),
             spectators=self.spectators,

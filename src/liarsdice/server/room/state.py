@@ -36,6 +36,13 @@ class Seat:
     client_seed: str
     left: bool = False  # the player left (or was removed) during a game: a bot plays it
     player: str | None = None  # the rated identity (a guest's player id, or a bot level's)
+    uid: int = -1  # the ``seat_joined`` event's seq: who sat here, whatever the seat's index
+
+    @property
+    def key(self) -> str:
+        """Who sits here, for a game that outlives seat changes (a snapshot written before
+        seats had a ``uid`` names them by name: names are unique in a room)."""
+        return f"#{self.uid}" if self.uid >= 0 else f"name:{self.name}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,16 +57,67 @@ class FairRound:
     at: fair.Cursor = fair.START
 
 
+# The reveal's timeline (seconds): the cups lift, the counted dice light one by one (at most
+# REVEAL_COUNT_MAX in all, STEP each when few), a pause, then the verdict, which stays at
+# least the hold before the next round may start.
+REVEAL_LIFT = 0.9
+REVEAL_STEP = 0.32
+REVEAL_COUNT_MAX = 3.0
+REVEAL_PAUSE = 0.45
+REVEAL_SLACK = 0.3  # the frame's trip to the pages: the verdict still shows the whole hold
+
+
+@dataclass(frozen=True, slots=True)
+class RevealPlan:
+    """When each part of a reveal shows, decided by the server from the round's count, so
+    that every page's animation fits inside the phase and the verdict shows ``hold`` s."""
+
+    counted: int  # dice counted out one by one
+    hold: float  # the verdict shows at least this long
+    lift: float = REVEAL_LIFT
+    pause: float = REVEAL_PAUSE
+
+    @property
+    def step(self) -> float:
+        return min(REVEAL_STEP, REVEAL_COUNT_MAX / self.counted) if self.counted else 0.0
+
+    @property
+    def verdict_at(self) -> float:
+        return round(self.lift + self.step * self.counted + self.pause, 3)
+
+    @property
+    def seconds(self) -> float:
+        return round(self.verdict_at + self.hold + REVEAL_SLACK, 3)
+
+    def to_json(self) -> dict[str, float | int]:
+        return {
+            "counted": self.counted,
+            "lift": self.lift,
+            "step": round(self.step, 4),
+            "pause": self.pause,
+            "verdict_at": self.verdict_at,
+            "hold": self.hold,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any] | None) -> RevealPlan | None:
+        if not d:
+            return None  # a log written before reveals had a plan
+        return cls(int(d["counted"]), float(d["hold"]), float(d["lift"]), float(d["pause"]))
+
+
 @dataclass(frozen=True, slots=True)
 class Reveal:
     """The reveal phase after a round: the round's dice are public, the next round waits.
 
-    Begun by a ``reveal`` event (``seconds``: how long it may last), ended by ``reveal_over``
-    (every connected player said ``continue``, or the time ran out)."""
+    Begun by a ``reveal`` event (``seconds``: how long it lasts unless someone waits, its
+    ``plan``: when the verdict shows), ended by ``reveal_over`` (every connected player said
+    ``continue``, or the time ran out)."""
 
     game_no: int
     round: int
     seconds: float
+    plan: RevealPlan | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +180,9 @@ class RoomState:
     action_ids: Mapping[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
     reveal: Reveal | None = None  # the reveal phase after a round, while it holds the next
     moves: tuple[Move, ...] = ()  # this game's public moves (the log's history)
+    # who played the current (or last) game, by position (``Seat.key``): a finished game stays
+    # the same value whatever happens to the seats after it
+    game_keys: tuple[str, ...] = ()
 
     # ------------------------------------------------------------------ derived facts
     @property
@@ -177,6 +238,15 @@ class RoomState:
             return list(self.game.names)
         return [s.name for s in self.seats]
 
+    def position_of(self, seat: int) -> int:
+        """Where ``seat`` (a seat's index now) played in the current or last game: its index
+        while a game is played (seats do not move then), after it the position of whoever
+        sits there now, or -1 (a spectator's, or a seat that did not play it)."""
+        if self.game is None or not 0 <= seat < len(self.seats):
+            return -1
+        key = self.seats[seat].key
+        return self.game_keys.index(key) if key in self.game_keys else -1
+
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].name if 0 <= seat < len(self.seats) else "nobody"
 
@@ -228,7 +298,18 @@ class RoomState:
 # builds them), the secret seeds (they stay in ``fair_seeds``), what that event resets, and
 # what is derived (the room's id is the row's key, its family follows from the preset).
 _NOT_SNAPSHOT = frozenset(
-    {"room_id", "family", "game", "state", "seeds", "action_ids", "out_order", "reveal", "moves"}
+    {
+        "room_id",
+        "family",
+        "game",
+        "state",
+        "seeds",
+        "action_ids",
+        "out_order",
+        "reveal",
+        "moves",
+        "game_keys",
+    }
 )
 
 # How the fields that are not plain JSON come back from a snapshot (the rest are as stored).
@@ -287,6 +368,7 @@ __all__ = [
     "FairRound",
     "Move",
     "Reveal",
+    "RevealPlan",
     "RoomState",
     "Seat",
     "build_game",

@@ -12,7 +12,7 @@ import asyncio
 import hashlib
 import hmac
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from liarsdice.bots.table import AnyBot
@@ -55,10 +55,11 @@ class Turns:
         self._grace: dict[int, asyncio.TimerHandle] = {}
         self._bots: dict[tuple[int, int], AnyBot] = {}  # (game_no, seat) -> bot
         # The reveal phase's timer: ((game_no, round), handle); its deadline (wall clock) for
-        # the frames, and the seats that said ``continue`` in it.
+        # the frames, the seats that said ``continue`` in it and those that asked to wait.
         self._reveal: tuple[tuple[int, int], asyncio.TimerHandle] | None = None
         self.reveal_deadline: float | None = None
         self.ready: frozenset[int] = frozenset()
+        self.waited: frozenset[int] = frozenset()
 
     # ------------------------------------------------------------------ the turn
     def cancel(self) -> None:
@@ -171,12 +172,13 @@ class Turns:
     def _cancel_reveal(self) -> None:
         if self._reveal is not None:
             self._reveal[1].cancel()
-        self._reveal, self.reveal_deadline, self.ready = None, None, frozenset()
+        self._reveal, self.reveal_deadline = None, None
+        self.ready = self.waited = frozenset()
 
     def _arm_reveal(self) -> None:
         """Arm the reveal's timer (once per reveal: a room loaded or resumed in the middle of
-        one gives it its whole time again, or the server's setting when that is shorter, so
-        it always ends)."""
+        one gives it its whole time again, its verdict held no longer than this server's
+        setting, so it always ends)."""
         room = self.room
         r = room.value.reveal
         assert r is not None
@@ -184,11 +186,37 @@ class Turns:
         if self._reveal is not None and self._reveal[0] == key:
             return
         self._cancel_reveal()
-        seconds = min(r.seconds, room_reveal_seconds(room))
+        hold = room_reveal_seconds(room)
+        if r.plan is not None and r.plan.hold > hold:  # this server's setting is shorter
+            self._end_reveal_in(key, replace(r.plan, hold=hold).seconds)
+        else:
+            self._end_reveal_in(key, r.seconds if r.plan is not None else min(r.seconds, hold))
+
+    def _end_reveal_in(self, key: tuple[int, int], seconds: float) -> None:
+        room = self.room
         loop = asyncio.get_running_loop()
         handle = loop.call_later(seconds, room.post, self._end_reveal, key, "timeout")
         self._reveal = (key, handle)
         self.reveal_deadline = room.settings.clock() + seconds
+
+    def wait(self, seat: int) -> float:
+        """``seat`` asks the table to wait: the reveal holds until every player it waits for
+        said ``continue``, at most :data:`WAIT_SECONDS` from now (once per seat and reveal).
+        Returns the new deadline; a :class:`CommandError` says why a seat cannot."""
+        if seat < 0:
+            raise CommandError("not_seated", "spectators cannot hold the reveal")
+        if not self.room.value.revealing or self._reveal is None or self.reveal_deadline is None:
+            raise CommandError("bad_state", "there is no reveal to hold")
+        if seat in self.waited:
+            raise CommandError("bad_state", "you have held this reveal already")
+        if seat not in self.waiting_for():
+            raise CommandError("bad_state", "this reveal does not wait for you")
+        self.waited = self.waited | {seat}
+        now = self.room.settings.clock()
+        if self.reveal_deadline < now + WAIT_SECONDS:
+            self._reveal[1].cancel()
+            self._end_reveal_in(self._reveal[0], WAIT_SECONDS)
+        return round(self.reveal_deadline, 3)
 
     def waiting_for(self) -> list[int]:
         """The seats the reveal waits for: seated players who are connected and not away."""
@@ -204,7 +232,8 @@ class Turns:
         ]
 
     def hold(self) -> float:
-        """How long the reveal of a round ending now shows: 0 when no player is there."""
+        """How long the verdict of a round ending now shows at least (after the count): 0
+        when no player is there (no reveal phase)."""
         return room_reveal_seconds(self.room) if self.waiting_for() else 0.0
 
     def continue_(self, seat: int) -> bool:
@@ -272,9 +301,12 @@ class Turns:
         room.set_away(seat, True, "grace_period")
 
 
+WAIT_SECONDS = 15.0  # "Wait" holds a reveal this long at most (from the press)
+
+
 def room_reveal_seconds(room: Room) -> float:
-    """The reveal phase's length in ``room`` (the server's ``Settings.reveal_seconds``)."""
+    """How long a reveal's verdict shows in ``room`` (the server's ``Settings.reveal_seconds``)."""
     return max(0.0, float(room.settings.reveal_seconds))
 
 
-__all__ = ["Here", "Turns", "room_reveal_seconds"]
+__all__ = ["WAIT_SECONDS", "Here", "Turns", "room_reveal_seconds"]

@@ -1,16 +1,17 @@
 // Talking to the server: the HTTP endpoints, the seat tokens kept in localStorage, and one
 // WebSocket with resume (docs/PROTOCOL.md).
 
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 
 export const PROTOCOL_VERSION = 1;
 
 /** An HTTP or protocol error with the server's code and message. */
 export class ApiError extends Error {
-  constructor(code, message, status = 0) {
+  constructor(code, message, status = 0, details = null) {
     super(message);
     this.code = code;
     this.status = status;
+    this.details = details; // for "invalid": [{field, problem, limit}] (docs/PROTOCOL.md)
   }
 }
 
@@ -23,7 +24,7 @@ async function parse(response) {
   }
   if (!response.ok) {
     const data = body && body.type === "error" ? body.data : {};
-    throw new ApiError(data.code || "http", data.message || response.statusText, response.status);
+    throw new ApiError(data.code || "http", data.message || response.statusText, response.status, data.details || null);
   }
   return body;
 }
@@ -91,9 +92,52 @@ const ERROR_SENTENCES = {
   bad_origin: _("This page isn't allowed to talk to the server."),
 };
 
+// The fields a person fills in, by the names the server's checks give them.
+const FIELD_NAMES = {
+  turn_timer: _("Seconds per move"),
+  name: _("Your name"),
+  text: _("The chat message"),
+  preset: _("The rules"),
+  options: _("The rule options"),
+  client_seed: _("Your dice seed"),
+  level: _("The computer's level"),
+  seat: _("The seat"),
+};
+
+/** One "invalid" detail ({field, problem, limit}) as a sentence in the page's language. */
+export function invalidSentence(detail) {
+  const field = FIELD_NAMES[detail.field] || _("A value");
+  const limit = detail.limit;
+  const o = { field, limit };
+  switch (detail.problem) {
+    case "greater_than_equal":
+      return _("{field} must be at least {limit}.", o);
+    case "greater_than":
+      return _("{field} must be more than {limit}.", o);
+    case "less_than_equal":
+      return _("{field} must be at most {limit}.", o);
+    case "less_than":
+      return _("{field} must be less than {limit}.", o);
+    case "string_too_short":
+      return limit ? ngettext("{field} needs at least {n} character.", "{field} needs at least {n} characters.", limit, { field }) : _("{field} is empty.", o);
+    case "string_too_long":
+      return ngettext("{field} may have at most {n} character.", "{field} may have at most {n} characters.", limit || 0, { field });
+    case "missing":
+      return _("{field} is missing.", o);
+    case "int_type":
+    case "int_parsing":
+    case "float_type":
+    case "float_parsing":
+      return _("{field} must be a number.", o);
+    default:
+      return _("{field} is not valid.", o);
+  }
+}
+
 /** An error as one readable sentence (no codes). */
 export function errorSentence(err) {
   const code = err && err.code;
+  if (code === "invalid" && Array.isArray(err.details) && err.details.length) return err.details.map(invalidSentence).join(" ");
   if (code && ERROR_SENTENCES[code]) return ERROR_SENTENCES[code];
   return sentence(err && err.message ? err.message : String(err || _("Something went wrong")));
 }

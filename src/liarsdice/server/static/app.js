@@ -28,7 +28,7 @@ import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
 import { ReplayViewer, startReplayPage } from "./replay.js";
 import { analysisHash, wireAnalysis } from "./analysis.js";
-import { botLevelName } from "./names.js";
+import { botLevelChoice } from "./names.js";
 import { RevealController } from "./reveal.js";
 import { presetRules, presetSummary, presetTitle, roomRules } from "./rules.js";
 import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
@@ -37,6 +37,7 @@ import {
   hostSeat,
   isPalifico,
   isPoker,
+  me,
   myTurn,
   nameOf,
   renderCentre,
@@ -45,6 +46,7 @@ import {
   renderSeats,
   renderTray,
   rollTray,
+  seatName,
   tickClock,
 } from "./table.js";
 import { speakerOff, speakerOn } from "./icons.js";
@@ -100,12 +102,13 @@ export function parseOptions(text) {
   return options;
 }
 
-/** A seconds field: "" -> null, else a number (the server checks 5..3600). */
+/** A seconds field: "" -> null, else a number from 5 to 3600 (the server checks it too). */
 function timerValue(input) {
   const t = String(input.value).trim();
   if (!t) return null;
   const n = Number(t);
   if (!Number.isFinite(n)) throw new Error(_("The time per move is a number of seconds."));
+  if (n < 5 || n > 3600) throw new Error(_("Seconds per move: from 5 to 3600, or empty for no limit."));
   return n;
 }
 
@@ -449,7 +452,11 @@ async function startRoom(id) {
   $("room-body").hidden = false;
   $("share-url").value = `${location.origin}${roomPath(id)}`;
   gameLog = new GameLog();
-  reveal = new RevealController({ onChange: (info) => onRevealChange(info), onContinue: () => S.seat !== null && Boolean(send("continue")) });
+  reveal = new RevealController({
+    onChange: (info) => onRevealChange(info),
+    onContinue: () => S.seat !== null && Boolean(send("continue")),
+    onWait: () => S.seat !== null && Boolean(send("wait")),
+  });
   tips = new Tips($("tips"), Boolean(loadPref(`tutorial:${id}`, false)));
   picker = new MovePicker($("moves"), $("moves-fieldset"), { onMove: sendMove, onSelection: () => S.room && renderTray($("my-area"), $("my-dice"), S, picker.selection()) });
   replay = new ReplayViewer($("replay"), {
@@ -544,7 +551,7 @@ function wireRoomControls() {
   $("seat-name").value = myName();
 
   presets()
-    .then((data) => fill($("bot-level"), data.bot_levels.map((lv) => h("option", { value: lv, text: botLevelName(lv), selected: lv === "prob" }))))
+    .then((data) => fill($("bot-level"), data.bot_levels.map((lv) => h("option", { value: lv, text: botLevelChoice(lv), selected: lv === "prob" }))))
     .catch(() => {});
   $("add-bot").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
   $("lock-room").addEventListener("change", (ev) => send("lock", { locked: ev.target.checked }));
@@ -629,21 +636,7 @@ function sendMove(move) {
   picker.update(S);
 }
 
-let kickArmed = { seat: -1, at: 0 };
-function hostAction(kind, seat, button) {
-  if (kind === "remove" && S.room.status === "playing" && seat.kind === "human") {
-    // During a game, kicking asks for a second click.
-    if (kickArmed.seat !== seat.seat || Date.now() - kickArmed.at > 5000) {
-      kickArmed = { seat: seat.seat, at: Date.now() };
-      if (button) {
-        button.textContent = _("Sure? Click again");
-        setTimeout(() => (button.textContent = _("Kick")), 5000);
-      }
-      announce(_("Click Kick again to remove {name}: a computer will finish their game.", { name: seat.name }));
-      return;
-    }
-    kickArmed = { seat: -1, at: 0 };
-  }
+function hostAction(kind, seat) {
   const messages = { remove: "remove_seat", ban: "ban", host: "make_host" };
   if (messages[kind]) send(messages[kind], { seat: seat.seat });
 }
@@ -662,6 +655,9 @@ function takeFrame(d) {
   } else {
     S.timerLocal = null;
   }
+  // the reveal phase's end on this page's clock: the reveal's verdict is timed back from it
+  const ph = S.room && S.room.reveal;
+  if (ph && typeof ph.deadline === "number" && typeof d.now === "number") ph.endsAt = Date.now() + (ph.deadline - d.now) * 1000;
   if (S.view && S.view.palifico === true) S.palificoSeen.add(`${S.view.game_no}/${S.view.round}`);
 }
 
@@ -733,8 +729,8 @@ function onEvent(ev, before) {
       announce(_("Game {game} starts.", { game: ev.game_no }));
       break;
     case "game_over":
-      announce(ev.winner === null || ev.winner === undefined ? _("Game over.") : ev.winner === S.seat ? _("Game over: you win!") : _("Game over: {name} wins.", { name: nameOf(namesView, ev.winner) }));
-      if (ev.winner === S.seat) setTimeout(() => play("win"), 1200);
+      announce(ev.winner === null || ev.winner === undefined ? _("Game over.") : ev.winner === me(namesView) ? _("Game over: you win!") : _("Game over: {name} wins.", { name: nameOf(namesView, ev.winner) }));
+      if (ev.winner === me(namesView)) setTimeout(() => play("win"), 1200);
       break;
     case "seat_joined":
       announce(_("{name} joins the room.", { name: ev.name }));
@@ -746,13 +742,16 @@ function onEvent(ev, before) {
       announce(_("{name} left the game: a computer plays for them.", { name: nameOf(namesView, ev.seat) }));
       break;
     case "host_changed":
-      announce(ev.seat === S.seat ? _("You are now the host.") : _("{name} is now the host.", { name: nameOf(S, ev.seat) }));
+      announce(ev.seat === S.seat ? _("You are now the host.") : _("{name} is now the host.", { name: seatName(S, ev.seat) }));
       break;
     case "presence":
       if (ev.seat === S.seat && ev.away) announce(_("A computer is playing for you. Press “I'm back” to play again."));
       break;
     case "reveal_ready":
-      if (ev.seat !== S.seat) announce(_("{name} is ready for the next round.", { name: nameOf(S, ev.seat) }));
+      if (ev.seat !== S.seat) announce(_("{name} is ready for the next round.", { name: seatName(S, ev.seat) }));
+      break;
+    case "reveal_wait":
+      if (ev.seat !== S.seat) announce(_("{name} asked the table to wait.", { name: seatName(S, ev.seat) }));
       break;
     default:
       break;
@@ -768,9 +767,9 @@ function afterFrame(live, before) {
     const phase = revealPhase();
     if (live && S.resultKey && rkey !== S.resultKey && results.length > 0 && before && before.game_no === v.game_no && results.length > (before.results || []).length) {
       const i = results.length - 1;
-      reveal.start(S, results[i], i); // (the result is announced once the count is done)
+      reveal.start(S, results[i], i, false, phase); // (the result is announced once counted)
     } else if (phase && !reveal.active() && S.resultKey !== rkey && results[phase.round]) {
-      reveal.start(S, results[phase.round], phase.round, true); // opened during the reveal
+      reveal.start(S, results[phase.round], phase.round, true, phase); // opened during it
     }
     S.resultKey = rkey;
     reveal.syncPhase(phase);
@@ -787,7 +786,8 @@ function afterFrame(live, before) {
     const key = `${v.game_no}/${v.round}/${(v.bids || []).length}/${v.phase}`;
     if (mine && key !== S.turnKey) {
       S.turnKey = key;
-      announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: bidLabel(v.current_bid) }) : _("Your turn: you open the bidding."));
+      if (v.current_bid && v.bidder === me(S)) announce(_("Your claim stands: pass the cup."));
+      else announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: bidLabel(v.current_bid) }) : _("Your turn: you open the bidding."));
       if (live) play("turn");
       bringMovesIntoView = true;
     }
@@ -797,6 +797,8 @@ function afterFrame(live, before) {
   if (bringMovesIntoView && myTurn(S)) {
     bringMovesIntoView = false;
     movesIntoView();
+  } else {
+    scrollBackAfterMove();
   }
 }
 
@@ -812,8 +814,38 @@ function movesIntoView() {
   const last = rows.length ? rows[rows.length - 1] : el;
   const need = Math.min(box.bottom, last.getBoundingClientRect().bottom + 8);
   if (need > window.innerHeight || box.top < 0) {
+    scrolledForMoves = window.scrollY; // scrolled back once the move is made
     el.scrollIntoView({ block: box.height > window.innerHeight ? "start" : "nearest", behavior: reducedMotion() ? "auto" : "smooth" });
   }
+}
+
+/** After my move: the page goes back to where it was before it scrolled to the moves (the
+ * room's header and the table's top seat in view again). */
+let scrolledForMoves = null;
+function scrollBackAfterMove() {
+  if (scrolledForMoves === null || myTurn(S)) return;
+  if (reveal.active()) {
+    scrolledForMoves = null; // my call began a reveal: it brought the table into view itself
+    return;
+  }
+  window.scrollTo({ top: scrolledForMoves, behavior: reducedMotion() ? "auto" : "smooth" });
+  scrolledForMoves = null;
+}
+
+/**
+ * A reveal begins: bring the table into view, the panel whole (its buttons included) and as
+ * many of the revealed seats as fit (a phone's table is taller than its screen: then the
+ * panel's bottom at the screen's bottom, the seats above it).
+ */
+function revealIntoView() {
+  const felt = document.querySelector(".felt");
+  const stage = $("reveal-stage");
+  if (!felt || !stage || stage.hidden) return;
+  const box = felt.getBoundingClientRect();
+  const behavior = reducedMotion() ? "auto" : "smooth";
+  if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+  if (box.height <= window.innerHeight) felt.scrollIntoView({ block: "center", behavior });
+  else stage.scrollIntoView({ block: "end", behavior });
 }
 
 function doRoll() {
@@ -831,6 +863,10 @@ function doRoll() {
 function onRevealChange(info) {
   if (info && info.verdict && reveal.r) announce(describeResult(S, reveal.r.res, reveal.r.index).sentences.join(" "));
   render();
+  if (reveal.r && reveal.r.key !== S.revealInView) {
+    S.revealInView = reveal.r.key;
+    revealIntoView();
+  }
   if (info && info.ended && rollPending && S.room.status === "playing") doRoll();
 }
 
@@ -867,15 +903,17 @@ function render() {
   ].filter(Boolean);
   $("room-meta").textContent = meta.join(" · ");
 
-  // Joining: only for spectators, between games, while seats are free.
-  const canJoin = !seated && room.status !== "playing" && room.seats.length < 12;
+  // Joining: only for spectators, between games, while seats are free and the room is open.
+  const canJoin = !seated && room.status !== "playing" && room.seats.length < 12 && !room.locked;
   $("seat-join").hidden = seated || !S.welcomed; // wait for the welcome: it may seat us
   $("seat-name").hidden = $("seat-join-button").hidden = !canJoin;
   document.querySelector("label[for=seat-name]").hidden = !canJoin;
   $("watching").textContent = !canJoin
-    ? room.status === "playing"
-      ? _("You are watching. Seats open again when this game ends.")
-      : _("You are watching: the room is full.")
+    ? room.locked
+      ? _("You are watching: the host has locked this room, so nobody new can take a seat.")
+      : room.status === "playing"
+        ? _("You are watching. Seats open again when this game ends.")
+        : _("You are watching: the room is full.")
     : room.status === "lobby"
       ? _("You are watching. Take a seat to play in this game:")
       : _("You are watching. Take a seat to play in the next game:");
@@ -894,7 +932,7 @@ function render() {
   }
 
   const shown = shownState();
-  renderSeats($("seats"), S, { reveal, canManage: S.host, hostAction });
+  renderSeats($("seats"), S, { reveal, canManage: hostNow, hostAction });
   renderCentre($("centre"), shown, reveal);
   reveal.renderStage($("reveal-stage"));
   picker.update(S);
@@ -929,7 +967,8 @@ function shownState() {
   const ph = revealPhase();
   if (ph) {
     const res = (v.results || [])[ph.round];
-    const name = S.seat !== null ? nameOf(S, S.seat) : null;
+    const mine0 = me(S);
+    const name = mine0 !== null && mine0 !== undefined ? nameOf(S, mine0) : null;
     const mine = res && res.reveal && name !== null ? res.reveal[name] : null;
     view = { ...v, round: ph.round, ...(Array.isArray(mine) ? { my_dice: mine } : {}) };
   }

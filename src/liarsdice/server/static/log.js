@@ -7,7 +7,7 @@
 import { fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
 import { describeMove } from "./words.js";
-import { describeResult, isPalifico, isPoker, nameOf } from "./table.js";
+import { describeResult, isPalifico, isPoker, me, nameOf } from "./table.js";
 
 export class GameLog {
   constructor() {
@@ -68,7 +68,7 @@ export class GameLog {
     }
     const game = v.game_no;
     const last = Math.max(v.round, (v.results || []).length - 1);
-    const sig = JSON.stringify([game, last, this.game, this.rounds, (v.results || []).length, S.seat, v.palifico]);
+    const sig = JSON.stringify([game, last, this.game, this.rounds, (v.results || []).length, me(S), v.palifico]);
     if (el.__sig === sig) return;
     el.__sig = sig;
     const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
@@ -80,8 +80,8 @@ export class GameLog {
         h(
           "li",
           { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
-          h("span", { class: "seat-name", text: e.seat === S.seat ? _("You") : nameOf(S, e.seat) }),
-          ` ${describeMove(e.text, e.seat === S.seat)}`,
+          h("span", { class: "seat-name", text: e.seat === me(S) ? _("You") : nameOf(S, e.seat) }),
+          ` ${describeMove(e.text, e.seat === me(S))}`,
           e.timeout ? h("span", { class: "note", text: ` ${_("(time ran out: played for them)")}` }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: ` ${_("(played by the computer)")}` }) : null,
         ),
       );

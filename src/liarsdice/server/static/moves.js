@@ -53,8 +53,9 @@ const BUTTONS = {
   liar: [_("Liar!"), "call", (cur) => _("Call liar: {bid} is too high", { bid: cur })],
   exact: [_("Exact!"), "call", (cur) => _("Call exact: exactly {bid}", { bid: cur })],
   accept: [_("Accept the cup"), "primary", (cur) => _("Accept the cup and {bid}", { bid: cur })],
-  left: [_("Pass left ⟲"), "", () => _("Pass the cup to the left")],
-  right: [_("Pass right ⟳"), "", () => _("Pass the cup to the right")],
+  // seen from above, the cup goes clockwise to the left and anticlockwise to the right
+  left: [_("Pass left ⟳"), "", () => _("Pass the cup to the left")],
+  right: [_("Pass right ⟲"), "", () => _("Pass the cup to the right")],
   "no-show": [_("Don't show"), "", () => _("Show no dice")],
   buy: [_("Buy a die"), "", () => _("Buy a die")],
   "ask turn": [_("Ask whose turn it is (costs a die)"), "", () => _("Ask whose turn it is: costs a die")],

@@ -449,7 +449,8 @@ export class ReplayViewer {
     const line = m < 0 ? _("Round {round}: {name} opens; the dice are rolled.", { round: r + 1, name: rd.opener || this.record.players[0] }) : _("{name} {move}.", { name: rd.moves[m].player, move: describeRecordMove(rd.moves[m]) });
     const result = m === rd.moves.length - 1 && this.summary.ok ? this.summary.rounds[r] : null;
     const won = this.index === this.steps.length - 1 && this.summary.winner ? ` ${_("{name} wins the game.", { name: this.summary.winner })}` : "";
-    return `${result ? `${line} ${describeSummary(result, this.poker)}` : line}${won}`;
+    // the round's last move is its call: the result says it ("ann called liar on ..."), once
+    return `${result ? describeSummary(result, this.poker) : line}${won}`;
   }
 
   /** The table at (round r, move m), drawn by the live table's own functions. */

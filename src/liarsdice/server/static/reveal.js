@@ -5,29 +5,58 @@
 // everyone once the round is over). The same result is also written out as text under the
 // table and announced in the live region, once the count is done.
 //
-// The server holds the next round while a reveal shows (`room.reveal`, the reveal phase): the
-// verdict stays until every player at the table pressed Continue (the `continue` message) or
-// the phase's time ran out; "Skip" jumps to the end of the animation. When the phase ends the
-// reveal ends with it, and only then does the page show the next round (or the ranking).
+// The server holds the next round while a reveal shows (`room.reveal`, the reveal phase) and
+// decides its timeline (`room.reveal.plan`: the lift, one step per counted die, the pause, then
+// the verdict, which stays at least `hold` seconds): the page's animation follows that plan,
+// so the verdict is always seen. The verdict stays until every player at the table pressed
+// Continue (the `continue` message) or the phase's time ran out; anyone seated may press Wait
+// once (the `wait` message: the server holds the round up to 15 s more); "Skip" jumps to the
+// verdict. When the phase ends the reveal ends with it, and only then does the page show the
+// next round (or the ranking).
 
 import { animateOnce, h, reducedMotion } from "./dom.js";
 import { _, ngettext, pgettext } from "./i18n.js";
 import { cup, die, facePlural, faceWords } from "./dice.js";
 import { parseBid } from "./odds.js";
 import { bidLabel, pokerWords } from "./words.js";
-import { describeResult, isPoker, nameOf, seatOfName, who } from "./table.js";
+import { describeResult, isPoker, me, nameOf, seatName, seatOfName, who } from "./table.js";
 import { play } from "./sound.js";
 
+// Without a server plan (a reveal the server does not hold: nobody else at the table)
 const LIFT_MS = 900; // cups lift, dice appear
 const STEP_MS = 320; // one counted die (shorter when there are many)
 const COUNT_MAX_MS = 3000;
-const HOLD_MS = 2000; // the verdict stays
+const PAUSE_MS = 450; // after the count, before the verdict
+const HOLD_MS = 2500; // the verdict stays
 const STATIC_HOLD_MS = 3000; // reduced motion: the final state stays this long
 
+/**
+ * The reveal's timeline in ms: the server's plan, else the page's own (same shape). `left`:
+ * ms until the server ends the phase (null: unknown); a frame that came late (a slow network,
+ * a busy machine) squeezes the count, never the verdict's hold.
+ */
+export function revealTimeline(plan, counted, left = null) {
+  if (plan) {
+    let lift = plan.lift * 1000;
+    let verdictAt = plan.verdict_at * 1000;
+    let pause = plan.pause * 1000;
+    const hold = plan.hold * 1000;
+    if (typeof left === "number" && left - hold < verdictAt) {
+      const scale = Math.max(0, left - hold) / verdictAt;
+      [lift, verdictAt, pause] = [lift * scale, verdictAt * scale, pause * scale];
+    }
+    const step = counted ? Math.min(plan.step * 1000, Math.max(0, verdictAt - pause - lift) / counted) : 0;
+    return { lift, step, verdictAt, hold };
+  }
+  const step = counted ? Math.min(STEP_MS, COUNT_MAX_MS / counted) : 0;
+  return { lift: LIFT_MS, step, verdictAt: LIFT_MS + step * counted + PAUSE_MS, hold: HOLD_MS };
+}
+
 export class RevealController {
-  constructor({ onChange, onContinue }) {
+  constructor({ onChange, onContinue, onWait = null }) {
     this.onChange = onChange;
     this.onContinue = onContinue; // tell the server this page is done looking (or null)
+    this.onWait = onWait; // ask the server to hold the round (or null: a watcher)
     this.r = null; // the reveal in progress
     this.timers = [];
     this.held = false; // the server holds the next round (its reveal phase is on)
@@ -64,8 +93,9 @@ export class RevealController {
   }
 
   /** Start the reveal of `res`, round `index` of the game (`still`: in its final state, for a
-   * page opened during the reveal phase). */
-  start(S, res, index, still = false) {
+   * page opened during the reveal phase), timed by the server's `phase.plan` when it holds
+   * the round. */
+  start(S, res, index, still = false, phase = null) {
     this.finish(false);
     const poker = isPoker(S);
     const d = describeResult(S, res, index);
@@ -119,30 +149,32 @@ export class RevealController {
     }
     this.onChange();
     this.later(250, () => play("lift"));
-    const step = order.length ? Math.min(STEP_MS, COUNT_MAX_MS / order.length) : 0;
-    this.later(LIFT_MS, () => {
+    const left = phase && typeof phase.endsAt === "number" ? phase.endsAt - Date.now() : null;
+    const t = revealTimeline(phase && phase.plan, order.length, left);
+    this.r.timeline = t;
+    const step = t.step;
+    this.later(t.lift, () => {
       if (!this.r) return;
       this.r.phase = "count";
       this.onChange();
     });
     order.forEach((_, k) => {
-      this.later(LIFT_MS + step * (k + 1), () => {
+      this.later(t.lift + step * (k + 1), () => {
         if (!this.r) return;
         this.r.lit = k + 1;
         play("count", k);
         this.onChange();
       });
     });
-    const verdictAt = LIFT_MS + step * order.length + 450;
-    this.later(verdictAt, () => {
+    this.later(t.verdictAt, () => {
       if (!this.r) return;
       this.r.phase = "verdict";
       this.r.lit = order.length;
-      const mine = S.seat !== null && this.r.losses.has(S.seat);
+      const mine = me(S) !== null && this.r.losses.has(me(S));
       play(mine ? "lose" : "bid");
       this.onChange({ verdict: true });
     });
-    this.later(verdictAt + HOLD_MS, () => this.holdOver());
+    this.later(t.verdictAt + t.hold, () => this.holdOver());
   }
 
   /** The verdict has been shown long enough: end, unless the server still holds the round. */
@@ -166,6 +198,16 @@ export class RevealController {
     r.lit = r.order.length;
     this.onChange({ verdict: true });
     this.later(HOLD_MS, () => this.holdOver());
+  }
+
+  /** "Wait": ask the table to hold the round (once per reveal). */
+  wait() {
+    const r = this.r;
+    if (!r || !this.held || !this.onWait || r.waited) return;
+    if (this.onWait()) {
+      r.waited = true;
+      this.onChange();
+    }
   }
 
   /** "Continue": done looking. The server's phase ends once every player is; without one
@@ -199,6 +241,7 @@ export class RevealController {
     const r = this.r;
     if (!r || r.poker || !r.seats.has(seat)) return null;
     const faces = r.seats.get(seat);
+    if (!faces.length) return null; // out before this round: the plate says "out"
     const litSet = new Set(r.order.slice(0, r.lit).filter(([s]) => s === seat).map(([, i]) => i));
     const lost = r.phase === "verdict" ? r.losses.get(seat) || 0 : 0;
     const name = nameOf(r.S, seat);
@@ -228,20 +271,18 @@ export class RevealController {
     }
     const ph = r.phaseInfo;
     const others = ph && r.continued ? (ph.waiting || []).filter((s) => s !== r.S.seat && !(ph.ready || []).includes(s)) : [];
-    const sig = `${r.key}|${r.phase}|${r.lit}|${r.continued ? `w${others.join(",")}` : ""}`;
+    const heldBy = ph ? ph.held_by || [] : [];
+    const iWaited = Boolean(r.waited || (r.S.seat !== null && heldBy.includes(r.S.seat)));
+    const sig = `${r.key}|${r.phase}|${r.lit}|${r.continued ? `w${others.join(",")}` : ""}|${heldBy.join(",")}|${iWaited}|${this.held}`;
     if (el.__sig === sig) return;
     const first = !el.__sig || !el.__sig.startsWith(r.key);
     el.__sig = sig;
     const { res, S, poker, bid } = r;
-    const callText = res.call === "exact" ? _("Exact!") : res.call === "five" || res.call === "accept" ? _("Accepted!") : _("Liar!");
     const caller = who(S, r.callerSeat);
     const bidder = poker ? who(S, res.bidder) : who(S, seatOfName(S, res.bidder));
     const wild = S.room.rules ? S.room.rules.wild : null;
     const bidText = poker ? pokerWords(res.bid) || res.bid : bidLabel(res.bid);
-    const parts = [
-      h("p", { class: "call-line" }, h("strong", { text: caller === "you" ? _("You call") : _("{name} calls", { name: caller }) }), " ", h("span", { class: "call-word", text: callText })),
-      h("p", { class: "centre-sub", text: bidder === "you" ? _("on your bid of {bid}", { bid: bidText }) : _("on {name}'s bid of {bid}", { name: bidder, bid: bidText }) }),
-    ];
+    const parts = [callLine(res.call, caller, bidder, bidText)];
     if (poker) {
       const shown = r.phase === "lift" ? 0 : r.lit;
       const row = h("span", { class: "dice revealed", role: "group", "aria-label": _("The hand: {dice}", { dice: (res.hand || []).join(", ") }) });
@@ -279,12 +320,20 @@ export class RevealController {
     if (poker && r.phase === "verdict" && res.loser !== null && res.loser !== undefined) {
       parts.push(h("p", { class: "centre-sub", text: who(S, res.loser) === "you" ? _("You lose a life.") : _("{name} loses a life.", { name: who(S, res.loser) }) }));
     }
+    if (heldBy.length) {
+      const names = heldBy.map((s) => (s === S.seat ? pgettext("player", "you") : seatName(S, s)));
+      parts.push(h("p", { class: "centre-sub", id: "reveal-held", text: ngettext("{names} asked the table to wait.", "{names} asked the table to wait.", names.length, { names: names.join(", ") }) }));
+    }
     if (r.continued) {
-      const names = others.map((s) => (s === S.seat ? pgettext("player", "you") : nameOf(S, s)));
+      const names = others.map((s) => (s === S.seat ? pgettext("player", "you") : seatName(S, s)));
       parts.push(h("p", { class: "centre-sub", id: "reveal-waiting", text: names.length ? _("Waiting for {names}…", { names: names.join(", ") }) : _("The next round starts in a moment…") }));
     } else {
       const verdict = r.phase === "verdict";
-      parts.push(h("button", { type: "button", id: "reveal-skip", class: "small", text: verdict ? _("Continue") : _("Skip"), onclick: () => (verdict ? this.continue() : this.skip()) }));
+      const buttons = [h("button", { type: "button", id: "reveal-skip", class: "small", text: verdict ? _("Continue") : _("Skip"), onclick: () => (verdict ? this.continue() : this.skip()) })];
+      if (this.held && this.onWait && r.S.seat !== null && !iWaited) {
+        buttons.push(h("button", { type: "button", id: "reveal-wait", class: "small secondary", text: _("Wait"), title: _("Hold the next round (up to 15 seconds) until you press Continue"), onclick: () => this.wait() }));
+      }
+      parts.push(h("p", { class: "reveal-actions" }, ...buttons));
     }
     el.dataset.state = r.phase;
     el.dataset.round = String(r.index);
@@ -296,3 +345,24 @@ export class RevealController {
   }
 }
 
+/**
+ * The reveal's first line: who called what on whose bid, one sentence for each case (the
+ * second person for the viewer); accepting a poker-dice claim reads "You accept ...".
+ */
+function callLine(call, caller, bidder, bid) {
+  const you = caller === "you";
+  const yours = bidder === "you";
+  const o = { name: caller, bidder, bid };
+  let text;
+  if (call === "five" || call === "accept") {
+    if (you) text = _("You accept {bidder}'s claim of {bid}.", o);
+    else text = yours ? _("{name} accepts your claim of {bid}.", o) : _("{name} accepts {bidder}'s claim of {bid}.", o);
+  } else if (call === "exact") {
+    if (you) text = _("You call Exact! on {bidder}'s bid of {bid}.", o);
+    else text = yours ? _("{name} calls Exact! on your bid of {bid}.", o) : _("{name} calls Exact! on {bidder}'s bid of {bid}.", o);
+  } else if (you) text = _("You call Liar! on {bidder}'s bid of {bid}.", o);
+  else text = yours ? _("{name} calls Liar! on your bid of {bid}.", o) : _("{name} calls Liar! on {bidder}'s bid of {bid}.", o);
+  // the call in one big word above its sentence (an accepted claim is no call)
+  const word = call === "exact" ? _("Exact!") : call === "five" || call === "accept" ? null : _("Liar!");
+  return h("p", { class: "call-line", id: "reveal-call" }, word ? h("span", { class: "call-word", "aria-hidden": "true", text: word }) : null, h("strong", { class: "call-text", text }));
+}

@@ -13,6 +13,7 @@ import { bidOdds, parseBid, percent } from "./odds.js";
 import { bidLabel, ordinal, pokerWords } from "./words.js";
 import { play } from "./sound.js";
 import { trophy } from "./icons.js";
+import { botLevelName } from "./names.js";
 
 // ---------------------------------------------------------------- small facts
 
@@ -21,6 +22,25 @@ export const hostSeat = (room) => (room && typeof room.host === "number" ? room.
 export const playing = (S) => Boolean(S.room && S.room.status === "playing" && S.view);
 export const myTurn = (S) => Boolean(S.view && S.seat !== null && S.view.to_move === S.seat && (S.view.legal || []).length > 0 && S.room.status === "playing");
 
+/**
+ * The viewer's position in the current (or last) game: the server's `view.viewer` (a
+ * finished game keeps its players whatever happens to the seats after it), else the seat.
+ */
+export const me = (S) => (S.view && "viewer" in S.view ? S.view.viewer : S.seat);
+
+/** The position in the game of the room's seat `i` (null: that seat did not play it). */
+export function posOf(S, i) {
+  const seat = S.room && S.room.seats[i];
+  return seat && "position" in seat ? seat.position : i;
+}
+
+/** The name of the room's seat `i` now (room events: host, ready, kicks). */
+export function seatName(S, i) {
+  const seat = S.room && S.room.seats[i];
+  return seat ? seat.name : _("seat {n}", { n: i + 1 });
+}
+
+/** The name of the player at position `seat` of the current (or last) game. */
 export function nameOf(S, seat) {
   if (seat === null || seat === undefined || seat < 0) return _("nobody");
   const names = (S.view && S.view.names) || [];
@@ -31,12 +51,12 @@ export function nameOf(S, seat) {
 
 /** "you" for the viewer's own seat (a marker: compare, never show), else the name. */
 export function who(S, seat) {
-  return seat === S.seat ? "you" : nameOf(S, seat);
+  return seat === me(S) ? "you" : nameOf(S, seat);
 }
 
 /** The name of a seat to show: "you" ("tú") for the viewer's own. */
 export function whoText(S, seat) {
-  return seat === S.seat ? pgettext("player", "you") : nameOf(S, seat);
+  return seat === me(S) ? pgettext("player", "you") : nameOf(S, seat);
 }
 
 /** The seat of a player named in a result (bidding results name players). */
@@ -85,8 +105,6 @@ export function isPalifico(S, game, round, res = null) {
   return Boolean(S.palificoSeen && S.palificoSeen.has(`${game}/${round}`));
 }
 
-/** Computer players' levels in a word. */
-export const LEVELS = { random: _("beginner"), prob: _("casual"), bayes: _("sharp"), expert: _("expert") };
 
 function hue(name) {
   let x = 0;
@@ -98,7 +116,7 @@ function hue(name) {
 
 /**
  * Draw the seats around the table. `hooks`: {reveal (the RevealController), hostAction(kind,
- * seat), canManage} ; host buttons show between games.
+ * seat), canManage (the host, between games: no host button on a plate during a game)}.
  */
 export function renderSeats(list, S, hooks) {
   const seats = S.room.seats;
@@ -127,10 +145,14 @@ export function renderSeats(list, S, hooks) {
     li.style.setProperty("--y", `${(50 + 39 * Math.sin(angle)).toFixed(2)}%`);
     li.style.setProperty("--hue", String(hue(seat.name)));
     const over = Boolean(v && (S.room.status === "finished" || v.to_move === -4));
-    const count = over ? finalCount(S, i) : stock(S, i);
-    const revealed = reveal.diceFor(i);
+    // the game's facts about this seat come from its position in the game (a seat that
+    // joined after the game has none: a finished game keeps its players)
+    const p = posOf(S, i);
+    const played = p !== null && p !== undefined;
+    const count = !played ? null : over ? finalCount(S, p) : stock(S, p);
+    const revealed = played ? reveal.diceFor(p) : null;
     const out = Boolean(v && count === 0 && !revealed);
-    const turn = isPlaying && v && v.to_move === i;
+    const turn = isPlaying && v && played && v.to_move === p;
     const timed = Boolean(timer && timer.seat === i && isPlaying);
     li.dataset.seat = String(i);
     li.className = [
@@ -142,7 +164,7 @@ export function renderSeats(list, S, hooks) {
       seat.left ? "left" : "",
       seat.kind === "bot" ? "bot" : "",
       timed ? "timed" : "",
-      reveal.losesAt(i) ? "losing" : "",
+      played && reveal.losesAt(p) ? "losing" : "",
     ].filter(Boolean).join(" ");
     if (turn) li.setAttribute("aria-current", "true");
     else li.removeAttribute("aria-current");
@@ -156,7 +178,7 @@ export function renderSeats(list, S, hooks) {
     const tags = [];
     if (i === S.seat) tags.push([pgettext("player", "you"), "me"]);
     if (i === hostSeat(S.room)) tags.push([pgettext("tag", "host"), "host"]);
-    if (seat.kind === "bot") tags.push([_("computer · {level}", { level: LEVELS[seat.level] || seat.level }), "bot"]);
+    if (seat.kind === "bot") tags.push([botLevelName(seat.level), "bot"]);
     else if (seat.left) tags.push([_("left: a computer plays"), "away"]);
     else if (seat.away) tags.push([_("away: a computer plays"), "away"]);
     else if (!seat.connected) tags.push([_("offline"), "offline"]);
@@ -167,16 +189,17 @@ export function renderSeats(list, S, hooks) {
       seat.player
         ? h("a", { class: `seat-name${nameSize(seat.name)}`, href: `/p/${encodeURIComponent(seat.player)}`, title: seat.name, text: seat.name })
         : h("span", { class: `seat-name${nameSize(seat.name)}`, title: seat.name, text: seat.name }),
-      h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text }))),
+      h("span", { class: "tags" }, tags.map(([text, cls]) => h("span", { class: `tag ${cls}`, text, title: cls === "bot" ? _("A computer player: {level}", { level: text }) : null }))),
       rating !== null ? h("span", { class: "rating", text: _("rating {rating}", { rating }) }) : null,
     ]);
 
     // The cup and the dice (backs), the lives, or during a reveal the dice it lifted.
-    const shown = v && !isPoker(S) && v.shown && v.shown[i] ? v.shown[i] : [];
-    const chips = v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0) ? v.chips[i] : null;
+    const shown = played && v && !isPoker(S) && v.shown && v.shown[p] ? v.shown[p] : [];
+    const chips = played && v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0) ? v.chips[p] : null;
     // My own plate shows my dice face up (I know them); after the game nobody's are hidden.
     const mineUp = i === S.seat && isPlaying && v && !isPoker(S) && !over ? v.my_dice || [] : null;
-    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, v && v.holder === i && isPoker(S), mineUp, over]);
+    const holds = Boolean(played && v && v.holder === p && isPoker(S));
+    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, holds, mineUp, over]);
     sync(stockEl, stockSig, () => {
       if (revealed) return revealed.build();
       if (count === null) return [];
@@ -185,7 +208,7 @@ export function renderSeats(list, S, hooks) {
         const hearts = h("span", { class: "lives", "aria-hidden": "true" });
         for (let j = 0; j < Math.min(count, 9); j++) hearts.append(h("span", { class: "heart", text: "♥" }));
         parts.push(hearts, h("span", { class: "stock-text", text: out ? pgettext("player", "out") : ngettext("{n} life", "{n} lives", count) }));
-        if (isPlaying && v.holder === i) parts.push(h("span", { class: "holder", text: _("has the cup") }));
+        if (isPlaying && holds) parts.push(h("span", { class: "holder", text: _("has the cup") }));
         return parts;
       }
       const backs = h("span", { class: "backs", "aria-hidden": "true" });
@@ -231,20 +254,18 @@ function ring() {
 }
 
 /**
- * The host's buttons on a seat: between games remove a bot or kick a player; during a game
- * kick a player (a computer finishes their game); ban a player (kicked, and the name refused
- * in this room); hand the host role to a player.
+ * The host's buttons on a seat, between games only (the caller's `canManage`): remove a bot
+ * or kick a player; ban a player (kicked, and the name refused in this room); hand the host
+ * role to a player.
  */
 function hostButtons(S, seat, hooks) {
   const out = [];
-  if (seat.seat === S.seat || seat.left) return out;
-  const inGame = S.room.status === "playing";
-  if (inGame && seat.kind === "bot") return out;
+  if (seat.seat === S.seat || seat.left || S.room.status === "playing") return out;
   const name = seat.name;
-  const label = seat.kind === "bot" ? _("Remove {name}", { name }) : inGame ? _("Remove {name} from the game: a computer finishes it", { name }) : _("Remove {name} from the room", { name });
+  const label = seat.kind === "bot" ? _("Remove {name}", { name }) : _("Remove {name} from the room", { name });
   out.push({
-    sig: `rm${seat.seat}${seat.name}${inGame}`,
-    build: () => h("button", { type: "button", class: "small danger", "data-act": "remove", "aria-label": label, text: seat.kind === "bot" ? _("Remove") : _("Kick"), onclick: (ev) => hooks.hostAction("remove", seat, ev.currentTarget) }),
+    sig: `rm${seat.seat}${seat.name}`,
+    build: () => h("button", { type: "button", class: "small danger", "data-act": "remove", "aria-label": label, text: seat.kind === "bot" ? _("Remove") : _("Kick"), onclick: () => hooks.hostAction("remove", seat) }),
   });
   if (seat.kind === "human") {
     out.push({
@@ -371,7 +392,7 @@ export function renderCentre(el, S, reveal) {
     sig = `over|${v.game_no}|${w}`;
     parts.push(
       h("p", { class: "centre-title trophy" }, trophy()),
-      h("p", { class: "centre-big", id: "winner-centre", text: w === S.seat ? _("You win!") : w !== null && w !== undefined ? _("{name} wins", { name: nameOf(S, w) }) : _("Game over") }),
+      h("p", { class: "centre-big", id: "winner-centre", text: w === me(S) ? _("You win!") : w !== null && w !== undefined ? _("{name} wins", { name: nameOf(S, w) }) : _("Game over") }),
       h("p", { class: "centre-sub", text: _("Game {game} is over.", { game: v.game_no }) }),
     );
   } else {
@@ -381,10 +402,12 @@ export function renderCentre(el, S, reveal) {
     sig = JSON.stringify([v.game_no, v.round, v.current_bid, v.bidder, total, pal, odds, v.to_move, isPoker(S) && [v.outside, v.cup_count, v.direction]]);
     parts.push(h("p", { class: "round-line" }, _("Round {round}", { round: v.round + 1 }), pal ? h("span", { class: "palifico", text: _("Palifico") }) : null));
     if (v.current_bid) {
+      // my own bid (or claim, before I pass the cup) is mine to stand by, not one to beat
+      const mine = v.bidder === me(S);
       parts.push(
-        h("p", { class: "centre-label", text: _("Bid to beat") }),
+        h("p", { class: "centre-label", text: mine ? (isPoker(S) ? _("Your claim") : _("Your bid")) : _("Bid to beat") }),
         h("div", { class: "bid-display", "data-anim": "slam" }, bidPicture(v.current_bid)),
-        h("p", { class: "centre-sub" }, withNodes(v.bidder === S.seat ? _("by {you}") : _("by {name}"), { you: h("strong", { text: pgettext("player, after a preposition", "you") }), name: h("strong", { text: nameOf(S, v.bidder) }) })),
+        mine ? null : h("p", { class: "centre-sub" }, withNodes(_("by {name}"), { name: h("strong", { text: nameOf(S, v.bidder) }) })),
       );
     } else {
       parts.push(h("p", { class: "centre-label", text: _("No bid yet") }), h("p", { class: "centre-sub", text: who(S, v.to_move) === "you" ? _("You open the bidding.") : _("{name} opens the bidding.", { name: nameOf(S, v.to_move) }) }));
@@ -533,9 +556,10 @@ function nameSize(name) {
 }
 
 export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
-  const me = S.seat !== null ? nameOf(S, S.seat) : null;
+  const mine = me(S);
+  const myName = mine !== null && mine !== undefined ? nameOf(S, mine) : null;
   const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
-  const isMe = (x) => me !== null && nm(x) === me;
+  const isMe = (x) => myName !== null && nm(x) === myName;
   // A sentence about a player: the second person for the viewer, the third for the others
   // (names stay as their players wrote them). Each is one message.
   const about = (x, second, third, values = {}) => (isMe(x) ? second(values) : third({ name: nm(x), ...values }));
@@ -620,7 +644,7 @@ export function renderRevealText(el, S) {
   }
   el.hidden = false;
   const i = results.length - 1;
-  const sig = JSON.stringify([S.view.game_no, i, S.seat, results[i]]);
+  const sig = JSON.stringify([S.view.game_no, i, me(S), results[i]]);
   sync(el, sig, () => {
     const d = describeResult(S, results[i], i);
     return [
@@ -673,16 +697,20 @@ export function renderGameOver(el, S, hooks) {
   el.hidden = !over;
   if (!over) return;
   const order = ranking(S);
-  const wins = Array.isArray(S.room.wins) ? S.room.wins : null;
-  const sig = JSON.stringify([v.game_no, v.winner, order, wins, S.seat, S.host, S.room.seats.map((s) => s.name)]);
+  // the room's scoreboard, for the players of this game (by name: a seat change after the
+  // game leaves its page as it was)
+  const byName = S.room.wins_by_name || {};
+  const players = v.names || [];
+  const wins = players.map((name) => byName[name] || 0);
+  const sig = JSON.stringify([v.game_no, v.winner, order, wins, me(S), S.host, players]);
   sync(el, sig, () => [
-    h("h3", {}, withNodes(_("Game {game} over: {winner}"), { game: String(v.game_no), winner: h("span", { id: "winner", "data-seat": v.winner, text: v.winner === S.seat ? _("you win!") : _("{name} wins.", { name: nameOf(S, v.winner) }) }) })),
+    h("h3", {}, withNodes(_("Game {game} over: {winner}"), { game: String(v.game_no), winner: h("span", { id: "winner", "data-seat": v.winner, text: v.winner === me(S) ? _("you win!") : _("{name} wins.", { name: nameOf(S, v.winner) }) }) })),
     h(
       "ol",
       { id: "ranking", class: "ranking", "aria-label": _("Final ranking") },
       order.map((s, i) => h("li", { "data-seat": s, class: i === 0 ? "first" : "" }, i === 0 ? trophy() : null, h("span", { class: "place", text: ordinal(i + 1) }), " ", h("span", { class: "seat-name", text: who(S, s) === "you" ? _("{name} (you)", { name: nameOf(S, s) }) : nameOf(S, s) }))),
     ),
-    wins && wins.some((w) => w > 0)
+    wins.some((w) => w > 0)
       ? h(
           "table",
           { id: "scoreboard", class: "scoreboard" },
@@ -691,7 +719,7 @@ export function renderGameOver(el, S, hooks) {
           h(
             "tbody",
             {},
-            S.room.seats.map((seat, i) => h("tr", { "data-seat": i }, h("th", { scope: "row", text: seat.name }), h("td", { text: String(wins[i] ?? 0) }))),
+            players.map((name, i) => h("tr", { "data-seat": i }, h("th", { scope: "row", text: name }), h("td", { text: String(wins[i]) }))),
           ),
         )
       : null,
