@@ -29,13 +29,13 @@ BIDDING_KEYS = {
     "player", "names", "rules", "round", "phase", "to_move", "opener", "dice_counts", "my_dice",
     "shown", "stash", "stash_size", "dice_in_play", "bids", "current_bid", "bidder", "callers",
     "legal_actions", "chips", "game_pot", "round_pot", "pile", "scores", "lost", "palifico",
-    "winner", "results", "legal", "game_no",
+    "winner", "results", "legal", "game_no", "viewer",
 }  # fmt: skip
 POKER_KEYS = {
     "player", "names", "rules", "round", "phase", "to_move", "opener", "lives", "direction",
     "holder", "cup", "cup_count", "outside", "passed_cup", "known_cup", "public_cup",
     "cup_known_by", "bids", "current_bid", "bidder",
-    "five_attempts", "legal_actions", "results", "winner", "legal", "game_no",
+    "five_attempts", "legal_actions", "results", "winner", "legal", "game_no", "viewer",
 }  # fmt: skip
 EVENT_KEYS = {
     "seq", "kind", "preset", "options", "turn_timer", "seat", "name", "seat_kind", "level",
@@ -181,7 +181,7 @@ def test_the_checker_catches_a_leak(tmp_path: Path) -> None:
     from liarsdice.core.bidding import Game, preset
 
     state = Game(preset("openspiel")).new_initial_state().apply_action(3).apply_action(6)
-    view = state.view(0).to_dict() | {"results": [], "legal": [], "game_no": 1}
+    view = state.view(0).to_dict() | {"results": [], "legal": [], "game_no": 1, "viewer": 0}
     frame = {"type": "update", "version": 1, "data": {"view": view, "events": []}}
     check_frame(0, frame, state)
     with pytest.raises(AssertionError):
