@@ -266,6 +266,15 @@ def wait_my_turn(page: Page, timeout: float = 10_000) -> None:
     )
 
 
+def call_or_bid(page: Page) -> str:
+    """On the player's turn: call liar when possible, else the least bid; the move's notation."""
+    liar = page.locator("#moves button[data-move='liar']")
+    if liar.count():
+        liar.click()
+        return "liar"
+    return least_bid(page)
+
+
 def least_bid(page: Page) -> str:
     """Click the first enabled face at the selected quantity; returns the move's notation."""
     button = page.locator("#moves .face-row button:not(:disabled)").first

@@ -15,6 +15,7 @@ import pytest
 
 from e2e_util import (
     axe_serious,
+    call_or_bid,
     ensure_chromium,
     get_json,
     live_server,
@@ -39,14 +40,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-def _call_or_bid(page: Page) -> None:
-    liar = page.locator("#moves button[data-move='liar']")
-    if liar.count():
-        liar.click()
-        return
-    page.locator("#moves .face-row button:not(:disabled)").first.click()
-
-
 def _log(page: Page, rnd: int) -> list[str]:
     return page.locator(f"#log-body li.log-round[data-round='{rnd}'] li.entry").evaluate_all(
         "ls => ls.map(l => l.dataset.seq + ':' + l.dataset.text)"
@@ -65,7 +58,7 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     while not (state(page)["room"] or {}).get("reveal"):
         assert time.monotonic() < deadline, "no call in time"
         if my_turn(page):
-            _call_or_bid(page)
+            call_or_bid(page)
         page.wait_for_timeout(30)
     page.wait_for_selector("#reveal-stage[data-round='0']:not([hidden])")
     # While it counts, the result is not told yet: no text card for round 1, no result line.
@@ -135,7 +128,7 @@ def test_the_ranking_comes_after_the_last_reveal(browser: Browser, server: str) 
     while not (state(page)["room"] or {}).get("reveal"):  # one die each: one call ends it
         assert time.monotonic() < deadline, "no call in time"
         if my_turn(page):
-            _call_or_bid(page)
+            call_or_bid(page)
         page.wait_for_timeout(30)
     # The game is decided, but the server holds its end: no ranking while the reveal shows.
     page.wait_for_selector("#reveal-stage[data-state='verdict']")

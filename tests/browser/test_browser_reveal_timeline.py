@@ -13,16 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from e2e_util import (
-    ensure_chromium,
-    live_server,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    state,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -44,25 +35,21 @@ IN_VIEW = """(sel) => { const e = document.querySelector(sel); if (!e) return nu
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    ensure_chromium()
+    e2e.ensure_chromium()
     args = ("--rooms-per-ip", "1000", "--exempt-loopback")
-    with live_server(tmp_path_factory.mktemp("timeline-server"), 0.05, args=args) as base:
+    with e2e.live_server(tmp_path_factory.mktemp("timeline-server"), 0.05, args=args) as base:
         yield base
 
 
 def _to_reveal(page: Page) -> dict[str, Any]:
     """Call (or bid the least) on every turn until the server holds a round's reveal."""
     deadline = time.monotonic() + 30
-    while not (state(page)["room"] or {}).get("reveal"):
+    while not (e2e.state(page)["room"] or {}).get("reveal"):
         assert time.monotonic() < deadline, "no call in time"
-        if my_turn(page):
-            liar = page.locator("#moves button[data-move='liar']")
-            if liar.count():
-                liar.click()
-            else:
-                page.locator("#moves .face-row button:not(:disabled)").first.click()
+        if e2e.my_turn(page):
+            e2e.call_or_bid(page)
         page.wait_for_timeout(30)
-    phase: dict[str, Any] = state(page)["room"]["reveal"]
+    phase: dict[str, Any] = e2e.state(page)["room"]["reveal"]
     return phase
 
 
@@ -73,8 +60,8 @@ def _to_reveal(page: Page) -> dict[str, Any]:
 def test_the_verdict_shows_the_whole_hold_in_view(
     browser: Browser, server: str, tag: str, viewport: dict[str, int]
 ) -> None:
-    page = new_page(browser, viewport=viewport)
-    start_with_bots(page, server, "vera", options="dice=5", bots=("random",) * 3)
+    page = e2e.new_page(browser, viewport=viewport)
+    e2e.start_with_bots(page, server, "vera", options="dice=5", bots=("random",) * 3)
     page.wait_for_selector("#my-dice-row")
     page.evaluate(WATCH)
     phase = _to_reveal(page)
@@ -85,30 +72,30 @@ def test_the_verdict_shows_the_whole_hold_in_view(
     for sel in ("#reveal-stage", "#reveal-verdict", "#reveal-skip", "#reveal-wait"):
         box = page.evaluate(IN_VIEW, sel)
         assert box == {"inside": True, "uncovered": True}, (tag, sel, box)
-    screenshot(page, f"reveal-verdict-{tag}.png", full_page=False)
+    e2e.screenshot(page, f"reveal-verdict-{tag}.png", full_page=False)
     page.wait_for_selector("#reveal-stage", state="hidden", timeout=10_000)
     seen = page.evaluate("() => window.__reveal")
     shown = next(t for t, _, verdict in seen if verdict)
     gone = next(t for t, visible, _ in seen if not visible and t > shown)
     assert gone - shown >= plan["hold"] * 1000 - 50, (tag, gone - shown)
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_wait_holds_the_round_until_continue(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
-    start_with_bots(page, server, "wes", options="dice=5", bots=("random",))
+    page = e2e.new_page(browser, viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    e2e.start_with_bots(page, server, "wes", options="dice=5", bots=("random",))
     page.wait_for_selector("#my-dice-row")
     phase = _to_reveal(page)
     page.click("#reveal-wait")
     page.wait_for_function("() => (window.liarsdice.state.room.reveal || {}).held_by?.length")
-    held = state(page)["room"]["reveal"]
+    held = e2e.state(page)["room"]["reveal"]
     assert held["held_by"] == [0] and held["deadline"] > phase["deadline"]
     assert page.locator("#reveal-wait").count() == 0  # once per reveal
     assert "asked the table to wait" in page.inner_text("#reveal-held")
     page.wait_for_timeout(phase["seconds"] * 1000 + 300)  # past its own time: still held
-    assert state(page)["room"].get("reveal")
+    assert e2e.state(page)["room"].get("reveal")
     page.click("#reveal-skip")  # Continue: the round goes on at once
     page.wait_for_selector("#reveal-stage", state="hidden", timeout=5_000)
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from e2e_util import (
     FOREIGN_DICE_JS,
     axe_serious,
+    call_or_bid,
     get_json,
     my_turn,
     new_page,
@@ -30,18 +31,6 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 
-def _call_or_bid(page: Page) -> str:
-    """On the player's turn: call liar when possible, else the least bid."""
-    liar = page.locator("#moves button[data-move='liar']")
-    if liar.count():
-        liar.click()
-        return "liar"
-    button = page.locator("#moves .face-row button:not(:disabled)").first
-    text = button.get_attribute("data-move") or ""
-    button.click()
-    return text
-
-
 def _wait_results(page: Page, n: int, timeout: float = 15) -> Any:
     """Play (call or bid) until the view has at least ``n`` round results."""
     deadline = time.monotonic() + timeout
@@ -51,7 +40,7 @@ def _wait_results(page: Page, n: int, timeout: float = 15) -> Any:
             return st
         assert time.monotonic() < deadline, "no round result in time"
         if my_turn(page):
-            _call_or_bid(page)
+            call_or_bid(page)
         page.wait_for_timeout(50)
 
 
@@ -146,7 +135,7 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
             page.click("#moves button[data-move='liar']")
             break
         if my_turn(page):
-            _call_or_bid(page)
+            call_or_bid(page)
         page.wait_for_timeout(30)
     # The reveal plays: the cups lift, the counted dice light up one by one, the verdict.
     rnd = len(before["results"])
