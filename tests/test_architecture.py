@@ -61,6 +61,73 @@ def test_the_check_catches_a_branch() -> None:
     assert len(hits) == 2
 
 
+# ------------------------------------------------------------------ the browser client
+STATIC = SRC / "server" / "static"
+
+
+def _family_script(name: str) -> bool:
+    """A browser module belongs to one family when a word of its file name is the family's
+    name (``family-poker.js``, ``family-bidding-moves.js``); the rest are shared."""
+    return bool(set(name.removesuffix(".js").split("-")) & {f.name for f in FAMILIES})
+
+
+def _shared_scripts() -> list[tuple[str, str]]:
+    return [
+        (path.name, path.read_text(encoding="utf-8"))
+        for path in sorted(STATIC.glob("*.js"))
+        if not _family_script(path.name)
+    ]
+
+
+def _literal(alternatives: str) -> str:
+    return rf"""["'`](?:{alternatives})["'`]"""
+
+
+_NAMES = "|".join(f.name for f in FAMILIES)
+_PRESETS = "|".join(re.escape(name) for f in FAMILIES for name in f.presets)
+JS_BRANCHES = [
+    re.compile(r"\bis(?:Poker|Bidding)\b"),  # a helper that asks which family
+    re.compile(rf"[!=]==?\s*{_literal(_NAMES)}|{_literal(_NAMES)}\s*[!=]==?"),
+    re.compile(r"\.family\s*[!=]==?|[!=]==?\s*[\w.]+\.family\b"),  # room.family === ...
+    re.compile(rf"[!=]==?\s*{_literal(_PRESETS)}|{_literal(_PRESETS)}\s*[!=]==?"),
+    re.compile(rf"\bcase\s+{_literal(_NAMES + '|' + _PRESETS)}"),
+]
+
+
+def _js_branches(shared: list[tuple[str, str]]) -> list[str]:
+    return [
+        f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}"
+        for name, text in shared
+        for pattern in JS_BRANCHES
+        for m in pattern.finditer(text)
+    ]
+
+
+def test_the_browser_client_never_branches_on_the_family() -> None:
+    """The browser client's shared modules (``static/*.js`` but the families' own) never ask
+    which family a room plays: they call its family object (``static/family.js``)."""
+    shared = _shared_scripts()
+    names = {name for name, _ in shared}
+    assert {"app.js", "table.js", "moves.js", "reveal.js", "log.js", "tips.js"} <= names
+    assert "family.js" in names and "family-poker.js" not in names
+    assert {p.name for p in STATIC.glob("family-*.js")} >= {"family-bidding.js", "family-poker.js"}
+    found = _js_branches(shared)
+    assert found == [], "family branching outside the families' own modules:\n" + "\n".join(found)
+
+
+def test_the_browser_check_catches_a_branch() -> None:
+    sample = (
+        "const poker = isPoker(S);\n"
+        'if (S.room.family === "poker") draw();\n'
+        'if ("bidding" !== name) return;\n'
+        'const p = record.rules === "poker-dice";\n'
+        'switch (family) { case "poker": break; }\n'
+        "const f = familyOf(S); f.stock(view, seat); // a family object: fine\n"
+    )
+    found = _js_branches([("sample.js", sample)])
+    assert sorted(int(line.split(":")[1]) for line in found) == [1, 2, 2, 3, 4, 5]
+
+
 @pytest.mark.parametrize("family", FAMILIES, ids=lambda f: f.name)
 def test_every_family_is_complete_and_found_by_the_registry(family: object) -> None:
     from liarsdice.families.base import Family

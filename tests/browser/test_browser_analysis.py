@@ -41,9 +41,9 @@ POKER_CALL = {"player": "cy", "played": "liar", "faced": "pair K", "best": "acce
               "computer": False}  # fmt: skip
 AWAY = {**RAISE, "computer": True}
 
-WHY = """async ([moves, values]) => {
+WHY = """async ([moves, values, family]) => {
   const m = await import("/static/analysis.js");
-  return moves.map((x) => m.whyText(x, values));
+  return moves.map((x) => m.whyText(x, values, family));
 }"""
 
 CONTRAST = r"""() => {
@@ -141,7 +141,7 @@ def test_the_analysis_of_a_finished_game(browser: Browser, server: str) -> None:
 def _why_sentences(page: Page, browser: Browser, server: str) -> None:
     """The sentence of a marked move, from the analysis' facts: the better move and both
     values in words, the bid's chance from the player's view; both families; in Spanish."""
-    raise_, call, away = page.evaluate(WHY, [[RAISE, CALL, AWAY], "win"])
+    raise_, call, away = page.evaluate(WHY, [[RAISE, CALL, AWAY], "win", "bidding"])
     assert raise_ == (
         "Calling liar was better than raising to 2 × threes: it wins the game 60% of the time"
         " by the expert's estimate, against 7%. The bid was true 17% of the time from the dice"
@@ -151,14 +151,15 @@ def _why_sentences(page: Page, browser: Browser, server: str) -> None:
         "Raising to 3 × sixes was better than calling liar: it wins the game 48%"
     )
     assert away == "The computer played this move for ann: it is not counted against them."
-    (poker,) = page.evaluate(WHY, [[POKER_CALL], "lose_life"])
+    (poker,) = page.evaluate(WHY, [[POKER_CALL], "lose_life", "poker"])
     assert poker.startswith(
         "Accepting the cup was better than calling liar: it loses a life 35% of the time"
     )
-    assert page.evaluate(WHY, [[{**CALL, "mark": None}], "win"]) == [""]  # unmarked: no word
+    unmarked = page.evaluate(WHY, [[{**CALL, "mark": None}], "win", "bidding"])
+    assert unmarked == [""]  # unmarked: no word
     es = new_page(browser, locale="es-ES")
     es.goto(server + "/")
     es.wait_for_selector("#create-preset option", state="attached")
-    (spanish,) = es.evaluate(WHY, [[RAISE], "win"])
+    (spanish,) = es.evaluate(WHY, [[RAISE], "win", "bidding"])
     assert spanish.startswith("Dudar era mejor que subir a 2 × treses: según el experto gana")
     no_page_errors(es)

@@ -99,13 +99,13 @@ def _sent(page: Page) -> list[str]:
 
 
 def test_the_hand_reading_is_the_engines(browser: Browser, server: str) -> None:
-    """words.js reads every one of the 252 poker hands as the engine does (the "My hand"
-    shortcut's claim)."""
+    """family-poker-words.js reads every one of the 252 poker hands as the engine does (the
+    "My hand" shortcut's claim)."""
     page = new_page(browser)
     page.goto(server + "/")
     hands = [list(h) for h in combinations_with_replacement(FACE_SYMBOLS, 5)]
     got = page.evaluate(
-        "async (hands) => { const w = await import('/static/words.js');"
+        "async (hands) => { const w = await import('/static/family-poker-words.js');"
         " return hands.map((h) => w.pokerHand(h)); }",
         hands,
     )

@@ -112,8 +112,10 @@ def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) ->
 
 # --------------------------------------------------------- 2, 9, 10. the words, checked
 WORDS_JS = """async () => {
-  const words = await import('/static/words.js');
+  const { familyOf } = await import('/static/family.js');
+  const { seenSentence } = await import('/static/family-bidding.js');
   const table = await import('/static/table.js');
+  const bidding = familyOf('bidding');
   const seats = [{seat: 0, name: 'ann', kind: 'human'}, {seat: 1, name: 'bob', kind: 'human'}];
   const S = {seat: 0,
              room: {family: 'bidding', status: 'playing', seats, rules: {faces: 6, wild: 1}},
@@ -134,10 +136,10 @@ WORDS_JS = """async () => {
     mine, theirs,
     pokerSays: table.describeResult(poker, poker.view.results[0], 0).sentences.join(' '),
     pokerTitle: el.querySelector('h3').textContent,
-    one: words.bidLabel('1x6'), three: words.bidLabel('1x3'), many: words.bidLabel('4x6'),
-    show1: words.describeMove('show 4'), show2: words.describeMove('show 1,4'),
-    seen: table.seenSentence({known: 1, unseen: 10}),
-    seenOpen: table.seenSentence({known: 0, unseen: 1}, true),
+    one: bidding.bidWords('1x6'), three: bidding.bidWords('1x3'), many: bidding.bidWords('4x6'),
+    show1: bidding.moveWords('show 4'), show2: bidding.moveWords('show 1,4'),
+    seen: seenSentence({known: 1, unseen: 10}),
+    seenOpen: seenSentence({known: 0, unseen: 1}, true),
   };
 }"""
 

@@ -8,7 +8,7 @@ import { getJSON } from "./api.js";
 import { fill, h } from "./dom.js";
 import { _, ngettext } from "./i18n.js";
 import { presetTitle } from "./rules.js";
-import { bidLabel, describeMove } from "./words.js";
+import { familyOf } from "./family.js";
 
 const analysisUrl = (room, game) => `/api/rooms/${encodeURIComponent(room)}/games/${game}/analysis`;
 
@@ -31,37 +31,41 @@ function asAction(part) {
 }
 
 /** A move of the analysis in the page's words, as the table's log says it: "bids 5 × sixes,
- * shows a six and a six and re-rolls the rest", "accepts the cup, bids three kings". */
-export function moveWords(text) {
+ * shows a six and a six and re-rolls the rest", "accepts the cup, bids three kings"
+ * (`family`: the analysis' family, or its name). */
+export function moveWords(text, family) {
+  const f = familyOf(family);
   return String(text)
     .split(", ")
-    .map((part) => (part === "accept (five of a kind)" ? _("accepts the cup and tries for five of a kind") : describeMove(asAction(part))))
+    .map((part) => (part === "accept (five of a kind)" ? _("accepts the cup and tries for five of a kind") : f.moveWords(asAction(part))))
     .join(", ");
 }
 
 /** A move as a choice, for the sentence that says why: "raising to 2 × sixes", "calling liar". */
-export function choiceWords(text, faced) {
+export function choiceWords(text, faced, family) {
   const first = String(text).split(", ")[0]; // the raise, without the dice shown with it
   if (first === "liar") return _("calling liar");
   if (first === "exact") return _("calling exact");
   if (first.startsWith("accept")) return _("accepting the cup");
   if (first === "buy") return _("buying a die");
-  if (first.startsWith("ask ")) return moveWords(first);
-  return faced ? _("raising to {bid}", { bid: bidLabel(first) }) : _("opening with {bid}", { bid: bidLabel(first) });
+  if (first.startsWith("ask ")) return moveWords(first, family);
+  const bid = familyOf(family).bidWords(first);
+  return faced ? _("raising to {bid}", { bid }) : _("opening with {bid}", { bid });
 }
 
 /**
  * Why a move is marked, in one or two sentences of the page's language, from the analysis'
  * facts (docs/ANALYSIS.md): the better move, both moves' values by the expert's estimate
  * (`values`: "win", "points" or "lose_life") and the chance that the bid faced was true from
- * the player's view. A move the computer made for the player says so. "" for the rest.
+ * the player's view (`family`: the analysis' family, or its name). A move the computer made
+ * for the player says so. "" for the rest.
  */
-export function whyText(m, values) {
+export function whyText(m, values, family) {
   if (m.computer) return _("The computer played this move for {name}: it is not counted against them.", { name: m.player });
   if (!m.mark || !m.best) return "";
   const o = {
-    better: capital(choiceWords(m.best, m.faced)),
-    played: choiceWords(m.played, m.faced),
+    better: capital(choiceWords(m.best, m.faced, family)),
+    played: choiceWords(m.played, m.faced, family),
     best: pct(m.best_value),
     value: pct(m.value),
     name: m.player,
@@ -102,6 +106,7 @@ function table(id, caption, heads, rows) {
 }
 
 function moveRows(analysis) {
+  const family = familyOf(analysis);
   return analysis.moves.map((m, i) =>
     h(
       "tr",
@@ -109,14 +114,14 @@ function moveRows(analysis) {
       h("th", { scope: "row", text: String(i + 1) }),
       h("td", { text: String(m.round + 1) }),
       h("td", { text: m.player }),
-      h("td", { text: moveWords(m.played) }),
-      h("td", { text: m.faced ? bidLabel(m.faced) : "–" }),
+      h("td", { text: moveWords(m.played, family) }),
+      h("td", { text: m.faced ? family.bidWords(m.faced) : "–" }),
       h("td", { text: pct(m.p_known) }),
       h("td", { text: pct(m.p_actual) }),
-      h("td", { text: !known(m.expert) ? "–" : m.agrees ? _("{move} (same)", { move: moveWords(m.expert) }) : moveWords(m.expert) }),
+      h("td", { text: !known(m.expert) ? "–" : m.agrees ? _("{move} (same)", { move: moveWords(m.expert, family) }) : moveWords(m.expert, family) }),
       h("td", { text: lossText(m.loss, analysis.values) }),
       h("td", {}, markCell(m)),
-      h("td", { class: "analysis-why", text: whyText(m, analysis.values) }),
+      h("td", { class: "analysis-why", text: whyText(m, analysis.values, family) }),
     ),
   );
 }

@@ -32,26 +32,11 @@ import { botLevelChoice } from "./names.js";
 import { RevealController } from "./reveal.js";
 import { presetRules, presetSummary, presetTitle, roomRules } from "./rules.js";
 import { isMuted, onMuteChange, play, setMuted } from "./sound.js";
-import {
-  describeResult,
-  hostSeat,
-  isPalifico,
-  isPoker,
-  me,
-  myTurn,
-  nameOf,
-  renderCentre,
-  renderGameOver,
-  renderRevealText,
-  renderSeats,
-  renderTray,
-  rollTray,
-  seatName,
-  tickClock,
-} from "./table.js";
+import { describeResult, renderCentre, renderGameOver, renderRevealText, renderSeats, renderTray, rollTray, tickClock } from "./table.js";
+import { FAMILIES, familyNamed, familyOf } from "./family.js";
+import { hostSeat, me, myTurn, nameOf, seatName } from "./facts.js";
 import { speakerOff, speakerOn } from "./icons.js";
 import { Tips } from "./tips.js";
-import { bidLabel, describeMove, pokerCategory } from "./words.js";
 
 // ---------------------------------------------------------------- shared bits
 
@@ -111,6 +96,9 @@ function timerValue(input) {
   if (n < 5 || n > 3600) throw new Error(_("Seconds per move: from 5 to 3600, or empty for no limit."));
   return n;
 }
+
+/** The lobby's first choice and the first game's rules (the terminal's default too). */
+const DEFAULT_PRESET = "classic";
 
 let presetsPromise = null;
 const presets = () => (presetsPromise ??= getJSON("/api/presets"));
@@ -256,17 +244,14 @@ async function startLobby() {
     showError(_("Couldn't load the list of games. {reason}", { reason: errorSentence(err) }));
     return { presets: [], bot_levels: [] };
   });
-  const groups = [
-    [_("Bid on all the dice"), (p) => p.family === "bidding" && !["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
-    [_("Poker dice"), (p) => p.family === "poker"],
-    [_("Two-player duels"), (p) => ["openspiel", "snyd-normal", "snyd-joker"].includes(p.name)],
-  ];
+  // each family's groups of presets ("Bid on all the dice", "Poker dice", "Two-player duels")
+  const groups = FAMILIES.flatMap((f) => f.lobbyGroups(data.presets)).sort((a, b) => a.order - b.order);
   const placed = new Set();
-  for (const [label, test] of groups) {
+  for (const { label, presets: mine } of groups) {
     const group = h("optgroup", { label });
-    for (const p of data.presets.filter((x) => test(x) && !placed.has(x.name))) {
+    for (const p of mine.filter((x) => !placed.has(x.name))) {
       placed.add(p.name);
-      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === "classic" }));
+      group.append(h("option", { value: p.name, text: presetTitle(p.name), "data-family": p.family, selected: p.name === DEFAULT_PRESET }));
     }
     if (group.childElementCount) select.append(group);
   }
@@ -275,8 +260,8 @@ async function startLobby() {
     const p = data.presets.find((x) => x.name === select.value);
     $("preset-desc").textContent = p ? presetSummary(p) : "";
     fill($("preset-rules-list"), (p ? presetRules(p) : []).map((s) => h("li", { text: s })));
-    $("options-hint").textContent =
-      p && p.family === "poker" ? _("For example lives=2.") : _("For example dice=3 (fewer dice, shorter games), wild=none, loss=one.");
+    const family = p ? familyNamed(p.family) : null;
+    $("options-hint").textContent = family ? family.optionsHint() : "";
   };
   select.addEventListener("change", describe);
   describe();
@@ -312,7 +297,7 @@ async function startLobby() {
     try {
       const who = await identity(nameInput.value);
       // tutorial: the server rates none of this room's games
-      const body = { preset: "classic", options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true, tutorial: true };
+      const body = { preset: DEFAULT_PRESET, options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true, tutorial: true };
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat("/api/rooms", body);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
@@ -602,7 +587,7 @@ function wireRoomControls() {
 let leaveArmed = 0;
 function leave() {
   const b = $("leave-button");
-  const inGame = S.room.status === "playing" && S.view && (S.view.dice_counts || S.view.lives || [])[S.seat] > 0;
+  const inGame = S.room.status === "playing" && S.view && familyOf(S).stock(S.view, S.seat) > 0;
   if (inGame && Date.now() - leaveArmed > 5000) {
     leaveArmed = Date.now();
     b.textContent = _("Leave? A computer finishes your game: click again");
@@ -717,12 +702,13 @@ function onEvent(ev, before) {
       // "played by the computer" only for a person's seat (away, or left): bots always are
       const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
       const name = nameOf(namesView, ev.seat);
-      const move = describeMove(ev.text);
-      if (ev.seat === S.seat) announce(ev.timeout ? _("Time ran out. Your move: {move} (played for you).", { move: bidLabel(ev.text) }) : _("Your move: {move}.", { move: bidLabel(ev.text) }));
+      const family = familyOf(S);
+      const move = family.moveWords(ev.text);
+      if (ev.seat === S.seat) announce(ev.timeout ? _("Time ran out. Your move: {move} (played for you).", { move: family.bidWords(ev.text) }) : _("Your move: {move}.", { move: family.bidWords(ev.text) }));
       else if (ev.timeout) announce(_("{name} {move} (time ran out: played for them).", { name, move }));
       else if (ev.auto && person) announce(_("{name} {move} (played by the computer).", { name, move }));
       else announce(_("{name} {move}.", { name, move }));
-      if (/^\d+x\d+$/.test(String(ev.text)) || pokerCategory(ev.text)) play("bid");
+      if (family.isBid(ev.text)) play("bid");
       break;
     }
     case "game_started":
@@ -787,7 +773,7 @@ function afterFrame(live, before) {
     if (mine && key !== S.turnKey) {
       S.turnKey = key;
       if (v.current_bid && v.bidder === me(S)) announce(_("Your claim stands: pass the cup."));
-      else announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: bidLabel(v.current_bid) }) : _("Your turn: you open the bidding."));
+      else announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: familyOf(S).bidWords(v.current_bid) }) : _("Your turn: you open the bidding."));
       if (live) play("turn");
       bringMovesIntoView = true;
     }
@@ -937,7 +923,7 @@ function render() {
   reveal.renderStage($("reveal-stage"));
   picker.update(S);
   renderTray($("my-area"), $("my-dice"), shown, picker.selection());
-  $("odds-area").hidden = !(room.rules && seated && S.view && room.status === "playing" && !isPoker(S));
+  $("odds-area").hidden = !(room.rules && seated && S.view && room.status === "playing" && familyOf(S).hasOdds);
   $("turn").textContent = turnText();
   if (reveal.active() || revealPhase()) $("game-over").hidden = true; // the ranking comes after the reveal
   else renderGameOver($("game-over"), S, { gameLinks });
@@ -1030,7 +1016,7 @@ function turnText() {
   if (!v || st === "finished" || v.to_move === -4) return "";
   if (v.to_move < 0) return _("Rolling…");
   if (myTurn(S)) return "";
-  const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round);
+  const pal = familyOf(S).palifico(S, v.game_no, v.round);
   return pal ? _("Waiting for {name}. Palifico round.", { name: nameOf(S, v.to_move) }) : _("Waiting for {name}.", { name: nameOf(S, v.to_move) });
 }
 

@@ -6,8 +6,9 @@
 
 import { fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
-import { describeMove } from "./words.js";
-import { describeResult, isPalifico, isPoker, me, nameOf } from "./table.js";
+import { familyOf } from "./family.js";
+import { me, nameOf } from "./facts.js";
+import { describeResult } from "./table.js";
 
 export class GameLog {
   constructor() {
@@ -72,16 +73,17 @@ export class GameLog {
     if (el.__sig === sig) return;
     el.__sig = sig;
     const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+    const family = familyOf(S);
     const rounds = [];
     for (let r = 0; r <= last; r++) {
       const { entries, res } = this.entries(S, game, r);
-      const pal = !isPoker(S) && isPalifico(S, game, r, res);
+      const pal = family.palifico(S, game, r, res);
       const items = entries.map((e) =>
         h(
           "li",
           { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
           h("span", { class: "seat-name", text: e.seat === me(S) ? _("You") : nameOf(S, e.seat) }),
-          ` ${describeMove(e.text, e.seat === me(S))}`,
+          ` ${family.moveWords(e.text, e.seat === me(S))}`,
           e.timeout ? h("span", { class: "note", text: ` ${_("(time ran out: played for them)")}` }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: ` ${_("(played by the computer)")}` }) : null,
         ),
       );

@@ -28,12 +28,6 @@ export function probAtLeast(k, n, p) {
   return Math.min(1, s);
 }
 
-/** "3x5" -> {quantity: 3, face: 5}; anything else (liar, poker bids) -> null. */
-export function parseBid(text) {
-  const m = /^(\d+)x(\d+)$/.exec(String(text || ""));
-  return m ? { quantity: Number(m[1]), face: Number(m[2]) } : null;
-}
-
 /**
  * Odds of `bid` ({quantity, face}) for the seat whose `view` (a bidding-family view) this is.
  * `rules` is the room's public `rules` object ({faces, wild}). In a palifico round wilds

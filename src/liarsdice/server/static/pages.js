@@ -9,19 +9,20 @@ import { ApiError, getJSON, loadPlayer } from "./api.js";
 import { fill, h } from "./dom.js";
 import { _, currentLanguage } from "./i18n.js";
 import { ordinal } from "./words.js";
+import { FAMILIES, familyNamed } from "./family.js";
 import { presetTitle } from "./rules.js";
 import { loadStyles, replayPath } from "./replay.js";
 import { botLevelName } from "./names.js";
 
 const playerPath = (id) => `/p/${encodeURIComponent(id)}`;
 
-const FAMILY_WORDS = { bidding: _("Bidding games"), poker: _("Poker dice") };
-const FAMILIES = ["bidding", "poker"];
-const familyWords = (f) => FAMILY_WORDS[f] || String(f);
+/** A family's name for people ("Bidding games"), by its name. */
+const familyWords = (f) => (familyNamed(f) || { title: String(f) }).title;
 
-function familyFromUrl(fallback = "bidding") {
+/** The family named in the address (`?family=poker`), else `fallback` (the first family's). */
+function familyFromUrl(fallback = FAMILIES[0].name) {
   const f = new URLSearchParams(location.search).get("family");
-  return FAMILIES.includes(f) ? f : fallback;
+  return familyNamed(f) ? f : fallback;
 }
 
 function setFamilyInUrl(family) {
@@ -44,7 +45,7 @@ function nameWithTag(p) {
 /** The family switch: a radio group (arrow keys move between the families). */
 function familySwitch(id, current, onChange) {
   const box = h("fieldset", { class: "family-switch", id }, h("legend", { text: _("Rated separately:") }));
-  for (const f of FAMILIES) {
+  for (const { name: f } of FAMILIES) {
     box.append(
       h(
         "label",
@@ -147,9 +148,10 @@ export async function startPlayer(section, id, showError) {
     heading.textContent = displayName(p);
     document.title = _("{name} · Liar's Dice", { name: displayName(p) });
     const me = loadPlayer();
-    const fams = p.families || { [p.family || "bidding"]: p };
+    const first = FAMILIES[0].name;
+    const fams = p.families || { [p.family || first]: p };
     // The family shown first: the link's, else the one this player played most.
-    const most = FAMILIES.reduce((a, b) => ((fams[b] && fams[b].games) > ((fams[a] && fams[a].games) || 0) ? b : a), "bidding");
+    const most = FAMILIES.map((f) => f.name).reduce((a, b) => ((fams[b] && fams[b].games) > ((fams[a] && fams[a].games) || 0) ? b : a), first);
     let family = familyFromUrl(most);
     const stat = (label, value, id2) => h("div", { class: "stat" }, h("dt", { text: label }), h("dd", { id: id2, text: value === null || value === undefined ? "–" : String(value) }));
     const stats = h("dl", { class: "stats", id: "player-stats" });

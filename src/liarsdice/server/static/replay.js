@@ -8,9 +8,9 @@
 
 import { getJSON } from "./api.js";
 import { fill, h } from "./dom.js";
-import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 import { diceRow } from "./dice.js";
-import { bidLabel, pokerWords } from "./words.js";
+import { familyOfPreset } from "./family.js";
 import { presetTitle } from "./rules.js";
 import { renderCentre, renderSeats } from "./table.js";
 
@@ -31,25 +31,15 @@ export function loadStyles() {
   document.head.append(h("link", { rel: "stylesheet", href: "/static/replay.css", id: "replay-css" }));
 }
 
-/** Take `take` (a multiset of faces) out of `from`; what is left. */
-function without(from, take) {
-  const left = [...from];
-  for (const f of take) {
-    const i = left.findIndex((x) => String(x) === String(f));
-    if (i >= 0) left.splice(i, 1);
-  }
-  return left;
-}
-
 const BOT_NAME = /^([a-z]+)-bot-\d+$/;
 
-/** One move of a record in words (bidding or poker family), in the record's own key order. */
-export function describeRecordMove(move) {
+/** One move of a record in words (`family`: the record's), in the record's own key order. */
+export function describeRecordMove(move, family) {
   const parts = [];
   for (const [key, value] of Object.entries(move)) {
     switch (key) {
       case "bid":
-        parts.push(_("bids {bid}", { bid: bidLabel(value) }));
+        parts.push(_("bids {bid}", { bid: family.bidWords(value) }));
         break;
       case "call":
         parts.push(value === "liar" ? _("calls liar") : value === "exact" ? _("calls exact") : _("calls {call}", { call: value }));
@@ -91,31 +81,12 @@ export function describeRecordMove(move) {
   return parts.join(", ");
 }
 
-/** A round's result from the replay summary, in words. */
-function describeSummary(round, poker) {
-  const losses = Object.entries(round.losses || {});
-  const lost = losses.length
-    ? losses.map(([name, k]) => (poker ? ngettext("{name} loses {n} life", "{name} loses {n} lives", k, { name }) : ngettext("{name} loses {n} die", "{name} loses {n} dice", k, { name }))).join("; ")
-    : poker ? _("nobody loses a life") : _("nobody loses a die");
-  if (poker) {
-    if (round.call === "accept") {
-      const o = { name: round.accepter, bid: round.bid, lost };
-      return round.success ? _("{name} accepted {bid}: five of a kind made; {lost}.", o) : _("{name} accepted {bid}: no five of a kind; {lost}.", o);
-    }
-    const o = { name: round.caller, bidder: round.bidder, bid: round.bid, hand: round.hand.join(" "), lost };
-    return round.stood ? _("{name} called liar on {bidder}'s {bid}: the hand {hand} stands; {lost}.", o) : _("{name} called liar on {bidder}'s {bid}: the hand {hand} was a lie; {lost}.", o);
-  }
-  const o = { name: round.caller, bidder: round.bidder, bid: bidLabel(round.bid), count: round.count, lost };
-  return round.call === "exact" ? _("{name} called exact on {bidder}'s {bid}: there were {count}; {lost}.", o) : _("{name} called liar on {bidder}'s {bid}: there were {count}; {lost}.", o);
-}
-
-
 /**
  * What the table shows at step (round r, move m; m = -1: the roll): a room and a view shaped
  * like the live ones (table.js draws them), every seat's dice face up, and the round's result
- * once its last move is made. `poker`: the poker-dice family (one cup of five dice).
+ * once its last move is made. `family`: the record's (family.js).
  */
-export function tableAt(record, summary, r, m, poker, game = 0) {
+export function tableAt(record, summary, r, m, family, game = 0) {
   const names = record.players;
   const seatOf = (name) => names.indexOf(name);
   const rd = record.rounds[r];
@@ -144,48 +115,7 @@ export function tableAt(record, summary, r, m, poker, game = 0) {
     to_move: gameOver ? -4 : toMove,
     winner: gameOver ? seatOf(summary.winner) : null,
   };
-  const seatDice = new Map();
-  if (poker) {
-    const before = r > 0 && rounds[r - 1] ? rounds[r - 1].lives || {} : {};
-    const start = Number((record.options && record.options.lives) ?? 3);
-    view.lives = names.map((n) => (n in before ? before[n] : start));
-    let all = [...rd.roll];
-    let out = [];
-    for (const mv of moves) {
-      if (mv.attempts && mv.attempts.length) {
-        const last = mv.attempts[mv.attempts.length - 1];
-        all = [...last.keep, ...(last.rolled || [])];
-        out = [];
-        continue;
-      }
-      if (mv.out) {
-        out = [...mv.out];
-        const cup = without(all, out);
-        const rolled = [...(mv.rolled || [])];
-        const newCup = mv.shake ? rolled.splice(0, cup.length) : cup;
-        const rerolled = mv.reroll || [];
-        out = [...without(out, rerolled), ...rolled.splice(0, rerolled.length)];
-        all = [...newCup, ...out];
-      }
-    }
-    view.outside = out;
-    view.cup_count = all.length - out.length;
-    view.direction = direction;
-    view.holder = toMove >= 0 ? toMove : bidder;
-    view.hand = all;
-    view.under = without(all, out);
-  } else {
-    const dice = new Map(names.map((n) => [n, [...((rd.dice && rd.dice[n]) || [])]]));
-    for (const mv of moves) {
-      const faces = dice.get(mv.player);
-      if (!faces) continue;
-      if (mv.show !== undefined && mv.reroll) dice.set(mv.player, [...mv.show, ...mv.reroll]);
-      if (mv.buy) faces.push(...mv.buy);
-    }
-    view.dice_counts = names.map((n) => dice.get(n).length);
-    view.stash = rd.stash || null;
-    names.forEach((n, i) => seatDice.set(i, dice.get(n)));
-  }
+  const seatDice = family.replayView(view, { record, rd, moves, rounds, r, toMove, bidder, direction });
   const losses = result ? result.losses || {} : {};
   const room = {
     seats: names.map((name, i) => {
@@ -193,7 +123,7 @@ export function tableAt(record, summary, r, m, poker, game = 0) {
       return { seat: i, name, kind: bot ? "bot" : "human", level: bot ? bot[1] : null, connected: true, player: null };
     }),
     status: gameOver ? "finished" : "playing",
-    family: poker ? "poker" : "bidding",
+    family: family.name,
     preset: record.rules,
     host: -1,
     timer: null,
@@ -249,7 +179,7 @@ export class ReplayViewer {
     ]);
     this.record = record;
     this.summary = summary;
-    this.poker = record.rules === "poker-dice";
+    this.family = familyOfPreset(record.rules);
     // A step is (round, move): move -1 is the roll at the start of the round.
     this.steps = [];
     record.rounds.forEach((rd, r) => {
@@ -420,14 +350,9 @@ export class ReplayViewer {
 
     this.drawTable(r, m);
 
-    const dice = this.poker
-      ? [h("li", {}, withNodes(_("The opening roll: {dice}"), { dice: diceRow(rd.roll, { label: pgettext("noun", "Roll"), small: true, src: "replay" }) }))]
-      : Object.entries(rd.dice).map(([name, faces]) =>
-          h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, small: true, src: "replay" })),
-        );
-    if (rd.stash) dice.push(h("li", {}, _("Stash"), " ", diceRow(rd.stash, { label: _("Stash"), small: true, src: "replay" })));
+    const dice = this.family.replayHands(rd);
     const moves = rd.moves.slice(0, m + 1).map((mv, k) =>
-      h("li", { "aria-current": k === m ? "step" : null, class: k === m ? "current" : "" }, h("span", { class: "seat-name", text: mv.player }), ` ${describeRecordMove(mv)}`),
+      h("li", { "aria-current": k === m ? "step" : null, class: k === m ? "current" : "" }, h("span", { class: "seat-name", text: mv.player }), ` ${describeRecordMove(mv, this.family)}`),
     );
     const result = m === rd.moves.length - 1 && this.summary.ok ? this.summary.rounds[r] : null;
     const last = this.index === this.steps.length - 1;
@@ -436,7 +361,7 @@ export class ReplayViewer {
       h("h3", { text: rd.opener ? _("Round {round} of {rounds}: {name} opens", { round: r + 1, rounds: this.record.rounds.length, name: rd.opener }) : _("Round {round} of {rounds}", { round: r + 1, rounds: this.record.rounds.length }) }),
       h("ul", { class: "hands" }, dice),
       moves.length ? h("ol", { class: "replay-moves" }, moves) : h("p", { class: "meta", text: _("No moves yet.") }),
-      result ? h("p", { class: "result", id: "replay-result", text: describeSummary(result, this.poker) }) : null,
+      result ? h("p", { class: "result", id: "replay-result", text: this.family.describeSummary(result) }) : null,
       last && this.summary.winner ? h("p", { class: "banner", text: _("{name} wins the game.", { name: this.summary.winner }) }) : null,
     );
     if (manual || this.timer === null) this.announce(this.stepWords());
@@ -446,33 +371,23 @@ export class ReplayViewer {
   stepWords() {
     const { r, m } = this.steps[this.index];
     const rd = this.record.rounds[r];
-    const line = m < 0 ? _("Round {round}: {name} opens; the dice are rolled.", { round: r + 1, name: rd.opener || this.record.players[0] }) : _("{name} {move}.", { name: rd.moves[m].player, move: describeRecordMove(rd.moves[m]) });
+    const line = m < 0 ? _("Round {round}: {name} opens; the dice are rolled.", { round: r + 1, name: rd.opener || this.record.players[0] }) : _("{name} {move}.", { name: rd.moves[m].player, move: describeRecordMove(rd.moves[m], this.family) });
     const result = m === rd.moves.length - 1 && this.summary.ok ? this.summary.rounds[r] : null;
     const won = this.index === this.steps.length - 1 && this.summary.winner ? ` ${_("{name} wins the game.", { name: this.summary.winner })}` : "";
     // the round's last move is its call: the result says it ("ann called liar on ..."), once
-    return `${result ? describeSummary(result, this.poker) : line}${won}`;
+    return `${result ? this.family.describeSummary(result) : line}${won}`;
   }
 
   /** The table at (round r, move m), drawn by the live table's own functions. */
   drawTable(r, m) {
-    const { S, reveal, result } = tableAt(this.record, this.summary, r, m, this.poker, this.game);
+    const { S, reveal, result } = tableAt(this.record, this.summary, r, m, this.family, this.game);
     renderSeats(this.seatsEl, S, { reveal, canManage: false });
     renderCentre(this.centre, S, reveal);
     this.caption.textContent = this.stepWords();
     this.caption.classList.toggle("result", Boolean(result));
-    if (this.poker) {
-      const v = S.view;
-      fill(
-        this.hand,
-        h("span", { class: "meta" }, _("Under the cup:"), " "),
-        diceRow(v.under, { label: _("Under the cup"), small: true, src: "replay" }),
-        v.outside.length ? [h("span", { class: "meta" }, " · ", _("outside:"), " "), diceRow(v.outside, { label: _("Outside the cup"), small: true, src: "replay" })] : null,
-        v.current_bid ? h("span", { class: "meta", text: ` · ${_("the bid: {bid}", { bid: pokerWords(v.current_bid) || v.current_bid })}` }) : null,
-      );
-      this.hand.hidden = false;
-    } else {
-      this.hand.hidden = true;
-    }
+    const aside = this.family.replayAside(S.view);
+    if (aside) fill(this.hand, aside);
+    this.hand.hidden = !aside;
   }
 }
 

@@ -16,10 +16,10 @@
 
 import { animateOnce, h, reducedMotion } from "./dom.js";
 import { _, ngettext, pgettext } from "./i18n.js";
-import { cup, die, facePlural, faceWords } from "./dice.js";
-import { parseBid } from "./odds.js";
-import { bidLabel, pokerWords } from "./words.js";
-import { describeResult, isPoker, me, nameOf, seatName, seatOfName, who } from "./table.js";
+import { cup, die } from "./dice.js";
+import { familyOf } from "./family.js";
+import { me, nameOf, seatName, who } from "./facts.js";
+import { describeResult } from "./table.js";
 import { play } from "./sound.js";
 
 // Without a server plan (a reveal the server does not hold: nobody else at the table)
@@ -97,48 +97,25 @@ export class RevealController {
    * the round. */
   start(S, res, index, still = false, phase = null) {
     this.finish(false);
-    const poker = isPoker(S);
+    const family = familyOf(S);
     const d = describeResult(S, res, index);
-    const seats = new Map(); // seat -> faces
-    const order = []; // counted dice: [seat, i] (seat -1: the stash / the poker hand)
-    if (poker) {
-      seats.set(-1, res.hand || []);
-      (res.hand || []).forEach((_, i) => order.push([-1, i]));
-    } else {
-      for (const [name, faces] of Object.entries(res.reveal || {})) {
-        const s = seatOfName(S, name);
-        if (s >= 0) seats.set(s, faces);
-      }
-      const sorted = [...seats.keys()].sort((a, b) => a - b);
-      for (const s of sorted) seats.get(s).forEach((f, i) => d.matches(f) && order.push([s, i]));
-      if (res.stash && res.stash.length) {
-        seats.set(-1, res.stash);
-        res.stash.forEach((f, i) => d.matches(f) && order.push([-1, i]));
-      }
-    }
-    const losses = new Map();
-    if (poker) {
-      if (res.loser !== null && res.loser !== undefined) losses.set(res.loser, 1);
-    } else {
-      for (const [name, k] of Object.entries(res.losses || {})) losses.set(seatOfName(S, name), k);
-    }
-    const bid = parseBid(res.bid);
+    // the dice lifted (by position; -1: the centre's) and counted ([position, i]), the losses
+    const { seats, order, losses, callerSeat, bidderSeat } = family.revealCount(S, res, d);
     this.r = {
       S,
       res,
       index,
-      poker,
+      family,
       d,
       seats,
       order,
       lit: 0,
       phase: "lift",
       losses,
-      bid,
+      callerSeat,
+      bidderSeat,
       key: `${S.view ? S.view.game_no : 0}/${index}`,
     };
-    const callerSeat = poker ? res.caller : seatOfName(S, res.caller);
-    this.r.callerSeat = callerSeat;
     if (!still) play("call");
     if (still || reducedMotion()) {
       this.r.lit = order.length;
@@ -239,7 +216,7 @@ export class RevealController {
   /** What a seat's plate draws during the reveal: {sig, build} or null. */
   diceFor(seat) {
     const r = this.r;
-    if (!r || r.poker || !r.seats.has(seat)) return null;
+    if (!r || !r.seats.has(seat)) return null;
     const faces = r.seats.get(seat);
     if (!faces.length) return null; // out before this round: the plate says "out"
     const litSet = new Set(r.order.slice(0, r.lit).filter(([s]) => s === seat).map(([, i]) => i));
@@ -277,49 +254,10 @@ export class RevealController {
     if (el.__sig === sig) return;
     const first = !el.__sig || !el.__sig.startsWith(r.key);
     el.__sig = sig;
-    const { res, S, poker, bid } = r;
+    const { res, S, family } = r;
     const caller = who(S, r.callerSeat);
-    const bidder = poker ? who(S, res.bidder) : who(S, seatOfName(S, res.bidder));
-    const wild = S.room.rules ? S.room.rules.wild : null;
-    const bidText = poker ? pokerWords(res.bid) || res.bid : bidLabel(res.bid);
-    const parts = [callLine(res.call, caller, bidder, bidText)];
-    if (poker) {
-      const shown = r.phase === "lift" ? 0 : r.lit;
-      const row = h("span", { class: "dice revealed", role: "group", "aria-label": _("The hand: {dice}", { dice: (res.hand || []).join(", ") }) });
-      (res.hand || []).forEach((f, i) => {
-        const el2 = die(f, { src: "reveal" });
-        if (i >= shown) el2.classList.add("waiting");
-        else el2.classList.add("lit");
-        row.append(el2);
-      });
-      parts.push(row);
-      if (r.phase === "verdict") {
-        const reading = pokerWords(res.reading) || res.reading || "";
-        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: ((t) => t.charAt(0).toUpperCase() + t.slice(1))(res.stood ? _("{hand}: the bid stands.", { hand: reading }) : _("{hand}: it was a lie!", { hand: reading })) }));
-      }
-    } else {
-      const countsWild = r.d.matches(wild) && wild !== bid.face;
-      const shown = r.phase === "lift" ? 0 : r.lit;
-      parts.push(
-        h(
-          "p",
-          { class: "counter" },
-          h("span", { class: "count-num", id: "reveal-count", "data-final": res.count, "data-lit": r.lit, text: String(shown) }),
-          // the face in words agrees with the count shown beside it ("1 six", "2 sixes")
-          h("span", { class: "count-label", text: ` ${countsWild ? _("{faces} (with {wilds}) · bid {quantity}", { faces: faceWords(bid.face, shown), wilds: facePlural(wild), quantity: bid.quantity }) : _("{faces} · bid {quantity}", { faces: faceWords(bid.face, shown), quantity: bid.quantity })}` }),
-        ),
-      );
-      if (r.d.palifico) parts.push(h("p", { class: "palifico", text: _("Palifico: ones not wild") }));
-      if (r.phase === "verdict") {
-        const verdict =
-          res.call === "exact" ? (res.count === bid.quantity ? _("Exactly right!") : _("Not exact!")) : res.count >= bid.quantity ? _("The bid stands!") : _("It was a lie!");
-        const losses = [...r.losses.entries()].map(([s, k]) => (who(S, s) === "you" ? ngettext("You lose {n} die", "You lose {n} dice", k) : ngettext("{name} loses {n} die", "{name} loses {n} dice", k, { name: who(S, s) })));
-        parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: verdict }), h("p", { class: "centre-sub", text: losses.length ? _("{list}.", { list: losses.join("; ") }) : _("Nobody loses a die.") }));
-      }
-    }
-    if (poker && r.phase === "verdict" && res.loser !== null && res.loser !== undefined) {
-      parts.push(h("p", { class: "centre-sub", text: who(S, res.loser) === "you" ? _("You lose a life.") : _("{name} loses a life.", { name: who(S, res.loser) }) }));
-    }
+    const bidder = who(S, r.bidderSeat);
+    const parts = [callLine(res.call, caller, bidder, family.bidWords(res.bid)), ...family.revealStage(r, (s) => who(S, s))];
     if (heldBy.length) {
       const names = heldBy.map((s) => (s === S.seat ? pgettext("player", "you") : seatName(S, s)));
       parts.push(h("p", { class: "centre-sub", id: "reveal-held", text: ngettext("{names} asked the table to wait.", "{names} asked the table to wait.", names.length, { names: names.join(", ") }) }));

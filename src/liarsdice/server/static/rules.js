@@ -1,25 +1,13 @@
-// The games on offer: a title per preset (the page's own, for the lobby's picker, the room's
-// header and every page that names a game), and the rules in words, which are the server's:
-// each family writes them once, from the rules themselves, and the terminal prints the same
-// sentences (`GET /api/rules`, docs/PROTOCOL.md). A room's changed options change their
-// sentences (`GET /api/rules/{preset}?options=...`), so the rules never say both the preset's
-// default and the change.
+// The games on offer: a title per preset (each family's module lists its presets' titles: the
+// lobby's picker, the room's header and every page that names a game), and the rules in
+// words, which are the server's: each family writes them once, from the rules themselves,
+// and the terminal prints the same sentences (`GET /api/rules`, docs/PROTOCOL.md). A room's
+// changed options change their sentences (`GET /api/rules/{preset}?options=...`), so the
+// rules never say both the preset's default and the change.
 
 import { getJSON } from "./api.js";
-import { _, currentLanguage } from "./i18n.js";
-
-const TITLES = {
-  classic: _("Classic"),
-  perudo: _("Perudo"),
-  "milton-bradley": _("Milton Bradley"),
-  "house-rules": _("House rules"),
-  "spot-on": _("Spot-on"),
-  room: _("Online room"),
-  openspiel: _("One-die duel (OpenSpiel)"),
-  "snyd-normal": _("One-die duel (no wilds)"),
-  "snyd-joker": _("One-die duel (ones wild)"),
-  "poker-dice": _("Poker dice"),
-};
+import { FAMILIES } from "./family.js";
+import { currentLanguage } from "./i18n.js";
 
 /** The rules in words of every preset, in the page's language, read once before any module
  * uses them (as i18n.js reads its catalogue); a server that does not answer leaves the titles
@@ -34,9 +22,10 @@ async function everyPreset() {
 
 const TEXTS = await everyPreset();
 
-/** The preset's title for people ("Perudo"), falling back to the name. */
+/** The preset's title for people ("Perudo": its family's), falling back to the name. */
 export function presetTitle(name) {
-  return TITLES[name] || String(name || "");
+  const family = FAMILIES.find((f) => Object.hasOwn(f.titles, name));
+  return family ? family.titles[name] : String(name || "");
 }
 
 /** One line on what the game is like: the server's description. */

@@ -7,104 +7,14 @@
 // outside the poker cup and the reveal after a call.
 
 import { animateOnce, fill, h, sync } from "./dom.js";
-import { _, andList, ngettext, parts as withNodes, pgettext } from "./i18n.js";
-import { cup, die, dieBack, diceRow, facePlural } from "./dice.js";
-import { bidOdds, parseBid, percent } from "./odds.js";
-import { bidLabel, ordinal, pokerWords } from "./words.js";
+import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
+import { die, diceRow } from "./dice.js";
+import { familyOf } from "./family.js";
+import { hostSeat, me, myTurn, nameOf, posOf, who } from "./facts.js";
+import { ordinal } from "./words.js";
 import { play } from "./sound.js";
 import { trophy } from "./icons.js";
 import { botLevelName } from "./names.js";
-
-// ---------------------------------------------------------------- small facts
-
-export const isPoker = (S) => Boolean(S.room && S.room.family === "poker");
-export const hostSeat = (room) => (room && typeof room.host === "number" ? room.host : 0);
-export const playing = (S) => Boolean(S.room && S.room.status === "playing" && S.view);
-export const myTurn = (S) => Boolean(S.view && S.seat !== null && S.view.to_move === S.seat && (S.view.legal || []).length > 0 && S.room.status === "playing");
-
-/**
- * The viewer's position in the current (or last) game: the server's `view.viewer` (a
- * finished game keeps its players whatever happens to the seats after it), else the seat.
- */
-export const me = (S) => (S.view && "viewer" in S.view ? S.view.viewer : S.seat);
-
-/** The position in the game of the room's seat `i` (null: that seat did not play it). */
-export function posOf(S, i) {
-  const seat = S.room && S.room.seats[i];
-  return seat && "position" in seat ? seat.position : i;
-}
-
-/** The name of the room's seat `i` now (room events: host, ready, kicks). */
-export function seatName(S, i) {
-  const seat = S.room && S.room.seats[i];
-  return seat ? seat.name : _("seat {n}", { n: i + 1 });
-}
-
-/** The name of the player at position `seat` of the current (or last) game. */
-export function nameOf(S, seat) {
-  if (seat === null || seat === undefined || seat < 0) return _("nobody");
-  const names = (S.view && S.view.names) || [];
-  if (seat < names.length) return names[seat];
-  const info = S.room && S.room.seats[seat];
-  return info ? info.name : _("seat {n}", { n: seat + 1 });
-}
-
-/** "you" for the viewer's own seat (a marker: compare, never show), else the name. */
-export function who(S, seat) {
-  return seat === me(S) ? "you" : nameOf(S, seat);
-}
-
-/** The name of a seat to show: "you" ("tú") for the viewer's own. */
-export function whoText(S, seat) {
-  return seat === me(S) ? pgettext("player", "you") : nameOf(S, seat);
-}
-
-/** The seat of a player named in a result (bidding results name players). */
-export function seatOfName(S, name) {
-  const names = (S.view && S.view.names) || [];
-  const i = names.indexOf(name);
-  if (i >= 0) return i;
-  const seat = S.room && S.room.seats.find((s) => s.name === name);
-  return seat ? seat.seat : -1;
-}
-
-/** Dice left (bidding) or lives (poker) of a seat in the current game, or null. */
-export function stock(S, seat) {
-  const v = S.view;
-  if (!v || !v.names || seat >= v.names.length) return null;
-  return isPoker(S) ? v.lives[seat] : v.dice_counts[seat];
-}
-
-/**
- * Dice (or lives) a seat had left when the game ended: the last result's count where it
- * names the seat (bidding results name players), else the view's.
- */
-export function finalCount(S, seat) {
-  const v = S.view;
-  const res = v && v.results && v.results.length ? v.results[v.results.length - 1] : null;
-  if (res && !isPoker(S) && res.dice && v.names && seat < v.names.length) {
-    const left = res.dice[v.names[seat]];
-    if (typeof left === "number") return left;
-  }
-  return stock(S, seat);
-}
-
-/** Total dice in play (bidding family), stash included. */
-export function diceInPlay(S) {
-  const v = S.view;
-  if (!v || isPoker(S)) return null;
-  if (typeof v.dice_in_play === "number") return v.dice_in_play;
-  return (v.dice_counts || []).reduce((a, b) => a + b, 0) + (v.stash_size || 0);
-}
-
-/** Is this round a palifico round (from the view, the result, or what this page saw)? */
-export function isPalifico(S, game, round, res = null) {
-  if (res && res.palifico === true) return true;
-  const v = S.view;
-  if (v && v.game_no === game && v.round === round && v.palifico === true) return true;
-  return Boolean(S.palificoSeen && S.palificoSeen.has(`${game}/${round}`));
-}
-
 
 function hue(name) {
   let x = 0;
@@ -134,6 +44,7 @@ export function renderSeats(list, S, hooks) {
     list.append(li);
   }
   const v = S.view;
+  const family = familyOf(S);
   const isPlaying = S.room.status === "playing";
   const reveal = hooks.reveal;
   const timer = S.room.timer;
@@ -149,7 +60,7 @@ export function renderSeats(list, S, hooks) {
     // joined after the game has none: a finished game keeps its players)
     const p = posOf(S, i);
     const played = p !== null && p !== undefined;
-    const count = !played ? null : over ? finalCount(S, p) : stock(S, p);
+    const count = !played || !v ? null : over ? family.finalStock(v, p) : family.stock(v, p);
     const revealed = played ? reveal.diceFor(p) : null;
     const out = Boolean(v && count === 0 && !revealed);
     const turn = isPlaying && v && played && v.to_move === p;
@@ -194,38 +105,9 @@ export function renderSeats(list, S, hooks) {
     ]);
 
     // The cup and the dice (backs), the lives, or during a reveal the dice it lifted.
-    const shown = played && v && !isPoker(S) && v.shown && v.shown[p] ? v.shown[p] : [];
-    const chips = played && v && !isPoker(S) && v.chips && v.chips.some((c) => c > 0) ? v.chips[p] : null;
-    // My own plate shows my dice face up (I know them); after the game nobody's are hidden.
-    const mineUp = i === S.seat && isPlaying && v && !isPoker(S) && !over ? v.my_dice || [] : null;
-    const holds = Boolean(played && v && v.holder === p && isPoker(S));
-    const stockSig = JSON.stringify([count, revealed && revealed.sig, shown, chips, isPlaying, holds, mineUp, over]);
-    sync(stockEl, stockSig, () => {
-      if (revealed) return revealed.build();
-      if (count === null) return [];
-      const parts = [];
-      if (isPoker(S)) {
-        const hearts = h("span", { class: "lives", "aria-hidden": "true" });
-        for (let j = 0; j < Math.min(count, 9); j++) hearts.append(h("span", { class: "heart", text: "♥" }));
-        parts.push(hearts, h("span", { class: "stock-text", text: out ? pgettext("player", "out") : ngettext("{n} life", "{n} lives", count) }));
-        if (isPlaying && holds) parts.push(h("span", { class: "holder", text: _("has the cup") }));
-        return parts;
-      }
-      const backs = h("span", { class: "backs", "aria-hidden": "true" });
-      const drawn = Math.min(count - Math.min(shown.length, count), 6);
-      if (mineUp && mineUp.length) {
-        // pictures of my own dice (the tray below holds them for real)
-        for (const f of mineUp.slice(0, 6)) backs.append(die(f, { glyph: true, small: true }));
-        backs.classList.add("own");
-      } else {
-        for (let j = 0; j < drawn; j++) backs.append(dieBack({ blank: over }));
-      }
-      parts.push(h("span", { class: "cup-wrap", "aria-hidden": "true" }, cup()), backs);
-      parts.push(h("span", { class: "stock-text", text: out ? pgettext("player", "out") : over ? ngettext("{n} die left", "{n} dice left", count) : ngettext("{n} die", "{n} dice", count) }));
-      if (shown.length) parts.push(h("span", { class: "shown" }, diceRow(shown, { label: _("{name} shows", { name: seat.name }), small: true, src: "shown" })));
-      if (chips !== null) parts.push(h("span", { class: "chips", text: ngettext("{n} chip", "{n} chips", chips) }));
-      return parts;
-    });
+    const plate = count === null ? null : family.plateStock(S, { p, i, seat, count, out, over, isPlaying });
+    const stockSig = JSON.stringify([count, revealed && revealed.sig, isPlaying, over, out, plate && plate.sig]);
+    sync(stockEl, stockSig, () => (revealed ? revealed.build() : plate ? plate.build() : []));
 
     if (!timed) clockEl.replaceChildren();
     else if (!clockEl.firstChild) clockEl.append(h("span", { class: "clock", role: "timer", "aria-label": _("Time left to move") }));
@@ -324,46 +206,6 @@ export function tickClock(S, baseTitle) {
 
 // ---------------------------------------------------------------- the centre
 
-/** The odds of a bidding-family bid for this seat, as text (null when not applicable). */
-export function oddsText(S, text) {
-  const bid = parseBid(text);
-  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
-  const o = bidOdds(S.view, S.room.rules, bid);
-  const open = (S.view.shown || []).some((d) => d && d.length) || (S.view.stash || []).length > 0;
-  return _("Chance it's true: {chance} (exactly: {exactly}). {seen}", { chance: percent(o.atLeast), exactly: percent(o.exactly), seen: seenSentence(o, open) });
-}
-
-/**
- * What the odds are worked out from, as a sentence: "You hold 1 of them; 10 dice are hidden."
- * (`open`: some dice are on the table face up, so "you can see" rather than "you hold").
- */
-export function seenSentence(o, open = false) {
-  const hidden = o.unseen === 0 ? _("no dice are hidden") : ngettext("{n} die is hidden", "{n} dice are hidden", o.unseen);
-  const known = o.known === 0 ? pgettext("of them", "none") : String(o.known);
-  return open ? _("You can see {known} of them; {hidden}.", { known, hidden }) : _("You hold {known} of them; {hidden}.", { known, hidden });
-}
-
-export function oddsPercent(S, text) {
-  const bid = parseBid(text);
-  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null || isPoker(S)) return null;
-  return percent(bidOdds(S.view, S.room.rules, bid).atLeast);
-}
-
-/** The big picture of a bid: "5 ×" and a die (bidding), the hand in words (poker). */
-export function bidPicture(text) {
-  const bid = parseBid(text);
-  if (bid) {
-    return h(
-      "span",
-      { class: "bid-picture", id: "current-bid-text", role: "img", "aria-label": bidLabel(text), "data-bid": text },
-      h("span", { class: "bid-qty", "aria-hidden": "true", text: String(bid.quantity) }),
-      h("span", { class: "bid-times", "aria-hidden": "true", text: "×" }),
-      die(bid.face, { glyph: true }),
-    );
-  }
-  return h("span", { class: "bid-picture poker-bid", id: "current-bid-text", "data-bid": text, text: pokerWords(text) || text });
-}
-
 export function renderCentre(el, S, reveal) {
   const v = S.view;
   const room = S.room;
@@ -396,32 +238,23 @@ export function renderCentre(el, S, reveal) {
       h("p", { class: "centre-sub", text: _("Game {game} is over.", { game: v.game_no }) }),
     );
   } else {
-    const total = diceInPlay(S);
-    const pal = !isPoker(S) && isPalifico(S, v.game_no, v.round);
-    const odds = v.current_bid ? oddsText(S, v.current_bid) : null;
-    sig = JSON.stringify([v.game_no, v.round, v.current_bid, v.bidder, total, pal, odds, v.to_move, isPoker(S) && [v.outside, v.cup_count, v.direction]]);
+    const family = familyOf(S);
+    const pal = family.palifico(S, v.game_no, v.round);
+    const more = family.centre(S);
+    sig = JSON.stringify([v.game_no, v.round, v.current_bid, v.bidder, pal, v.to_move, more.sig]);
     parts.push(h("p", { class: "round-line" }, _("Round {round}", { round: v.round + 1 }), pal ? h("span", { class: "palifico", text: _("Palifico") }) : null));
     if (v.current_bid) {
       // my own bid (or claim, before I pass the cup) is mine to stand by, not one to beat
       const mine = v.bidder === me(S);
       parts.push(
-        h("p", { class: "centre-label", text: mine ? (isPoker(S) ? _("Your claim") : _("Your bid")) : _("Bid to beat") }),
-        h("div", { class: "bid-display", "data-anim": "slam" }, bidPicture(v.current_bid)),
+        h("p", { class: "centre-label", text: mine ? family.ownBidLabel() : _("Bid to beat") }),
+        h("div", { class: "bid-display", "data-anim": "slam" }, family.bidPicture(v.current_bid)),
         mine ? null : h("p", { class: "centre-sub" }, withNodes(_("by {name}"), { name: h("strong", { text: nameOf(S, v.bidder) }) })),
       );
     } else {
       parts.push(h("p", { class: "centre-label", text: _("No bid yet") }), h("p", { class: "centre-sub", text: who(S, v.to_move) === "you" ? _("You open the bidding.") : _("{name} opens the bidding.", { name: nameOf(S, v.to_move) }) }));
     }
-    if (isPoker(S)) {
-      if (v.outside && v.outside.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: _("Outside the cup") }), diceRow(v.outside, { label: _("Outside the cup"), small: true, src: "outside" })));
-      parts.push(h("p", { class: "centre-sub", id: "cup-count", text: !v.direction ? ngettext("{n} die under the cup", "{n} dice under the cup", v.cup_count) : v.direction > 0 ? ngettext("{n} die under the cup · passing left", "{n} dice under the cup · passing left", v.cup_count) : ngettext("{n} die under the cup · passing right", "{n} dice under the cup · passing right", v.cup_count) }));
-    } else {
-      parts.push(h("p", { class: "dice-total", id: "dice-total", "data-total": total }, withNodes(ngettext("{n} die in play", "{n} dice in play", total), { n: h("strong", { text: String(total) }) })));
-      if (v.stash && v.stash.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: _("Stash") }), diceRow(v.stash, { label: _("Stash"), small: true, src: "stash" })));
-      else if (v.stash_size) parts.push(h("p", { class: "centre-sub", text: ngettext("Hidden stash: {n} die", "Hidden stash: {n} dice", v.stash_size) }));
-      if (pal) parts.push(h("p", { class: "centre-sub", text: _("Ones are not wild; the face can't change.") }));
-    }
-    if (odds) parts.push(h("p", { class: "odds", id: "current-odds", text: odds }));
+    parts.push(...more.parts);
   }
   const body = el.querySelector(".centre-body");
   const changed = sync(body, sig, () => parts);
@@ -455,10 +288,11 @@ export function renderTray(area, el, S, sel) {
       if (!groups.has(d.zone)) groups.set(d.zone, []);
       groups.get(d.zone).push([d, i]);
     });
-    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice, myShown(S)]);
+    const extra = familyOf(S).trayExtra(S);
+    const sig = JSON.stringify([v.game_no, v.round, sel.mode, sel.dice, extra.sig]);
     sync(el, sig, () => [
       sel.caption ? h("p", { class: "hint", text: sel.caption }) : null,
-      shownRow(S),
+      extra.node,
       [...groups.entries()].map(([zone, items]) =>
         h(
           "div",
@@ -488,50 +322,7 @@ export function renderTray(area, el, S, sel) {
     ]);
     return;
   }
-  if (isPoker(S)) {
-    heading.textContent = _("Your view of the cup");
-    const sig = JSON.stringify(["poker", v.game_no, v.round, v.cup, v.outside, v.passed_cup]);
-    sync(el, sig, () => [
-      v.cup.length
-        ? h("div", { class: "zone zone-cup" }, v.outside.length ? h("span", { class: "zone-label", text: _("Under the cup") }) : null, diceRow(v.cup, { label: _("Under the cup (only you see them)"), attrs: { id: "my-dice-row", ...attrs }, src: "cup" }))
-        : h("p", { class: "hint", text: _("You can't see under the cup now.") }),
-      v.outside.length ? h("div", { class: "zone zone-outside" }, h("span", { class: "zone-label", text: _("Outside the cup (everyone sees)") }), diceRow(v.outside, { label: _("Outside the cup"), src: "outside" })) : null,
-      v.passed_cup && v.passed_cup.length ? h("p", { class: "meta" }, withNodes(_("You passed: {dice}"), { dice: diceRow(v.passed_cup, { label: _("You passed"), small: true, src: "cup" }) })) : null,
-    ]);
-    return;
-  }
-  heading.textContent = _("Your dice");
-  const cur = parseBid(v.current_bid);
-  const wild = S.room.rules ? S.room.rules.wild : null;
-  const pal = isPalifico(S, v.game_no, v.round);
-  const matches = (d) => Boolean(S.oddsOn && cur && (d === cur.face || (!pal && wild !== null && d === wild)));
-  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid, myShown(S)]);
-  sync(el, sig, () => {
-    if (v.my_dice.length === 0 && !myShown(S).length) {
-      return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? _("You have no dice left: you are out. Watch the others finish.") : _("Rolling…") });
-    }
-    return [
-      v.my_dice.length ? h("div", { class: "zone zone-hand" }, myShown(S).length ? h("span", { class: "zone-label", text: _("Under your cup") }) : null, diceRow(v.my_dice, { label: _("Your dice"), matches, attrs: { id: "my-dice-row", ...attrs }, src: "mine" })) : null,
-      shownRow(S, matches),
-    ];
-  });
-}
-
-/** The dice this seat showed this round (show-and-reroll): still yours, now face up for all. */
-function myShown(S) {
-  const v = S.view;
-  return (v && !isPoker(S) && v.shown && S.seat !== null && v.shown[S.seat]) || [];
-}
-
-function shownRow(S, matches = () => false) {
-  const faces = myShown(S);
-  if (!faces.length) return null;
-  return h(
-    "div",
-    { class: "zone zone-shown", id: "my-shown" },
-    h("span", { class: "zone-label", text: _("Shown to everyone") }),
-    diceRow(faces, { label: _("Your dice shown to everyone"), matches, src: "shown" }),
-  );
+  familyOf(S).tray(el, heading, S, attrs);
 }
 
 /** Make the tray's dice tumble (a new roll). */
@@ -546,93 +337,17 @@ export function rollTray(el) {
 
 // ---------------------------------------------------------------- results in words
 
-/**
- * One finished round in words. Bidding results name players; poker results give seats.
- * Returns {title, sentences[], hands: [[name, faces]], matches(face), palifico}.
- */
 /** The size class of a seat's name on its plate: long names get a smaller type. */
 function nameSize(name) {
   return name.length > 15 ? " longest" : name.length > 9 ? " long" : "";
 }
 
+/**
+ * One finished round in words, by the room's family: {title, sentences[], note, hands:
+ * [[name, faces]], matches(face), palifico}.
+ */
 export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
-  const mine = me(S);
-  const myName = mine !== null && mine !== undefined ? nameOf(S, mine) : null;
-  const nm = (x) => (typeof x === "number" ? nameOf(S, x) : x);
-  const isMe = (x) => myName !== null && nm(x) === myName;
-  // A sentence about a player: the second person for the viewer, the third for the others
-  // (names stay as their players wrote them). Each is one message.
-  const about = (x, second, third, values = {}) => (isMe(x) ? second(values) : third({ name: nm(x), ...values }));
-  const title = _("Round {round}", { round: index + 1 });
-  if (isPoker(S)) {
-    const sentences = [];
-    const bid = pokerWords(res.bid) || res.bid;
-    const bidder = nm(res.bidder);
-    if (res.call === "five" || res.call === "accept") {
-      sentences.push(
-        isMe(res.bidder)
-          ? about(res.caller, (o) => _("You accepted your own bid of {bid}.", o), (o) => _("{name} accepted your bid of {bid}.", o), { bid })
-          : about(res.caller, (o) => _("You accepted {bidder}'s bid of {bid}.", o), (o) => _("{name} accepted {bidder}'s bid of {bid}.", o), { bid, bidder }),
-      );
-      sentences.push(res.success ? _("Five of a kind was made: nobody loses a life.") : _("No five of a kind in three rolls."));
-    } else {
-      sentences.push(
-        isMe(res.bidder)
-          ? about(res.caller, (o) => _("You called liar on your own bid of {bid}.", o), (o) => _("{name} called liar on your bid of {bid}.", o), { bid })
-          : about(res.caller, (o) => _("You called liar on {bidder}'s bid of {bid}.", o), (o) => _("{name} called liar on {bidder}'s bid of {bid}.", o), { bid, bidder }),
-      );
-      const reading = pokerWords(res.reading) || res.reading;
-      sentences.push(res.stood ? _("The hand reads {reading}: the bid stands.", { reading }) : _("The hand reads {reading}: the bid was a lie.", { reading }));
-    }
-    if (res.loser !== null && res.loser !== undefined) sentences.push(about(res.loser, () => _("You lose a life."), (o) => _("{name} loses a life.", o)));
-    const hands = [[_("The hand"), res.hand]];
-    (res.attempts || []).forEach((a, i) => hands.push([_("Roll {n}", { n: i + 1 }), a]));
-    return { title, sentences, note: null, hands, matches: () => false, palifico: false };
-  }
-  const bid = parseBid(res.bid);
-  const reveal = res.reveal || {};
-  const pal = isPalifico(S, game, index, res);
-  const all = Object.values(reveal).flat().concat(res.stash || []);
-  // Which dice counted: wilds count unless the bid is on the wild face or the round is a
-  // palifico round; the server's count decides (this only picks what to light up).
-  const wild = S.room.rules ? S.room.rules.wild : null;
-  const withWild = (d) => d === bid.face || (wild !== null && d === wild);
-  const countsWild = !pal && wild !== null && bid.face !== wild && all.filter(withWild).length === res.count;
-  const matches = countsWild ? withWild : (d) => d === bid.face;
-  const sentences = [];
-  const note = pal ? _("Palifico round: ones were not wild.") : null;
-  const label = bidLabel(res.bid);
-  const bidder = nm(res.bidder);
-  const exact = res.call === "exact";
-  if (isMe(res.bidder)) {
-    sentences.push(
-      exact
-        ? about(res.caller, (o) => _("You called exact on your own bid of {bid}.", o), (o) => _("{name} called exact on your bid of {bid}.", o), { bid: label })
-        : about(res.caller, (o) => _("You called liar on your own bid of {bid}.", o), (o) => _("{name} called liar on your bid of {bid}.", o), { bid: label }),
-    );
-  } else {
-    sentences.push(
-      exact
-        ? about(res.caller, (o) => _("You called exact on {bidder}'s bid of {bid}.", o), (o) => _("{name} called exact on {bidder}'s bid of {bid}.", o), { bid: label, bidder })
-        : about(res.caller, (o) => _("You called liar on {bidder}'s bid of {bid}.", o), (o) => _("{name} called liar on {bidder}'s bid of {bid}.", o), { bid: label, bidder }),
-    );
-  }
-  const verdict = exact ? (res.count === bid.quantity ? _("exactly right.") : _("not exact.")) : res.count >= bid.quantity ? _("the bid stands.") : _("the bid was a lie.");
-  sentences.push(
-    countsWild
-      ? ngettext("There was {n} ({wilds} wild): {verdict}", "There were {n} ({wilds} wild): {verdict}", res.count, { wilds: facePlural(wild), verdict })
-      : ngettext("There was {n}: {verdict}", "There were {n}: {verdict}", res.count, { verdict }),
-  );
-  const losses = Object.entries(res.losses || {});
-  const lose = ([n, k]) => about(n, (o) => ngettext("You lose {n} die", "You lose {n} dice", k, o), (o) => ngettext("{name} loses {n} die", "{name} loses {n} dice", k, o));
-  const gain = ([n, k]) => about(n, (o) => ngettext("You gain {n} die", "You gain {n} dice", k, o), (o) => ngettext("{name} gains {n} die", "{name} gains {n} dice", k, o));
-  sentences.push(losses.length ? _("{list}.", { list: losses.map(lose).join("; ") }) : _("Nobody loses a die."));
-  const gains = Object.entries(res.gains || {});
-  if (gains.length) sentences.push(_("{list}.", { list: gains.map(gain).join("; ") }));
-  sentences.push(res.next_opener ? about(res.next_opener, () => _("You open the next round."), (o) => _("{name} opens the next round.", o)) : _("That ends the game."));
-  const hands = Object.entries(reveal).filter(([, faces]) => faces.length);
-  if (res.stash && res.stash.length) hands.push([_("Stash"), res.stash]);
-  return { title, sentences: note ? [note, ...sentences] : sentences, note, hands, matches, palifico: pal };
+  return familyOf(S).describeResult(S, res, index, game);
 }
 
 /** The last round's result as text under the table (and each hand with its dice). */
@@ -648,7 +363,7 @@ export function renderRevealText(el, S) {
   sync(el, sig, () => {
     const d = describeResult(S, results[i], i);
     return [
-      h("h3", { text: isPoker(S) ? _("{round}: what was under the cup", { round: d.title }) : d.palifico ? _("{round} (palifico): what was under the cups", { round: d.title }) : _("{round}: what was under the cups", { round: d.title }) }),
+      h("h3", { text: familyOf(S).resultHeading(d) }),
       d.sentences.map((s) => h("p", { text: s })),
       h(
         "ul",
@@ -668,20 +383,7 @@ export function ranking(S) {
   const v = S.view;
   if (!v || !v.names) return [];
   const n = v.names.length;
-  const outAt = new Array(n).fill(Infinity);
-  (v.results || []).forEach((res, r) => {
-    if (isPoker(S)) {
-      for (const s of res.eliminated || []) if (outAt[s] === Infinity) outAt[s] = r;
-      (res.lives || []).forEach((l, s) => {
-        if (l === 0 && outAt[s] === Infinity) outAt[s] = r;
-      });
-    } else {
-      for (const [name, left] of Object.entries(res.dice || {})) {
-        const s = v.names.indexOf(name);
-        if (s >= 0 && left === 0 && outAt[s] === Infinity) outAt[s] = r;
-      }
-    }
-  });
+  const outAt = familyOf(S).outRounds(v);
   const seats = [...Array(n).keys()];
   seats.sort((a, b) => {
     if (a === v.winner) return -1;

@@ -1,0 +1,325 @@
+// Poker dice's move controls (the picker's shell is moves.js): the claim builder (the kind
+// of hand, then its cards; it starts from the least claim that beats the standing one, "My
+// hand" when your five dice beat it); the dice you click to move between the cup and the
+// table, to roll, or to keep for five of a kind; the calls and passes: buttons.
+
+import { fill, h } from "./dom.js";
+import { faceName, faceWords } from "./dice.js";
+import { _, pgettext } from "./i18n.js";
+import { groupMoves, multiset, pickedMove, tokensAfter } from "./pickers.js";
+import { POKER_CATEGORIES, POKER_FACES, POKER_SHAPES, pokerCategory, pokerHand, pokerParts, pokerRank, pokerText, pokerWords } from "./family-poker-words.js";
+
+const ZONES = {
+  cup: { key: "cup", label: _("Under the cup"), mine: true },
+  outside: { key: "outside", label: _("Outside the cup (everyone sees)"), mine: false },
+};
+
+/** Poker's buttons: [text, class, aria-label of the claim to beat]. */
+const BUTTONS = {
+  accept: [_("Accept the cup"), "primary", (cur) => _("Accept the cup and {bid}", { bid: cur })],
+  // seen from above, the cup goes clockwise to the left and anticlockwise to the right
+  left: [_("Pass left ⟳"), "", () => _("Pass the cup to the left")],
+  right: [_("Pass right ⟲"), "", () => _("Pass the cup to the right")],
+};
+
+/** Which control a legal move goes to. */
+function category(text) {
+  if (["liar", "accept", "left", "right"].includes(text)) return "button";
+  if (text.startsWith("out ")) return "out";
+  if (text === "no reroll" || text === "shake" || text.startsWith("shake reroll ") || text.startsWith("reroll ")) return "roll";
+  if (text.startsWith("keep ")) return "keep";
+  if (pokerCategory(text)) return "bid";
+  return "button";
+}
+
+const rank = pokerRank;
+
+export class PokerControls {
+  /** `picker`: the MovePicker whose shell these controls fill. */
+  constructor(picker) {
+    this.picker = picker;
+  }
+
+  build(S, cur) {
+    this.S = S;
+    const groups = groupMoves(S.view.legal, (m) => category(m.text));
+    return [
+      this.picker.buttons(groups.get("button") || [], cur, BUTTONS),
+      groups.get("bid") ? this.pokerBids(groups.get("bid")) : null,
+      groups.get("out") ? this.arrangePicker(groups.get("out")) : null,
+      groups.get("roll") ? this.rollPicker(groups.get("roll")) : null,
+      groups.get("keep") ? this.keepPicker(groups.get("keep")) : null,
+    ];
+  }
+
+  move(m) {
+    this.picker.move(m);
+  }
+
+  // ------------------------------------------------------------ poker dice: the claim builder
+
+  /**
+   * Poker claims, built in two steps: the kind of hand (a select), then its cards (a select per
+   * die it names; the other dice, "kickers", optional), and one button that makes the claim,
+   * enabled only when the server's legal list holds it. It starts from `startingClaim`; "My
+   * hand" sets it to your five dice's reading when that beats the standing claim, "Lowest"
+   * back to the least claim that does. Compact on purpose: your dice in the tray above stay
+   * in view while you claim.
+   */
+  pokerBids(bids) {
+    this.claimMoves = new Map(bids.map((m) => [m.text, m]));
+    for (const m of bids) this.picker.placed.add(m.action);
+    this.leastClaim = leastMove(bids).text;
+    const hand = pokerHand([...this.S.view.cup, ...this.S.view.outside]);
+    this.handClaim = hand && this.claimMoves.has(hand) ? hand : null;
+    this.claim = pokerParts(startingClaim(bids, this.S.view.current_bid, hand));
+    this.claimBox = h("div", { class: "bid-grid claim-builder", id: "claim-builder" });
+    this.drawClaim();
+    return this.claimBox;
+  }
+
+  /** Redraw the builder for `this.claim`, keeping the focus on the control that had it. */
+  drawClaim() {
+    const focused = this.claimBox.contains(document.activeElement) ? document.activeElement.id : null;
+    const c = this.claim;
+    const text = pokerText(c);
+    const move = this.claimMoves.get(text) || null;
+    const legalKinds = new Set([...this.claimMoves.keys()].map(pokerCategory));
+    const kinds = POKER_CATEGORIES.filter(([cat]) => legalKinds.has(cat)).map(([cat, label]) => ({ value: cat, text: label }));
+    const slots = [slot("claim-kind", _("Claim a hand:"), select("claim-kind", kinds, c.cat, (cat) => this.pickKind(cat)))];
+    RANK_LABELS[c.cat]().forEach((label, i) => {
+      const options = this.rankOptions(i);
+      slots.push(slot(`claim-rank-${i}`, label, select(`claim-rank-${i}`, options, c.ranks[i], (face) => this.pickRank(i, face))));
+    });
+    const most = POKER_SHAPES[c.cat].kickers;
+    if (most) {
+      const kickers = [];
+      for (let i = 0; i < most; i++) {
+        const options = [{ value: "", text: "—", label: pgettext("dice", "none") }, ...this.kickerOptions()];
+        kickers.push(select(`claim-kicker-${i}`, options, c.kickers[i] || "", (face) => this.pickKicker(i, face), { "aria-label": _("Other die {n} (optional)", { n: i + 1 }) }));
+      }
+      slots.push(h("div", { class: "claim-slot claim-kickers", role: "group", "aria-labelledby": "claim-kickers-label" }, h("span", { class: "claim-slot-label", id: "claim-kickers-label", text: _("Other dice") }), h("span", { class: "claim-kicker-row" }, kickers)));
+    }
+    const shortcut = (id, label, claim) =>
+      h("button", { type: "button", class: "claim-shortcut", id, disabled: claim === text, "data-move": claim, text: label, onclick: () => this.setClaim(claim) });
+    fill(
+      this.claimBox,
+      h("div", { class: "claim-line" }, slots),
+      h(
+        "div",
+        { class: "claim-actions" },
+        h("button", { type: "button", class: "primary", id: "claim-button", "data-move": move ? move.text : null, disabled: !move, text: _("Claim {hand}", { hand: pokerWords(text) || text }), onclick: () => move && this.move(move) }),
+        this.handClaim ? shortcut("claim-mine", _("My hand: {hand}", { hand: pokerWords(this.handClaim) }), this.handClaim) : null,
+        this.leastClaim !== this.handClaim ? shortcut("claim-least", _("Lowest: {hand}", { hand: pokerWords(this.leastClaim) }), this.leastClaim) : null,
+      ),
+      move ? null : h("p", { class: "hint claim-why", id: "claim-why", role: "status", text: this.whyNot(c) }),
+    );
+    const again = focused && document.getElementById(focused);
+    if (again) again.focus({ preventScroll: true });
+  }
+
+  /** Why the claim being built can't be made (it is not in the legal list). */
+  whyNot(c) {
+    if (c.cat === "high" && c.kickers.filter(Boolean).length === 4 && pokerRank(c.ranks[0]) - Math.min(...c.kickers.map(pokerRank)) === 4) {
+      return _("Five dice in a row are a straight: claim the straight.");
+    }
+    const cur = this.S.view.current_bid;
+    return cur ? _("Too low: your claim must beat {bid}.", { bid: pokerWords(cur) || cur }) : _("You can't claim that now.");
+  }
+
+  setClaim(text) {
+    this.claim = pokerParts(text);
+    this.drawClaim();
+  }
+
+  /** Another kind of hand: its least legal claim. */
+  pickKind(cat) {
+    const moves = [...this.claimMoves.values()].filter((m) => pokerCategory(m.text) === cat);
+    if (moves.length) this.setClaim(leastMove(moves).text);
+  }
+
+  pickRank(i, face) {
+    this.claim = withRank(this.claim, i, face);
+    this.drawClaim();
+  }
+
+  pickKicker(i, face) {
+    this.claim = withKicker(this.claim, i, face);
+    this.drawClaim();
+  }
+
+  /** Faces for rank slot `i`, each enabled only when some legal claim of this kind names those ranks. */
+  rankOptions(i) {
+    const c = this.claim;
+    const named = new Set([...this.claimMoves.keys()].map(pokerParts).filter((p) => p.cat === c.cat).map((p) => pokerText({ ...p, kickers: [] })));
+    const faces = c.cat === "straight" ? ["K", "A"] : POKER_FACES;
+    return faces.map((face) => ({
+      value: face,
+      text: c.cat === "straight" ? (face === "A" ? _("high (A K Q J 10)") : _("low (K Q J 10 9)")) : `${face} · ${faceWords(face, c.cat === "high" ? 1 : 2)}`,
+      disabled: !named.has(pokerText({ ...withRank(c, i, face), kickers: [] })),
+    }));
+  }
+
+  /** Faces an other die may show: not one of the ranks named (nor above a high die). */
+  kickerOptions() {
+    const c = this.claim;
+    return POKER_FACES.filter((f) => !c.ranks.includes(f) && (c.cat !== "high" || pokerRank(f) < pokerRank(c.ranks[0]))).map((face) => ({ value: face, text: `${face} · ${faceWords(face, 1)}` }));
+  }
+
+
+  // ------------------------------------------------------------ dice you click
+
+  /** Poker: arrange the five dice between the cup and outside. */
+  arrangePicker(moves) {
+    const S = this.S;
+    const byKey = new Map(moves.map((m) => [m.text === "out none" ? "" : multiset(tokensAfter(m.text, "out ", " "), rank), m]));
+    for (const m of moves) this.picker.placed.add(m.action);
+    const dice = [
+      ...S.view.cup.map((f) => ({ face: f, out: false })),
+      ...S.view.outside.map((f) => ({ face: f, out: true })),
+    ].map((d) => ({ ...d, picked: d.out, zone: d.out ? ZONES.outside : ZONES.cup, src: d.out ? "outside" : "cup", label: "" }));
+    const sel = { mode: "arrange", title: _("Arrange the dice"), caption: _("Click a die to move it between the cup and the table. Dice outside are seen by everyone."), dice };
+    const [picker] = this.picker.dicePicker("arrange-button", sel, () => pickedMove(byKey, dice, rank), (m) => {
+      dice.forEach((d) => {
+        d.zone = d.picked ? ZONES.outside : ZONES.cup;
+        d.src = d.picked ? "outside" : "cup";
+        d.label = d.picked ? _("{face}, outside the cup: click to put it under", { face: faceName(d.face) }) : _("{face}, under the cup: click to put it outside", { face: faceName(d.face) });
+      });
+      const out = dice.filter((d) => d.picked).length;
+      return m ? (out ? _("Done: {out} outside, {under} under the cup", { out, under: dice.length - out }) : _("Done: every die under the cup")) : _("Leave at least one die under the cup");
+    });
+    return picker;
+  }
+
+  /** Poker: shake the cup and/or roll dice outside it. */
+  rollPicker(moves) {
+    const S = this.S;
+    const key = (shake, faces) => `${shake ? "S" : "-"}|${multiset(faces, rank)}`;
+    const byKey = new Map();
+    for (const m of moves) {
+      this.picker.placed.add(m.action);
+      const t = m.text;
+      if (t === "no reroll") byKey.set(key(false, []), m);
+      else if (t === "shake") byKey.set(key(true, []), m);
+      else if (t.startsWith("shake reroll ")) byKey.set(key(true, tokensAfter(t, "shake reroll ", " ")), m);
+      else byKey.set(key(false, tokensAfter(t, "reroll ", " ")), m);
+    }
+    const canShake = moves.some((m) => m.text.startsWith("shake"));
+    let shake = false;
+    let refresh = null;
+    // Every die is drawn: the ones under the cup (clicking one shakes the cup: all of them
+    // are re-rolled) and the ones outside (each rolled in view or kept).
+    const under = S.view.cup.map((f) => ({ face: f, picked: false, zone: ZONES.cup, src: "cup", label: "", onpick: () => canShake && (shake = !shake) }));
+    const outside = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
+    const dice = [...under, ...outside];
+    // Shaking is a choice that goes with the roll, not a move of its own: a checkbox.
+    const shakeBox = canShake
+      ? h("input", { type: "checkbox", id: "shake-toggle", "aria-describedby": "shake-hint", onchange: (ev) => { shake = ev.currentTarget.checked; refresh(); } })
+      : null;
+    const shakeButton = canShake
+      ? h(
+          "div",
+          { class: "toggle shake-toggle" },
+          shakeBox,
+          h("label", { for: "shake-toggle", text: _("Shake the cup") }),
+          h("span", { class: "hint", id: "shake-hint", text: ` ${_("(re-rolls the dice under it, unseen)")}` }),
+        )
+      : null;
+    const chosen = () => byKey.get(key(shake, outside.filter((d) => d.picked).map((d) => d.face))) || null;
+    const caption = under.length && canShake ? _("Click the dice under the cup to shake it (all of them are re-rolled, unseen) and dice outside to roll them in view; the others stay.") : _("Click dice outside the cup to roll them in view.");
+    const sel = dice.length ? { mode: "roll", title: pgettext("heading", "Roll"), caption, dice } : null;
+    const update = () => {
+      for (const d of under) {
+        d.picked = shake;
+        d.label = shake ? _("{face}, under the cup: will be shaken", { face: faceName(d.face) }) : _("{face}, under the cup: stays", { face: faceName(d.face) });
+      }
+      outside.forEach((d) => (d.label = d.picked ? _("{face}, outside: will be rolled", { face: faceName(d.face) }) : _("{face}, outside: stays", { face: faceName(d.face) })));
+      if (shakeBox) shakeBox.checked = shake;
+      const n = outside.filter((d) => d.picked).length;
+      return !shake && !n ? _("Roll nothing") : shake && n ? _("Roll the cup and {n} outside", { n }) : shake ? _("Roll the cup") : _("Roll {n} outside", { n });
+    };
+    let picker;
+    [picker, refresh] = this.picker.dicePicker("roll-button", sel, chosen, update, shakeButton);
+    return picker;
+  }
+
+  /** Poker: five-of-a-kind attempts: keep some dice and roll the rest. */
+  keepPicker(moves) {
+    const S = this.S;
+    const byKey = new Map(moves.map((m) => [m.text === "keep none" ? "" : multiset(tokensAfter(m.text, "keep ", " "), rank), m]));
+    for (const m of moves) this.picker.placed.add(m.action);
+    const dice = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
+    const sel = { mode: "keep", title: _("Make five of a kind"), caption: _("Click the dice to keep; the others are rolled."), dice };
+    const [picker] = this.picker.dicePicker("keep-button", sel, () => pickedMove(byKey, dice, rank), (m) => {
+      dice.forEach((d) => (d.label = d.picked ? _("{face}: kept", { face: faceName(d.face) }) : _("{face}: will be rolled", { face: faceName(d.face) })));
+      const n = dice.filter((d) => d.picked).length;
+      return m ? _("Keep {kept}, roll {rolled}", { kept: n, rolled: dice.length - n }) : _("Roll at least one die");
+    });
+    return picker;
+  }
+}
+
+// ------------------------------------------------------------ the claim builder's pure parts
+
+/** The move with the lowest action number: the least claim (bids are numbered in order). */
+function leastMove(moves) {
+  return moves.reduce((a, b) => (b.action < a.action ? b : a));
+}
+
+/**
+ * The claim the builder starts from (notation): the least legal claim, that is the least that
+ * beats the standing one; when opening (no claim to beat), your `hand` (its reading in
+ * notation, from `pokerHand`). `bids`: the legal claims ({action, text}).
+ */
+export function startingClaim(bids, currentBid, hand) {
+  if (!currentBid && hand && bids.some((m) => m.text === hand)) return hand;
+  return leastMove(bids).text;
+}
+
+/** Claim `c` ({cat, ranks, kickers}) with rank slot `i` set to `face`: a rank named twice swaps places, other dice that now clash go. */
+export function withRank(c, i, face) {
+  const ranks = [...c.ranks];
+  const j = ranks.indexOf(face);
+  if (j >= 0 && j !== i) ranks[j] = ranks[i];
+  ranks[i] = face;
+  const fits = (k) => !ranks.includes(k) && (c.cat !== "high" || pokerRank(k) < pokerRank(ranks[0]));
+  return pokerParts(pokerText({ cat: c.cat, ranks, kickers: c.kickers.filter(fits) }));
+}
+
+/** Claim `c` with other die `i` set to `face` ("" removes it): a face picked twice swaps places. */
+export function withKicker(c, i, face) {
+  const kickers = [...c.kickers];
+  const j = face ? kickers.indexOf(face) : -1;
+  if (j >= 0 && j !== i) kickers[j] = kickers[i];
+  kickers[i] = face;
+  return pokerParts(pokerText({ ...c, kickers: kickers.filter(Boolean) }));
+}
+
+// The label of each rank slot, per kind of hand ("Pair of [kings]", "Three [jacks]").
+const RANK_LABELS = {
+  junk: () => [],
+  high: () => [pgettext("claim", "High die")],
+  pair: () => [pgettext("claim", "Pair of")],
+  "two pair": () => [pgettext("claim", "Pairs of"), pgettext("claim", "and")],
+  three: () => [pgettext("claim", "Three")],
+  straight: () => [pgettext("claim", "Which")],
+  "full house": () => [pgettext("claim", "Three"), pgettext("claim", "over two")],
+  four: () => [pgettext("claim", "Four")],
+  five: () => [pgettext("claim", "Five")],
+};
+
+/** A select of `options` ({value, text, disabled, label}) showing `value`; `onpick(value)` on a change. */
+function select(id, options, value, onpick, attrs = {}) {
+  const el = h(
+    "select",
+    { id, ...attrs, onchange: (ev) => onpick(ev.currentTarget.value) },
+    options.map((o) => h("option", { value: o.value, disabled: Boolean(o.disabled), "aria-label": o.label || null, text: o.text })),
+  );
+  el.value = value;
+  return el;
+}
+
+/** A labelled slot of the builder: the label above its control. */
+function slot(id, label, control) {
+  return h("div", { class: "claim-slot" }, h("label", { class: "claim-slot-label", for: id, text: label }), control);
+}

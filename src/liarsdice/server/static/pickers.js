@@ -1,0 +1,30 @@
+// What the families' move controls share (family-*-moves.js): the legal moves grouped by
+// the control that offers them, and dice picked by their faces.
+
+/** Sorted multiset key of faces: [5, 1, 5] -> "1,5,5" (`rank`: the faces' order). */
+export function multiset(faces, rank = Number) {
+  const sorted = [...faces].map(String).sort((a, b) => rank(a) - rank(b));
+  return sorted.join(",");
+}
+
+/** The faces after `prefix` in a move's notation: ("show 1,4", "show ", ",") -> ["1", "4"]. */
+export function tokensAfter(text, prefix, sep) {
+  const rest = text.slice(prefix.length).trim();
+  return rest ? rest.split(sep).map((x) => x.trim()).filter(Boolean) : [];
+}
+
+/** The move of the picked dice in ``byKey`` (by the multiset of their faces). */
+export function pickedMove(byKey, dice, rank = Number) {
+  return byKey.get(multiset(dice.filter((d) => d.picked).map((d) => d.face), rank)) || null;
+}
+
+/** Group moves by `category(move)`, keeping their order. */
+export function groupMoves(moves, category) {
+  const groups = new Map();
+  for (const move of moves) {
+    const cat = category(move);
+    if (!groups.has(cat)) groups.set(cat, []);
+    groups.get(cat).push(move);
+  }
+  return groups;
+}
