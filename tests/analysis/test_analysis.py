@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
-from liarsdice.analysis import FORMAT, VERSION, analyse, format_text
+from liarsdice.analysis import FORMAT, VERSION, analyse
 from liarsdice.analysis.common import mark_of
+from liarsdice.cli.analyse import analysis_text
 from liarsdice.core.errors import RecordError
 from liarsdice.core.poker import parse_poker_bid, satisfies
 from record_util import BIDDING_EXAMPLE
@@ -130,7 +131,7 @@ def test_an_exact_call_without_wilds() -> None:
     assert call["p_exact_known"] == pytest.approx(5 / 6, abs=1e-4)
     assert call["p_exact_actual"] == 1.0  # ann's 2
     assert type(call["loss"]) is float  # plain JSON numbers, never NumPy's
-    assert "=83%  =100%" in format_text(a)
+    assert "=83%  =100%" in analysis_text(a)
 
 
 def test_milton_bradley_counts_wild_ones_and_shown_dice() -> None:
@@ -256,7 +257,7 @@ def test_marks_and_summary() -> None:
             sum(m["loss"] for m in judged) / len(judged), abs=1e-3
         )
     assert sum(s["blunders"] + s["mistakes"] for s in a["players"].values()) > 0
-    assert "Players" in format_text(a) and "blunder" in format_text(a)
+    assert "Players" in analysis_text(a) and "blunder" in analysis_text(a)
 
 
 @pytest.mark.parametrize(

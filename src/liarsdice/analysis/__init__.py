@@ -4,7 +4,7 @@
 versioned JSON object of ``docs/ANALYSIS.md``: for each move, the chance that the bid the
 player faced was true as they could know it and with every die known, the expert bot's move
 from the player's own view, the win chance the move gave away by the expert's estimate and a
-mark on clear mistakes; and a summary per player. :func:`format_text` writes it for people
+mark on clear mistakes; and a summary per player. The command writes it for people
 (``liarsdice analyse``). Deterministic: the bots are seeded and never timed.
 
 Each family's analyser lives in the module named after it (``analysis/bidding.py``,
@@ -28,12 +28,12 @@ from typing import Any
 
 from liarsdice.analysis.bidding import FAMILY as BIDDING
 from liarsdice.analysis.bidding import analyse_bidding
-from liarsdice.analysis.common import FORMAT, THRESHOLDS, VERSION, format_text
+from liarsdice.analysis.common import FORMAT, THRESHOLDS, VERSION
 from liarsdice.analysis.poker import FAMILY as POKER
 from liarsdice.analysis.poker import analyse_poker
 from liarsdice.families import AnyRecord, LoadedRecord, RulesAPI, family_of_record, load_record
 
-__all__ = ["FORMAT", "THRESHOLDS", "VERSION", "analyse", "format_text"]
+__all__ = ["FORMAT", "THRESHOLDS", "VERSION", "analyse"]
 
 _ANALYSERS: dict[str, Callable[[Any, Collection[int]], dict[str, Any]]] = {
     BIDDING: analyse_bidding,

@@ -2,8 +2,8 @@
 
 A family's analyser (``analysis/bidding.py``, ``analysis/poker.py``) walks a record's moves and
 builds one :class:`MoveAnalysis` per move; :func:`build` turns them into the versioned JSON
-object of ``docs/ANALYSIS.md`` (``moves``, ``players``) and :func:`format_text` into the text
-``liarsdice analyse`` prints.
+object of ``docs/ANALYSIS.md`` (``moves``, ``players``); ``liarsdice analyse`` writes it as
+text in the player's language (``cli/analyse.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ __all__ = [
     "Measure",
     "MoveAnalysis",
     "build",
-    "format_text",
     "life_worth",
     "mark_of",
     "played_for",
@@ -236,70 +235,3 @@ def build(
         "thresholds": dict(THRESHOLDS),
         "moves": entries,
     }
-
-
-# ------------------------------------------------------------------------------- the text
-def _pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.0f}%"
-
-
-def _cell(text: str | None, width: int) -> str:
-    text = "-" if text is None else text
-    if len(text) > width:
-        text = text[: width - 1] + "…"
-    return text.ljust(width)
-
-
-_MARK_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-
-
-def format_text(analysis: Mapping[str, Any]) -> str:
-    """The analysis as text for a player: one line per move, then each player's summary."""
-    lines = [
-        f"Analysis ({analysis['rules']}): {', '.join(analysis['seats'])}",
-        "p(known): the chance the bid faced was true from what the player could see; "
-        "p(all): with every die known (=: exactly right, for an exact call)",
-        f"loss: {analysis['loss_measure']}; marks: "
-        + ", ".join(
-            f"{_MARK_SIGNS[name]} {name} (>= {100 * t:.0f}%)" for name, t in THRESHOLDS[::-1]
-        ),
-        "",
-    ]
-    head = (
-        f"{'#':>3}  {_cell('player', 10)} {_cell('move', 26)} {_cell('faced', 16)} "
-        f"{'p(known)':>8} {'p(all)':>6}  {_cell('expert', 18)} {'loss':>6}  mark"
-    )
-    current = -1
-    for n, m in enumerate(analysis["moves"], start=1):
-        if m["round"] != current:
-            current = m["round"]
-            if n > 1:
-                lines.append("")
-            lines.append(f"Round {current + 1}")
-            lines.append(head)
-        loss = "-" if m["loss"] is None else f"{100 * m['loss']:.1f}%"
-        mark = "" if m["mark"] is None else f"{_MARK_SIGNS[m['mark']]} {m['mark']}"
-        expert = m["expert"]
-        if m["agrees"]:
-            expert = f"= {expert}"
-        known, actual = _pct(m["p_known"]), _pct(m["p_actual"])
-        if m["played"] == "exact":  # a spot-on call bets on the exact count
-            known, actual = f"={_pct(m['p_exact_known'])}", f"={_pct(m['p_exact_actual'])}"
-        lines.append(
-            f"{n:>3}  {_cell(m['player'], 10)} {_cell(m['played'], 26)} "
-            f"{_cell(m['faced'], 16)} {known:>8} {actual:>6}  "
-            f"{_cell(expert, 18)} {loss:>6}  {mark}".rstrip()
-        )
-    lines += ["", "Players"]
-    for name, s in analysis["players"].items():
-        avg = "-" if s["average_loss"] is None else f"{100 * s['average_loss']:.1f}%"
-        lines.append(
-            f"  {name}: {s['decisions']} decisions, {s['judged']} judged, "
-            f"{s['agreed']} as the expert; {s['inaccuracies']} inaccuracies, "
-            f"{s['mistakes']} mistakes, {s['blunders']} blunders; average loss {avg}"
-        )
-    if analysis["finished"]:
-        lines.append(f"Winner: {analysis['winner']}")
-    else:
-        lines.append("The game is not finished.")
-    return "\n".join(lines)

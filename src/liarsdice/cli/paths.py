@@ -16,6 +16,7 @@ nothing is lost at the end.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -62,25 +63,24 @@ def problem_with_folder(path: Path) -> str | None:
     return _cannot_write(ancestor)
 
 
-def writable_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
-    """A click callback: the file option's path, or a usage error saying why it cannot be
-    written."""
+def _checked(value: Any, problem_with: Callable[[Path], str | None]) -> Any:
+    """``value`` (a path option's), or a usage error saying why it cannot be written."""
     if value is not None:
-        problem = problem_with_file(Path(value))
+        problem = problem_with(Path(value))
         if problem is not None:
             raise click.BadParameter(
                 _("cannot write {path}: {problem}").format(path=value, problem=problem)
             )
     return value
+
+
+def writable_file(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """A click callback: the file option's path, or a usage error saying why it cannot be
+    written."""
+    return _checked(value, problem_with_file)
 
 
 def writable_folder(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
     """A click callback: the folder option's path, or a usage error saying why it cannot be
     written."""
-    if value is not None:
-        problem = problem_with_folder(Path(value))
-        if problem is not None:
-            raise click.BadParameter(
-                _("cannot write {path}: {problem}").format(path=value, problem=problem)
-            )
-    return value
+    return _checked(value, problem_with_folder)
