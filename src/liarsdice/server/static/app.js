@@ -23,7 +23,7 @@ import {
 } from "./api.js";
 import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
 import { _, ngettext, pgettext } from "./i18n.js";
-import { GameLog } from "./log.js";
+import { renderLog } from "./log.js";
 import { MovePicker } from "./moves.js";
 import { startLeaderboard, startPlayer } from "./pages.js";
 import { ReplayViewer, startReplayPage } from "./replay.js";
@@ -37,6 +37,7 @@ import { FAMILIES, familyNamed, familyOf } from "./family.js";
 import { hostSeat, me, myTurn, nameOf, seatName } from "./facts.js";
 import { speakerOff, speakerOn } from "./icons.js";
 import { Tips } from "./tips.js";
+import { RoomStore } from "./store.js";
 
 // ---------------------------------------------------------------- shared bits
 
@@ -379,49 +380,60 @@ async function startLobby() {
 
 // ---------------------------------------------------------------- a room
 
-/** Everything the room page knows, all of it from the server's frames. */
-const S = {
-  id: "",
-  seat: null, // my seat, or null when watching
-  role: "spectator",
-  host: false,
-  welcomed: false, // the socket's welcome has told us who we are
-  room: null, // the frames' `room`
-  view: null, // the frames' `view` (this seat's view)
-  chat: new Map(), // seq -> chat event
-  oddsOn: loadPref("odds", false),
+/** The room's state: everything the page knows of the room, from the server's frames only
+ * (store.js: changed by `store.apply(frame)` alone, read-only to everyone else). */
+let store = null;
+
+/** The page's own state: what this page does with the room's state, not what the server said. */
+const page = {
+  oddsOn: loadPref("odds", false), // the odds helper is on (a preference of this browser)
   pending: null, // the id of a move in flight (the picker is disabled until it's answered)
   turnKey: "", // which turn we last announced
   resultKey: "", // game/results count we have announced
   roundKey: "", // game/round whose roll we animated
-  timerLocal: null, // {seat, at (local ms), seconds}
-  palificoSeen: new Set(),
-  lastTick: null,
-  leaving: false,
+  revealInView: "", // the reveal we scrolled into view
+  leaving: false, // "Leave" was pressed: the lobby comes next
 };
+
+/** What the drawing functions read: the room's state, the odds toggle and the move in flight. */
+function tableState() {
+  return { ...store.state, oddsOn: page.oddsOn, pending: page.pending };
+}
 
 let conn = null;
 let picker = null;
 let replay = null;
 let replayOpener = null;
 let reveal = null;
-let gameLog = null;
 let tips = null;
 let rollPending = false;
 let presetInfo = null;
 
-const baseTitle = () => _("{room} · Liar's Dice", { room: S.room ? presetTitle(S.room.preset) : _("Room") });
+const baseTitle = () => _("{room} · Liar's Dice", { room: store.state.room ? presetTitle(store.state.room.preset) : _("Room") });
 
 async function startRoom(id) {
-  S.id = id;
+  store = new RoomStore(id);
+  // A handle for debugging from the console (and for the end-to-end tests): the state holds
+  // nothing but what the server sent this browser.
+  window.liarsdice = {
+    get state() {
+      return store.state;
+    },
+    get conn() {
+      return conn;
+    },
+    get reveal() {
+      return reveal;
+    },
+  };
   $("room").hidden = false;
   document.title = _("Liar's Dice");
 
-  // The room must exist; its public snapshot gives a first picture while the socket opens.
+  // The room must exist; its public snapshot (a spectator's) gives a first picture of the room
+  // while the socket opens (the game's view comes with the socket's own snapshot).
   try {
     const snap = await getJSON(`/api/rooms/${encodeURIComponent(id)}`);
-    S.room = snap.data.room;
-    S.view = null;
+    store.apply({ ...snap, data: { ...snap.data, view: null } });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       $("no-room").hidden = false;
@@ -436,14 +448,13 @@ async function startRoom(id) {
   }
   $("room-body").hidden = false;
   $("share-url").value = `${location.origin}${roomPath(id)}`;
-  gameLog = new GameLog();
   reveal = new RevealController({
     onChange: (info) => onRevealChange(info),
-    onContinue: () => S.seat !== null && Boolean(send("continue")),
-    onWait: () => S.seat !== null && Boolean(send("wait")),
+    onContinue: () => store.state.seat !== null && Boolean(send("continue")),
+    onWait: () => store.state.seat !== null && Boolean(send("wait")),
   });
   tips = new Tips($("tips"), Boolean(loadPref(`tutorial:${id}`, false)));
-  picker = new MovePicker($("moves"), $("moves-fieldset"), { onMove: sendMove, onSelection: () => S.room && renderTray($("my-area"), $("my-dice"), S, picker.selection()) });
+  picker = new MovePicker($("moves"), $("moves-fieldset"), { onMove: sendMove, onSelection: () => store.state.room && renderTray($("my-area"), $("my-dice"), tableState(), picker.selection()) });
   replay = new ReplayViewer($("replay"), {
     announce,
     onClose: () => {
@@ -455,7 +466,8 @@ async function startRoom(id) {
   wireRoomControls();
   presets()
     .then((data) => {
-      presetInfo = data.presets.find((p) => p.name === S.room.preset) || { name: S.room.preset };
+      const preset = store.state.room.preset;
+      presetInfo = data.presets.find((p) => p.name === preset) || { name: preset };
     })
     .catch(() => {});
   render();
@@ -472,11 +484,10 @@ async function startRoom(id) {
         forgetSeat(id);
         showError(_("This browser's seat in the room is no longer valid: you are watching."));
         conn.reconnectAs(null);
-      } else if (code === 4410 && S.leaving) {
+      } else if (code === 4410 && page.leaving) {
         goLobbyAfterLeave();
       } else if (code === 4410) {
         forgetSeat(id);
-        S.seat = null;
         showError(_("The host removed you from the room: you are watching."));
         conn.reconnectAs(null);
       } else if (code === 4404) {
@@ -488,11 +499,8 @@ async function startRoom(id) {
     },
   });
   conn.open();
-  // A handle for debugging from the console (and for the end-to-end tests): the state holds
-  // nothing but what the server sent this browser.
-  window.liarsdice = { state: S, conn, reveal };
 
-  setInterval(() => tickClock(S, baseTitle()), 250);
+  setInterval(() => tickClock(tableState(), baseTitle()), 250);
 
   const m = /^#replay-(\d+)$/.exec(location.hash);
   if (m) openReplay(Number(m[1]), null);
@@ -512,7 +520,7 @@ function wireRoomControls() {
     setTimeout(() => ($("copy-link").textContent = _("Copy invite link")), 2000);
   });
 
-  $("rules-button").addEventListener("click", () => openRules(presetInfo || { name: S.room.preset }, S.room.options));
+  $("rules-button").addEventListener("click", () => openRules(presetInfo || { name: store.state.room.preset }, store.state.room.options));
 
   $("seat-join").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -525,7 +533,7 @@ function wireRoomControls() {
       const who = await identity(nm);
       const body = { name: who.name, client_seed: newClientSeed() };
       if (who.player_token) body.player_token = who.player_token;
-      const res = await postSeat(`/api/rooms/${encodeURIComponent(S.id)}/join`, body);
+      const res = await postSeat(`/api/rooms/${encodeURIComponent(store.state.id)}/join`, body);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
       hideError();
       conn.reconnectAs(res.token);
@@ -550,10 +558,10 @@ function wireRoomControls() {
     }
   });
 
-  $("odds-toggle").checked = S.oddsOn;
+  $("odds-toggle").checked = page.oddsOn;
   $("odds-toggle").addEventListener("change", (ev) => {
-    S.oddsOn = ev.target.checked;
-    savePref("odds", S.oddsOn);
+    page.oddsOn = ev.target.checked;
+    savePref("odds", page.oddsOn);
     render();
   });
 
@@ -565,7 +573,8 @@ function wireRoomControls() {
   let lastBack = 0;
   for (const type of ["keydown", "pointerdown"]) {
     window.addEventListener(type, () => {
-      const me = S.room && S.seat !== null ? S.room.seats[S.seat] : null;
+      const { room, seat } = store.state;
+      const me = room && seat !== null ? room.seats[seat] : null;
       if (me && me.away && Date.now() - lastBack > 2000 && conn) {
         lastBack = Date.now();
         conn.send("back");
@@ -587,6 +596,7 @@ function wireRoomControls() {
 let leaveArmed = 0;
 function leave() {
   const b = $("leave-button");
+  const S = store.state;
   const inGame = S.room.status === "playing" && S.view && familyOf(S).stock(S.view, S.seat) > 0;
   if (inGame && Date.now() - leaveArmed > 5000) {
     leaveArmed = Date.now();
@@ -595,14 +605,14 @@ function leave() {
     setTimeout(() => (b.textContent = _("Leave")), 5000);
     return;
   }
-  S.leaving = true;
+  page.leaving = true;
   const id = send("leave", {});
   if (!id) return;
   setTimeout(() => goLobbyAfterLeave(), 1500);
 }
 
 function goLobbyAfterLeave() {
-  forgetSeat(S.id);
+  forgetSeat(store.state.id);
   location.assign("/");
 }
 
@@ -614,11 +624,11 @@ function send(type, data = {}) {
 }
 
 function sendMove(move) {
-  if (S.pending) return;
+  if (page.pending) return;
   const id = send("action", { action: move.action });
   if (!id) return;
-  S.pending = id;
-  picker.update(S);
+  page.pending = id;
+  picker.update(tableState());
 }
 
 function hostAction(kind, seat) {
@@ -628,58 +638,32 @@ function hostAction(kind, seat) {
 
 // ---------------------------------------------------------------- frames
 
-function takeFrame(d) {
-  if (d.room) S.room = d.room;
-  if ("view" in d) S.view = d.view;
-  if ("seat" in d && (d.seat === null || typeof d.seat === "number")) S.seat = d.seat;
-  const t = S.room && S.room.timer;
-  if (t && typeof t.deadline === "number") {
-    const now = typeof d.now === "number" ? d.now : Date.now() / 1000;
-    const left = t.deadline - now;
-    S.timerLocal = { seat: t.seat, at: Date.now() + left * 1000, seconds: t.seconds || S.room.turn_timer || left };
-  } else {
-    S.timerLocal = null;
-  }
-  // the reveal phase's end on this page's clock: the reveal's verdict is timed back from it
-  const ph = S.room && S.room.reveal;
-  if (ph && typeof ph.deadline === "number" && typeof d.now === "number") ph.endsAt = Date.now() + (ph.deadline - d.now) * 1000;
-  if (S.view && S.view.palifico === true) S.palificoSeen.add(`${S.view.game_no}/${S.view.round}`);
-}
-
 function onFrame(frame) {
   const d = frame.data || {};
+  const before = store.apply(frame); // the room's state changes here, and only here
   switch (frame.type) {
     case "welcome":
-      S.seat = d.seat;
-      S.role = d.role;
-      S.welcomed = true;
-      S.pending = null; // a new connection: a move in flight was either applied or lost
+      page.pending = null; // a new connection: a move in flight was either applied or lost
       render();
       break;
     case "snapshot":
-      takeFrame(d);
-      S.chat = new Map((d.chat || []).map((e) => [e.seq, e]));
-      gameLog.setHistory(d.history, S.view ? S.view.game_no : null);
-      S.pending = null;
+      page.pending = null;
       afterFrame(false, null);
       break;
     case "update": {
-      const before = S.view;
-      takeFrame(d);
-      gameLog.addEvents(d.events || [], before);
-      for (const ev of d.events || []) onEvent(ev, before);
-      if (d.reply_to && d.reply_to === S.pending) S.pending = null;
-      if ((d.events || []).some((e) => e.kind === "action" || e.kind === "game_started")) S.pending = null;
-      if (S.leaving && d.reply_to) goLobbyAfterLeave();
-      afterFrame(true, before);
+      for (const ev of d.events || []) onEvent(ev, before.view);
+      if (d.reply_to && d.reply_to === page.pending) page.pending = null;
+      if ((d.events || []).some((e) => e.kind === "action" || e.kind === "game_started")) page.pending = null;
+      if (page.leaving && d.reply_to) goLobbyAfterLeave();
+      afterFrame(true, before.view);
       break;
     }
     case "error":
-      if (d.reply_to && d.reply_to === S.pending) S.pending = null;
-      if (d.code === "removed" && S.leaving) {
+      if (d.reply_to && d.reply_to === page.pending) page.pending = null;
+      if (d.code === "removed" && page.leaving) {
         goLobbyAfterLeave();
       } else if (d.code === "removed") {
-        forgetSeat(S.id);
+        forgetSeat(store.state.id);
         showError(_("The host removed you from the room: you are watching."));
       } else {
         showError(d);
@@ -691,11 +675,12 @@ function onFrame(frame) {
   }
 }
 
+/** Announce an update's event (the names of the game's players as they were before it). */
 function onEvent(ev, before) {
+  const S = store.state;
   const namesView = { ...S, view: before || S.view };
   switch (ev.kind) {
     case "chat":
-      S.chat.set(ev.seq, ev);
       if (ev.seat !== S.seat) announce(_("{name} says: {text}", { name: ev.name, text: unescapeHtml(ev.text) }));
       break;
     case "action": {
@@ -746,23 +731,24 @@ function onEvent(ev, before) {
 
 /** After a snapshot or update: reveals, rolls, announcements, then draw. */
 function afterFrame(live, before) {
+  const S = tableState();
   const v = S.view;
   if (v) {
     const results = v.results || [];
     const rkey = `${v.game_no}/${results.length}`;
-    const phase = revealPhase();
-    if (live && S.resultKey && rkey !== S.resultKey && results.length > 0 && before && before.game_no === v.game_no && results.length > (before.results || []).length) {
+    const phase = S.reveal;
+    if (live && page.resultKey && rkey !== page.resultKey && results.length > 0 && before && before.game_no === v.game_no && results.length > (before.results || []).length) {
       const i = results.length - 1;
       reveal.start(S, results[i], i, false, phase); // (the result is announced once counted)
-    } else if (phase && !reveal.active() && S.resultKey !== rkey && results[phase.round]) {
+    } else if (phase && !reveal.active() && page.resultKey !== rkey && results[phase.round]) {
       reveal.start(S, results[phase.round], phase.round, true, phase); // opened during it
     }
-    S.resultKey = rkey;
+    page.resultKey = rkey;
     reveal.syncPhase(phase);
     const roundKey = `${v.game_no}/${v.round}`;
-    if (roundKey !== S.roundKey) {
-      const first = S.roundKey === "";
-      S.roundKey = roundKey;
+    if (roundKey !== page.roundKey) {
+      const first = page.roundKey === "";
+      page.roundKey = roundKey;
       if (!first && S.room.status === "playing") {
         if (reveal.active()) rollPending = true;
         else doRoll();
@@ -770,8 +756,8 @@ function afterFrame(live, before) {
     }
     const mine = myTurn(S);
     const key = `${v.game_no}/${v.round}/${(v.bids || []).length}/${v.phase}`;
-    if (mine && key !== S.turnKey) {
-      S.turnKey = key;
+    if (mine && key !== page.turnKey) {
+      page.turnKey = key;
       if (v.current_bid && v.bidder === me(S)) announce(_("Your claim stands: pass the cup."));
       else announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: familyOf(S).bidWords(v.current_bid) }) : _("Your turn: you open the bidding."));
       if (live) play("turn");
@@ -780,7 +766,7 @@ function afterFrame(live, before) {
   }
   maybeSetUpFirstGame();
   render();
-  if (bringMovesIntoView && myTurn(S)) {
+  if (bringMovesIntoView && myTurn(store.state)) {
     bringMovesIntoView = false;
     movesIntoView();
   } else {
@@ -809,7 +795,7 @@ function movesIntoView() {
  * room's header and the table's top seat in view again). */
 let scrolledForMoves = null;
 function scrollBackAfterMove() {
-  if (scrolledForMoves === null || myTurn(S)) return;
+  if (scrolledForMoves === null || myTurn(store.state)) return;
   if (reveal.active()) {
     scrolledForMoves = null; // my call began a reveal: it brought the table into view itself
     return;
@@ -837,7 +823,7 @@ function revealIntoView() {
 function doRoll() {
   rollPending = false;
   render();
-  if (S.seat !== null) rollTray($("my-dice"));
+  if (store.state.seat !== null) rollTray($("my-dice"));
   for (const c of document.querySelectorAll("#seats .cup")) {
     c.classList.remove("shake");
     void c.getBoundingClientRect();
@@ -847,18 +833,19 @@ function doRoll() {
 }
 
 function onRevealChange(info) {
-  if (info && info.verdict && reveal.r) announce(describeResult(S, reveal.r.res, reveal.r.index).sentences.join(" "));
+  if (info && info.verdict && reveal.r) announce(describeResult(tableState(), reveal.r.res, reveal.r.index).sentences.join(" "));
   render();
-  if (reveal.r && reveal.r.key !== S.revealInView) {
-    S.revealInView = reveal.r.key;
+  if (reveal.r && reveal.r.key !== page.revealInView) {
+    page.revealInView = reveal.r.key;
     revealIntoView();
   }
-  if (info && info.ended && rollPending && S.room.status === "playing") doRoll();
+  if (info && info.ended && rollPending && store.state.room.status === "playing") doRoll();
 }
 
 /** "Play your first game": add two computer players and start, once. */
 let setUpSent = false;
 function maybeSetUpFirstGame() {
+  const S = store.state;
   if (setUpSent || !loadPref(`tutorial:${S.id}`, false)) return;
   if (S.seat === null || !S.welcomed || S.room.status !== "lobby" || S.seat !== hostSeat(S.room)) return;
   if (S.room.seats.length !== 1) return;
@@ -871,11 +858,10 @@ function maybeSetUpFirstGame() {
 // ---------------------------------------------------------------- rendering
 
 function render() {
-  if (!S.room || !reveal) return;
+  if (!store || !store.state.room || !reveal) return;
+  const S = tableState();
   const room = S.room;
-  const seated = S.seat !== null && S.seat < room.seats.length;
-  if (!seated) S.seat = null;
-  S.host = seated && S.seat === hostSeat(room);
+  const seated = S.seat !== null;
   const me = seated ? room.seats[S.seat] : null;
 
   $("room-title").textContent = presetTitle(room.preset);
@@ -917,40 +903,34 @@ function render() {
     $("lock-room").checked = room.locked === true;
   }
 
-  const shown = shownState();
+  const shown = shownState(S);
   renderSeats($("seats"), S, { reveal, canManage: hostNow, hostAction });
   renderCentre($("centre"), shown, reveal);
   reveal.renderStage($("reveal-stage"));
   picker.update(S);
   renderTray($("my-area"), $("my-dice"), shown, picker.selection());
   $("odds-area").hidden = !(room.rules && seated && S.view && room.status === "playing" && familyOf(S).hasOdds);
-  $("turn").textContent = turnText();
-  if (reveal.active() || revealPhase()) $("game-over").hidden = true; // the ranking comes after the reveal
+  $("turn").textContent = turnText(S);
+  if (reveal.active() || S.reveal) $("game-over").hidden = true; // the ranking comes after the reveal
   else renderGameOver($("game-over"), S, { gameLinks });
   renderRevealText($("reveal"), shown);
-  gameLog.render($("log-body"), shown);
-  renderAwaySummary();
+  renderLog($("log-body"), shown);
+  renderAwaySummary(S);
   tips.render(S);
-  renderChat();
-  renderGames();
+  renderChat(S);
+  renderGames(S);
   tickClock(S, baseTitle());
-}
-
-/** The server's reveal phase of this game (`room.reveal`), or null. */
-function revealPhase() {
-  const ph = S.room && S.room.reveal;
-  return ph && S.view && ph.game_no === S.view.game_no ? ph : null;
 }
 
 /**
  * What the table shows: during the reveal phase the round that just ended (nothing of the
  * next one: your dice are the ones revealed), and while the reveal counts, no result yet.
  */
-function shownState() {
+function shownState(S) {
   const v = S.view;
   if (!v) return S;
   let view = v;
-  const ph = revealPhase();
+  const ph = S.reveal;
   if (ph) {
     const res = (v.results || [])[ph.round];
     const mine0 = me(S);
@@ -963,7 +943,7 @@ function shownState() {
 }
 
 /** "While you were away": what the computer played for you (the server's, once). */
-function renderAwaySummary() {
+function renderAwaySummary(S) {
   const v = S.view;
   const sum = v && v.away_summary;
   let el = document.getElementById("away-summary");
@@ -1004,10 +984,10 @@ function renderAwaySummary() {
   announce(text);
 }
 
-function turnText() {
+function turnText(S) {
   const v = S.view;
   const st = S.room.status;
-  if (revealPhase()) return "";
+  if (S.reveal) return "";
   if (st === "lobby") {
     if (S.room.seats.length >= 2) return S.host ? "" : _("Waiting for the host to start.");
     if (S.host) return _("Waiting for players: share the invite link or add a computer player.");
@@ -1020,7 +1000,7 @@ function turnText() {
   return pal ? _("Waiting for {name}. Palifico round.", { name: nameOf(S, v.to_move) }) : _("Waiting for {name}.", { name: nameOf(S, v.to_move) });
 }
 
-function renderChat() {
+function renderChat(S) {
   const list = $("chat-list");
   const items = [...S.chat.values()].sort((a, b) => a.seq - b.seq);
   const sig = JSON.stringify([items.map((e) => e.seq), S.seat]);
@@ -1040,9 +1020,10 @@ function renderChat() {
   $("chat-input").placeholder = S.seat !== null ? _("Say something") : _("Chat as a watcher");
 }
 
-const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(S.id)}/games/${g}/record?format=${f}`;
+const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(store.state.id)}/games/${g}/record?format=${f}`;
 
 function gameLinks(g) {
+  const S = store.state;
   if (!(S.room.games || []).includes(g)) return null;
   return h(
     "p",
@@ -1055,7 +1036,7 @@ function gameLinks(g) {
   );
 }
 
-function renderGames() {
+function renderGames(S) {
   const games = S.room.games || [];
   const list = $("games-list");
   const sig = games.join(",");
@@ -1086,7 +1067,7 @@ async function openReplay(game, opener) {
   replayOpener = opener;
   history.replaceState(null, "", `${location.pathname}#replay-${game}`);
   try {
-    await replay.open(S.id, game);
+    await replay.open(store.state.id, game);
     $("replay").scrollIntoView({ block: "start" });
   } catch (err) {
     $("replay").hidden = true;

@@ -2,7 +2,7 @@
 // rounds marked. The server sends the current game's public moves with every snapshot
 // (`history`: on joining, reloading or resyncing from far back), so a page opened late shows
 // the whole game; the `action` events of later updates are added to it (placed in rounds by
-// the `fair_round` events that open them).
+// the `fair_round` events that open them): the room's state keeps it (store.js, `log`).
 
 import { fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
@@ -10,95 +10,52 @@ import { familyOf } from "./family.js";
 import { me, nameOf } from "./facts.js";
 import { describeResult } from "./table.js";
 
-export class GameLog {
-  constructor() {
-    this.game = null; // the game the moves are of
-    this.rounds = {}; // round -> [{seq, seat, text, auto, timeout}]
-  }
+/** The moves of round `r` of game `game` (the room's log: `S.log`), and its result. */
+function roundOf(S, game, r) {
+  const v = S.view;
+  const res = v && v.game_no === game ? (v.results || [])[r] : null;
+  const logged = S.log.game === game ? S.log.rounds[r] || [] : [];
+  return { entries: logged, res };
+}
 
-  /** Start again with game `game` (its moves unknown so far). */
-  reset(game) {
-    this.game = game;
-    this.rounds = {};
+/** Draw the game's log into `el` (redrawn only when something in it changed). */
+export function renderLog(el, S) {
+  const v = S.view;
+  if (!v) {
+    fill(el, h("p", { class: "hint", text: _("The log fills in once the game starts.") }));
+    return;
   }
-
-  put(round, m) {
-    const list = (this.rounds[round] ??= []);
-    if (list.some((e) => e.seq === m.seq)) return false;
-    list.push({ seq: m.seq, seat: m.seat, text: m.text, auto: Boolean(m.auto), timeout: Boolean(m.timeout) });
-    list.sort((a, b) => a.seq - b.seq);
-    return true;
+  const game = v.game_no;
+  const last = Math.max(v.round, (v.results || []).length - 1);
+  const sig = JSON.stringify([game, last, S.log, (v.results || []).length, me(S), v.palifico]);
+  if (el.__sig === sig) return;
+  el.__sig = sig;
+  const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+  const family = familyOf(S);
+  const rounds = [];
+  for (let r = 0; r <= last; r++) {
+    const { entries, res } = roundOf(S, game, r);
+    const pal = family.palifico(S, game, r, res);
+    const items = entries.map((e) =>
+      h(
+        "li",
+        { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
+        h("span", { class: "seat-name", text: e.seat === me(S) ? _("You") : nameOf(S, e.seat) }),
+        ` ${family.moveWords(e.text, e.seat === me(S))}`,
+        e.timeout ? h("span", { class: "note", text: ` ${_("(time ran out: played for them)")}` }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: ` ${_("(played by the computer)")}` }) : null,
+      ),
+    );
+    if (res) items.push(h("li", { class: "result" }, ((d) => d.sentences.filter((x) => x !== d.note).join(" "))(describeResult(S, res, r, game))));
+    if (!items.length) items.push(h("li", { class: "hint", text: _("No bids yet.") }));
+    rounds.push(
+      h(
+        "li",
+        { class: `log-round${pal ? " palifico-round" : ""}`, "data-round": r, "data-palifico": pal ? "true" : "false" },
+        h("h4", {}, _("Round {round}", { round: r + 1 }), pal ? h("span", { class: "palifico", text: _("Palifico") }) : null),
+        h("ol", { class: "log-entries" }, items),
+      ),
+    );
   }
-
-  /** A snapshot's `history` (the server's record of the game's public moves). */
-  setHistory(history, game) {
-    if (!Array.isArray(history)) return; // (a server without it: keep what we have)
-    this.reset(game);
-    for (const m of history) this.put(m.round, m);
-  }
-
-  /** Place an update's events in their rounds; `before` is the view before the update. */
-  addEvents(events, before) {
-    let game = before ? before.game_no : null;
-    let round = before ? before.round : null;
-    for (const ev of events) {
-      if (ev.kind === "fair_round" || ev.kind === "game_started") {
-        game = ev.game_no;
-        round = ev.kind === "fair_round" ? ev.round : 0;
-        if (ev.kind === "game_started") this.reset(game);
-      } else if (ev.kind === "action" && game !== null && round !== null) {
-        if (this.game !== game) this.reset(game);
-        this.put(round, ev);
-      }
-    }
-  }
-
-  /** The moves of round `r` of the game shown, and its result. */
-  entries(S, game, r) {
-    const v = S.view;
-    const res = v && v.game_no === game ? (v.results || [])[r] : null;
-    const logged = this.game === game ? this.rounds[r] || [] : [];
-    return { entries: logged, res };
-  }
-
-  render(el, S) {
-    const v = S.view;
-    if (!v) {
-      fill(el, h("p", { class: "hint", text: _("The log fills in once the game starts.") }));
-      return;
-    }
-    const game = v.game_no;
-    const last = Math.max(v.round, (v.results || []).length - 1);
-    const sig = JSON.stringify([game, last, this.game, this.rounds, (v.results || []).length, me(S), v.palifico]);
-    if (el.__sig === sig) return;
-    el.__sig = sig;
-    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
-    const family = familyOf(S);
-    const rounds = [];
-    for (let r = 0; r <= last; r++) {
-      const { entries, res } = this.entries(S, game, r);
-      const pal = family.palifico(S, game, r, res);
-      const items = entries.map((e) =>
-        h(
-          "li",
-          { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
-          h("span", { class: "seat-name", text: e.seat === me(S) ? _("You") : nameOf(S, e.seat) }),
-          ` ${family.moveWords(e.text, e.seat === me(S))}`,
-          e.timeout ? h("span", { class: "note", text: ` ${_("(time ran out: played for them)")}` }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: ` ${_("(played by the computer)")}` }) : null,
-        ),
-      );
-      if (res) items.push(h("li", { class: "result" }, ((d) => d.sentences.filter((x) => x !== d.note).join(" "))(describeResult(S, res, r, game))));
-      if (!items.length) items.push(h("li", { class: "hint", text: _("No bids yet.") }));
-      rounds.push(
-        h(
-          "li",
-          { class: `log-round${pal ? " palifico-round" : ""}`, "data-round": r, "data-palifico": pal ? "true" : "false" },
-          h("h4", {}, _("Round {round}", { round: r + 1 }), pal ? h("span", { class: "palifico", text: _("Palifico") }) : null),
-          h("ol", { class: "log-entries" }, items),
-        ),
-      );
-    }
-    fill(el, h("p", { class: "log-game", text: _("Game {game}", { game }) }), h("ol", { class: "log-rounds" }, rounds));
-    if (atBottom) el.scrollTop = el.scrollHeight;
-  }
+  fill(el, h("p", { class: "log-game", text: _("Game {game}", { game }) }), h("ol", { class: "log-rounds" }, rounds));
+  if (atBottom) el.scrollTop = el.scrollHeight;
 }

@@ -164,6 +164,8 @@ function hostButtons(S, seat, hooks) {
 
 // ---------------------------------------------------------------- the countdown
 
+let lastTick = null; // the last second a tick sounded (the page's own bookkeeping)
+
 /**
  * Update every countdown on the page: the ring and seconds on the seat to move, the tab
  * title, and the warning in the last 5 seconds (with a tick for the player's own turn).
@@ -186,8 +188,8 @@ export function tickClock(S, baseTitle) {
       if (bar && t.seconds) bar.style.strokeDashoffset = String(100 - Math.min(100, (left / t.seconds) * 100));
     }
     title = t.seat === S.seat ? _("({secs} s) Your turn · {title}", { secs, title: baseTitle }) : _("({secs} s) {name} to move · {title}", { secs, name: nameOf(S, t.seat), title: baseTitle });
-    if (mine && t.seat === S.seat && warn && secs > 0 && secs !== S.lastTick) {
-      S.lastTick = secs;
+    if (mine && t.seat === S.seat && warn && secs > 0 && secs !== lastTick) {
+      lastTick = secs;
       play("tick");
     }
     const mineClock = document.getElementById("my-clock");
