@@ -13,7 +13,7 @@ from uvicorn.config import Config as UvicornConfig
 
 from liarsdice.arena import GameResult
 from liarsdice.bots.table import BotTable
-from liarsdice.cli.command import PresetChoice
+from liarsdice.cli.command import Command, Context, PresetChoice
 from liarsdice.core.bidding.game import Game as BiddingGame
 from liarsdice.core.bidding.ladder import BidSpace
 from liarsdice.core.bidding.state import State as BiddingState
@@ -60,6 +60,9 @@ migration.revision, migration.down_revision, migration.downgrade
 
 # click's Choice calls it for a value that is not one of its choices (--rules).
 PresetChoice.get_invalid_choice_message
+
+# click reads these from our commands: their context's class, its help formatter, the help text.
+Command.context_class, Context.formatter_class, Command.format_help_text
 
 # html.parser.HTMLParser calls these (i18n/build.py reads index.html's text for the catalogue).
 _PageText.handle_starttag

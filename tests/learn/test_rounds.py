@@ -323,7 +323,7 @@ def test_learn_rounds_writes_the_file_and_resumes(tmp_path: Path) -> None:
             "--iterations", "30", "--out", str(out)]  # fmt: skip
     res = CliRunner().invoke(cli, args)
     assert res.exit_code == 0, res.output
-    assert "rounds-openspiel-3.npz (1 of 1 pairs, all pairs)" in res.output
+    assert "rounds-openspiel-3.npz (1 of 1 pair, all pairs)" in res.output
     pol = RoundPolicies.load(out / "rounds-openspiel-3.npz")
     assert pol.info[1, 1]["iterations"] == 30
     res = CliRunner().invoke(cli, [*args[:-2], "--iterations", "31", "--out", str(out)])

@@ -171,20 +171,24 @@ def analysis_text(analysis: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-@click.command("analyse", cls=Command)
+@click.command(
+    "analyse",
+    cls=Command,
+    help=N_(
+        "Analyse the game in the record FILE (JSON or text): for every move, the chance that "
+        "the bid faced was true (as the player could know it, and with every die known), the "
+        "expert bot's move, the win chance given away and a mark on mistakes; then a summary "
+        "per player.\n\n"
+        "Exits with status 1 when the record is unreadable or not legal. --json prints "
+        '{"format": "liarsdice-analysis", "version": 1, "moves": [...], "players": {...}, ...} '
+        "(docs/ANALYSIS.md)."
+    ),
+)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
-    "--json", "as_json", is_flag=True, help="Print the analysis as one JSON object (versioned)."
+    "--json", "as_json", is_flag=True, help=N_("Print the analysis as one JSON object (versioned).")
 )
 def analyse(file: str, as_json: bool) -> None:
-    """Analyse the game in the record FILE (JSON or text): for every move, the chance that the
-    bid faced was true (as the player could know it, and with every die known), the expert
-    bot's move, the win chance given away and a mark on mistakes; then a summary per player.
-
-    Exits with status 1 when the record is unreadable or not legal. --json prints
-    {"format": "liarsdice-analysis", "version": 1, "moves": [...], "players": {...}, ...}
-    (docs/ANALYSIS.md).
-    """
     try:
         record = read_record_text(read_file(file))
         result = analyse_record(record)

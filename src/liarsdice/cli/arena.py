@@ -32,13 +32,15 @@ from liarsdice.arena import (
     check_spec,
 )
 from liarsdice.arena import run_arena as run_arena_games
-from liarsdice.cli.command import Command, fail
+from liarsdice.cli.click_text import filled
+from liarsdice.cli.command import Command, Examples, fail
 from liarsdice.cli.options import build_rules, count_option, rule_options
 from liarsdice.cli.paths import writable_file
+from liarsdice.cli.reasons import RAY_ERRORS, SPEC_ERRORS
 from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
-from liarsdice.i18n import _, ngettext
+from liarsdice.i18n import N_, _, ngettext, pgettext
 from liarsdice.parallel import RayUnavailableError
 
 __all__ = ["arena", "elo_text", "format_ms", "render_table"]
@@ -69,14 +71,14 @@ def render_table(result: ArenaResult) -> Table:
     """The standings as a rich table."""
     spec = result.spec
     table = Table(title=None, show_lines=False, pad_edge=False)
-    table.add_column("bot", no_wrap=True)
-    table.add_column("games", justify="right")
-    table.add_column("wins", justify="right")
-    table.add_column("win % (95% CI)", justify="right", no_wrap=True)
-    table.add_column("place", justify="right")
-    table.add_column("Elo", justify="right", no_wrap=True)
-    table.add_column("errors", justify="right")
-    table.add_column("ms mean/p50/max", justify="right", no_wrap=True)
+    table.add_column(pgettext("column", "bot"), no_wrap=True)
+    table.add_column(pgettext("column", "games"), justify="right")
+    table.add_column(pgettext("column", "wins"), justify="right")
+    table.add_column(pgettext("column", "win % (95% CI)"), justify="right", no_wrap=True)
+    table.add_column(pgettext("column", "place"), justify="right")
+    table.add_column(pgettext("column", "Elo"), justify="right", no_wrap=True)
+    table.add_column(pgettext("column", "errors"), justify="right")
+    table.add_column(pgettext("column", "ms mean/p50/max"), justify="right", no_wrap=True)
     for s in result.standings:
         think = "*" if spec.think is not None and accepts_think(s.bot, spec.family) else ""
         table.add_row(
@@ -108,9 +110,9 @@ def elo_text(s: BotStanding, players: int) -> str:
     if s.games == 0:
         return "-"
     if s.placement == 1.0:
-        return f"≥ {s.elo:.0f} (won all)"
+        return "≥ " + _("{elo} (won all)").format(elo=f"{s.elo:.0f}")
     if s.placement == players:
-        return f"≤ {s.elo:.0f} (lost all)"
+        return "≤ " + _("{elo} (lost all)").format(elo=f"{s.elo:.0f}")
     return f"{s.elo:.0f} ± {s.elo_error:.0f}"
 
 
@@ -201,35 +203,52 @@ def _print_errors(result: ArenaResult, say: Any) -> None:
         say("  " + _("... and {n} more.").format(n=more), highlight=False)
 
 
-@click.command("arena", cls=Command)
+@click.command(
+    "arena",
+    cls=Command,
+    help=N_("Play bots against each other, seats rotated, and rate them."),
+    examples=Examples(
+        N_("Example:"),
+        (
+            "  liarsdice arena --rules classic --players 4 --bots prob,random --games 2000 "
+            "--jobs 4",
+            "  liarsdice arena --rules classic --bots prob,random --games 20000 --ray auto",
+        ),
+    ),
+    closing=N_("See docs/ARENA.md for the statistics and the --think convention for bot authors."),
+)
 @rule_options(
-    rules_help="Rule preset; 'poker-dice' plays the poker-dice family.",
-    players_help="Seats per game (default: the preset's).",
+    rules_help=N_("Rule preset; 'poker-dice' plays the poker-dice family."),
+    players_help=N_("Seats per game (default: the preset's)."),
 )
 @click.option(
     "--bots",
     default="prob,random",
     show_default=True,
-    help="Bots, comma-separated, cycled over the seats; a name twice = two instances "
-    f"({', '.join(dict.fromkeys(n for f in FAMILIES for n in f.bots))}).",
+    help=filled(
+        N_("Bots, comma-separated, cycled over the seats; a name twice = two instances ({bots})."),
+        bots=", ".join(dict.fromkeys(n for f in FAMILIES for n in f.bots)),
+    ),
 )
-@count_option("--games", 100, "Games to play.", minimum=1)
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every game and bot.")
+@count_option("--games", 100, N_("Games to play."), minimum=1)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help=N_("Seed of every game and bot.")
+)
 @workers_options
 @click.option(
     "--think",
     type=click.FloatRange(0, min_open=True),
-    help="Per-move time budget in seconds, for bots that take one.",
+    help=N_("Per-move time budget in seconds, for bots that take one."),
 )
-@count_option("--bootstrap", 200, "Bootstrap resamples for the Elo error bars.")
+@count_option("--bootstrap", 200, N_("Bootstrap resamples for the Elo error bars."))
 @click.option(
     "--out",
     type=click.Path(path_type=Path),
     callback=writable_file,
-    help="Write the whole result (config, table, errors, games) as JSON.",
+    help=N_("Write the whole result (config, table, errors, games) as JSON."),
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on stdout.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print the result as JSON on stdout."))
+@click.option("--quiet", is_flag=True, help=N_("No progress bar."))
 def arena(
     rules_name: str,
     players: int | None,
@@ -247,15 +266,6 @@ def arena(
     as_json: bool,
     quiet: bool,
 ) -> None:
-    """Play bots against each other, seats rotated, and rate them.
-
-    \b
-    Example:
-      liarsdice arena --rules classic --players 4 --bots prob,random --games 2000 --jobs 4
-      liarsdice arena --rules classic --bots prob,random --games 20000 --ray auto
-
-    See docs/ARENA.md for the statistics and the --think convention for bot authors.
-    """
     rules_name = rules_name.lower()
     rules = _build(rules_name, players, dice, faces, options)
     family = family_of(rules_name)
@@ -264,7 +274,7 @@ def arena(
     try:
         check_spec(spec)
     except (LiarsDiceError, ValueError) as e:
-        raise click.UsageError(str(e)) from None
+        raise click.UsageError(SPEC_ERRORS.say(str(e))) from None
     jobs = workers(jobs, ray)
     with games_bar("arena", quiet=quiet, remaining=True) as bar:
         task = bar.add_task("games", total=games)
@@ -277,7 +287,7 @@ def arena(
                 ray=ray,
             )
         except RayUnavailableError as e:
-            raise fail(str(e)) from None
+            raise fail(RAY_ERRORS.say(str(e))) from None
     data: dict[str, Any] = result.to_dict()
     if out is not None:
         out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -1,10 +1,14 @@
-"""What every ``liarsdice`` subcommand shares: one style of error message.
+"""What every ``liarsdice`` subcommand shares: its language and one style of error message.
 
 Every error goes to standard error as ``Error: `` and a sentence (a capital letter first), as
 click prints them: exit status 2 for a usage error (a wrong option or argument, rules or bots
 that cannot be played), 1 for anything else (a file that cannot be read, a record that does
 not check out). ``Command`` is the class of every subcommand (``@click.command(...,
-cls=Command)``): it turns the first letter of its error messages into a capital.
+cls=Command)``) and ``Group`` of every group: they speak the language of ``--lang`` (else the
+environment's), in their errors (the first letter a capital; click's own sentences from our
+catalogue: :mod:`liarsdice.cli.click_text`) and in their ``--help`` (every help text is a
+message, marked with ``N_`` where it is written, translated when the help is shown; examples
+after it with :class:`Examples`).
 
 >>> sentence("can't read 'blah' as a bid"), sentence("Not allowed: 3x4"), sentence("")
 ("Can't read 'blah' as a bid", 'Not allowed: 3x4', '')
@@ -19,15 +23,36 @@ cls=Command)``): it turns the first letter of its error messages into a capital.
 
 from __future__ import annotations
 
+import copy
+import inspect
 import os
+from dataclasses import dataclass
 from typing import Any
 
 import click
 
+from liarsdice.cli.click_text import (
+    CLICK_ERRORS,
+    extras_text,
+    help_text,
+    hint_text,
+    metavar_text,
+)
 from liarsdice.families import preset_names
 from liarsdice.i18n import _, language_from_env, using
 
-__all__ = ["LANG_KEY", "Command", "LocalUsageError", "PresetChoice", "fail", "language", "sentence"]
+__all__ = [
+    "LANG_KEY",
+    "Command",
+    "Context",
+    "Examples",
+    "Group",
+    "LocalUsageError",
+    "PresetChoice",
+    "fail",
+    "language",
+    "sentence",
+]
 
 LANG_KEY = "liarsdice.lang"
 """Where ``liarsdice --lang`` leaves the language for the subcommand (``ctx.meta``)."""
@@ -74,9 +99,7 @@ class LocalUsageError(click.UsageError):
         usage = hint = ""
         ctx = error.ctx
         if ctx is not None:
-            usage = ctx.get_usage()
-            if usage.startswith("Usage:"):
-                usage = _("Usage:") + usage[len("Usage:") :]
+            usage = ctx.get_usage()  # in the language in use (the commands' formatter)
             help_names = ctx.command.get_help_option_names(ctx)
             if ctx.command.get_help_option(ctx) is not None and help_names:
                 hint = _("Try '{command} {option}' for help.").format(
@@ -94,31 +117,71 @@ class LocalUsageError(click.UsageError):
 
 def _message(error: click.UsageError) -> str:
     """The message of a usage error as click words it, in the language in use."""
-    if not isinstance(error, click.BadParameter):
-        return error.message
-    if type(error).format_message is not click.BadParameter.format_message:
-        return error.format_message()  # a missing parameter: click's own words
+    if not isinstance(error, click.BadParameter) or (
+        type(error).format_message is not click.BadParameter.format_message
+    ):  # an unknown option, a missing parameter...: click's own sentences
+        return CLICK_ERRORS.say(error.format_message())
+    message = CLICK_ERRORS.say(error.message)  # ours already speak the language in use
     hint = error.param_hint
     if hint is None and error.param is not None:
         hint = error.param.get_error_hint(error.ctx)
     if hint is None:
-        return _("Invalid value: {message}").format(message=error.message)
+        return _("Invalid value: {message}").format(message=message)
     if not isinstance(hint, str):
         hint = " / ".join(repr(h) for h in hint)
-    return _("Invalid value for {option}: {message}").format(option=hint, message=error.message)
+    return _("Invalid value for {option}: {message}").format(
+        option=hint_text(hint), message=message
+    )
 
 
 def _local(error: click.ClickException) -> click.ClickException:
     """``error`` as it is shown in the language in use (its first letter a capital)."""
+    if isinstance(error, click.exceptions.NoArgsIsHelpError):
+        return error  # a group called alone: its help, already in the language in use
     _as_sentence(error)
     if isinstance(error, click.UsageError) and not isinstance(error, LocalUsageError):
         return LocalUsageError(error)
     return error
 
 
-class Command(click.Command):
-    """A click command that speaks the language of ``--lang`` and whose errors read as
-    sentences in it (see the module docstring)."""
+class _Formatter(click.HelpFormatter):
+    """click's help formatter, with click's words (``Usage:``, the sections' headings) in the
+    language in use."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        said = _("Usage:") + " " if prefix is None else prefix
+        super().write_usage(prog, args, said)
+
+    def write_heading(self, heading: str) -> None:
+        super().write_heading(help_text(heading))
+
+
+class Context(click.Context):
+    """The context of our commands: its help is written by :class:`_Formatter`."""
+
+    formatter_class = _Formatter
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Command lines shown after a command's help, under a heading (``N_("Example:")``); a
+    line marked with ``N_`` (one with a comment in words) is translated too."""
+
+    heading: str
+    lines: tuple[str, ...]
+
+    def text(self) -> str:
+        """The block as click shows it as it is (``\\b``: lines not rewrapped)."""
+        lines = [help_text(self.heading), *(help_text(line) for line in self.lines)]
+        return "\b\n" + "\n".join(lines)
+
+
+class _Speaking(click.Command):
+    """What our commands and groups share: their language, their errors and their help."""
+
+    context_class = Context
+    examples: Examples | None = None
+    closing: str | None = None  # a paragraph after the examples
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         parent = kwargs.get("parent", args[2] if len(args) > 2 else None)
@@ -134,6 +197,80 @@ class Command(click.Command):
                 return super().invoke(ctx)
             except click.ClickException as error:
                 raise _local(error) from None
+
+    def get_help(self, ctx: click.Context) -> str:
+        with using(_language_of(ctx)):
+            return super().get_help(ctx)
+
+    def help_said(self) -> str:
+        """The help text in the language in use: the help, the examples, the closing."""
+        parts = [inspect.cleandoc(help_text(self.help))] if self.help else []
+        if self.examples is not None:
+            parts.append(self.examples.text())
+        if self.closing:
+            parts.append(help_text(self.closing))
+        return "\n\n".join(parts)
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        text = self.help_said()
+        if text:
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(text)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        said = copy.copy(self)
+        said.help = help_text(self.help) if self.help else self.help
+        return click.Command.get_short_help_str(said, limit)
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [metavar_text(piece) for piece in super().collect_usage_pieces(ctx)]
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [
+            row
+            for param in self.get_params(ctx)
+            if isinstance(param, click.Option) and (row := _option_row(param, ctx)) is not None
+        ]
+        if rows:
+            with formatter.section("Options"):  # (the formatter translates headings)
+                formatter.write_dl(rows)
+
+
+def _option_row(option: click.Option, ctx: click.Context) -> tuple[str, str] | None:
+    """An option's line of the help, in the language in use: its name, the name of its value
+    and its help with click's notes (``[default: ...]``)."""
+    said = copy.copy(option)
+    said.help = help_text(option.help) if option.help else option.help
+    if not option.is_flag and not option.count:
+        said.metavar = metavar_text(option.make_metavar(ctx))
+    record = said.get_help_record(ctx)
+    return None if record is None else (record[0], extras_text(record[1]))
+
+
+class Command(_Speaking):
+    """A click command that speaks the language of ``--lang``: its help (``help`` a message
+    marked with ``N_``; ``examples`` and a ``closing`` paragraph after it) and its errors,
+    which read as sentences (see the module docstring)."""
+
+    def __init__(
+        self,
+        *args: Any,
+        examples: Examples | None = None,
+        closing: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.examples, self.closing = examples, closing
+
+
+class Group(_Speaking, click.Group):
+    """A click group that speaks the language of ``--lang``, as :class:`Command` does (its
+    commands listed with their help in it)."""
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)  # _Speaking's (which click.Group's would skip)
+        self.format_commands(ctx, formatter)
 
 
 class PresetChoice(click.Choice[str]):

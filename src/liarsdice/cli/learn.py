@@ -14,8 +14,10 @@ from pathlib import Path
 
 import click
 
-from liarsdice.cli.command import Command, fail
+from liarsdice.cli.command import Command, Examples, Group, fail
 from liarsdice.cli.paths import writable_folder
+from liarsdice.cli.reasons import LEARN_ERRORS, Sentences, os_reason
+from liarsdice.i18n import N_, _, ngettext
 from liarsdice.nets.positions import PACKAGED
 
 #: Rules the round learner takes (two-player single rounds, a call settles at once).
@@ -23,46 +25,59 @@ ROUND_RULES = ("snyd-joker", "openspiel")
 
 __all__ = ["learn"]
 
+# The stages of the positions' training, as learn/positions.py names them (seats: 2 to 6).
+_STAGES = Sentences((N_("{n} seats"),))
 
-@click.group("learn")
+
+@click.group("learn", cls=Group, help=N_("Train what the bots play, by self-play."))
 def learn() -> None:
-    """Train what the bots play, by self-play."""
+    pass
 
 
-@learn.command("positions", cls=Command)
+@learn.command(
+    "positions",
+    cls=Command,
+    help=N_(
+        "Learn the chance to win from every position, from the expert's self-play.\n\n"
+        "Fits a model of how rounds end (which seat loses dice, gains one, or nothing) to every "
+        "round of the games, then works out every position's chances from it exactly."
+    ),
+    examples=Examples(
+        N_("Example:"),
+        (
+            "  liarsdice learn positions --rules classic --games 400 --jobs 2 --out learned",
+            N_("  cp learned/positions-classic.npz src/liarsdice/nets/data/   # to ship it"),
+        ),
+    ),
+)
 @click.option(
     "--rules",
     "rules_name",
     type=click.Choice(PACKAGED, case_sensitive=False),
     default="classic",
     show_default=True,
-    help="The rules family to learn (elimination games, up to 6 seats of 5 dice).",
+    help=N_("The rules family to learn (elimination games, up to 6 seats of 5 dice)."),
 )
 @click.option("--games", type=click.IntRange(1), default=400, show_default=True,
-              help="Self-play games at each number of seats (2 to 6).")  # fmt: skip
+              help=N_("Self-play games at each number of seats (2 to 6)."))  # fmt: skip
 @click.option(
-    "--seed", type=int, default=0, show_default=True, help="Seed of the games and the fit."
+    "--seed", type=int, default=0, show_default=True, help=N_("Seed of the games and the fit.")
 )
-@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
-              help="Worker processes for the games (the data does not depend on it).")  # fmt: skip
+@click.option(
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help=N_("Worker processes for the games (the data does not depend on it)."),
+)
 @click.option(
     "--out",
     required=True,
     type=click.Path(path_type=Path),
     callback=writable_folder,
-    help="Folder for the data, the checkpoints and positions-RULES.npz (run again to resume).",
+    help=N_("Folder for the data, the checkpoints and positions-RULES.npz (run again to resume)."),
 )
 def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> None:
-    """Learn the chance to win from every position, from the expert's self-play.
-
-    Fits a model of how rounds end (which seat loses dice, gains one, or nothing) to every
-    round of the games, then works out every position's chances from it exactly.
-
-    \b
-    Example:
-      liarsdice learn positions --rules classic --games 400 --jobs 2 --out learned
-      cp learned/positions-classic.npz src/liarsdice/nets/data/   # to ship it
-    """
     from liarsdice.core.bidding import preset
     from liarsdice.learn.positions import train_positions
 
@@ -70,7 +85,10 @@ def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> N
 
     def said(stage: str, n: int, total: int) -> None:
         done[stage] = done.get(stage, 0) + n
-        click.echo(f"\r{stage}: {done[stage]} of {total} games   ", nl=False, err=True)
+        line = ngettext(
+            "{stage}: {done} of {total} game", "{stage}: {done} of {total} games", total
+        ).format(stage=_STAGES.say(stage), done=done[stage], total=total)
+        click.echo(f"\r{line}   ", nl=False, err=True)
 
     try:
         path = train_positions(
@@ -78,38 +96,60 @@ def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> N
             progress=said,
         )  # fmt: skip
     except OSError as e:
-        raise fail(f"can't write {out}: {e.strerror or e}") from None
+        raise fail(
+            _("can't write {path}: {reason}").format(path=out, reason=os_reason(e))
+        ) from None
     except ValueError as e:
-        raise click.UsageError(str(e)) from None
-    click.echo(f"\nWrote {path}.")
+        raise click.UsageError(LEARN_ERRORS.say(str(e))) from None
+    click.echo("\n" + _("Wrote {path}.").format(path=path))
 
 
-@learn.command("rounds", cls=Command)
+@learn.command(
+    "rounds",
+    cls=Command,
+    help=N_(
+        "Learn two-player single rounds by self-play (what the 'learned' bot plays).\n\n"
+        "Fixed-strategy iteration CFR+, every pair of dice counts up to --max-dice each, its "
+        "players recalling as many of the last bids as fit --recall-budget (the whole history "
+        "in the smallest rounds, the last bid in the largest); NumPy only. Deterministic: the "
+        "same options give the same file."
+    ),
+    examples=Examples(
+        N_("Example:"),
+        (
+            "  liarsdice learn rounds --rules snyd-joker --max-dice 5 --out learned",
+            "  liarsdice arena --rules snyd-joker --players 2 --dice 3 \\",
+            "    --bots learned:net=learned/rounds-snyd-joker-6.npz,expert",
+        ),
+    ),
+)
 @click.option(
     "--rules",
     "rules_name",
     type=click.Choice(ROUND_RULES, case_sensitive=False),
     default="snyd-joker",
     show_default=True,
-    help="The rules of the two-player single rounds to learn.",
+    help=N_("The rules of the two-player single rounds to learn."),
 )
 @click.option("--faces", type=click.IntRange(2, 6), default=6, show_default=True,
-              help="Faces of the dice.")  # fmt: skip
+              help=N_("Faces of the dice."))  # fmt: skip
 @click.option("--max-dice", type=click.IntRange(1, 5), default=5, show_default=True,
-              help="Learn every pair of dice counts up to this, each.")  # fmt: skip
+              help=N_("Learn every pair of dice counts up to this, each."))  # fmt: skip
 @click.option("--iterations", type=click.IntRange(1), default=1000, show_default=True,
-              help="CFR+ iterations of self-play per pair.")  # fmt: skip
+              help=N_("CFR+ iterations of self-play per pair."))  # fmt: skip
 @click.option("--recall-budget", type=click.IntRange(1), default=None,
-              help="Numbers a player's strategy of a pair may take: each pair recalls as many "
-                   "of the last bids as fit [default: 2000000].")  # fmt: skip
+              help=N_("Numbers a player's strategy of a pair may take: each pair recalls as many "
+                   "of the last bids as fit [default: 2000000]."))  # fmt: skip
 @click.option("--minutes", type=click.FloatRange(0, min_open=True), default=None,
-              help="Start no new pair after this long (run again to go on).")  # fmt: skip
+              help=N_("Start no new pair after this long (run again to go on)."))  # fmt: skip
 @click.option(
     "--out",
     required=True,
     type=click.Path(path_type=Path),
     callback=writable_folder,
-    help="Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume).",
+    help=N_(
+        "Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume)."
+    ),
 )
 def rounds(
     rules_name: str,
@@ -120,28 +160,16 @@ def rounds(
     minutes: float | None,
     out: Path,
 ) -> None:
-    """Learn two-player single rounds by self-play (what the 'learned' bot plays).
-
-    Fixed-strategy iteration CFR+, every pair of dice counts up to --max-dice each, its
-    players recalling as many of the last bids as fit --recall-budget (the whole history
-    in the smallest rounds, the last bid in the largest); NumPy only. Deterministic: the
-    same options give the same file.
-
-    \b
-    Example:
-      liarsdice learn rounds --rules snyd-joker --max-dice 5 --out learned
-      liarsdice arena --rules snyd-joker --players 2 --dice 3 \\
-        --bots learned:net=learned/rounds-snyd-joker-6.npz,expert
-    """
     from liarsdice.learn.rounds import RECALL_BUDGET, train_rounds
 
     def said(dice: tuple[int, int], n: int) -> None:
         done[dice] = done.get(dice, 0) + n
-        click.echo(
-            f"\rdice {dice[0]},{dice[1]}: {done[dice]} of {iterations} iterations   ",
-            nl=False,
-            err=True,
-        )
+        line = ngettext(
+            "dice {dice}: {done} of {total} iteration",
+            "dice {dice}: {done} of {total} iterations",
+            iterations,
+        ).format(dice=f"{dice[0]},{dice[1]}", done=done[dice], total=iterations)
+        click.echo(f"\r{line}   ", nl=False, err=True)
 
     done: dict[tuple[int, int], int] = {}
     rules_name = rules_name.lower()
@@ -154,9 +182,22 @@ def rounds(
         path = out / f"rounds-{rules_name}-{faces}.npz"
         policies.save(path)
     except OSError as e:
-        raise fail(f"can't write {out}: {e.strerror or e}") from None
+        raise fail(
+            _("can't write {path}: {reason}").format(path=out, reason=os_reason(e))
+        ) from None
     except ValueError as e:
-        raise click.UsageError(str(e)) from None
-    pairs = len(policies.pairs)
-    state = "all pairs" if pairs == max_dice**2 else "stopped early: run again to go on"
-    click.echo(f"\nWrote {path} ({pairs} of {max_dice**2} pairs, {state}).")
+        raise click.UsageError(LEARN_ERRORS.say(str(e))) from None
+    pairs, total = len(policies.pairs), max_dice**2
+    if pairs == total:
+        wrote = ngettext(
+            "Wrote {path} ({pairs} of {total} pair, all pairs).",
+            "Wrote {path} ({pairs} of {total} pairs, all pairs).",
+            total,
+        )
+    else:
+        wrote = ngettext(
+            "Wrote {path} ({pairs} of {total} pair, stopped early: run again to go on).",
+            "Wrote {path} ({pairs} of {total} pairs, stopped early: run again to go on).",
+            total,
+        )
+    click.echo("\n" + wrote.format(path=path, pairs=pairs, total=total))

@@ -2,26 +2,57 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from liarsdice import __version__
-from liarsdice.cli.command import LANG_KEY
-from liarsdice.i18n import LANGUAGES
+from liarsdice.cli.command import LANG_KEY, Group, language
+from liarsdice.i18n import LANGUAGES, N_, _, using
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="liarsdice")
+def _set_language(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--lang``: the language of everything after it, ``--help`` included (it is eager)."""
+    if value is not None:
+        ctx.meta[LANG_KEY] = value.lower()
+
+
+def _show_version(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if not value or ctx.resilient_parsing:
+        return
+    with using(language(ctx)):
+        click.echo(
+            _("{program}, version {version}").format(program="liarsdice", version=__version__)
+        )
+    ctx.exit()
+
+
+@click.group(
+    cls=Group,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    help=N_("Liar's Dice: play, replay and study every rule family."),
+)
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help=N_("Show the version and exit."),
+)
 @click.option(
     "--lang",
     type=click.Choice(LANGUAGES, case_sensitive=False),
-    help="Language of the game and the commands' messages (default: from LANGUAGE, LC_ALL, "
-    "LC_MESSAGES or LANG; else English).",
+    expose_value=False,
+    is_eager=True,
+    callback=_set_language,
+    help=N_(
+        "Language of the game and the commands' messages (default: from LANGUAGE, LC_ALL, "
+        "LC_MESSAGES or LANG; else English)."
+    ),
 )
-@click.pass_context
-def cli(ctx: click.Context, lang: str | None) -> None:
-    """Liar's Dice: play, replay and study every rule family."""
-    if lang is not None:
-        ctx.meta[LANG_KEY] = lang.lower()
+def cli() -> None:
+    pass
 
 
 def _register() -> None:

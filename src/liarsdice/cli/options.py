@@ -12,7 +12,7 @@ from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import Family
 from liarsdice.families.base import Sizes
 from liarsdice.families.terminal import rules_error_text
-from liarsdice.i18n import _
+from liarsdice.i18n import N_, _
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -77,7 +77,8 @@ def bot_list(bots: str) -> list[str]:
 
 def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
     """The rule options every command that sets up games takes: ``--rules``, ``--players``,
-    ``--dice``, ``--faces`` and ``--option NAME=VALUE`` (repeatable)."""
+    ``--dice``, ``--faces`` and ``--option NAME=VALUE`` (repeatable); the two help texts are
+    messages (marked with ``N_``)."""
     options = [
         click.option(
             "--rules",
@@ -88,14 +89,14 @@ def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
             help=rules_help,
         ),
         click.option("--players", type=click.IntRange(2, 12), help=players_help),
-        click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat)."),
-        click.option("--faces", type=click.IntRange(2, 12), help="Faces per die."),
+        click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat).")),
+        click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die.")),
         click.option(
             "--option",
             "options",
             multiple=True,
             metavar="NAME=VALUE",
-            help="Any rule option, e.g. --option show_reroll=after (repeatable).",
+            help=N_("Any rule option, e.g. --option show_reroll=after (repeatable)."),
         ),
     ]
 
@@ -108,7 +109,8 @@ def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
 
 
 def count_option(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[[F], F]:
-    """A whole-number option (at least ``minimum``) with its default shown in ``--help``."""
+    """A whole-number option (at least ``minimum``) with its default shown in ``--help``
+    (``help``: a message, marked with ``N_``)."""
     return click.option(
         name, type=click.IntRange(minimum), default=default, show_default=True, help=help
     )

@@ -21,14 +21,16 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from liarsdice.cli.click_text import filled
 from liarsdice.cli.command import Command, PresetChoice
 from liarsdice.cli.options import bot_list, build_rules
 from liarsdice.cli.paths import writable_file
+from liarsdice.cli.reasons import BOT_REFUSALS
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
 from liarsdice.families import FAMILIES, family_of
 from liarsdice.families.terminal import rules_error_text
-from liarsdice.i18n import _
+from liarsdice.i18n import N_, _
 
 __all__ = ["WATCH_DELAY", "play", "seat_plan"]
 
@@ -91,60 +93,76 @@ def seat_plan(
     return plan
 
 
-@click.command("play", cls=Command)
+@click.command(
+    "play",
+    cls=Command,
+    help=N_(
+        "Play Liar's Dice against bots, or hot-seat with friends, one line at a time.\n\n"
+        "Type bids as 3x5, '3 5' or 'three fives'; 'liar' to challenge; 'help' for the rest. "
+        "With --rules poker-dice, bid poker hands ('pair K', 'a pair of kings'). With --watch "
+        "the bots play each other, one move a second on a terminal (--delay to change it)."
+    ),
+)
 @click.option(
     "--rules",
     "rules_name",
     default="classic",
     show_default=True,
     type=PresetChoice(),
-    help="Rule preset (see 'liarsdice rules'); 'poker-dice' plays the poker-dice family.",
+    help=N_("Rule preset (see 'liarsdice rules'); 'poker-dice' plays the poker-dice family."),
 )
-@click.option("--players", type=click.IntRange(2, 12), help="Number of players.")
-@click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat).")
-@click.option("--faces", type=click.IntRange(2, 12), help="Faces per die.")
-@click.option("--seed", type=int, help="Seed for the dice and the bots (reproducible games).")
+@click.option("--players", type=click.IntRange(2, 12), help=N_("Number of players."))
+@click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat)."))
+@click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die."))
+@click.option("--seed", type=int, help=N_("Seed for the dice and the bots (reproducible games)."))
 @click.option(
     "--option",
     "options",
     multiple=True,
     metavar="NAME=VALUE",
-    help="Any rule option, e.g. --option show_reroll=after (repeatable).",
+    help=N_("Any rule option, e.g. --option show_reroll=after (repeatable)."),
 )
 @click.option(
     "--bots",
     default="prob",
     show_default=True,
-    help="Bot kinds for the other seats, comma-separated, cycled "
-    f"({', '.join(dict.fromkeys(n for f in FAMILIES for n in f.bots))}).",
+    help=filled(
+        N_("Bot kinds for the other seats, comma-separated, cycled ({bots})."),
+        bots=", ".join(dict.fromkeys(n for f in FAMILIES for n in f.bots)),
+    ),
 )
 @click.option(
     "--human",
     "humans",
     multiple=True,
     metavar="NAME",
-    help="A human player (repeat for hot-seat play). Default: one human called 'you'.",
+    help=N_("A human player (repeat for hot-seat play). Default: one human called 'you'."),
 )
-@click.option("--names", help="Every seat's name in order, comma-separated.")
+@click.option("--names", help=N_("Every seat's name in order, comma-separated."))
 @click.option(
     "--save",
     type=click.Path(path_type=Path),
     callback=writable_file,
-    help="Save the record (the path is checked before the game starts).",
+    help=N_("Save the record (the path is checked before the game starts)."),
 )
-@click.option("--hints", is_flag=True, help="Show the odds of the current bid and your raises.")
-@click.option("--watch", is_flag=True, help="No humans: watch the bots play.")
+@click.option("--hints", is_flag=True, help=N_("Show the odds of the current bid and your raises."))
+@click.option("--watch", is_flag=True, help=N_("No humans: watch the bots play."))
 @click.option(
     "--think",
     type=click.FloatRange(0.001, 60),
-    help="Seconds per move for the expert bots (default: theirs).",
+    help=N_("Seconds per move for the expert bots (default: theirs)."),
 )
 @click.option(
     "--delay",
     type=click.FloatRange(0, 60),
     metavar="SECONDS",
-    help=f"Pause after each bot move; 0 for none (default: {WATCH_DELAY:g} with --watch on a "
-    "terminal, else 0).",
+    help=filled(
+        N_(
+            "Pause after each bot move; 0 for none (default: {seconds} with --watch on a "
+            "terminal, else 0)."
+        ),
+        seconds=f"{WATCH_DELAY:g}",
+    ),
 )
 def play(
     rules_name: str,
@@ -162,12 +180,6 @@ def play(
     think: float | None,
     delay: float | None,
 ) -> None:
-    """Play Liar's Dice against bots, or hot-seat with friends, one line at a time.
-
-    Type bids as 3x5, '3 5' or 'three fives'; 'liar' to challenge; 'help' for the rest.
-    With --rules poker-dice, bid poker hands ('pair K', 'a pair of kings'). With --watch the
-    bots play each other, one move a second on a terminal (--delay to change it).
-    """
     family = family_of(rules_name)
     if names:
         players = players if players is not None else len(names.split(","))
@@ -192,7 +204,11 @@ def play(
         if why is not None:
             raise click.BadParameter(
                 _("bot {bot} ({name}) cannot play {rules} with {players} players: {why}").format(
-                    bot=repr(kind), name=name, rules=rules.name, players=len(seats), why=why
+                    bot=repr(kind),
+                    name=name,
+                    rules=rules.name,
+                    players=len(seats),
+                    why=BOT_REFUSALS.say(why),
                 ),
                 param_hint="--bots",
             )

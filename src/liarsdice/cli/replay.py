@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from liarsdice.cli.command import Command, fail
+from liarsdice.cli.reasons import os_reason
 from liarsdice.core.errors import RecordError
 from liarsdice.families import (
     Family,
@@ -21,7 +22,7 @@ from liarsdice.families import (
     family_of_record,
     read_record_text,
 )
-from liarsdice.i18n import _
+from liarsdice.i18n import N_, _
 
 
 def read_file(path: str) -> str:
@@ -33,10 +34,8 @@ def read_file(path: str) -> str:
         with open(path, encoding="utf-8") as handle:
             return handle.read()
     except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise RecordError(
-            _("can't read {path}: {reason}").format(path=path, reason=reason)
-        ) from None
+        said = _("can't read {path}: {reason}").format(path=path, reason=os_reason(err))
+        raise RecordError(said) from None
 
 
 def where(round: int | None, move: int | None, message: str) -> str:
@@ -66,16 +65,19 @@ def summarize_file(path: str) -> tuple[Family | None, dict[str, Any]]:
     return family, family.replay_summary(record)
 
 
-@click.command("replay", cls=Command)
+@click.command(
+    "replay",
+    cls=Command,
+    help=N_(
+        "Check the game record FILE (JSON or text) move by move and sum up each round.\n\n"
+        "Exits with status 1 when the record is unreadable or a move is illegal. With --json the "
+        'output is one JSON object: {"ok": true, "rounds": [...], "winner": ...} or {"ok": '
+        'false, "error": {"round": R, "move": M, "message": ...}} (0-based positions).'
+    ),
+)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the summary).")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print one JSON object (the summary)."))
 def replay(file: str, as_json: bool) -> None:
-    """Check the game record FILE (JSON or text) move by move and sum up each round.
-
-    Exits with status 1 when the record is unreadable or a move is illegal. With --json the
-    output is one JSON object: {"ok": true, "rounds": [...], "winner": ...} or
-    {"ok": false, "error": {"round": R, "move": M, "message": ...}} (0-based positions).
-    """
     family, summary = summarize_file(file)
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))

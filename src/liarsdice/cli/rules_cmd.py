@@ -40,7 +40,7 @@ from liarsdice.cli.options import build_rules
 from liarsdice.core.api import RulesAPI
 from liarsdice.core.errors import RulesError
 from liarsdice.families import FAMILIES, Family, family_of, preset_names
-from liarsdice.i18n import _
+from liarsdice.i18n import N_, _
 from liarsdice.notation.text_common import option_text
 
 __all__ = ["rules"]
@@ -49,19 +49,23 @@ WIDTH = 92
 INDENT = " " * 6  # an option's sentence, under its name and value
 
 
-@click.command("rules", cls=Command)
+@click.command(
+    "rules",
+    cls=Command,
+    help=N_("List the rule presets, or print the rules and every option of preset NAME."),
+)
 @click.argument("name", required=False)
-@click.option("--players", type=click.IntRange(2, 12), help="Seats at the table.")
-@click.option("--dice", help="Dice per player (e.g. 5, or 5,4 per seat).")
-@click.option("--faces", type=click.IntRange(2, 12), help="Faces per die.")
+@click.option("--players", type=click.IntRange(2, 12), help=N_("Seats at the table."))
+@click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat)."))
+@click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die."))
 @click.option(
     "--option",
     "options",
     multiple=True,
     metavar="NAME=VALUE",
-    help="Change a rule option first, as 'play' does (repeatable).",
+    help=N_("Change a rule option first, as 'play' does (repeatable)."),
 )
-@click.option("--json", "as_json", is_flag=True, help="Print full options as JSON.")
+@click.option("--json", "as_json", is_flag=True, help=N_("Print full options as JSON."))
 def rules(
     name: str | None,
     players: int | None,
@@ -70,7 +74,6 @@ def rules(
     options: tuple[str, ...],
     as_json: bool,
 ) -> None:
-    """List the rule presets, or print the rules and every option of preset NAME."""
     if name is None:
         if options or players is not None or dice is not None or faces is not None:
             raise click.UsageError(_("name the preset whose options you change: rules NAME"))

@@ -10,6 +10,8 @@ import click
 
 from liarsdice.cli.command import Command
 from liarsdice.cli.options import count_option, number_option
+from liarsdice.cli.reasons import STORE_ERRORS, os_reason
+from liarsdice.i18n import N_, _
 
 if TYPE_CHECKING:
     from liarsdice.server.claim import Claim
@@ -31,8 +33,9 @@ def bind(host: str, port: int) -> socket.socket:
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
-        raise click.ClickException(f"cannot listen on {host!r}: {err.strerror}") from None
-    family, kind, proto, _, addr = infos[0]
+        said = _("cannot listen on {host}: {reason}").format(host=repr(host), reason=os_reason(err))
+        raise click.ClickException(said) from None
+    family, kind, proto, _name, addr = infos[0]
     sock = socket.socket(family, kind, proto)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -40,11 +43,15 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as err:
         sock.close()
         if err.errno in (98, 48, 10048):  # EADDRINUSE on Linux, macOS, Windows
-            raise click.ClickException(
-                f"port {port} on {host} is already in use (is another server running?): "
-                "stop it or choose another port with --port"
-            ) from None
-        raise click.ClickException(f"cannot listen on {host}:{port}: {err.strerror}") from None
+            said = _(
+                "port {port} on {host} is already in use (is another server running?): stop it "
+                "or choose another port with --port"
+            )
+            raise click.ClickException(said.format(port=port, host=host)) from None
+        said = _("cannot listen on {host}:{port}: {reason}")
+        raise click.ClickException(
+            said.format(host=host, port=port, reason=os_reason(err))
+        ) from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
@@ -60,93 +67,126 @@ def claim_or_exit(db_url: str) -> Claim:
     try:
         return claim_database(db_url)
     except StoreInUse as err:
-        raise click.ClickException(str(err)) from None
+        raise click.ClickException(STORE_ERRORS.say(str(err))) from None
     except ArgumentError as err:
-        raise click.ClickException(f"bad --db URL {db_url!r}: {err}") from None
+        said = _("bad --db URL {url}: {error}").format(url=repr(db_url), error=err)
+        raise click.ClickException(said) from None
     except Exception as err:  # (a database that cannot be reached: say so, no traceback)
-        raise click.ClickException(f"cannot open the database {db_url}: {err}") from None
+        said = _("cannot open the database {url}: {error}").format(url=db_url, error=err)
+        raise click.ClickException(said) from None
 
 
-@click.command("serve", cls=Command)
-@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.command(
+    "serve",
+    cls=Command,
+    help=N_("Serve Liar's Dice rooms for browsers (docs/SERVER.md, docs/PROTOCOL.md)."),
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help=N_("Interface to listen on."))
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help=N_("Port to listen on (0: one the system chooses)."),
+)
 @click.option(
     "--db",
     "db_url",
     default=None,
-    help="Database URL (SQLAlchemy async), e.g. postgresql+asyncpg://user@host/db "
-    "[default: SQLite in the per-user data directory].",
+    help=N_(
+        "Database URL (SQLAlchemy async), e.g. postgresql+asyncpg://user@host/db "
+        "[default: SQLite in the per-user data directory]."
+    ),
 )
 @click.option(
     "--origin",
     "origins",
     multiple=True,
     metavar="URL",
-    help="An extra allowed WebSocket Origin, e.g. https://dice.example (repeatable).",
+    help=N_("An extra allowed WebSocket Origin, e.g. https://dice.example (repeatable)."),
 )
 @click.option(
     "--redis",
     "redis_url",
     default=None,
     metavar="URL",
-    help="Run as one node of a cluster: every node given the same --db (PostgreSQL) and "
-    "--redis serves every room (docs/DEPLOY.md), e.g. redis://127.0.0.1:6379/0.",
+    help=N_(
+        "Run as one node of a cluster: every node given the same --db (PostgreSQL) and "
+        "--redis serves every room (docs/DEPLOY.md), e.g. redis://127.0.0.1:6379/0."
+    ),
 )
-@click.option("--node", default="", help="This node's name in a cluster [default: host-pid].")
-@click.option("--grace", default=30.0, show_default=True, help="Seconds away before a bot plays.")
-@click.option("--bot-delay", default=0.8, show_default=True, help="Seconds a bot waits to move.")
+@click.option("--node", default="", help=N_("This node's name in a cluster [default: host-pid]."))
+@click.option(
+    "--grace", default=30.0, show_default=True, help=N_("Seconds away before a bot plays.")
+)
+@click.option(
+    "--bot-delay", default=0.8, show_default=True, help=N_("Seconds a bot waits to move.")
+)
 @number_option(
     "--reveal",
     2.5,
-    "Seconds a reveal's verdict shows after the dice are counted before the next round "
-    "(until every player at the table clicks Continue; 0: no pause).",
+    N_(
+        "Seconds a reveal's verdict shows after the dice are counted before the next round "
+        "(until every player at the table clicks Continue; 0: no pause)."
+    ),
     minimum=0,
 )
-@click.option("--public-url", help="Base URL for share links (default: the request's).")
+@click.option("--public-url", help=N_("Base URL for share links (default: the request's)."))
 @count_option(
-    "--max-ws-per-ip", 64, "WebSocket connections open at once from one client address.", minimum=1
+    "--max-ws-per-ip",
+    64,
+    N_("WebSocket connections open at once from one client address."),
+    minimum=1,
 )
 @count_option(
     "--max-conns-per-ip",
     128,
-    "TCP connections (HTTP and WebSocket) open at once from one client address.",
+    N_("TCP connections (HTTP and WebSocket) open at once from one client address."),
     minimum=1,
 )
-@count_option("--rooms-per-ip", 30, "Rooms one client address may create per hour.", minimum=1)
+@count_option("--rooms-per-ip", 30, N_("Rooms one client address may create per hour."), minimum=1)
 @count_option(
     "--players-per-ip",
     200,
-    "Guest players (names) one client address may create per hour.",
+    N_("Guest players (names) one client address may create per hour."),
     minimum=1,
 )
 @count_option(
-    "--joins-per-ip", 5, "Joins of one room from one client address per minute.", minimum=1
+    "--joins-per-ip", 5, N_("Joins of one room from one client address per minute."), minimum=1
 )
-@count_option("--joins-per-room", 20, "Joins of one room per minute, all addresses.", minimum=1)
+@count_option("--joins-per-room", 20, N_("Joins of one room per minute, all addresses."), minimum=1)
 @number_option(
     "--ip-rate",
     50.0,
-    "WebSocket messages a second from one client address (all its connections).",
+    N_("WebSocket messages a second from one client address (all its connections)."),
     minimum=0.1,
 )
-@count_option("--ip-burst", 100, "Burst of WebSocket messages from one client address.", minimum=1)
-@number_option(
-    "--http-rate", 50.0, "HTTP requests a second from one client address (0: no limit).", minimum=0
+@count_option(
+    "--ip-burst", 100, N_("Burst of WebSocket messages from one client address."), minimum=1
 )
-@count_option("--http-burst", 200, "Burst of HTTP requests from one client address.", minimum=1)
+@number_option(
+    "--http-rate",
+    50.0,
+    N_("HTTP requests a second from one client address (0: no limit)."),
+    minimum=0,
+)
+@count_option("--http-burst", 200, N_("Burst of HTTP requests from one client address."), minimum=1)
 @click.option(
     "--exempt-loopback",
     is_flag=True,
-    help="No per-address HTTP limits (request rate, joins) for 127.0.0.1 and ::1.",
+    help=N_("No per-address HTTP limits (request rate, joins) for 127.0.0.1 and ::1."),
 )
 @number_option(
     "--store-timeout",
     10.0,
-    "Seconds a database write (or an HTTP request's read) may take before it fails.",
+    N_("Seconds a database write (or an HTTP request's read) may take before it fails."),
     minimum=0.1,
 )
 @number_option(
-    "--store-retry", 1.0, "Seconds between a paused room's probes of the database.", minimum=0.01
+    "--store-retry",
+    1.0,
+    N_("Seconds between a paused room's probes of the database."),
+    minimum=0.01,
 )
 def serve(
     host: str,
@@ -173,7 +213,6 @@ def serve(
     store_timeout: float,
     store_retry: float,
 ) -> None:
-    """Serve Liar's Dice rooms for browsers (docs/SERVER.md, docs/PROTOCOL.md)."""
     import gc
 
     import uvicorn
@@ -186,7 +225,7 @@ def serve(
     port = sock.getsockname()[1]  # --port 0: the port the system chose
     db_url = db_url or default_db_url()
     if redis_url is not None and not db_url.startswith("postgresql"):
-        raise click.ClickException("a cluster (--redis) shares one PostgreSQL database: --db")
+        raise click.ClickException(_("a cluster (--redis) shares one PostgreSQL database: --db"))
     # One server per database (the app's store adopts the claim); a cluster's nodes share it.
     claim = claim_or_exit(db_url) if redis_url is None else None
     settings = Settings(
@@ -204,7 +243,8 @@ def serve(
         settings.node_id = node
     # Every connection is a file descriptor: the soft limit (often 1024) goes up to the hard one.
     raise_fd_limit()
-    click.echo(f"liarsdice: serving on http://{host}:{port}/ (database {db_url})", err=True)
+    said = _("liarsdice: serving on {url} (database {database})")
+    click.echo(said.format(url=f"http://{host}:{port}/", database=db_url), err=True)
     # The garbage collector: every collection pauses every room. The objects of startup (modules,
     # the app) are frozen out of collections, and young collections run every 50 000 new objects
     # instead of 700 (older generations on the usual multipliers): at 500 connections this
@@ -234,4 +274,4 @@ def serve(
         if claim is not None:
             claim.release()
     if not server.started:  # the app's startup failed (uvicorn logged why)
-        raise click.ClickException("the server did not start: see the error above")
+        raise click.ClickException(_("the server did not start: see the error above"))

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from liarsdice.cli.command import sentence
+from liarsdice.cli.reasons import os_reason
 from liarsdice.cli.terminal import Terminal
 from liarsdice.core import CHANCE, LiarsDiceError
 from liarsdice.core.api import GameAPI, StateAPI
@@ -119,7 +120,7 @@ class Session(Terminal):
             text = dumps_record(self.family.record_from_state(state))
             self.save.write_text(text, encoding="utf-8")
         except (OSError, LiarsDiceError) as e:
-            reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            reason = os_reason(e) if isinstance(e, OSError) else str(e)
             said = _("Cannot save the game to {path}: {reason}.").format(
                 path=self.save, reason=reason
             )

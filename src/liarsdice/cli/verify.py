@@ -18,6 +18,7 @@ from typing import Any
 import click
 
 from liarsdice.cli.command import Command, fail
+from liarsdice.cli.reasons import os_reason
 from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.bidding.state import Phase as BiddingPhase
 from liarsdice.core.errors import LiarsDiceError, RecordError
@@ -29,7 +30,7 @@ from liarsdice.families import (
     read_record_text,
     replay_record,
 )
-from liarsdice.i18n import _, ngettext
+from liarsdice.i18n import N_, _, ngettext
 from liarsdice.server.fair import SCHEME, SERVER_SEED_RE, DiceStream, commitment
 
 
@@ -173,21 +174,24 @@ def _dealt_to(state: Any) -> int | None:
     return None
 
 
-@click.command("verify", cls=Command)
+@click.command(
+    "verify",
+    cls=Command,
+    help=N_(
+        "Check a server game record's provably fair dice (docs/SERVER.md).\n\n"
+        "RECORD is the game's JSON record; a text record is recognised and refused, as it does "
+        "not carry the seeds."
+    ),
+)
 @click.argument("record_file", metavar="RECORD", type=click.Path(dir_okay=False))
 def verify(record_file: str) -> None:
-    """Check a server game record's provably fair dice (docs/SERVER.md).
-
-    RECORD is the game's JSON record; a text record is recognised and refused, as it does not
-    carry the seeds.
-    """
     try:
         data = read_record(record_file)
         problems = verify_record(data)
     except (OSError, UnicodeDecodeError, LiarsDiceError) as err:
         reason = str(err)
         if isinstance(err, (OSError, UnicodeDecodeError)):
-            why = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+            why = os_reason(err)
             reason = _("can't read {path}: {reason}").format(path=record_file, reason=why)
         raise fail(reason) from None
     rounds = len(data.rounds)

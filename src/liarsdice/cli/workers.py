@@ -33,9 +33,10 @@ from rich.progress import (
 )
 
 from liarsdice.arena import kind_of
+from liarsdice.cli.click_text import filled
 from liarsdice.cli.options import bot_list
 from liarsdice.families import Family
-from liarsdice.i18n import _
+from liarsdice.i18n import N_, _
 from liarsdice.parallel import RAY_HINT
 from liarsdice.parallel import ray_cluster as _ray_cluster
 
@@ -49,16 +50,21 @@ def workers_options(func: F) -> F:
     func = click.option(
         "--ray",
         metavar="local|auto|ADDRESS",
-        help="Play the games as Ray tasks: 'local' starts Ray on this machine (--jobs CPUs), "
-        "'auto' joins the cluster started here with 'ray start', ADDRESS (HOST:PORT or "
-        f"ray://HOST:10001) another one. Results do not depend on it. Needs {RAY_HINT}.",
+        help=filled(
+            N_(
+                "Play the games as Ray tasks: 'local' starts Ray on this machine (--jobs CPUs), "
+                "'auto' joins the cluster started here with 'ray start', ADDRESS (HOST:PORT or "
+                "ray://HOST:10001) another one. Results do not depend on it. Needs {hint}."
+            ),
+            hint=RAY_HINT,
+        ),
     )(func)
     return click.option(
         "--jobs",
         type=click.IntRange(0),
         default=1,
         show_default=True,
-        help="Worker processes (0: one per CPU). Results do not depend on it.",
+        help=N_("Worker processes (0: one per CPU). Results do not depend on it."),
     )(func)
 
 
@@ -70,13 +76,15 @@ def workers(jobs: int, ray: str | None) -> int:
         return jobs or os.cpu_count() or 1
     ray = ray.strip()
     if not ray:
-        raise click.BadParameter("name local, auto or a cluster's address", param_hint="--ray")
+        raise click.BadParameter(_("name local, auto or a cluster's address"), param_hint="--ray")
     if not _ray_cluster.installed():
-        raise click.UsageError(f"--ray needs Ray, which is not installed: {RAY_HINT}")
+        raise click.UsageError(
+            _("--ray needs Ray, which is not installed: {hint}").format(hint=RAY_HINT)
+        )
     given = ctx.get_parameter_source("jobs") is not click.core.ParameterSource.DEFAULT
     if given and ray != "local":
         raise click.UsageError(
-            "--jobs sets the CPUs of a local Ray (--ray local), not of a cluster"
+            _("--jobs sets the CPUs of a local Ray (--ray local), not of a cluster")
         )
     return jobs if given else 0
 
