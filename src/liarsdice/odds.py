@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from liarsdice.core.bidding.view import PlayerView
 
 __all__ = [
+    "at_least_table",
     "bid_odds",
     "known_matches",
     "match_probability",
@@ -154,3 +155,25 @@ def bid_odds(game: Game, view: PlayerView, bid: Bid) -> tuple[float, float]:
     n = unseen_dice(view)
     p = match_probability(game, view, bid.face)
     return float(prob_at_least(need, n, p)), float(prob_exactly(need, n, p))
+
+
+def at_least_table(game: Game, view: PlayerView, face: int) -> list[float]:
+    """``P(at least q dice match a bid on face)`` for the viewer, for every quantity ``q``
+    from 0 to the dice the viewer sees that count plus every unseen die (beyond: 0): the chances
+    of all the bids on one face at once, as :func:`bid_odds` gives them one by one.
+
+    >>> from liarsdice.core.bidding import Game, preset
+    >>> g = Game(preset("openspiel"))
+    >>> s = g.new_initial_state().apply_action(3).apply_action(5)
+    >>> [round(x, 4) for x in at_least_table(g, s.view(0), 3)]
+    [1.0, 1.0, 0.3333]
+    >>> at_least_table(g, s.view(0), 3)[2] == bid_odds(g, s.view(0), Bid(2, 3))[0]
+    True
+    """
+    known = known_matches(game, view, Bid(1, face))
+    n = unseen_dice(view)
+    p = match_probability(game, view, face)
+    tail = [0.0] * (n + 2)  # tail[k]: at least k of the unseen dice match
+    for k in range(n, -1, -1):
+        tail[k] = tail[k + 1] + float(prob_exactly(k, n, p))
+    return [1.0] * (known + 1) + [min(1.0, t) for t in tail[1 : n + 1]]

@@ -24,11 +24,12 @@ STORE_JS = """async () => {
   const room = {family: 'bidding', status: 'playing', host: 0, seats,
                 timer: {seat: 1, deadline: 110, seconds: 30}};
   const view = {game_no: 1, round: 0, palifico: true, names: ['ann', 'bob']};
+  const bid = (quantity, face) => ({kind: 'bid', quantity, face});
   const first = store.state;
   store.apply({type: 'welcome', data: {seat: 0, role: 'player'}});
   store.apply({type: 'snapshot', data: {seat: 0, room, view, now: 100,
     chat: [{seq: 3, kind: 'chat', seat: 1, text: 'hi'}],
-    history: [{seq: 5, round: 0, seat: 1, text: '2x4'}]}});
+    history: [{seq: 5, round: 0, seat: 1, text: '2x4', move: bid(2, 4)}]}});
   const snap = store.state;
   const tries = [
     () => { snap.room.status = 'lobby'; }, () => { snap.view.round = 5; },
@@ -39,9 +40,9 @@ STORE_JS = """async () => {
   });
   const before = store.apply({type: 'update', data: {seat: 0, now: 101,
     room: {...room, timer: null}, view: {...view, round: 1, palifico: false},
-    events: [{seq: 6, kind: 'action', seat: 0, text: 'liar'},
+    events: [{seq: 6, kind: 'action', seat: 0, text: 'liar', move: {kind: 'call', call: 'liar'}},
              {seq: 7, kind: 'fair_round', game_no: 1, round: 1},
-             {seq: 8, kind: 'action', seat: 1, text: '1x3'},
+             {seq: 8, kind: 'action', seat: 1, text: '1x3', move: bid(1, 3)},
              {seq: 9, kind: 'chat', seat: 1, text: 'gg'}]}});
   const upd = store.state;
   const same = store.apply({type: 'error', data: {code: 'stale', message: 'x'}}) === upd;
@@ -70,7 +71,8 @@ def test_the_room_store_changes_only_by_frames(browser: Browser, server: str) ->
     assert got["first"] == [None, None, False]
     snap = got["snap"]
     assert (snap["seat"], snap["host"], snap["welcomed"], snap["chat"]) == (0, True, True, 1)
-    entry = {"seq": 5, "seat": 1, "text": "2x4", "auto": False, "timeout": False}
+    bid = {"kind": "bid", "quantity": 2, "face": 4}
+    entry = {"seq": 5, "seat": 1, "text": "2x4", "move": bid, "auto": False, "timeout": False}
     assert snap["log"] == {"game": 1, "rounds": {"0": [entry]}}
     assert snap["frozen"]
     # the turn timer on the page's clock: 10 s left when the frame came (deadline - now)
@@ -81,8 +83,9 @@ def test_the_room_store_changes_only_by_frames(browser: Browser, server: str) ->
     assert got["snapAfter"] == ["playing", 0, 1, 1]
     assert got["beforeIsSnap"]
     upd = got["upd"]
-    liar = {"seq": 6, "seat": 0, "text": "liar", "auto": False, "timeout": False}
-    raise_ = {"seq": 8, "seat": 1, "text": "1x3", "auto": False, "timeout": False}
+    call = {"kind": "call", "call": "liar"}
+    liar = {"seq": 6, "seat": 0, "text": "liar", "move": call, "auto": False, "timeout": False}
+    raise_ = {**entry, "seq": 8, "text": "1x3", "move": {**bid, "quantity": 1, "face": 3}}
     assert upd["log"] == {"game": 1, "rounds": {"0": [entry, liar], "1": [raise_]}}
     assert upd["chat"] == [3, 9] and upd["timer"] is None and upd["palifico"] == ["1/0"]
     assert got["error"]  # an error frame is the page's to show: the state is the same value

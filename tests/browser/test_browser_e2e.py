@@ -20,8 +20,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import pytest
-
 from e2e_util import (
     FOREIGN_DICE_JS,
     MY_DICE_JS,
@@ -277,25 +275,6 @@ def test_keyboard_only_bid(browser: Browser, server: str) -> None:
     names = ["", "ones", "twos", "threes", "fours", "fives", "sixes"]
     assert f"Your move: {qty} × {names[face]}" in page.inner_text("#live")
     no_page_errors(page)
-    page.context.close()
-
-
-def test_odds_module_matches_the_python_odds(browser: Browser, server: str) -> None:
-    from liarsdice.odds import prob_at_least, prob_exactly
-
-    page = new_page(browser)
-    page.goto(server + "/")
-    got = page.evaluate(
-        """async () => {
-          const o = await import('/static/odds.js');
-          const cases = [[3, 10, 1 / 3], [1, 2, 1 / 6], [0, 5, 0.1], [6, 5, 0.9], [7, 20, 1 / 3]];
-          return cases.map(([k, n, p]) => [o.probAtLeast(k, n, p), o.probExactly(k, n, p)]);
-        }"""
-    )
-    cases = [(3, 10, 1 / 3), (1, 2, 1 / 6), (0, 5, 0.1), (6, 5, 0.9), (7, 20, 1 / 3)]
-    for (k, n, p), (at_least, exactly) in zip(cases, got, strict=True):
-        assert at_least == pytest.approx(prob_at_least(k, n, p), abs=1e-12)
-        assert exactly == pytest.approx(prob_exactly(k, n, p), abs=1e-12)
     page.context.close()
 
 

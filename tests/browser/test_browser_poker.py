@@ -1,7 +1,8 @@
 """Poker dice in the browser (Debian's chromium through Playwright against a real ``liarsdice
 serve``): the claim builder (the kind of hand, then its cards; it starts from the least claim
 that beats the standing one, or from your hand when you open; "My hand" when your hand beats
-it; an illegal claim can't be made), the roll step drawing all five dice, the wording around
+it, the server's reading of your dice: tests/families/test_move_frames.py; an illegal claim
+can't be made), the roll step drawing all five dice, the wording around
 your own claim, and a real game played through all of it at 1280x800 and 390x844 with your
 dice and the builder in view together. See e2e_util (``LIARSDICE_SKIP_BROWSER=1`` skips
 these tests).
@@ -10,7 +11,6 @@ these tests).
 from __future__ import annotations
 
 import time
-from itertools import combinations_with_replacement
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -27,7 +27,6 @@ from e2e_util import (
 from liarsdice.core.poker import (
     ALL_BIDS,
     BID_BASE,
-    FACE_SYMBOLS,
     PokerGame,
     PokerRules,
     format_poker_bid,
@@ -35,9 +34,13 @@ from liarsdice.core.poker import (
     parse_face,
     parse_poker_bid,
 )
+from liarsdice.families import family_of
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
+
+POKER = family_of("poker-dice")
+GAME = PokerGame(PokerRules(players=2))
 
 LAPTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -50,12 +53,29 @@ def _hand(faces: list[str]) -> str:
 
 def _claims_above(text: str | None) -> list[dict[str, Any]]:
     """The server's legal list in the bid phase: every claim above ``text`` (all when None)."""
-    floor = -1 if text is None else parse_poker_bid(text).key
-    return [
-        {"action": BID_BASE + i, "text": format_poker_bid(b)}
-        for i, b in enumerate(ALL_BIDS)
-        if text is None or b.key > floor
-    ]
+    floor = None if text is None else parse_poker_bid(text).key
+    claims = enumerate(ALL_BIDS)
+    return _legal(
+        [(BID_BASE + i, format_poker_bid(b)) for i, b in claims if not floor or b.key > floor]
+    )
+
+
+def _legal(moves: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    """Legal moves as the server's view lists them: action, notation, structured move."""
+    return [{"action": a, "text": t, "move": POKER.move_json(GAME, t)} for a, t in moves]
+
+
+def _served(view: dict[str, Any]) -> dict[str, Any]:
+    """A made-up view with what the server adds to it: the claim to beat structured, and the
+    claim the seat's five dice make while it sees them (under the cup and outside)."""
+    bid = view.get("current_bid")
+    dice = view.get("cup", []) + view.get("outside", [])
+    hand = hand_bid([parse_face(f) for f in dice]) if view.get("cup") and len(dice) == 5 else None
+    return {
+        **view,
+        "current_bid_move": bid and POKER.move_json(GAME, bid),
+        "hand_claim": hand and POKER.move_json(GAME, format_poker_bid(hand)),
+    }
 
 
 # A MovePicker of its own on the page, fed a made-up view of seat 0 ("me") against Ann;
@@ -72,7 +92,8 @@ PICKER_JS = """async ({view, rules}) => {
   const S = {seat: 0, oddsOn: false, pending: false,
     room: {family: 'poker', status: 'playing', rules, seats: [{name: 'me'}, {name: 'Ann'}]},
     view: {game_no: 1, round: 0, to_move: 0, bids: [], names: ['me', 'Ann'], cup: [],
-           outside: [], passed_cup: null, current_bid: null, bidder: -1, ...view}};
+           outside: [], passed_cup: null, current_bid: null, current_bid_move: null,
+           hand_claim: null, bidder: -1, ...view}};
   const sent = [];
   const $ = (id) => document.getElementById(id);
   const tray = () => renderTray($('pt-tray'), $('pt-dice'), S, picker.selection());
@@ -84,7 +105,7 @@ PICKER_JS = """async ({view, rules}) => {
 
 
 def _picker(page: Page, **view: Any) -> None:
-    page.evaluate(PICKER_JS, {"view": view, "rules": None})
+    page.evaluate(PICKER_JS, {"view": _served(view), "rules": None})
 
 
 def _claim(page: Page) -> str | None:
@@ -96,22 +117,6 @@ def _claim(page: Page) -> str | None:
 def _sent(page: Page) -> list[str]:
     sent: list[str] = page.evaluate("() => window.__poker.sent")
     return sent
-
-
-def test_the_hand_reading_is_the_engines(browser: Browser, server: str) -> None:
-    """family-poker-words.js reads every one of the 252 poker hands as the engine does (the
-    "My hand" shortcut's claim)."""
-    page = new_page(browser)
-    page.goto(server + "/")
-    hands = [list(h) for h in combinations_with_replacement(FACE_SYMBOLS, 5)]
-    got = page.evaluate(
-        "async (hands) => { const w = await import('/static/family-poker-words.js');"
-        " return hands.map((h) => w.pokerHand(h)); }",
-        hands,
-    )
-    assert got == [_hand(h) for h in hands]
-    no_page_errors(page)
-    page.context.close()
 
 
 def test_the_claim_builder(browser: Browser, server: str) -> None:
@@ -201,7 +206,7 @@ def test_the_claim_builder(browser: Browser, server: str) -> None:
     _picker(
         page,
         phase="pass",
-        legal=[{"action": 2, "text": "left"}, {"action": 3, "text": "right"}],
+        legal=_legal([(2, "left"), (3, "right")]),
         current_bid="pair K",
         bidder=0,
         cup=cup,
@@ -210,7 +215,7 @@ def test_the_claim_builder(browser: Browser, server: str) -> None:
     _picker(
         page,
         phase="respond",
-        legal=[{"action": 0, "text": "liar"}, {"action": 1, "text": "accept"}],
+        legal=_legal([(0, "liar"), (1, "accept")]),
         current_bid="pair K",
         bidder=1,
     )
@@ -232,7 +237,7 @@ def test_the_roll_step_draws_every_die(browser: Browser, server: str) -> None:
         s = s.apply_action(parse_face(face))
     for move in ("four Q", "left", "accept", "out 9"):
         s = s.apply_action(game.string_to_action(move))
-    legal = [{"action": a, "text": game.action_to_string(a)} for a in s.legal_actions()]
+    legal = _legal([(a, game.action_to_string(a)) for a in s.legal_actions()])
     page = new_page(browser, viewport=PHONE)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")

@@ -120,7 +120,9 @@ WORDS_JS = """async () => {
   const S = {seat: 0,
              room: {family: 'bidding', status: 'playing', seats, rules: {faces: 6, wild: 1}},
              view: {names: ['ann', 'bob'], game_no: 1, round: 1, results: []}};
-  const res = {bid: '3x5', count: 1, call: 'liar', caller: 'bob', bidder: 'ann',
+  const bid = (quantity, face) => ({kind: 'bid', quantity, face});
+  const res = {bid: '3x5', bid_move: bid(3, 5), count: 1, call: 'liar', caller: 'bob',
+               bidder: 'ann',
                losses: {ann: 2}, dice: {ann: 3, bob: 5}, next_opener: 'ann',
                reveal: {ann: [1, 2, 3], bob: [5, 6, 6]}};
   const mine = table.describeResult(S, res, 0).sentences.join(' ');
@@ -128,6 +130,10 @@ WORDS_JS = """async () => {
   const poker = {seat: 0, room: {family: 'poker', status: 'playing', seats},
                  view: {names: ['ann', 'bob'], game_no: 1, round: 1,
                         results: [{bid: 'pair K', reading: 'high A', stood: false,
+                                   bid_move: {kind: 'claim', category: 'pair', ranks: ['K'],
+                                              kickers: []},
+                                   reading_move: {kind: 'claim', category: 'high',
+                                                  ranks: ['A'], kickers: []},
                                    call: 'liar', caller: 1, bidder: 0, loser: 0,
                                    hand: ['9', 'J', 'Q', 'K', 'A']}]}};
   const el = document.createElement('section');
@@ -136,8 +142,10 @@ WORDS_JS = """async () => {
     mine, theirs,
     pokerSays: table.describeResult(poker, poker.view.results[0], 0).sentences.join(' '),
     pokerTitle: el.querySelector('h3').textContent,
-    one: bidding.bidWords('1x6'), three: bidding.bidWords('1x3'), many: bidding.bidWords('4x6'),
-    show1: bidding.moveWords('show 4'), show2: bidding.moveWords('show 1,4'),
+    one: bidding.bidWords(bid(1, 6)), three: bidding.bidWords(bid(1, 3)),
+    many: bidding.bidWords(bid(4, 6)),
+    show1: bidding.moveWords({kind: 'show', dice: [4]}),
+    show2: bidding.moveWords({kind: 'show', dice: [1, 4]}),
     seen: seenSentence({known: 1, unseen: 10}),
     seenOpen: seenSentence({known: 0, unseen: 1}, true),
   };

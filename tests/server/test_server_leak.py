@@ -29,19 +29,20 @@ BIDDING_KEYS = {
     "player", "names", "rules", "round", "phase", "to_move", "opener", "dice_counts", "my_dice",
     "shown", "stash", "stash_size", "dice_in_play", "bids", "current_bid", "bidder", "callers",
     "legal_actions", "chips", "game_pot", "round_pot", "pile", "scores", "lost", "palifico",
-    "winner", "results", "legal", "game_no", "viewer",
+    "winner", "results", "legal", "game_no", "viewer", "current_bid_move", "current_bid_odds",
 }  # fmt: skip
 POKER_KEYS = {
     "player", "names", "rules", "round", "phase", "to_move", "opener", "lives", "direction",
     "holder", "cup", "cup_count", "outside", "passed_cup", "known_cup", "public_cup",
     "cup_known_by", "bids", "current_bid", "bidder",
     "five_attempts", "legal_actions", "results", "winner", "legal", "game_no", "viewer",
+    "current_bid_move", "hand_claim",
 }  # fmt: skip
 EVENT_KEYS = {
     "seq", "kind", "preset", "options", "turn_timer", "seat", "name", "seat_kind", "level",
     "game_no", "players", "opener", "action", "text", "auto", "round", "commitment",
     "client_seeds", "next_commitment", "server_seed", "winner", "connected", "away", "note",
-    "timeout",
+    "timeout", "move",
 }  # fmt: skip
 
 
@@ -75,6 +76,7 @@ def check_frame(seat: int, frame: dict[str, Any], state: Any) -> None:
         if seat < 0:
             assert view["my_dice"] == []
             assert view["legal_actions"] == []
+            assert view["current_bid_odds"] is None  # the odds are a seat's own knowledge
         else:
             assert view["my_dice"] in ([], list(state.hand(seat)))
             if view["my_dice"]:
@@ -87,6 +89,7 @@ def check_frame(seat: int, frame: dict[str, Any], state: Any) -> None:
         assert set(view) == POKER_KEYS, set(view) ^ POKER_KEYS
         if seat < 0 or not state.sees_cup(seat):
             assert view["cup"] == []
+            assert view["hand_claim"] is None  # the reading of dice only that seat sees
         if seat < 0:
             assert view["passed_cup"] is None and view["legal_actions"] == []
         # known dice: exactly the core's own view of this seat (its knowledge, or the public)
@@ -182,6 +185,7 @@ def test_the_checker_catches_a_leak(tmp_path: Path) -> None:
 
     state = Game(preset("openspiel")).new_initial_state().apply_action(3).apply_action(6)
     view = state.view(0).to_dict() | {"results": [], "legal": [], "game_no": 1, "viewer": 0}
+    view |= {"current_bid_move": None, "current_bid_odds": None}
     frame = {"type": "update", "version": 1, "data": {"view": view, "events": []}}
     check_frame(0, frame, state)
     with pytest.raises(AssertionError):

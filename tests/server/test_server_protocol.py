@@ -373,7 +373,15 @@ def test_static_files(tmp_path: Path) -> None:
         assert js.status_code == 200
         assert js.headers["content-type"].startswith("text/javascript")
         assert "import" in js.text
-        for name in ("api.js", "table.js", "dice.js", "replay.js", "odds.js", "dom.js", "i18n.js"):
+        for name in (
+            "api.js",
+            "table.js",
+            "dice.js",
+            "replay.js",
+            "family.js",
+            "dom.js",
+            "i18n.js",
+        ):
             assert c.get(f"/static/{name}").status_code == 200, name
         spanish = c.get("/static/i18n-es.json")  # the page's Spanish (docs/I18N.md)
         assert spanish.headers["content-type"].startswith("application/json")

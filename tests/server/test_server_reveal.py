@@ -143,7 +143,8 @@ def test_history_is_every_public_move_of_the_game() -> None:
     assert [m["seq"] for m in h] == [e.seq for e in actions]
     assert [m["text"] for m in h] == [e.data["text"] for e in actions]
     assert max(m["round"] for m in h) >= 1 and h[0]["round"] == 0
-    assert set(h[0]) == {"seq", "round", "seat", "text"}  # public fields only
+    assert set(h[0]) == {"seq", "round", "seat", "text", "move"}  # public fields only
+    assert h[-1]["move"] == {"kind": "call", "call": h[-1]["text"]}  # the game ends on a call
 
 
 # ---------------------------------------------------------------- the room (actor)

@@ -259,8 +259,28 @@ class Family(ABC):
         """What ``seat`` (-1: a spectator) may see of ``state``, as the server's ``view``
         object (``docs/PROTOCOL.md``), built from the rules core's own ``state.view(seat)``."""
 
+    @abstractmethod
+    def move_json(self, game: GameAPI, text: str) -> JSONObject:
+        """A move's notation (``game.action_to_string``'s: ``legal``, ``history`` and the
+        ``action`` events carry it) as a structured move, so that a client words it without
+        reading notation (``docs/PROTOCOL.md``, "Moves"): ``{"kind": "bid", "quantity": 3,
+        "face": 5}``, ``{"kind": "call", "call": "liar"}``, a poker claim's category and
+        faces..."""
+
+    def legal_frame(self, state: StateAPI, seat: int, actions: Sequence[int]) -> list[JSONObject]:
+        """The ``legal`` list of ``seat``'s view: each of ``actions`` with its notation and its
+        structured move. A family may add what the seat's own view tells of a move (the bidding
+        family: each bid's chance from the seat's own dice)."""
+        game = state.game
+        out: list[JSONObject] = []
+        for action in actions:
+            text = game.action_to_string(action, seat)
+            out.append({"action": action, "text": text, "move": self.move_json(game, text)})
+        return out
+
     def public_rules(self, rules: RulesAPI) -> JSONObject | None:
-        """The dice facts a browser needs for its odds helper (None: no helper)."""
+        """The dice facts a browser needs to lay out bids and light up the dice that count (the
+        room's ``rules``; None: none)."""
         return None
 
     @abstractmethod

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from liarsdice.core.api import StateAPI, ViewAPI
+from liarsdice.core.api import GameAPI, StateAPI, ViewAPI
 from liarsdice.families import family_of_game
 from liarsdice.server.protocol import PROTOCOL_VERSION, envelope
 
@@ -76,12 +76,13 @@ def view_dict(room: RoomState, seat: int, live: Live | None = None) -> dict[str,
     if state is None or game is None:
         return None
     position = room.position_of(seat)
-    out = family_of_game(game).view_frame(state, position)  # the core's state.view, once
+    family = family_of_game(game)
+    out = family.view_frame(state, position)  # the core's state.view, once
     if room.revealing:  # nobody moves while a round's reveal shows
         out["legal_actions"] = []
-    out["legal"] = [
-        {"action": a, "text": game.action_to_string(a, position)} for a in out["legal_actions"]
-    ]
+    # each legal move with its notation and its structured move (and what the seat's own view
+    # tells of it: the bidding family's chances)
+    out["legal"] = family.legal_frame(state, position, out["legal_actions"])
     out["game_no"] = room.game_no
     out["viewer"] = None if position == SPECTATOR else position
     if live is not None and seat >= 0:
@@ -108,10 +109,15 @@ def stock_of(room: RoomState, seat: int) -> tuple[int, str] | None:
 
 def history(room: RoomState) -> list[dict[str, Any]]:
     """The current game's public moves, round by round (every recipient may see them: they
-    are the ``action`` events' public fields), for the log of a page opened late."""
+    are the ``action`` events' public fields), for the log of a page opened late; each with
+    its structured ``move`` (the family's ``move_json``)."""
     out = []
+    game = room.game
+    family = None if game is None else family_of_game(game)
     for m in room.moves:
         d: dict[str, Any] = {"seq": m.seq, "round": m.round, "seat": m.seat, "text": m.text}
+        if family is not None and game is not None:
+            d["move"] = family.move_json(game, m.text)
         if m.auto:
             d["auto"] = True
         if m.timeout:
@@ -158,12 +164,16 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 
 
-def event_dict(ev: Event) -> dict[str, Any]:
-    """A logged event as every recipient may see it (no event field depends on the seat)."""
+def event_dict(ev: Event, game: GameAPI | None = None) -> dict[str, Any]:
+    """A logged event as every recipient may see it (no event field depends on the seat);
+    an ``action`` event with its structured ``move`` too when the room's ``game`` is given
+    (the family's ``move_json`` of its notation)."""
     d = ev.data
     out: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind}
     for key, logged in _EVENT_FIELDS.get(ev.kind, ()):
         out[key] = d.get(logged[:-1]) if logged.endswith("?") else d[logged]
+    if ev.kind == "action" and game is not None and out.get("text"):
+        out["move"] = family_of_game(game).move_json(game, out["text"])
     return out
 
 
@@ -302,7 +312,7 @@ class Broadcast:
         now: float = 0.0,
     ) -> None:
         self.room, self.from_seq, self.now, self.live = room, from_seq, now, live
-        self.events = [event_dict(ev) for ev in events] + [dict(e) for e in ephemeral]
+        self.events = [event_dict(ev, room.game) for ev in events] + [dict(e) for e in ephemeral]
         self.room_facts = room_dict(room, live)
         self._shared = f'"events":{_json(self.events)},"room":{_json(self.room_facts)}'
         self._frames: dict[int, Encoded] = {}

@@ -3,6 +3,8 @@ wild ones, the ones-halving ladder, exact calls, chips, stashes, scored rooms.""
 
 from __future__ import annotations
 
+import functools
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -17,9 +19,11 @@ from liarsdice.bots import (
     RandomBot,
 )
 from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
+from liarsdice.core.bidding.bid import Bid, read_bid
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import OPTIONS, PRESETS, Rules, preset
 from liarsdice.core.bidding.state import Phase, RoundResult, State
+from liarsdice.core.bidding.view import PlayerView
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
@@ -31,6 +35,7 @@ from liarsdice.notation.bidding import record as record_module
 from liarsdice.notation.bidding import text as text_module
 from liarsdice.notation.common import Source
 from liarsdice.notation.text_common import option_text
+from liarsdice.odds import at_least_table, bid_odds, known_matches, unseen_dice
 
 if TYPE_CHECKING:
     from liarsdice.families.adapter import Adapter
@@ -157,11 +162,59 @@ class BiddingFamily(Family):
 
     # -------------------------------------------------------------------------- the server
     def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
+        """The core's view, its finished rounds with their reveals, and what a page shows of
+        the bid to beat: ``current_bid_move`` (structured) and, for a seated viewer,
+        ``current_bid_odds`` (the chance it is true from the seat's own dice and every die
+        shown: the seat's own information)."""
         state = own(state, State)
         view = state.view(seat)
         out = view.to_dict()
         out["results"] = [self._result_frame(state, r) for r in view.results]
+        bid = view.current_bid
+        out["current_bid_move"] = None if bid is None else _bid_json(bid)
+        seated = 0 <= seat < state.game.num_players
+        odds = None if bid is None or not seated else _odds(state.game, view, bid)
+        out["current_bid_odds"] = odds
         return out
+
+    def legal_frame(self, state: StateAPI, seat: int, actions: Sequence[int]) -> list[JSONObject]:
+        """The legal moves, each bid with ``chance``: how likely it is true from the seat's own
+        dice and every die shown (``liarsdice.odds``, as the bots and the analysis read it).
+        Built in one pass (a frame of the seat to move can hold a hundred bids): each move's
+        structure is the notation's, read once and shared (:func:`_move_of`; frames are only
+        encoded), and each face's chances are worked out once."""
+        if not actions:
+            return []
+        state = own(state, State)
+        game = state.game
+        view = state.view(seat)
+        notations = _notations(game)
+        tables: dict[int, list[float]] = {}  # by face: every quantity's chance, rounded
+        out: list[JSONObject] = []
+        for action in actions:
+            found = notations.get(action)
+            if found is None:
+                text = game.action_to_string(action)
+                found = notations[action] = (text, _move_of(text, game.rules.faces))
+            text, move = found
+            entry: JSONObject = {"action": action, "text": text, "move": move}
+            if move["kind"] == "bid":
+                face, quantity = move["face"], move["quantity"]
+                chances = tables.get(face)
+                if chances is None:
+                    table = at_least_table(game, view, face)
+                    chances = tables[face] = [round(x, ODDS_DIGITS) for x in table]
+                entry["chance"] = chances[quantity] if quantity < len(chances) else 0.0
+            out.append(entry)
+        return out
+
+    def move_json(self, game: GameAPI, text: str) -> JSONObject:
+        """``3x5`` -> ``{"kind": "bid", "quantity": 3, "face": 5}``; ``liar`` and ``exact``:
+        ``{"kind": "call", "call": "liar"}``; ``show 6,6``: ``{"kind": "show", "dice": [6,
+        6]}``; ``no-show``, ``buy``: ``{"kind": "no_show"}``, ``{"kind": "buy"}``. Read from the
+        notation (not from the game's action numbers, which depend on the dice in play: an
+        event of a game before a rematch reads the same)."""
+        return _copy(_move_of(text, own(game, Game).rules.faces))
 
     def _result_frame(self, state: State, result: RoundResult) -> dict[str, Any]:
         """A finished round: the replay summary's item plus what the challenge revealed.
@@ -173,6 +226,7 @@ class BiddingFamily(Family):
         out = record_module.summarize_result(game, result)
         out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
         out["palifico"] = result.palifico
+        out["bid_move"] = _bid_json(result.bid)
         if result.stash:
             out["stash"] = list(result.stash)
         return out
@@ -202,6 +256,60 @@ class BiddingFamily(Family):
         from liarsdice.families.bidding.adapter import BiddingAdapter  # NumPy, on first use
 
         return BiddingAdapter
+
+
+ODDS_DIGITS = 4
+"""Decimals of the chances a view carries (0.4273: a page shows whole percents)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_of(text: str, faces: int) -> JSONObject:
+    """A move's notation read once (the same texts come back in every frame); shared by the
+    cache: callers get a copy (:func:`_copy`)."""
+    t = text.strip().lower()
+    if t in ("liar", "exact"):
+        return {"kind": "call", "call": t}
+    if t == "no-show":
+        return {"kind": "no_show"}
+    if t == "buy":
+        return {"kind": "buy"}
+    if t.startswith("show "):
+        return {"kind": "show", "dice": [int(x) for x in t[5:].split(",")]}
+    return _bid_json(read_bid(t, faces=faces))
+
+
+_NOTATIONS: weakref.WeakKeyDictionary[Game, dict[int, tuple[str, JSONObject]]] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each game's actions in notation and structured, as a frame's ``legal`` list needs them (a
+game's action numbers mean the same moves while it lasts)."""
+
+
+def _notations(game: Game) -> dict[int, tuple[str, JSONObject]]:
+    found = _NOTATIONS.get(game)
+    if found is None:
+        found = _NOTATIONS[game] = {}
+    return found
+
+
+def _copy(move: JSONObject) -> JSONObject:
+    return {k: list(v) if isinstance(v, list) else v for k, v in move.items()}
+
+
+def _bid_json(bid: Bid) -> JSONObject:
+    return {"kind": "bid", "quantity": bid.quantity, "face": bid.face}
+
+
+def _odds(game: Game, view: PlayerView, bid: Bid) -> JSONObject:
+    """The chance ``bid`` is true for the viewer (at least, exactly) and what it is worked out
+    from: the dice the viewer sees that count (``known``) and the dice hidden from them."""
+    at_least, exactly = bid_odds(game, view, bid)
+    return {
+        "at_least": round(at_least, ODDS_DIGITS),
+        "exactly": round(exactly, ODDS_DIGITS),
+        "known": known_matches(game, view, bid),
+        "unseen": unseen_dice(view),
+    }
 
 
 def _preset(name: str, overrides: Mapping[str, Any]) -> Rules:

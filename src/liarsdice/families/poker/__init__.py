@@ -3,6 +3,7 @@ bids of poker hands, lives."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -10,7 +11,9 @@ from liarsdice.bots import BotTable, PokerBayesBot, PokerExpertBot, PokerProbBot
 from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
+from liarsdice.core.poker.actions import ACCEPT, LEFT, LIAR, RIGHT
 from liarsdice.core.poker.game import PokerGame
+from liarsdice.core.poker.hands import HAND_SIZE, PokerBid, format_face, hand_bid
 from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import PokerRoundResult, PokerState
 from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
@@ -127,7 +130,31 @@ class PokerFamily(Family):
         return len(own(result, PokerRoundResult).hand)  # the hand under the cup, die by die
 
     def view_frame(self, state: StateAPI, seat: int) -> JSONObject:
-        return own(state, PokerState).view(seat).to_dict()
+        """The core's view, with what a page shows structured: ``current_bid_move``, each
+        result's ``bid_move`` and ``reading_move`` (the claim and the hand's reading), and
+        ``hand_claim``: the claim the viewer's five dice make while it sees them all (under
+        the cup and outside it: the seat's own information), else null."""
+        view = own(state, PokerState).view(seat)
+        out = view.to_dict()
+        bid = view.current_bid
+        out["current_bid_move"] = None if bid is None else _claim_json(bid)
+        dice = (*view.cup, *view.outside)
+        known = view.cup and len(dice) == HAND_SIZE
+        out["hand_claim"] = _claim_json(hand_bid(dice)) if known else None
+        for result, frame in zip(view.results, out["results"], strict=True):
+            frame["bid_move"] = _claim_json(result.bid)
+            frame["reading_move"] = _claim_json(result.reading)
+        return out
+
+    def move_json(self, game: GameAPI, text: str) -> JSONObject:
+        """``pair K A`` -> ``{"kind": "claim", "category": "pair", "ranks": ["K"], "kickers":
+        ["A"]}``; ``liar``: ``{"kind": "call", "call": "liar"}``; ``accept``: ``{"kind":
+        "accept"}``; ``left``: ``{"kind": "pass", "direction": "left"}``; ``out K K``:
+        ``{"kind": "arrange", "outside": ["K", "K"]}``; ``shake reroll 9``: ``{"kind": "roll",
+        "shake": true, "dice": ["9"]}``; ``keep Q Q``: ``{"kind": "keep", "dice": ["Q",
+        "Q"]}`` (faces as their symbols, as the views write them)."""
+        own(game, PokerGame)  # (the notation is the same under every rules: one reading)
+        return {k: list(v) if isinstance(v, list) else v for k, v in _move_of(text).items()}
 
     # -------------------------------------------------------------------------------- bots
     bots = BotTable(levels=(PokerRandomBot, PokerProbBot, PokerBayesBot, PokerExpertBot))
@@ -143,6 +170,53 @@ class PokerFamily(Family):
         from liarsdice.families.poker.adapter import PokerAdapter  # NumPy, on first use
 
         return PokerAdapter
+
+
+_NOTATION = PokerGame(poker_preset("poker-dice"))
+"""A game to read notation with: poker dice's actions and their notation are the same under
+every rules (``core/poker/actions.py``)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _move_of(text: str) -> JSONObject:
+    """A move's notation read once (the same texts come back in every frame); shared by the
+    cache: :meth:`PokerFamily.move_json` hands out copies."""
+    game = _NOTATION
+    action = game.string_to_action(text)
+    fixed: dict[int, JSONObject] = {
+        LIAR: {"kind": "call", "call": "liar"},
+        ACCEPT: {"kind": "accept"},
+        LEFT: {"kind": "pass", "direction": "left"},
+        RIGHT: {"kind": "pass", "direction": "right"},
+    }
+    if action in fixed:
+        return fixed[action]
+    bid = game.action_bid(action)
+    if bid is not None:
+        return _claim_json(bid)
+    out = game.action_arranged(action)
+    if out is not None:
+        return {"kind": "arrange", "outside": _faces(out)}
+    roll = game.action_roll(action)
+    if roll is not None:
+        return {"kind": "roll", "shake": roll[0], "dice": _faces(roll[1])}
+    kept = game.action_kept(action)
+    return {"kind": "keep", "dice": _faces(kept or ())}
+
+
+def _faces(dice: Sequence[int]) -> list[str]:
+    return [format_face(f) for f in dice]
+
+
+def _claim_json(bid: PokerBid) -> JSONObject:
+    """A claim structured: its category as the notation names it, its ranks and its other
+    dice (a straight's rank: its top face, K low or A high)."""
+    return {
+        "kind": "claim",
+        "category": bid.category.name.lower().replace("_", " "),
+        "ranks": _faces(bid.ranks),
+        "kickers": _faces(bid.kickers),
+    }
 
 
 POKER = PokerFamily()

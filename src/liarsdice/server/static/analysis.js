@@ -21,13 +21,13 @@ const lossText = (x, values) => (!known(x) ? "–" : values === "points" ? point
 const points = (x) => (Math.round(10 * x) / 10).toLocaleString(document.documentElement.lang || undefined);
 const capital = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 
-// One part of a move as the analysis writes it (the record's "5x6, show 6 6", "accept, three
-// K", "pair K, pass left"; the expert's "5x6, show 6,6"), in the notation the table's log reads.
-function asAction(part) {
-  if (part.startsWith("pass ")) return part.slice(5); // "left", "right"
-  if (part === "no show") return "no-show";
-  if (/^show [\d ,]+$/.test(part)) return `show ${part.slice(5).split(/[ ,]+/).join(",")}`;
-  return part;
+/** One part of a move as the analysis writes it (the record's "5x6, show 6 6", "accept, three
+ * K", "pair K, pass left"; the expert's "5x6, show 6,6") in the page's words: read by the
+ * family's reader of its notation (the analysis is a text format), said as the log says it. */
+function partWords(part, f) {
+  if (part === "accept (five of a kind)") return _("accepts the cup and tries for five of a kind");
+  const move = f.readMove(part);
+  return move ? f.moveWords(move) : part;
 }
 
 /** A move of the analysis in the page's words, as the table's log says it: "bids 5 × sixes,
@@ -37,8 +37,14 @@ export function moveWords(text, family) {
   const f = familyOf(family);
   return String(text)
     .split(", ")
-    .map((part) => (part === "accept (five of a kind)" ? _("accepts the cup and tries for five of a kind") : f.moveWords(asAction(part))))
+    .map((part) => partWords(part, f))
     .join(", ");
+}
+
+/** A bid of the analysis (its notation) in the page's words: "2 × threes", "a pair of kings". */
+function bidWords(text, f) {
+  const move = f.readMove(text);
+  return move ? f.bidWords(move) : String(text);
 }
 
 /** A move as a choice, for the sentence that says why: "raising to 2 × sixes", "calling liar". */
@@ -49,7 +55,7 @@ export function choiceWords(text, faced, family) {
   if (first.startsWith("accept")) return _("accepting the cup");
   if (first === "buy") return _("buying a die");
   if (first.startsWith("ask ")) return moveWords(first, family);
-  const bid = familyOf(family).bidWords(first);
+  const bid = bidWords(first, familyOf(family));
   return faced ? _("raising to {bid}", { bid }) : _("opening with {bid}", { bid });
 }
 
@@ -115,7 +121,7 @@ function moveRows(analysis) {
       h("td", { text: String(m.round + 1) }),
       h("td", { text: m.player }),
       h("td", { text: moveWords(m.played, family) }),
-      h("td", { text: m.faced ? family.bidWords(m.faced) : "–" }),
+      h("td", { text: m.faced ? bidWords(m.faced, family) : "–" }),
       h("td", { text: pct(m.p_known) }),
       h("td", { text: pct(m.p_actual) }),
       h("td", { text: !known(m.expert) ? "–" : m.agrees ? _("{move} (same)", { move: moveWords(m.expert, family) }) : moveWords(m.expert, family) }),

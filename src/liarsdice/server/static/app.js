@@ -684,16 +684,18 @@ function onEvent(ev, before) {
       if (ev.seat !== S.seat) announce(_("{name} says: {text}", { name: ev.name, text: unescapeHtml(ev.text) }));
       break;
     case "action": {
+      if (!ev.move) break; // (an event logged before moves were structured: the log has it)
       // "played by the computer" only for a person's seat (away, or left): bots always are
       const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
       const name = nameOf(namesView, ev.seat);
       const family = familyOf(S);
-      const move = family.moveWords(ev.text);
-      if (ev.seat === S.seat) announce(ev.timeout ? _("Time ran out. Your move: {move} (played for you).", { move: family.bidWords(ev.text) }) : _("Your move: {move}.", { move: family.bidWords(ev.text) }));
+      const move = family.moveWords(ev.move);
+      const mine = family.isBid(ev.move) ? family.bidWords(ev.move) : family.moveWords(ev.move, true);
+      if (ev.seat === S.seat) announce(ev.timeout ? _("Time ran out. Your move: {move} (played for you).", { move: mine }) : _("Your move: {move}.", { move: mine }));
       else if (ev.timeout) announce(_("{name} {move} (time ran out: played for them).", { name, move }));
       else if (ev.auto && person) announce(_("{name} {move} (played by the computer).", { name, move }));
       else announce(_("{name} {move}.", { name, move }));
-      if (family.isBid(ev.text)) play("bid");
+      if (family.isBid(ev.move)) play("bid");
       break;
     }
     case "game_started":
@@ -759,7 +761,7 @@ function afterFrame(live, before) {
     if (mine && key !== page.turnKey) {
       page.turnKey = key;
       if (v.current_bid && v.bidder === me(S)) announce(_("Your claim stands: pass the cup."));
-      else announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: familyOf(S).bidWords(v.current_bid) }) : _("Your turn: you open the bidding."));
+      else announce(v.current_bid ? _("Your turn. The bid to beat is {bid}.", { bid: familyOf(S).bidWords(v.current_bid_move) }) : _("Your turn: you open the bidding."));
       if (live) play("turn");
       bringMovesIntoView = true;
     }

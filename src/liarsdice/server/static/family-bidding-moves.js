@@ -6,7 +6,7 @@
 import { fill, h } from "./dom.js";
 import { die, faceName, faceWords } from "./dice.js";
 import { _ } from "./i18n.js";
-import { groupMoves, multiset, pickedMove, tokensAfter } from "./pickers.js";
+import { groupMoves, multiset, pickedMove } from "./pickers.js";
 
 const ZONE_HAND = { key: "hand", label: "", mine: true };
 
@@ -19,12 +19,11 @@ const BUTTONS = {
   "ask count": [_("Ask how many dice are left (costs a die)"), "", () => _("Ask how many dice are left: costs a die")],
 };
 
-/** Which control a legal move goes to. */
-function category(text) {
-  if (/^\d+x\d+$/.test(text)) return "bid";
-  if (text.startsWith("show ")) return "show";
-  return "button";
-}
+/** Which control a legal move goes to (by its structured move). */
+const category = (move) => (move.kind === "bid" || move.kind === "show" ? move.kind : "button");
+
+/** A button move's key in the buttons' tables ("liar", "exact", "no-show", "buy"). */
+const buttonKey = (move) => (move.kind === "call" ? move.call : move.kind === "no_show" ? "no-show" : move.kind);
 
 export class BiddingControls {
   /** `family`: the bidding family's object (its notation and odds); `picker`: the MovePicker. */
@@ -37,9 +36,9 @@ export class BiddingControls {
 
   build(S, cur) {
     this.S = S;
-    const groups = groupMoves(S.view.legal, (m) => category(m.text));
+    const groups = groupMoves(S.view.legal, (m) => category(m.move));
     return [
-      this.picker.buttons(groups.get("button") || [], cur, BUTTONS),
+      this.picker.buttons(groups.get("button") || [], cur, BUTTONS, buttonKey),
       groups.get("bid") ? this.bidGrid(groups.get("bid")) : null,
       groups.get("show") ? this.showPicker(groups.get("show")) : null,
     ];
@@ -48,14 +47,14 @@ export class BiddingControls {
   bidGrid(bids) {
     const S = this.S;
     const byQty = new Map();
-    for (const move of bids) {
-      const b = this.family.parseBid(move.text);
+    for (const entry of bids) {
+      const b = entry.move;
       if (!byQty.has(b.quantity)) byQty.set(b.quantity, new Map());
-      byQty.get(b.quantity).set(b.face, move);
+      byQty.get(b.quantity).set(b.face, entry);
     }
     this.byQty = byQty;
     const qs = [...byQty.keys()].sort((a, b) => a - b);
-    const faces = (S.room.rules && S.room.rules.faces) || Math.max(6, ...bids.map((m) => this.family.parseBid(m.text).face));
+    const faces = (S.room.rules && S.room.rules.faces) || Math.max(6, ...bids.map((m) => m.move.face));
     const wild = S.room.rules ? S.room.rules.wild : null;
     // Start on the least quantity with a bid on a face that isn't wild (the usual raise).
     const plain = qs.find((q) => [...byQty.get(q).keys()].some((f) => f !== wild));
@@ -123,8 +122,7 @@ export class BiddingControls {
     const buttons = [];
     for (let f = 1; f <= this.faces; f++) {
       const move = legal.get(f);
-      const text = `${this.qty}x${f}`;
-      const odds = move ? this.family.oddsPercent(this.S, text) : null;
+      const odds = move ? this.family.oddsPercent(this.S, move) : null;
       buttons.push(
         h(
           "button",
@@ -153,7 +151,7 @@ export class BiddingControls {
   /** Show-and-reroll: pick dice to show; the rest are re-rolled. */
   showPicker(moves) {
     const S = this.S;
-    const byKey = new Map(moves.map((m) => [multiset(tokensAfter(m.text, "show ", ",")), m]));
+    const byKey = new Map(moves.map((m) => [multiset(m.move.dice), m]));
     for (const m of moves) this.picker.placed.add(m.action);
     const dice = S.view.my_dice.map((f) => ({ face: f, picked: false, zone: ZONE_HAND, src: "mine", label: "" }));
     const sel = { mode: "show", title: _("Your dice"), caption: _("Click dice to show them to everyone; the others are re-rolled. Then you raise."), dice };

@@ -9,22 +9,14 @@ import { h, sync } from "./dom.js";
 import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
 import { cup, die, dieBack, diceRow, facePlural, faceWords } from "./dice.js";
 import { myTurn, nameOf, seatOfName, speaker } from "./facts.js";
-import { bidOdds, percent } from "./odds.js";
 import { bidsWords, liarWords, withArticles } from "./words.js";
 import { BiddingControls } from "./family-bidding-moves.js";
 
-// ---------------------------------------------------------------- notation and words
+// ---------------------------------------------------------------- moves in words
 
-/** "3x5" -> {quantity: 3, face: 5}; anything else (liar, show...) -> null. */
-export function parseBid(text) {
-  const m = /^(\d+)x(\d+)$/.exec(String(text || ""));
-  return m ? { quantity: Number(m[1]), face: Number(m[2]) } : null;
-}
-
-/** A bid for people: "3x5" -> "3 × fives" ("3 × cincos"). */
-function bidWords(text) {
-  const bid = parseBid(text);
-  return bid ? _("{quantity} × {faces}", { quantity: bid.quantity, faces: faceWords(bid.face, bid.quantity) }) : String(text);
+/** A bid for people: {kind: "bid", quantity: 3, face: 5} -> "3 × fives" ("3 × cincos"). */
+function bidWords(move) {
+  return move && move.kind === "bid" ? _("{quantity} × {faces}", { quantity: move.quantity, faces: faceWords(move.face, move.quantity) }) : "";
 }
 
 /**
@@ -32,19 +24,40 @@ function bidWords(text) {
  * "You" ("bid 3 × fives"; Spanish "apuestas"). Each is a whole predicate message in both
  * persons (the name comes first in English and in Spanish alike).
  */
-function moveWords(text, you = false) {
-  const t = String(text);
-  if (t === "liar") return liarWords(you);
-  if (t === "exact") return you ? pgettext("you", "call exact") : _("calls exact");
-  if (t === "buy") return you ? pgettext("you", "buy a die") : _("buys a die");
-  if (t === "no-show") return you ? pgettext("you", "show nothing") : _("shows nothing");
-  if (t === "ask turn") return you ? pgettext("you", "ask whose turn it is") : _("asks whose turn it is");
-  if (t === "ask count") return you ? pgettext("you", "ask how many dice are left") : _("asks how many dice are left");
-  if (t.startsWith("show ")) {
-    const dice = withArticles(t.slice(5).split(",").map(Number));
-    return you ? pgettext("you", "show {dice} and re-roll the rest", { dice }) : _("shows {dice} and re-rolls the rest", { dice });
+function moveWords(move, you = false) {
+  switch (move.kind) {
+    case "call":
+      return move.call === "exact" ? (you ? pgettext("you", "call exact") : _("calls exact")) : liarWords(you);
+    case "buy":
+      return you ? pgettext("you", "buy a die") : _("buys a die");
+    case "no_show":
+      return you ? pgettext("you", "show nothing") : _("shows nothing");
+    case "ask":
+      if (move.question === "turn") return you ? pgettext("you", "ask whose turn it is") : _("asks whose turn it is");
+      return you ? pgettext("you", "ask how many dice are left") : _("asks how many dice are left");
+    case "show": {
+      const dice = withArticles(move.dice);
+      return you ? pgettext("you", "show {dice} and re-roll the rest", { dice }) : _("shows {dice} and re-rolls the rest", { dice });
+    }
+    default:
+      return bidsWords(bidWords(move), you);
   }
-  return bidsWords(bidWords(t), you);
+}
+
+/**
+ * A move of a record or of an analysis (their notation: "3x5", "liar", "show 6 6", "no show",
+ * "ask turn") as the structured move the server's frames carry; null when it is not the
+ * bidding family's notation.
+ */
+function readMove(text) {
+  const t = String(text).trim();
+  if (t === "liar" || t === "exact") return { kind: "call", call: t };
+  if (t === "buy") return { kind: "buy" };
+  if (t === "no-show" || t === "no show") return { kind: "no_show" };
+  if (t === "ask turn" || t === "ask count") return { kind: "ask", question: t.slice(4) };
+  if (t.startsWith("show ")) return { kind: "show", dice: t.slice(5).split(/[\s,]+/).filter(Boolean).map(Number) };
+  const m = /^(\d+)x(\d+)$/.exec(t);
+  return m ? { kind: "bid", quantity: Number(m[1]), face: Number(m[2]) } : null;
 }
 
 // ---------------------------------------------------------------- the rounds
@@ -93,13 +106,24 @@ function outRounds(view) {
 
 // ---------------------------------------------------------------- the odds helper
 
-/** The odds of a bid for this seat, as text (null when the odds are off or not a bid). */
-export function oddsText(S, text) {
-  const bid = parseBid(text);
-  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null) return null;
-  const o = bidOdds(S.view, S.room.rules, bid);
+/** 0.4273 -> "43%", with "<1%" and ">99%" at the ends. */
+export function percent(x) {
+  if (x >= 1) return "100%";
+  if (x <= 0) return "0%";
+  if (x < 0.005) return "<1%";
+  if (x > 0.995) return ">99%";
+  return `${Math.round(x * 100)}%`;
+}
+
+/**
+ * The odds of the bid to beat for this seat, as text (null when the odds are off): the
+ * server's `current_bid_odds` (worked out from the seat's own dice by liarsdice.odds).
+ */
+export function oddsText(S) {
+  const o = S.view && S.view.current_bid_odds;
+  if (!S.oddsOn || !o || S.seat === null) return null;
   const open = (S.view.shown || []).some((d) => d && d.length) || (S.view.stash || []).length > 0;
-  return _("Chance it's true: {chance} (exactly: {exactly}). {seen}", { chance: percent(o.atLeast), exactly: percent(o.exactly), seen: seenSentence(o, open) });
+  return _("Chance it's true: {chance} (exactly: {exactly}). {seen}", { chance: percent(o.at_least), exactly: percent(o.exactly), seen: seenSentence(o, open) });
 }
 
 /**
@@ -112,11 +136,10 @@ export function seenSentence(o, open = false) {
   return open ? _("You can see {known} of them; {hidden}.", { known, hidden }) : _("You hold {known} of them; {hidden}.", { known, hidden });
 }
 
-/** A bid's chance for this seat as a percentage ("43%"), or null when the odds are off. */
-function oddsPercent(S, text) {
-  const bid = parseBid(text);
-  if (!S.oddsOn || !bid || !S.view || !S.room.rules || S.seat === null) return null;
-  return percent(bidOdds(S.view, S.room.rules, bid).atLeast);
+/** A legal bid's chance for this seat as a percentage ("43%": the server's `chance`), or null when the odds are off. */
+function oddsPercent(S, entry) {
+  if (!S.oddsOn || S.seat === null || typeof entry.chance !== "number") return null;
+  return percent(entry.chance);
 }
 
 // ---------------------------------------------------------------- the table
@@ -151,12 +174,11 @@ function plateStock(S, { p, i, seat, count, out, over, isPlaying }) {
   };
 }
 
-/** The big picture of a bid: "5 ×" and a die. */
-function bidPicture(text) {
-  const bid = parseBid(text);
+/** The big picture of a bid: "5 ×" and a die (`text`: its notation, for data-bid). */
+function bidPicture(bid, text) {
   return h(
     "span",
-    { class: "bid-picture", id: "current-bid-text", role: "img", "aria-label": bidWords(text), "data-bid": text },
+    { class: "bid-picture", id: "current-bid-text", role: "img", "aria-label": bidWords(bid), "data-bid": text },
     h("span", { class: "bid-qty", "aria-hidden": "true", text: String(bid.quantity) }),
     h("span", { class: "bid-times", "aria-hidden": "true", text: "×" }),
     die(bid.face, { glyph: true }),
@@ -168,7 +190,7 @@ function centre(S) {
   const v = S.view;
   const total = diceInPlay(v);
   const pal = palifico(S, v.game_no, v.round);
-  const odds = v.current_bid ? oddsText(S, v.current_bid) : null;
+  const odds = v.current_bid_move ? oddsText(S) : null;
   const parts = [h("p", { class: "dice-total", id: "dice-total", "data-total": total }, withNodes(ngettext("{n} die in play", "{n} dice in play", total), { n: h("strong", { text: String(total) }) }))];
   if (v.stash && v.stash.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: _("Stash") }), diceRow(v.stash, { label: _("Stash"), small: true, src: "stash" })));
   else if (v.stash_size) parts.push(h("p", { class: "centre-sub", text: ngettext("Hidden stash: {n} die", "Hidden stash: {n} dice", v.stash_size) }));
@@ -198,11 +220,11 @@ function shownRow(S, matches = () => false) {
 function tray(el, heading, S, attrs) {
   const v = S.view;
   heading.textContent = _("Your dice");
-  const cur = parseBid(v.current_bid);
+  const cur = v.current_bid_move;
   const wild = S.room.rules ? S.room.rules.wild : null;
   const pal = palifico(S, v.game_no, v.round);
   const matches = (d) => Boolean(S.oddsOn && cur && (d === cur.face || (!pal && wild !== null && d === wild)));
-  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && v.current_bid, myShown(S)]);
+  const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && cur, myShown(S)]);
   sync(el, sig, () => {
     if (v.my_dice.length === 0 && !myShown(S).length) {
       return h("p", { class: "hint", text: (v.dice_counts[S.seat] || 0) === 0 ? _("You have no dice left: you are out. Watch the others finish.") : _("Rolling…") });
@@ -223,7 +245,7 @@ function tray(el, heading, S, attrs) {
 function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
   const { nm, isMe, about } = speaker(S);
   const title = _("Round {round}", { round: index + 1 });
-  const bid = parseBid(res.bid);
+  const bid = res.bid_move;
   const reveal = res.reveal || {};
   const pal = palifico(S, game, index, res);
   const all = Object.values(reveal).flat().concat(res.stash || []);
@@ -235,7 +257,7 @@ function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
   const matches = countsWild ? withWild : (d) => d === bid.face;
   const sentences = [];
   const note = pal ? _("Palifico round: ones were not wild.") : null;
-  const label = bidWords(res.bid);
+  const label = bidWords(bid);
   const bidder = nm(res.bidder);
   const exact = res.call === "exact";
   if (isMe(res.bidder)) {
@@ -299,7 +321,7 @@ function revealCount(S, res, d) {
 /** The reveal panel's count (dice of the bid's face lit one by one) and the verdict. */
 function revealStage(r, who) {
   const { res, S } = r;
-  const bid = parseBid(res.bid);
+  const bid = res.bid_move;
   const wild = S.room.rules ? S.room.rules.wild : null;
   const countsWild = r.d.matches(wild) && wild !== bid.face;
   const shown = r.phase === "lift" ? 0 : r.lit;
@@ -341,7 +363,7 @@ const TIPS = [
   {
     id: "bid",
     order: 20,
-    when: (S) => myTurn(S) && (S.view.legal || []).some((m) => parseBid(m.text) !== null),
+    when: (S) => myTurn(S) && (S.view.legal || []).some((m) => m.move.kind === "bid"),
     text: _("Your turn. A bid is about all the dice on the table, not just yours: “3 × fives” means at least three dice show a five. Pick how many, then click a face. Ones are wild: they count as any face."),
   },
   {
@@ -387,7 +409,7 @@ function replayHands(rd) {
 function describeSummary(round) {
   const losses = Object.entries(round.losses || {});
   const lost = losses.length ? losses.map(([name, k]) => ngettext("{name} loses {n} die", "{name} loses {n} dice", k, { name })).join("; ") : _("nobody loses a die");
-  const o = { name: round.caller, bidder: round.bidder, bid: bidWords(round.bid), count: round.count, lost };
+  const o = { name: round.caller, bidder: round.bidder, bid: bidWords(readMove(round.bid)), count: round.count, lost };
   return round.call === "exact" ? _("{name} called exact on {bidder}'s {bid}: there were {count}; {lost}.", o) : _("{name} called liar on {bidder}'s {bid}: there were {count}; {lost}.", o);
 }
 
@@ -419,10 +441,10 @@ export const BIDDING = {
   },
   optionsHint: () => _("For example dice=3 (fewer dice, shorter games), wild=none, loss=one."),
   hasOdds: true,
-  parseBid,
+  readMove,
   bidWords,
   moveWords,
-  isBid: (text) => parseBid(text) !== null,
+  isBid: (move) => move.kind === "bid",
   stock,
   finalStock,
   outRounds,

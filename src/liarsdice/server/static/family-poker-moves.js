@@ -6,8 +6,8 @@
 import { fill, h } from "./dom.js";
 import { faceName, faceWords } from "./dice.js";
 import { _, pgettext } from "./i18n.js";
-import { groupMoves, multiset, pickedMove, tokensAfter } from "./pickers.js";
-import { POKER_CATEGORIES, POKER_FACES, POKER_SHAPES, pokerCategory, pokerHand, pokerParts, pokerRank, pokerText, pokerWords } from "./family-poker-words.js";
+import { groupMoves, multiset, pickedMove } from "./pickers.js";
+import { POKER_CATEGORIES, POKER_FACES, POKER_SHAPES, claimWords, pokerRank } from "./family-poker-words.js";
 
 const ZONES = {
   cup: { key: "cup", label: _("Under the cup"), mine: true },
@@ -22,15 +22,12 @@ const BUTTONS = {
   right: [_("Pass right ⟲"), "", () => _("Pass the cup to the right")],
 };
 
-/** Which control a legal move goes to. */
-function category(text) {
-  if (["liar", "accept", "left", "right"].includes(text)) return "button";
-  if (text.startsWith("out ")) return "out";
-  if (text === "no reroll" || text === "shake" || text.startsWith("shake reroll ") || text.startsWith("reroll ")) return "roll";
-  if (text.startsWith("keep ")) return "keep";
-  if (pokerCategory(text)) return "bid";
-  return "button";
-}
+/** Which control a legal move goes to (by its structured move). */
+const CONTROLS = { claim: "bid", arrange: "out", roll: "roll", keep: "keep" };
+const category = (move) => CONTROLS[move.kind] || "button";
+
+/** A button move's key in the buttons' tables ("liar", "accept", "left", "right"). */
+const buttonKey = (move) => (move.kind === "call" ? move.call : move.kind === "pass" ? move.direction : move.kind);
 
 const rank = pokerRank;
 
@@ -42,9 +39,9 @@ export class PokerControls {
 
   build(S, cur) {
     this.S = S;
-    const groups = groupMoves(S.view.legal, (m) => category(m.text));
+    const groups = groupMoves(S.view.legal, (m) => category(m.move));
     return [
-      this.picker.buttons(groups.get("button") || [], cur, BUTTONS),
+      this.picker.buttons(groups.get("button") || [], cur, BUTTONS, buttonKey),
       groups.get("bid") ? this.pokerBids(groups.get("bid")) : null,
       groups.get("out") ? this.arrangePicker(groups.get("out")) : null,
       groups.get("roll") ? this.rollPicker(groups.get("roll")) : null,
@@ -67,24 +64,28 @@ export class PokerControls {
    * in view while you claim.
    */
   pokerBids(bids) {
-    this.claimMoves = new Map(bids.map((m) => [m.text, m]));
+    this.claimMoves = new Map(bids.map((m) => [claimKey(partsOf(m.move)), m]));
     for (const m of bids) this.picker.placed.add(m.action);
-    this.leastClaim = leastMove(bids).text;
-    const hand = pokerHand([...this.S.view.cup, ...this.S.view.outside]);
-    this.handClaim = hand && this.claimMoves.has(hand) ? hand : null;
-    this.claim = pokerParts(startingClaim(bids, this.S.view.current_bid, hand));
+    this.leastClaim = partsOf(leastMove(bids).move);
+    const hand = this.S.view.hand_claim ? partsOf(this.S.view.hand_claim) : null;
+    this.handClaim = hand && this.claimMoves.has(claimKey(hand)) ? hand : null;
+    this.claim = startingClaim(bids, this.S.view.current_bid_move, this.handClaim);
     this.claimBox = h("div", { class: "bid-grid claim-builder", id: "claim-builder" });
     this.drawClaim();
     return this.claimBox;
+  }
+
+  /** The legal claim of parts `c` ({cat, ranks, kickers}), or null. */
+  legalClaim(c) {
+    return this.claimMoves.get(claimKey(c)) || null;
   }
 
   /** Redraw the builder for `this.claim`, keeping the focus on the control that had it. */
   drawClaim() {
     const focused = this.claimBox.contains(document.activeElement) ? document.activeElement.id : null;
     const c = this.claim;
-    const text = pokerText(c);
-    const move = this.claimMoves.get(text) || null;
-    const legalKinds = new Set([...this.claimMoves.keys()].map(pokerCategory));
+    const move = this.legalClaim(c);
+    const legalKinds = new Set([...this.claimMoves.values()].map((m) => m.move.category));
     const kinds = POKER_CATEGORIES.filter(([cat]) => legalKinds.has(cat)).map(([cat, label]) => ({ value: cat, text: label }));
     const slots = [slot("claim-kind", _("Claim a hand:"), select("claim-kind", kinds, c.cat, (cat) => this.pickKind(cat)))];
     RANK_LABELS[c.cat]().forEach((label, i) => {
@@ -101,16 +102,17 @@ export class PokerControls {
       slots.push(h("div", { class: "claim-slot claim-kickers", role: "group", "aria-labelledby": "claim-kickers-label" }, h("span", { class: "claim-slot-label", id: "claim-kickers-label", text: _("Other dice") }), h("span", { class: "claim-kicker-row" }, kickers)));
     }
     const shortcut = (id, label, claim) =>
-      h("button", { type: "button", class: "claim-shortcut", id, disabled: claim === text, "data-move": claim, text: label, onclick: () => this.setClaim(claim) });
+      h("button", { type: "button", class: "claim-shortcut", id, disabled: claimKey(claim) === claimKey(c), "data-move": this.legalClaim(claim).text, text: label, onclick: () => this.setClaim(claim) });
+    const mine = this.handClaim;
     fill(
       this.claimBox,
       h("div", { class: "claim-line" }, slots),
       h(
         "div",
         { class: "claim-actions" },
-        h("button", { type: "button", class: "primary", id: "claim-button", "data-move": move ? move.text : null, disabled: !move, text: _("Claim {hand}", { hand: pokerWords(text) || text }), onclick: () => move && this.move(move) }),
-        this.handClaim ? shortcut("claim-mine", _("My hand: {hand}", { hand: pokerWords(this.handClaim) }), this.handClaim) : null,
-        this.leastClaim !== this.handClaim ? shortcut("claim-least", _("Lowest: {hand}", { hand: pokerWords(this.leastClaim) }), this.leastClaim) : null,
+        h("button", { type: "button", class: "primary", id: "claim-button", "data-move": move ? move.text : null, disabled: !move, text: _("Claim {hand}", { hand: claimWords(asMove(c)) }), onclick: () => move && this.move(move) }),
+        mine ? shortcut("claim-mine", _("My hand: {hand}", { hand: claimWords(asMove(mine)) }), mine) : null,
+        !mine || claimKey(this.leastClaim) !== claimKey(mine) ? shortcut("claim-least", _("Lowest: {hand}", { hand: claimWords(asMove(this.leastClaim)) }), this.leastClaim) : null,
       ),
       move ? null : h("p", { class: "hint claim-why", id: "claim-why", role: "status", text: this.whyNot(c) }),
     );
@@ -123,19 +125,19 @@ export class PokerControls {
     if (c.cat === "high" && c.kickers.filter(Boolean).length === 4 && pokerRank(c.ranks[0]) - Math.min(...c.kickers.map(pokerRank)) === 4) {
       return _("Five dice in a row are a straight: claim the straight.");
     }
-    const cur = this.S.view.current_bid;
-    return cur ? _("Too low: your claim must beat {bid}.", { bid: pokerWords(cur) || cur }) : _("You can't claim that now.");
+    const cur = this.S.view.current_bid_move;
+    return cur ? _("Too low: your claim must beat {bid}.", { bid: claimWords(cur) }) : _("You can't claim that now.");
   }
 
-  setClaim(text) {
-    this.claim = pokerParts(text);
+  setClaim(c) {
+    this.claim = normal(c);
     this.drawClaim();
   }
 
   /** Another kind of hand: its least legal claim. */
   pickKind(cat) {
-    const moves = [...this.claimMoves.values()].filter((m) => pokerCategory(m.text) === cat);
-    if (moves.length) this.setClaim(leastMove(moves).text);
+    const moves = [...this.claimMoves.values()].filter((m) => m.move.category === cat);
+    if (moves.length) this.setClaim(partsOf(leastMove(moves).move));
   }
 
   pickRank(i, face) {
@@ -151,12 +153,12 @@ export class PokerControls {
   /** Faces for rank slot `i`, each enabled only when some legal claim of this kind names those ranks. */
   rankOptions(i) {
     const c = this.claim;
-    const named = new Set([...this.claimMoves.keys()].map(pokerParts).filter((p) => p.cat === c.cat).map((p) => pokerText({ ...p, kickers: [] })));
+    const named = new Set([...this.claimMoves.values()].map((m) => partsOf(m.move)).filter((p) => p.cat === c.cat).map((p) => claimKey({ ...p, kickers: [] })));
     const faces = c.cat === "straight" ? ["K", "A"] : POKER_FACES;
     return faces.map((face) => ({
       value: face,
       text: c.cat === "straight" ? (face === "A" ? _("high (A K Q J 10)") : _("low (K Q J 10 9)")) : `${face} · ${faceWords(face, c.cat === "high" ? 1 : 2)}`,
-      disabled: !named.has(pokerText({ ...withRank(c, i, face), kickers: [] })),
+      disabled: !named.has(claimKey({ ...withRank(c, i, face), kickers: [] })),
     }));
   }
 
@@ -172,7 +174,7 @@ export class PokerControls {
   /** Poker: arrange the five dice between the cup and outside. */
   arrangePicker(moves) {
     const S = this.S;
-    const byKey = new Map(moves.map((m) => [m.text === "out none" ? "" : multiset(tokensAfter(m.text, "out ", " "), rank), m]));
+    const byKey = new Map(moves.map((m) => [multiset(m.move.outside, rank), m]));
     for (const m of moves) this.picker.placed.add(m.action);
     const dice = [
       ...S.view.cup.map((f) => ({ face: f, out: false })),
@@ -198,13 +200,9 @@ export class PokerControls {
     const byKey = new Map();
     for (const m of moves) {
       this.picker.placed.add(m.action);
-      const t = m.text;
-      if (t === "no reroll") byKey.set(key(false, []), m);
-      else if (t === "shake") byKey.set(key(true, []), m);
-      else if (t.startsWith("shake reroll ")) byKey.set(key(true, tokensAfter(t, "shake reroll ", " ")), m);
-      else byKey.set(key(false, tokensAfter(t, "reroll ", " ")), m);
+      byKey.set(key(m.move.shake, m.move.dice), m);
     }
-    const canShake = moves.some((m) => m.text.startsWith("shake"));
+    const canShake = moves.some((m) => m.move.shake);
     let shake = false;
     let refresh = null;
     // Every die is drawn: the ones under the cup (clicking one shakes the cup: all of them
@@ -246,7 +244,7 @@ export class PokerControls {
   /** Poker: five-of-a-kind attempts: keep some dice and roll the rest. */
   keepPicker(moves) {
     const S = this.S;
-    const byKey = new Map(moves.map((m) => [m.text === "keep none" ? "" : multiset(tokensAfter(m.text, "keep ", " "), rank), m]));
+    const byKey = new Map(moves.map((m) => [multiset(m.move.dice, rank), m]));
     for (const m of moves) this.picker.placed.add(m.action);
     const dice = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
     const sel = { mode: "keep", title: _("Make five of a kind"), caption: _("Click the dice to keep; the others are rolled."), dice };
@@ -266,14 +264,39 @@ function leastMove(moves) {
   return moves.reduce((a, b) => (b.action < a.action ? b : a));
 }
 
+/** A claim move's parts, as the builder edits them: {cat, ranks, kickers}. */
+function partsOf(move) {
+  return { cat: move.category, ranks: [...move.ranks], kickers: [...move.kickers] };
+}
+
+/** Parts back as a claim move (for its words). */
+function asMove(c) {
+  return { kind: "claim", category: c.cat, ranks: c.ranks, kickers: c.kickers.filter(Boolean) };
+}
+
+const byRankDown = (a, b) => pokerRank(b) - pokerRank(a);
+
+/** Parts in the order the server's claims have them: a two pair's ranks and the other dice
+ * highest first (so a claim picked in any order finds its legal move). */
+function normal(c) {
+  const ranks = c.cat === "two pair" ? [...c.ranks].sort(byRankDown) : [...c.ranks];
+  return { cat: c.cat, ranks, kickers: c.kickers.filter(Boolean).sort(byRankDown) };
+}
+
+/** A claim's key, the same for the same claim however its parts were picked. */
+function claimKey(c) {
+  const n = normal(c);
+  return JSON.stringify([n.cat, n.ranks, n.kickers]);
+}
+
 /**
- * The claim the builder starts from (notation): the least legal claim, that is the least that
- * beats the standing one; when opening (no claim to beat), your `hand` (its reading in
- * notation, from `pokerHand`). `bids`: the legal claims ({action, text}).
+ * The claim the builder starts from (parts): the least legal claim, that is the least that
+ * beats the standing one; when opening (no claim to beat), your `hand` (the parts of the claim
+ * your five dice make, when it is legal). `bids`: the legal claims ({action, text, move}).
  */
 export function startingClaim(bids, currentBid, hand) {
-  if (!currentBid && hand && bids.some((m) => m.text === hand)) return hand;
-  return leastMove(bids).text;
+  if (!currentBid && hand) return normal(hand);
+  return partsOf(leastMove(bids).move);
 }
 
 /** Claim `c` ({cat, ranks, kickers}) with rank slot `i` set to `face`: a rank named twice swaps places, other dice that now clash go. */
@@ -283,7 +306,7 @@ export function withRank(c, i, face) {
   if (j >= 0 && j !== i) ranks[j] = ranks[i];
   ranks[i] = face;
   const fits = (k) => !ranks.includes(k) && (c.cat !== "high" || pokerRank(k) < pokerRank(ranks[0]));
-  return pokerParts(pokerText({ cat: c.cat, ranks, kickers: c.kickers.filter(fits) }));
+  return normal({ cat: c.cat, ranks, kickers: c.kickers.filter(fits) });
 }
 
 /** Claim `c` with other die `i` set to `face` ("" removes it): a face picked twice swaps places. */
@@ -292,7 +315,7 @@ export function withKicker(c, i, face) {
   const j = face ? kickers.indexOf(face) : -1;
   if (j >= 0 && j !== i) kickers[j] = kickers[i];
   kickers[i] = face;
-  return pokerParts(pokerText({ ...c, kickers: kickers.filter(Boolean) }));
+  return normal({ ...c, kickers: kickers.filter(Boolean) });
 }
 
 // The label of each rank slot, per kind of hand ("Pair of [kings]", "Three [jacks]").

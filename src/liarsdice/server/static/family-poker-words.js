@@ -1,10 +1,13 @@
-// Poker dice's claims and moves in plain words, and the parts of a claim the claim builder
-// works with. Notation ("pair K A Q", "out K K", "keep Q Q") comes from the server's `legal`
-// list and events; people read sentences.
+// Poker dice's claims and moves in plain words, from the structured moves the server sends
+// (docs/PROTOCOL.md, "Moves": `{"kind": "claim", "category": "pair", "ranks": ["K"],
+// "kickers": ["A"]}`, `{"kind": "arrange", "outside": ["K"]}`...). Notation is read only where
+// a text format is all there is (a game's record, its analysis: `readMove`).
 
 import { faceWords } from "./dice.js";
 import { _, pgettext } from "./i18n.js";
 import { bidsWords, faceList, liarWords, withArticles } from "./words.js";
+
+/** @typedef {import("./family.js").Move} Move */
 
 const POKER_ORDER = ["9", "10", "J", "Q", "K", "A"];
 export const POKER_FACES = POKER_ORDER;
@@ -12,17 +15,6 @@ export const POKER_FACES = POKER_ORDER;
 /** Poker face rank 0..5 (9 lowest, ace highest). */
 export function pokerRank(face) {
   return POKER_ORDER.indexOf(String(face));
-}
-
-/** The category of a poker bid ("pair", "two pair", "straight", ...), or null. */
-export function pokerCategory(text) {
-  const t = String(text);
-  if (t === "junk") return "junk";
-  if (t === "low straight" || t === "high straight") return "straight";
-  for (const c of ["two pair", "full house", "high", "pair", "three", "four", "five"]) {
-    if (t === c || t.startsWith(`${c} `)) return c;
-  }
-  return null;
 }
 
 export const POKER_CATEGORIES = [
@@ -51,118 +43,92 @@ export const POKER_SHAPES = {
   five: { ranks: 1, kickers: 0 },
 };
 
-/**
- * A poker claim in parts: "pair K A Q" -> {cat: "pair", ranks: ["K"], kickers: ["A", "Q"]},
- * "high straight" -> {cat: "straight", ranks: ["A"], kickers: []}; null if not a claim.
- */
-export function pokerParts(text) {
-  const cat = pokerCategory(text);
-  if (!cat) return null;
-  if (cat === "straight") return { cat, ranks: [String(text) === "high straight" ? "A" : "K"], kickers: [] };
-  const tokens = pokerTokens(text);
-  const n = POKER_SHAPES[cat].ranks;
-  return { cat, ranks: tokens.slice(0, n), kickers: tokens.slice(n) };
-}
-
-const byRankDown = (a, b) => pokerRank(b) - pokerRank(a);
-
-/** A claim's parts back in notation, as the engine writes it (two pairs and kickers highest first). */
-export function pokerText({ cat, ranks, kickers }) {
-  if (cat === "junk") return "junk";
-  if (cat === "straight") return ranks[0] === "A" ? "high straight" : "low straight";
-  const made = cat === "two pair" ? [...ranks].sort(byRankDown) : ranks;
-  const others = kickers.filter(Boolean).sort(byRankDown);
-  return [cat, ...made, ...others].join(" ");
-}
-
-/**
- * The best reading of five poker dice as a claim, in notation, as the engine reads a hand
- * (core/poker/hands.py's `hand_bid`): ["K", "9", "K", "J", "10"] -> "pair K J 10 9"; null
- * unless five poker faces.
- */
-export function pokerHand(faces) {
-  const dice = (faces || []).map(String);
-  if (dice.length !== 5 || dice.some((f) => pokerRank(f) < 0)) return null;
-  const counts = new Map();
-  for (const f of dice) counts.set(f, (counts.get(f) || 0) + 1);
-  // The faces, most often first, then highest first: K K J 10 9 -> [K, J, 10, 9].
-  const groups = [...counts.entries()].sort((a, b) => b[1] - a[1] || pokerRank(b[0]) - pokerRank(a[0]));
-  const shape = groups.map(([, n]) => n).join("");
-  const f = groups.map(([face]) => face);
-  const cat = { 5: "five", 41: "four", 32: "full house", 311: "three", 221: "two pair", 2111: "pair" }[shape];
-  if (cat) return pokerText({ cat, ranks: f.slice(0, POKER_SHAPES[cat].ranks), kickers: f.slice(POKER_SHAPES[cat].ranks) });
-  if (pokerRank(f[0]) - pokerRank(f[4]) === 4) return pokerText({ cat: "straight", ranks: [f[0]], kickers: [] });
-  return pokerText({ cat: "high", ranks: f.slice(0, 1), kickers: f.slice(1) });
-}
-
-/** The dice a poker bid names, after its category: "pair K A Q" -> ["K", "A", "Q"]. */
-export function pokerTokens(text) {
-  const cat = pokerCategory(text);
-  if (!cat || cat === "junk" || cat === "straight") return [];
-  return String(text).slice(cat.length).trim().split(/\s+/).filter(Boolean);
-}
-
-/** A poker bid in words: "pair K A Q" -> "a pair of kings, an ace and a queen"; null if not one. */
-export function pokerWords(text) {
-  const t = String(text);
-  const cat = pokerCategory(t);
-  if (!cat) return null;
-  const k = pokerTokens(t);
-  const one = (f) => faceWords(f, 1);
+/** A claim's hand in words: "a pair of kings with an ace and a queen"; "" for no claim. */
+export function claimWords(move) {
+  if (!move || move.kind !== "claim") return "";
+  const [r0, r1] = move.ranks;
   const many = (f) => faceWords(f, 2);
-  const hand = (() => {
-    switch (cat) {
-      case "junk":
-        return _("junk");
-      case "straight":
-        return t === "high straight" ? _("a high straight (ace to ten)") : _("a low straight (king to nine)");
-      case "high":
-        return _("high die {face}", { face: one(k[0]) });
-      case "pair":
-        return _("a pair of {faces}", { faces: many(k[0]) });
-      case "two pair":
-        return _("two pairs, {faces} and {second}", { faces: many(k[0]), second: many(k[1]) });
-      case "three":
-        return _("three {faces}", { faces: many(k[0]) });
-      case "full house":
-        return _("a full house, {faces} over {second}", { faces: many(k[0]), second: many(k[1]) });
-      case "four":
-        return _("four {faces}", { faces: many(k[0]) });
-      case "five":
-        return _("five {faces}", { faces: many(k[0]) });
-      default:
-        return null;
-    }
-  })();
-  if (hand === null) return null;
-  const kickers = cat === "two pair" ? k.slice(2, 3) : cat === "four" ? k.slice(1, 2) : ["high", "pair", "three"].includes(cat) ? k.slice(1) : [];
-  if (!kickers.length) return hand;
-  return _("{hand} with {kickers}", { hand, kickers: withArticles(kickers) });
-}
-
-/** A claim for people ("a pair of kings"), or the notation when it is not one. */
-export function claimWords(text) {
-  return pokerWords(text) || String(text);
+  const hand = {
+    junk: () => _("junk"),
+    straight: () => (r0 === "A" ? _("a high straight (ace to ten)") : _("a low straight (king to nine)")),
+    high: () => _("high die {face}", { face: faceWords(r0, 1) }),
+    pair: () => _("a pair of {faces}", { faces: many(r0) }),
+    "two pair": () => _("two pairs, {faces} and {second}", { faces: many(r0), second: many(r1) }),
+    three: () => _("three {faces}", { faces: many(r0) }),
+    "full house": () => _("a full house, {faces} over {second}", { faces: many(r0), second: many(r1) }),
+    four: () => _("four {faces}", { faces: many(r0) }),
+    five: () => _("five {faces}", { faces: many(r0) }),
+  }[move.category];
+  if (!hand) return "";
+  const kickers = move.kickers || [];
+  return kickers.length ? _("{hand} with {kickers}", { hand: hand(), kickers: withArticles(kickers) }) : hand();
 }
 
 /**
  * A move in a sentence, after the player's name ("leaves a king outside the cup") or after
  * "You" (`you`), each a whole predicate message in both persons.
  */
-export function pokerMoveWords(text, you = false) {
-  const t = String(text);
-  const dice = (from) => faceList(t.slice(from).split(" "));
-  if (t === "liar") return liarWords(you);
-  if (t === "accept") return you ? pgettext("you", "accept the cup") : _("accepts the cup");
-  if (t === "left") return you ? pgettext("you", "pass the cup to the left") : _("passes the cup to the left");
-  if (t === "right") return you ? pgettext("you", "pass the cup to the right") : _("passes the cup to the right");
-  if (t === "out none") return you ? pgettext("you", "put every die under the cup") : _("puts every die under the cup");
-  if (t.startsWith("out ")) return you ? pgettext("you", "leave {dice} outside the cup", { dice: dice(4) }) : _("leaves {dice} outside the cup", { dice: dice(4) });
-  if (t === "no reroll") return you ? pgettext("you", "roll nothing") : _("rolls nothing");
-  if (t === "shake") return you ? pgettext("you", "shake the cup") : _("shakes the cup");
-  if (t.startsWith("shake")) return you ? pgettext("you", "shake the cup and roll {dice}", { dice: dice(13) }) : _("shakes the cup and rolls {dice}", { dice: dice(13) });
-  if (t.startsWith("reroll ")) return you ? pgettext("you", "roll {dice}", { dice: dice(7) }) : _("rolls {dice}", { dice: dice(7) });
-  if (t === "keep none") return you ? pgettext("you", "keep nothing and roll") : _("keeps nothing and rolls");
-  if (t.startsWith("keep ")) return you ? pgettext("you", "keep {dice} and roll the rest", { dice: dice(5) }) : _("keeps {dice} and rolls the rest", { dice: dice(5) });
-  return bidsWords(claimWords(t), you);
+export function pokerMoveWords(move, you = false) {
+  switch (move.kind) {
+    case "call":
+      return liarWords(you);
+    case "accept":
+      return you ? pgettext("you", "accept the cup") : _("accepts the cup");
+    case "pass":
+      if (move.direction === "left") return you ? pgettext("you", "pass the cup to the left") : _("passes the cup to the left");
+      return you ? pgettext("you", "pass the cup to the right") : _("passes the cup to the right");
+    case "arrange": {
+      if (!move.outside.length) return you ? pgettext("you", "put every die under the cup") : _("puts every die under the cup");
+      const dice = faceList(move.outside);
+      return you ? pgettext("you", "leave {dice} outside the cup", { dice }) : _("leaves {dice} outside the cup", { dice });
+    }
+    case "roll": {
+      const dice = faceList(move.dice);
+      if (move.shake && move.dice.length) return you ? pgettext("you", "shake the cup and roll {dice}", { dice }) : _("shakes the cup and rolls {dice}", { dice });
+      if (move.shake) return you ? pgettext("you", "shake the cup") : _("shakes the cup");
+      if (move.dice.length) return you ? pgettext("you", "roll {dice}", { dice }) : _("rolls {dice}", { dice });
+      return you ? pgettext("you", "roll nothing") : _("rolls nothing");
+    }
+    case "keep": {
+      if (!move.dice.length) return you ? pgettext("you", "keep nothing and roll") : _("keeps nothing and rolls");
+      const dice = faceList(move.dice);
+      return you ? pgettext("you", "keep {dice} and roll the rest", { dice }) : _("keeps {dice} and rolls the rest", { dice });
+    }
+    default:
+      return bidsWords(claimWords(move), you);
+  }
+}
+
+// ---------------------------------------------------------------- notation, for text formats
+
+const CATEGORIES = ["two pair", "full house", "high", "pair", "three", "four", "five"];
+
+/** The dice a part of notation names: "K A Q" -> ["K", "A", "Q"]; "none" -> []. */
+function faces(text) {
+  const t = text.trim();
+  return t && t !== "none" ? t.split(/[\s,]+/).filter(Boolean) : [];
+}
+
+/**
+ * A move of a record or of an analysis (their notation: "pair K A", "pass left", "out K K",
+ * "shake reroll 9", "keep Q Q") as the structured move the server's frames carry; null when
+ * it is not poker dice' notation.
+ */
+export function readPokerMove(text) {
+  const t = String(text).trim().replace(/^pass /, "");
+  if (t === "liar") return { kind: "call", call: "liar" };
+  if (t === "accept") return { kind: "accept" };
+  if (t === "left" || t === "right") return { kind: "pass", direction: t };
+  if (t === "out" || t.startsWith("out ")) return { kind: "arrange", outside: faces(t.slice(3)) };
+  if (t === "no reroll") return { kind: "roll", shake: false, dice: [] };
+  if (t === "shake" || t.startsWith("shake ")) return { kind: "roll", shake: true, dice: faces(t.slice(5).replace(/^\s*reroll/, "")) };
+  if (t.startsWith("reroll ")) return { kind: "roll", shake: false, dice: faces(t.slice(7)) };
+  if (t === "keep" || t.startsWith("keep ")) return { kind: "keep", dice: faces(t.slice(4)) };
+  if (t === "junk") return { kind: "claim", category: "junk", ranks: [], kickers: [] };
+  if (t === "low straight" || t === "high straight") return { kind: "claim", category: "straight", ranks: [t === "high straight" ? "A" : "K"], kickers: [] };
+  const category = CATEGORIES.find((c) => t === c || t.startsWith(`${c} `));
+  if (!category) return null;
+  const named = faces(t.slice(category.length));
+  const n = POKER_SHAPES[category].ranks;
+  return { kind: "claim", category, ranks: named.slice(0, n), kickers: named.slice(n) };
 }

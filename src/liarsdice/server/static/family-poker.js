@@ -8,7 +8,7 @@ import { h, sync } from "./dom.js";
 import { _, ngettext, parts as withNodes, pgettext } from "./i18n.js";
 import { die, diceRow } from "./dice.js";
 import { nameOf, speaker } from "./facts.js";
-import { claimWords, pokerCategory, pokerMoveWords } from "./family-poker-words.js";
+import { claimWords, pokerMoveWords, readPokerMove } from "./family-poker-words.js";
 import { PokerControls } from "./family-poker-moves.js";
 
 // ---------------------------------------------------------------- the rounds
@@ -50,9 +50,9 @@ function plateStock(S, { p, count, out, isPlaying }) {
   };
 }
 
-/** The big picture of a claim: the hand in words. */
-function bidPicture(text) {
-  return h("span", { class: "bid-picture poker-bid", id: "current-bid-text", "data-bid": text, text: claimWords(text) });
+/** The big picture of a claim: the hand in words (`text`: its notation, for data-bid). */
+function bidPicture(claim, text) {
+  return h("span", { class: "bid-picture poker-bid", id: "current-bid-text", "data-bid": text, text: claimWords(claim) });
 }
 
 /** The centre under the claim: the dice outside the cup, how many are under it, the way it goes. */
@@ -85,7 +85,7 @@ function describeResult(S, res, index) {
   const { nm, isMe, about } = speaker(S);
   const title = _("Round {round}", { round: index + 1 });
   const sentences = [];
-  const bid = claimWords(res.bid);
+  const bid = claimWords(res.bid_move);
   const bidder = nm(res.bidder);
   if (res.call === "five" || res.call === "accept") {
     sentences.push(
@@ -100,7 +100,7 @@ function describeResult(S, res, index) {
         ? about(res.caller, (o) => _("You called liar on your own bid of {bid}.", o), (o) => _("{name} called liar on your bid of {bid}.", o), { bid })
         : about(res.caller, (o) => _("You called liar on {bidder}'s bid of {bid}.", o), (o) => _("{name} called liar on {bidder}'s bid of {bid}.", o), { bid, bidder }),
     );
-    const reading = claimWords(res.reading);
+    const reading = claimWords(res.reading_move);
     sentences.push(res.stood ? _("The hand reads {reading}: the bid stands.", { reading }) : _("The hand reads {reading}: the bid was a lie.", { reading }));
   }
   if (res.loser !== null && res.loser !== undefined) sentences.push(about(res.loser, () => _("You lose a life."), (o) => _("{name} loses a life.", o)));
@@ -132,7 +132,7 @@ function revealStage(r, who) {
   });
   const parts = [row];
   if (r.phase === "verdict") {
-    const reading = claimWords(res.reading || "");
+    const reading = claimWords(res.reading_move);
     const verdict = res.stood ? _("{hand}: the bid stands.", { hand: reading }) : _("{hand}: it was a lie!", { hand: reading });
     parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: verdict.charAt(0).toUpperCase() + verdict.slice(1) }));
     if (res.loser !== null && res.loser !== undefined) parts.push(h("p", { class: "centre-sub", text: who(res.loser) === "you" ? _("You lose a life.") : _("{name} loses a life.", { name: who(res.loser) }) }));
@@ -143,8 +143,8 @@ function revealStage(r, who) {
 /** The sentence above the moves about the standing claim ({bid}: the claim, in bold). */
 function moveContext(S) {
   if (S.view.bidder === S.seat) return _("Your claim: {bid}. Pass the cup.");
-  const answers = S.view.legal.map((m) => m.text);
-  if (answers.includes("accept") && answers.includes("liar")) return _("{name} claims {bid}: accept the cup or call liar.", { name: nameOf(S, S.view.bidder) });
+  const answers = S.view.legal.map((m) => m.move.kind);
+  if (answers.includes("accept") && answers.includes("call")) return _("{name} claims {bid}: accept the cup or call liar.", { name: nameOf(S, S.view.bidder) });
   return _("Claim to beat: {bid} by {name}", { name: nameOf(S, S.view.bidder) });
 }
 
@@ -206,7 +206,7 @@ function replayAside(v) {
     h("span", { class: "meta" }, _("Under the cup:"), " "),
     diceRow(v.under, { label: _("Under the cup"), small: true, src: "replay" }),
     v.outside.length ? [h("span", { class: "meta" }, " · ", _("outside:"), " "), diceRow(v.outside, { label: _("Outside the cup"), small: true, src: "replay" })] : null,
-    v.current_bid ? h("span", { class: "meta", text: ` · ${_("the bid: {bid}", { bid: claimWords(v.current_bid) })}` }) : null,
+    v.current_bid_move ? h("span", { class: "meta", text: ` · ${_("the bid: {bid}", { bid: claimWords(v.current_bid_move) })}` }) : null,
   ];
 }
 
@@ -214,11 +214,12 @@ function replayAside(v) {
 function describeSummary(round) {
   const losses = Object.entries(round.losses || {});
   const lost = losses.length ? losses.map(([name, k]) => ngettext("{name} loses {n} life", "{name} loses {n} lives", k, { name })).join("; ") : _("nobody loses a life");
+  const bid = claimWords(readPokerMove(round.bid));
   if (round.call === "accept") {
-    const o = { name: round.accepter, bid: round.bid, lost };
+    const o = { name: round.accepter, bid, lost };
     return round.success ? _("{name} accepted {bid}: five of a kind made; {lost}.", o) : _("{name} accepted {bid}: no five of a kind; {lost}.", o);
   }
-  const o = { name: round.caller, bidder: round.bidder, bid: round.bid, hand: round.hand.join(" "), lost };
+  const o = { name: round.caller, bidder: round.bidder, bid, hand: round.hand.join(" "), lost };
   return round.stood ? _("{name} called liar on {bidder}'s {bid}: the hand {hand} stands; {lost}.", o) : _("{name} called liar on {bidder}'s {bid}: the hand {hand} was a lie; {lost}.", o);
 }
 
@@ -232,9 +233,10 @@ export const POKER = {
   lobbyGroups: (presets) => [{ label: _("Poker dice"), order: 20, presets: presets.filter((p) => p.family === "poker") }],
   optionsHint: () => _("For example lives=2."),
   hasOdds: false,
+  readMove: readPokerMove,
   bidWords: claimWords,
   moveWords: pokerMoveWords,
-  isBid: (text) => pokerCategory(text) !== null,
+  isBid: (move) => move.kind === "claim",
   stock,
   finalStock: stock,
   outRounds,

@@ -39,9 +39,9 @@ export function renderLog(el, S) {
     const items = entries.map((e) =>
       h(
         "li",
-        { class: `entry${/^(liar|exact)$/.test(e.text) ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
+        { class: `entry${e.move.kind === "call" ? " call" : ""}`, "data-text": e.text, "data-seq": e.seq },
         h("span", { class: "seat-name", text: e.seat === me(S) ? _("You") : nameOf(S, e.seat) }),
-        ` ${family.moveWords(e.text, e.seat === me(S))}`,
+        ` ${family.moveWords(e.move, e.seat === me(S))}`,
         e.timeout ? h("span", { class: "note", text: ` ${_("(time ran out: played for them)")}` }) : e.auto && (S.room.seats[e.seat] || {}).kind !== "bot" ? h("span", { class: "note", text: ` ${_("(played by the computer)")}` }) : null,
       ),
     );

@@ -1,5 +1,5 @@
 // The move picker, built from the view's `legal` list only (each move's `action` integer is
-// what is sent; its `text` notation is only read to lay the moves out). The picker is the
+// what is sent; its structured `move` lays it out, docs/PROTOCOL.md "Moves"). The picker is the
 // shell every family shares: the sentence about the bid to beat, the buttons, the dice you
 // click to pick some, the "Your move" fieldset; the family's own controls (family.js's
 // `controls`: the bidding grid, the poker claim builder, the show-and-reroll and poker dice
@@ -63,16 +63,19 @@ export class MovePicker {
     this.controls ??= family.controls(this);
     this.placed = new Set();
     this.sel = null;
-    const cur = S.view.current_bid ? family.bidWords(S.view.current_bid) : "";
+    const cur = S.view.current_bid_move ? family.bidWords(S.view.current_bid_move) : "";
     const parts = [h("legend", { class: "visually-hidden", text: _("Your move") })];
-    if (S.view.current_bid) parts.push(h("p", { class: "move-context", id: "move-context" }, withNodes(family.moveContext(S), { bid: h("strong", { text: cur }) })));
+    if (S.view.current_bid_move) parts.push(h("p", { class: "move-context", id: "move-context" }, withNodes(family.moveContext(S), { bid: h("strong", { text: cur }) })));
     parts.push(...this.controls.build(S, cur));
     fill(this.body, parts);
     this.onSelection();
   }
 
-  /** The moves as a row of buttons (`table`: the family's own buttons), or null for none. */
-  buttons(moves, cur, table) {
+  /**
+   * The moves as a row of buttons, or null for none: `table` has the family's own buttons by
+   * `keyOf(move)` ("exact", "accept"...); a move no table has is a button saying the move.
+   */
+  buttons(moves, cur, table, keyOf) {
     if (!moves.length) return null;
     const family = familyOf(this.S);
     const all = { ...BUTTONS, ...table };
@@ -80,8 +83,8 @@ export class MovePicker {
       "div",
       { class: "move-buttons" },
       moves.map((move) => {
-        const words = () => capital(family.moveWords(move.text));
-        const [text, cls, aria] = all[move.text] || [words(), "", words];
+        const words = () => capital(family.moveWords(move.move));
+        const [text, cls, aria] = all[keyOf(move.move)] || [words(), "", words];
         return h("button", { type: "button", class: cls, "data-move": move.text, "aria-label": aria(cur), text, onclick: () => this.move(move) });
       }),
     );

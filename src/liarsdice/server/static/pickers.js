@@ -7,12 +7,6 @@ export function multiset(faces, rank = Number) {
   return sorted.join(",");
 }
 
-/** The faces after `prefix` in a move's notation: ("show 1,4", "show ", ",") -> ["1", "4"]. */
-export function tokensAfter(text, prefix, sep) {
-  const rest = text.slice(prefix.length).trim();
-  return rest ? rest.split(sep).map((x) => x.trim()).filter(Boolean) : [];
-}
-
 /** The move of the picked dice in ``byKey`` (by the multiset of their faces). */
 export function pickedMove(byKey, dice, rank = Number) {
   return byKey.get(multiset(dice.filter((d) => d.picked).map((d) => d.face), rank)) || null;

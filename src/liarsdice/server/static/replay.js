@@ -39,7 +39,7 @@ export function describeRecordMove(move, family) {
   for (const [key, value] of Object.entries(move)) {
     switch (key) {
       case "bid":
-        parts.push(_("bids {bid}", { bid: family.bidWords(value) }));
+        parts.push(_("bids {bid}", { bid: family.bidWords(family.readMove(value)) }));
         break;
       case "call":
         parts.push(value === "liar" ? _("calls liar") : value === "exact" ? _("calls exact") : _("calls {call}", { call: value }));
@@ -111,6 +111,7 @@ export function tableAt(record, summary, r, m, family, game = 0) {
     game_no: game,
     round: r,
     current_bid: bid,
+    current_bid_move: bid === null ? null : family.readMove(bid),
     bidder,
     to_move: gameOver ? -4 : toMove,
     winner: gameOver ? seatOf(summary.winner) : null,

@@ -257,7 +257,7 @@ export class RevealController {
     const { res, S, family } = r;
     const caller = who(S, r.callerSeat);
     const bidder = who(S, r.bidderSeat);
-    const parts = [callLine(res.call, caller, bidder, family.bidWords(res.bid)), ...family.revealStage(r, (s) => who(S, s))];
+    const parts = [callLine(res.call, caller, bidder, family.bidWords(res.bid_move)), ...family.revealStage(r, (s) => who(S, s))];
     if (heldBy.length) {
       const names = heldBy.map((s) => (s === S.seat ? pgettext("player", "you") : seatName(S, s)));
       parts.push(h("p", { class: "centre-sub", id: "reveal-held", text: ngettext("{names} asked the table to wait.", "{names} asked the table to wait.", names.length, { names: names.join(", ") }) }));

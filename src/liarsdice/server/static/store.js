@@ -28,7 +28,7 @@ function initial(id) {
     room: null, // the frames' `room`
     view: null, // the frames' `view` (this seat's view)
     chat: new Map(), // seq -> chat event (a new Map at every change: never changed in place)
-    log: { game: null, rounds: {} }, // the game's public moves: round -> [{seq, seat, text, auto, timeout}]
+    log: { game: null, rounds: {} }, // the game's public moves: round -> [{seq, seat, text, move, auto, timeout}]
     timerLocal: null, // the running turn timer on this page's clock: {seat, at (ms), seconds}
     reveal: null, // the server's reveal phase of this game (`room.reveal`) and `endsAt` (ms)
     palificoSeen: new Set(), // "game/round" of palifico rounds seen (a new Set at every change)
@@ -39,7 +39,7 @@ function initial(id) {
 function logPut(log, round, m) {
   const list = log.rounds[round] || [];
   if (list.some((e) => e.seq === m.seq)) return log;
-  const entry = { seq: m.seq, seat: m.seat, text: m.text, auto: Boolean(m.auto), timeout: Boolean(m.timeout) };
+  const entry = { seq: m.seq, seat: m.seat, text: m.text, move: m.move, auto: Boolean(m.auto), timeout: Boolean(m.timeout) };
   const next = [...list, entry].sort((a, b) => a.seq - b.seq);
   return { game: log.game, rounds: { ...log.rounds, [round]: next } };
 }

@@ -250,7 +250,7 @@ export function renderCentre(el, S, reveal) {
       const mine = v.bidder === me(S);
       parts.push(
         h("p", { class: "centre-label", text: mine ? family.ownBidLabel() : _("Bid to beat") }),
-        h("div", { class: "bid-display", "data-anim": "slam" }, family.bidPicture(v.current_bid)),
+        h("div", { class: "bid-display", "data-anim": "slam" }, family.bidPicture(v.current_bid_move, v.current_bid)),
         mine ? null : h("p", { class: "centre-sub" }, withNodes(_("by {name}"), { name: h("strong", { text: nameOf(S, v.bidder) }) })),
       );
     } else {

@@ -13,7 +13,7 @@ const TIPS = [
   {
     id: "liar",
     order: 30,
-    when: (S) => myTurn(S) && (S.view.legal || []).some((m) => m.text === "liar"),
+    when: (S) => myTurn(S) && (S.view.legal || []).some((m) => m.move.kind === "call" && m.move.call === "liar"),
     text: _("Each bid must beat the last one: more dice, or the same number of a higher face. If you think the bid to beat is too high, call “Liar!”."),
   },
   {
