@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,25 +22,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from liarsdice.arena import (
-    ELO_BASE,
-    ArenaResult,
-    ArenaSpec,
-    BotStanding,
-    accepts_think,
-    check_spec,
-)
+from liarsdice.arena import ELO_BASE, ArenaResult, BotStanding, accepts_think
 from liarsdice.arena import run_arena as run_arena_games
-from liarsdice.cli.click_text import filled
-from liarsdice.cli.command import Command, Examples, fail
-from liarsdice.cli.options import build_rules, count_option, rule_options
+from liarsdice.cli.command import Command, Examples
+from liarsdice.cli.options import count_option
 from liarsdice.cli.paths import writable_file
-from liarsdice.cli.reasons import RAY_ERRORS, SPEC_ERRORS
-from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
-from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import FAMILIES, family_of
+from liarsdice.cli.workers import MatchOptions, match_options, match_spec, playing, workers
 from liarsdice.i18n import N_, _, ngettext, pgettext
-from liarsdice.parallel import RayUnavailableError
 
 __all__ = ["arena", "elo_text", "format_ms", "render_table"]
 
@@ -55,16 +42,6 @@ def format_ms(ms: float) -> str:
     if ms < 100:
         return f"{ms:.2f}"
     return f"{ms:.0f}"
-
-
-def _build(
-    rules_name: str,
-    players: int | None,
-    dice: str | None,
-    faces: int | None,
-    options: Sequence[str],
-) -> Any:
-    return build_rules(family_of(rules_name), rules_name, players, dice, faces, options)
 
 
 def render_table(result: ArenaResult) -> Table:
@@ -217,28 +194,10 @@ def _print_errors(result: ArenaResult, say: Any) -> None:
     ),
     closing=N_("See docs/ARENA.md for the statistics and the --think convention for bot authors."),
 )
-@rule_options(
-    rules_help=N_("Rule preset; 'poker-dice' plays the poker-dice family."),
-    players_help=N_("Seats per game (default: the preset's)."),
-)
-@click.option(
-    "--bots",
-    default="prob,random",
-    show_default=True,
-    help=filled(
-        N_("Bots, comma-separated, cycled over the seats; a name twice = two instances ({bots})."),
-        bots=", ".join(dict.fromkeys(n for f in FAMILIES for n in f.bots)),
-    ),
-)
-@count_option("--games", 100, N_("Games to play."), minimum=1)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help=N_("Seed of every game and bot.")
-)
-@workers_options
-@click.option(
-    "--think",
-    type=click.FloatRange(0, min_open=True),
-    help=N_("Per-move time budget in seconds, for bots that take one."),
+@match_options(
+    bots_help=N_(
+        "Bots, comma-separated, cycled over the seats; a name twice = two instances ({bots})."
+    )
 )
 @count_option("--bootstrap", 200, N_("Bootstrap resamples for the Elo error bars."))
 @click.option(
@@ -250,44 +209,12 @@ def _print_errors(result: ArenaResult, say: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help=N_("Print the result as JSON on stdout."))
 @click.option("--quiet", is_flag=True, help=N_("No progress bar."))
 def arena(
-    rules_name: str,
-    players: int | None,
-    dice: str | None,
-    faces: int | None,
-    options: tuple[str, ...],
-    bots: str,
-    games: int,
-    seed: int,
-    jobs: int,
-    ray: str | None,
-    think: float | None,
-    bootstrap: int,
-    out: Path | None,
-    as_json: bool,
-    quiet: bool,
+    match: MatchOptions, bootstrap: int, out: Path | None, as_json: bool, quiet: bool
 ) -> None:
-    rules_name = rules_name.lower()
-    rules = _build(rules_name, players, dice, faces, options)
-    family = family_of(rules_name)
-    names = bot_names(family, bots)
-    spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
-    try:
-        check_spec(spec)
-    except (LiarsDiceError, ValueError) as e:
-        raise click.UsageError(SPEC_ERRORS.say(str(e))) from None
-    jobs = workers(jobs, ray)
-    with games_bar("arena", quiet=quiet, remaining=True) as bar:
-        task = bar.add_task("games", total=games)
-        try:
-            result = run_arena_games(
-                spec,
-                jobs,
-                progress=lambda n: bar.advance(task, n),
-                bootstrap=bootstrap,
-                ray=ray,
-            )
-        except RayUnavailableError as e:
-            raise fail(RAY_ERRORS.say(str(e))) from None
+    spec = match_spec(match)
+    jobs = workers(match.jobs, match.ray)
+    with playing("arena", match.games, quiet=quiet, remaining=True) as progress:
+        result = run_arena_games(spec, jobs, progress=progress, bootstrap=bootstrap, ray=match.ray)
     data: dict[str, Any] = result.to_dict()
     if out is not None:
         out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
@@ -304,4 +231,4 @@ def arena(
             "{n} games abandoned on a bot error (see 'errors').",
             len(result.errors),
         )
-        bar.console.print(said.format(n=len(result.errors)))
+        Console(stderr=True, highlight=False).print(said.format(n=len(result.errors)))

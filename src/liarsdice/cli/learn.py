@@ -10,13 +10,16 @@ runs (nothing that plays imports them).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
-from liarsdice.cli.command import Command, Examples, Group, fail
-from liarsdice.cli.paths import writable_folder
-from liarsdice.cli.reasons import LEARN_ERRORS, Sentences, os_reason
+from liarsdice.cli.command import Command, Examples, Group
+from liarsdice.cli.paths import cannot_write, out_folder_option
+from liarsdice.cli.reasons import LEARN_ERRORS, Sentences
 from liarsdice.i18n import N_, _, ngettext
 from liarsdice.nets.positions import PACKAGED
 
@@ -25,8 +28,34 @@ ROUND_RULES = ("snyd-joker", "openspiel")
 
 __all__ = ["learn"]
 
+F = TypeVar("F", bound=Callable[..., Any])
+
 # The stages of the positions' training, as learn/positions.py names them (seats: 2 to 6).
 _STAGES = Sentences((N_("{n} seats"),))
+
+
+def _rules_option(choices: Sequence[str], help: str) -> Callable[[F], F]:
+    """``--rules``: one of the rules ``choices`` the learner takes (the first by default)."""
+    return click.option(
+        "--rules",
+        "rules_name",
+        type=click.Choice(choices, case_sensitive=False),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
+@contextmanager
+def _training(out: Path) -> Iterator[None]:
+    """The training in the block, its errors said plainly: ``out`` cannot be written (exit
+    status 1), or the options ask for what the learner does not do (a usage error)."""
+    try:
+        yield
+    except OSError as e:
+        raise cannot_write(out, e) from None
+    except ValueError as e:
+        raise click.UsageError(LEARN_ERRORS.say(str(e))) from None
 
 
 @click.group("learn", cls=Group, help=N_("Train what the bots play, by self-play."))
@@ -50,13 +79,8 @@ def learn() -> None:
         ),
     ),
 )
-@click.option(
-    "--rules",
-    "rules_name",
-    type=click.Choice(PACKAGED, case_sensitive=False),
-    default="classic",
-    show_default=True,
-    help=N_("The rules family to learn (elimination games, up to 6 seats of 5 dice)."),
+@_rules_option(
+    PACKAGED, N_("The rules family to learn (elimination games, up to 6 seats of 5 dice).")
 )
 @click.option("--games", type=click.IntRange(1), default=400, show_default=True,
               help=N_("Self-play games at each number of seats (2 to 6)."))  # fmt: skip
@@ -70,12 +94,8 @@ def learn() -> None:
     show_default=True,
     help=N_("Worker processes for the games (the data does not depend on it)."),
 )
-@click.option(
-    "--out",
-    required=True,
-    type=click.Path(path_type=Path),
-    callback=writable_folder,
-    help=N_("Folder for the data, the checkpoints and positions-RULES.npz (run again to resume)."),
+@out_folder_option(
+    N_("Folder for the data, the checkpoints and positions-RULES.npz (run again to resume).")
 )
 def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> None:
     from liarsdice.core.bidding import preset
@@ -90,17 +110,11 @@ def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> N
         ).format(stage=_STAGES.say(stage), done=done[stage], total=total)
         click.echo(f"\r{line}   ", nl=False, err=True)
 
-    try:
+    with _training(out):
         path = train_positions(
             preset(rules_name.lower()), out, games=games, seed=seed, jobs=jobs,
             progress=said,
         )  # fmt: skip
-    except OSError as e:
-        raise fail(
-            _("can't write {path}: {reason}").format(path=out, reason=os_reason(e))
-        ) from None
-    except ValueError as e:
-        raise click.UsageError(LEARN_ERRORS.say(str(e))) from None
     click.echo("\n" + _("Wrote {path}.").format(path=path))
 
 
@@ -123,14 +137,7 @@ def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> N
         ),
     ),
 )
-@click.option(
-    "--rules",
-    "rules_name",
-    type=click.Choice(ROUND_RULES, case_sensitive=False),
-    default="snyd-joker",
-    show_default=True,
-    help=N_("The rules of the two-player single rounds to learn."),
-)
+@_rules_option(ROUND_RULES, N_("The rules of the two-player single rounds to learn."))
 @click.option("--faces", type=click.IntRange(2, 6), default=6, show_default=True,
               help=N_("Faces of the dice."))  # fmt: skip
 @click.option("--max-dice", type=click.IntRange(1, 5), default=5, show_default=True,
@@ -142,14 +149,8 @@ def positions(rules_name: str, games: int, seed: int, jobs: int, out: Path) -> N
                    "of the last bids as fit [default: 2000000]."))  # fmt: skip
 @click.option("--minutes", type=click.FloatRange(0, min_open=True), default=None,
               help=N_("Start no new pair after this long (run again to go on)."))  # fmt: skip
-@click.option(
-    "--out",
-    required=True,
-    type=click.Path(path_type=Path),
-    callback=writable_folder,
-    help=N_(
-        "Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume)."
-    ),
+@out_folder_option(
+    N_("Folder for the pairs, the checkpoints and rounds-RULES-FACES.npz (run again to resume).")
 )
 def rounds(
     rules_name: str,
@@ -173,7 +174,7 @@ def rounds(
 
     done: dict[tuple[int, int], int] = {}
     rules_name = rules_name.lower()
-    try:
+    with _training(out):
         policies = train_rounds(
             rules_name, faces=faces, max_dice=max_dice, iterations=iterations, folder=out,
             recall_budget=recall_budget or RECALL_BUDGET,
@@ -181,12 +182,6 @@ def rounds(
         )  # fmt: skip
         path = out / f"rounds-{rules_name}-{faces}.npz"
         policies.save(path)
-    except OSError as e:
-        raise fail(
-            _("can't write {path}: {reason}").format(path=out, reason=os_reason(e))
-        ) from None
-    except ValueError as e:
-        raise click.UsageError(LEARN_ERRORS.say(str(e))) from None
     pairs, total = len(policies.pairs), max_dice**2
     if pairs == total:
         wrote = ngettext(

@@ -7,9 +7,10 @@ from typing import Any, TypeVar
 
 import click
 
+from liarsdice.cli.click_text import filled
 from liarsdice.cli.command import PresetChoice
 from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import Family
+from liarsdice.families import FAMILIES, Family
 from liarsdice.families.base import Sizes
 from liarsdice.families.terminal import rules_error_text
 from liarsdice.i18n import N_, _
@@ -75,37 +76,64 @@ def bot_list(bots: str) -> list[str]:
     return entries
 
 
+def stacked(*decorators: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator applying ``decorators`` as if written one above the other, in that
+    order (the first one's option comes first in ``--help``)."""
+
+    def apply(func: F) -> F:
+        for decorator in reversed(decorators):
+            func = decorator(func)
+        return func
+
+    return apply
+
+
+def rules_option(help: str) -> Callable[[F], F]:
+    """``--rules NAME`` (any family's preset, ``classic`` by default) into ``rules_name``."""
+    return click.option(
+        "--rules",
+        "rules_name",
+        default="classic",
+        show_default=True,
+        type=PresetChoice(),
+        help=help,
+    )
+
+
+def size_options(players_help: str) -> Callable[[F], F]:
+    """``--players``, ``--dice`` and ``--faces``: the sizes a preset's rules may be changed to."""
+    return stacked(
+        click.option("--players", type=click.IntRange(2, 12), help=players_help),
+        click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat).")),
+        click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die.")),
+    )
+
+
+def repeatable_option(name: str, dest: str, metavar: str, help: str) -> Callable[[F], F]:
+    """An option that may be given several times: its values, in order, as a tuple in
+    ``dest``."""
+    return click.option(name, dest, multiple=True, metavar=metavar, help=help)
+
+
+def rule_changes_option(
+    help: str = N_("Any rule option, e.g. --option show_reroll=after (repeatable)."),
+) -> Callable[[F], F]:
+    """``--option NAME=VALUE`` (repeatable) into ``options``: what :func:`build_rules` reads."""
+    return repeatable_option("--option", "options", "NAME=VALUE", help)
+
+
 def rule_options(*, rules_help: str, players_help: str) -> Callable[[F], F]:
     """The rule options every command that sets up games takes: ``--rules``, ``--players``,
     ``--dice``, ``--faces`` and ``--option NAME=VALUE`` (repeatable); the two help texts are
     messages (marked with ``N_``)."""
-    options = [
-        click.option(
-            "--rules",
-            "rules_name",
-            default="classic",
-            show_default=True,
-            type=PresetChoice(),
-            help=rules_help,
-        ),
-        click.option("--players", type=click.IntRange(2, 12), help=players_help),
-        click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat).")),
-        click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die.")),
-        click.option(
-            "--option",
-            "options",
-            multiple=True,
-            metavar="NAME=VALUE",
-            help=N_("Any rule option, e.g. --option show_reroll=after (repeatable)."),
-        ),
-    ]
+    return stacked(rules_option(rules_help), size_options(players_help), rule_changes_option())
 
-    def apply(func: F) -> F:
-        for option in reversed(options):
-            func = option(func)
-        return func
 
-    return apply
+def bots_option(default: str, help: str) -> Callable[[F], F]:
+    """``--bots`` (comma-separated, :func:`bot_list`) with its default shown; ``help`` (a
+    message, marked with ``N_``) may name every family's bots with ``{bots}``."""
+    every = ", ".join(dict.fromkeys(n for f in FAMILIES for n in f.bots))
+    return click.option("--bots", default=default, show_default=True, help=filled(help, bots=every))
 
 
 def count_option(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[[F], F]:
@@ -123,4 +151,16 @@ def number_option(name: str, default: float, help: str, *, minimum: float) -> Ca
     )
 
 
-__all__ = ["bot_list", "build_rules", "count_option", "number_option", "rule_options"]
+__all__ = [
+    "bot_list",
+    "bots_option",
+    "build_rules",
+    "count_option",
+    "number_option",
+    "repeatable_option",
+    "rule_changes_option",
+    "rule_options",
+    "rules_option",
+    "size_options",
+    "stacked",
+]

@@ -18,13 +18,24 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 
+from liarsdice.cli.command import fail
+from liarsdice.cli.reasons import os_reason
 from liarsdice.i18n import _
 
-__all__ = ["problem_with_file", "problem_with_folder", "writable_file", "writable_folder"]
+__all__ = [
+    "cannot_write",
+    "out_folder_option",
+    "problem_with_file",
+    "problem_with_folder",
+    "writable_file",
+    "writable_folder",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _cannot_write(folder: Path) -> str | None:
@@ -84,3 +95,21 @@ def writable_folder(ctx: click.Context, param: click.Parameter, value: Any) -> A
     """A click callback: the folder option's path, or a usage error saying why it cannot be
     written."""
     return _checked(value, problem_with_folder)
+
+
+def out_folder_option(help: str) -> Callable[[F], F]:
+    """The required ``--out`` folder of a command that writes its results there, checked
+    before the work starts (:func:`writable_folder`); ``help``: a message, marked with ``N_``."""
+    return click.option(
+        "--out",
+        required=True,
+        type=click.Path(path_type=Path),
+        callback=writable_folder,
+        help=help,
+    )
+
+
+def cannot_write(path: Path, error: OSError) -> click.ClickException:
+    """The error (exit status 1) of a command that failed writing under ``path`` while it
+    worked: ``raise cannot_write(out, e) from None``."""
+    return fail(_("can't write {path}: {reason}").format(path=path, reason=os_reason(error)))

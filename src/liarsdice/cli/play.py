@@ -22,13 +22,21 @@ import click
 from rich.console import Console
 
 from liarsdice.cli.click_text import filled
-from liarsdice.cli.command import Command, PresetChoice
-from liarsdice.cli.options import bot_list, build_rules
+from liarsdice.cli.command import Command
+from liarsdice.cli.options import (
+    bot_list,
+    bots_option,
+    build_rules,
+    repeatable_option,
+    rule_changes_option,
+    rules_option,
+    size_options,
+)
 from liarsdice.cli.paths import writable_file
 from liarsdice.cli.reasons import BOT_REFUSALS
 from liarsdice.cli.session import Seat, Session
 from liarsdice.core import LiarsDiceError
-from liarsdice.families import FAMILIES, family_of
+from liarsdice.families import family_of
 from liarsdice.families.terminal import rules_error_text
 from liarsdice.i18n import N_, _
 
@@ -103,40 +111,16 @@ def seat_plan(
         "the bots play each other, one move a second on a terminal (--delay to change it)."
     ),
 )
-@click.option(
-    "--rules",
-    "rules_name",
-    default="classic",
-    show_default=True,
-    type=PresetChoice(),
-    help=N_("Rule preset (see 'liarsdice rules'); 'poker-dice' plays the poker-dice family."),
-)
-@click.option("--players", type=click.IntRange(2, 12), help=N_("Number of players."))
-@click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat)."))
-@click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die."))
+@rules_option(N_("Rule preset (see 'liarsdice rules'); 'poker-dice' plays the poker-dice family."))
+@size_options(N_("Number of players."))
 @click.option("--seed", type=int, help=N_("Seed for the dice and the bots (reproducible games)."))
-@click.option(
-    "--option",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help=N_("Any rule option, e.g. --option show_reroll=after (repeatable)."),
-)
-@click.option(
-    "--bots",
-    default="prob",
-    show_default=True,
-    help=filled(
-        N_("Bot kinds for the other seats, comma-separated, cycled ({bots})."),
-        bots=", ".join(dict.fromkeys(n for f in FAMILIES for n in f.bots)),
-    ),
-)
-@click.option(
+@rule_changes_option()
+@bots_option("prob", N_("Bot kinds for the other seats, comma-separated, cycled ({bots})."))
+@repeatable_option(
     "--human",
     "humans",
-    multiple=True,
-    metavar="NAME",
-    help=N_("A human player (repeat for hot-seat play). Default: one human called 'you'."),
+    "NAME",
+    N_("A human player (repeat for hot-seat play). Default: one human called 'you'."),
 )
 @click.option("--names", help=N_("Every seat's name in order, comma-separated."))
 @click.option(

@@ -36,7 +36,7 @@ import textwrap
 import click
 
 from liarsdice.cli.command import Command
-from liarsdice.cli.options import build_rules
+from liarsdice.cli.options import build_rules, rule_changes_option, size_options
 from liarsdice.core.api import RulesAPI
 from liarsdice.core.errors import RulesError
 from liarsdice.families import FAMILIES, Family, family_of, preset_names
@@ -55,16 +55,8 @@ INDENT = " " * 6  # an option's sentence, under its name and value
     help=N_("List the rule presets, or print the rules and every option of preset NAME."),
 )
 @click.argument("name", required=False)
-@click.option("--players", type=click.IntRange(2, 12), help=N_("Seats at the table."))
-@click.option("--dice", help=N_("Dice per player (e.g. 5, or 5,4 per seat)."))
-@click.option("--faces", type=click.IntRange(2, 12), help=N_("Faces per die."))
-@click.option(
-    "--option",
-    "options",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help=N_("Change a rule option first, as 'play' does (repeatable)."),
-)
+@size_options(N_("Seats at the table."))
+@rule_changes_option(N_("Change a rule option first, as 'play' does (repeatable)."))
 @click.option("--json", "as_json", is_flag=True, help=N_("Print full options as JSON."))
 def rules(
     name: str | None,

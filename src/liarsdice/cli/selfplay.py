@@ -12,17 +12,14 @@ import json
 from pathlib import Path
 
 import click
+from rich.console import Console
 
-from liarsdice.arena import ArenaSpec, check_spec
-from liarsdice.cli.command import Command, Examples, fail
-from liarsdice.cli.options import build_rules, count_option, rule_options
-from liarsdice.cli.paths import writable_folder
-from liarsdice.cli.reasons import RAY_ERRORS, SPEC_ERRORS, os_reason
-from liarsdice.cli.workers import bot_names, games_bar, workers, workers_options
-from liarsdice.core.errors import LiarsDiceError
-from liarsdice.families import family_of
+from liarsdice.arena import ArenaSpec
+from liarsdice.cli.command import Command, Examples
+from liarsdice.cli.options import count_option
+from liarsdice.cli.paths import cannot_write, out_folder_option
+from liarsdice.cli.workers import MatchOptions, match_options, match_spec, playing, workers
 from liarsdice.i18n import N_, _, ngettext
-from liarsdice.parallel import RayUnavailableError
 from liarsdice.selfplay import FORMATS, run_selfplay
 
 __all__ = ["selfplay"]
@@ -43,33 +40,10 @@ __all__ = ["selfplay"]
     ),
     closing=N_('See docs/RESEARCH.md ("The arena and self-play on Ray") for the files written.'),
 )
-@rule_options(
-    rules_help=N_("Rule preset; 'poker-dice' plays the poker-dice family."),
-    players_help=N_("Seats per game (default: the preset's)."),
+@match_options(
+    bots_help=N_("Bots, comma-separated, cycled over the seats (as in 'liarsdice arena').")
 )
-@click.option(
-    "--bots",
-    default="prob,random",
-    show_default=True,
-    help=N_("Bots, comma-separated, cycled over the seats (as in 'liarsdice arena')."),
-)
-@count_option("--games", 100, N_("Games to play."), minimum=1)
-@click.option(
-    "--seed", type=int, default=0, show_default=True, help=N_("Seed of every game and bot.")
-)
-@workers_options
-@click.option(
-    "--think",
-    type=click.FloatRange(0, min_open=True),
-    help=N_("Per-move time budget in seconds, for bots that take one."),
-)
-@click.option(
-    "--out",
-    required=True,
-    type=click.Path(path_type=Path),
-    callback=writable_folder,
-    help=N_("Folder to write (created; it must be new or empty)."),
-)
+@out_folder_option(N_("Folder to write (created; it must be new or empty)."))
 @click.option(
     "--format",
     "fmt",
@@ -80,54 +54,29 @@ __all__ = ["selfplay"]
 )
 @count_option("--shard-games", 1000, N_("Games per .npz shard (arrays)."), minimum=1)
 @click.option("--quiet", is_flag=True, help=N_("No progress bar."))
-def selfplay(
-    rules_name: str,
-    players: int | None,
-    dice: str | None,
-    faces: int | None,
-    options: tuple[str, ...],
-    bots: str,
-    games: int,
-    seed: int,
-    jobs: int,
-    ray: str | None,
-    think: float | None,
-    out: Path,
-    fmt: str,
-    shard_games: int,
-    quiet: bool,
-) -> None:
-    rules_name = rules_name.lower()
-    family = family_of(rules_name)
-    rules = build_rules(family, rules_name, players, dice, faces, options)
-    names = bot_names(family, bots)
-    spec = ArenaSpec(rules=rules, bots=names, games=games, seed=seed, think=think)
-    try:
-        check_spec(spec)
-        if fmt.lower() == "arrays":  # a game the dense encoding cannot number
-            family.adapter(family.new_game(rules, list(spec.labels[: spec.num_players])))
-    except (LiarsDiceError, ValueError) as e:
-        raise click.UsageError(SPEC_ERRORS.say(str(e))) from None
+def selfplay(match: MatchOptions, out: Path, fmt: str, shard_games: int, quiet: bool) -> None:
+    def numbered(spec: ArenaSpec) -> None:  # arrays: a game the dense encoding cannot number
+        if fmt.lower() == "arrays":
+            family = spec.family
+            family.adapter(family.new_game(spec.rules, list(spec.labels[: spec.num_players])))
+
+    spec = match_spec(match, check=numbered)
     if out.exists() and any(out.iterdir()):
         raise click.UsageError(_("--out {path} is not empty: name a new folder").format(path=out))
-    jobs = workers(jobs, ray)
-    with games_bar("selfplay", quiet=quiet) as bar:
-        task = bar.add_task("games", total=games)
+    jobs = workers(match.jobs, match.ray)
+    with playing("selfplay", match.games, quiet=quiet) as progress:
         try:
             manifest = run_selfplay(
                 spec,
                 out,
                 fmt.lower(),
                 jobs=jobs,
-                ray=ray,
+                ray=match.ray,
                 shard_games=shard_games,
-                progress=lambda n: bar.advance(task, n),
+                progress=progress,
             )
-        except RayUnavailableError as e:
-            raise fail(RAY_ERRORS.say(str(e))) from None
         except OSError as e:
-            said = _("can't write {path}: {reason}").format(path=out, reason=os_reason(e))
-            raise fail(said) from None
+            raise cannot_write(out, e) from None
     written = manifest["games_written"]
     abandoned = len(manifest["abandoned"])
     files = len(manifest["files"])
@@ -151,4 +100,4 @@ def selfplay(
         said += "."
     click.echo(said)
     if abandoned and not quiet:
-        bar.console.print(json.dumps(manifest["abandoned"][:5]))
+        Console(stderr=True, highlight=False).print(json.dumps(manifest["abandoned"][:5]))

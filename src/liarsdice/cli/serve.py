@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from liarsdice.cli.command import Command
-from liarsdice.cli.options import count_option, number_option
+from liarsdice.cli.options import count_option, number_option, repeatable_option
 from liarsdice.cli.reasons import STORE_ERRORS, os_reason
 from liarsdice.i18n import N_, _
 
@@ -98,12 +98,11 @@ def claim_or_exit(db_url: str) -> Claim:
         "[default: SQLite in the per-user data directory]."
     ),
 )
-@click.option(
+@repeatable_option(
     "--origin",
     "origins",
-    multiple=True,
-    metavar="URL",
-    help=N_("An extra allowed WebSocket Origin, e.g. https://dice.example (repeatable)."),
+    "URL",
+    N_("An extra allowed WebSocket Origin, e.g. https://dice.example (repeatable)."),
 )
 @click.option(
     "--redis",
