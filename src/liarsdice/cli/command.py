@@ -266,11 +266,45 @@ class Command(_Speaking):
 
 class Group(_Speaking, click.Group):
     """A click group that speaks the language of ``--lang``, as :class:`Command` does (its
-    commands listed with their help in it)."""
+    commands listed with their help in it).
+
+    ``--lang`` is the group's option, and a player writes it anywhere: ``liarsdice play
+    --lang es`` and ``liarsdice --help --lang es`` mean ``liarsdice --lang es ...`` (it is
+    moved first, so that it is read before ``--help`` and before any command runs)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _language_first(args))
 
     def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         super().format_options(ctx, formatter)  # _Speaking's (which click.Group's would skip)
         self.format_commands(ctx, formatter)
+
+
+def _language_first(args: list[str]) -> list[str]:
+    """``args`` with every ``--lang X`` / ``--lang=X`` before ``--`` moved to the front.
+
+    >>> _language_first(["play", "--rules", "perudo", "--lang", "es"])
+    ['--lang', 'es', 'play', '--rules', 'perudo']
+    >>> _language_first(["--help", "--lang=es"])
+    ['--lang=es', '--help']
+    >>> _language_first(["replay", "--", "--lang"])
+    ['replay', '--', '--lang']
+    """
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest.extend(args[i:])
+            break
+        if arg == "--lang" and i + 1 < len(args):
+            front.extend(args[i : i + 2])
+            i += 2
+            continue
+        (front if arg.startswith("--lang=") else rest).append(arg)
+        i += 1
+    return front + rest
 
 
 class PresetChoice(click.Choice[str]):
