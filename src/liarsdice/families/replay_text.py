@@ -60,28 +60,18 @@ def _round(number: int, move: str, result: str) -> str:
 
 
 def _called(summary: Mapping[str, Any]) -> str:
-    caller, bid = summary["caller"], _bid_of(summary["bidder"], summary["bid"])
-    if summary["call"] == "exact":
-        return _says(
-            caller,
-            pgettext("you", "{name} call exact on {bid}"),
-            _("{name} calls exact on {bid}"),
-            bid=bid,
-        )
-    if summary["call"] == "liar":
-        return _says(
-            caller,
-            pgettext("you", "{name} call liar on {bid}"),
-            _("{name} calls liar on {bid}"),
-            bid=bid,
-        )
-    return _says(
-        caller,
-        pgettext("you", "{name} call {call} on {bid}"),
-        _("{name} calls {call} on {bid}"),
-        call=summary["call"],
-        bid=bid,
-    )
+    caller, call = summary["caller"], summary["call"]
+    if call == "exact":
+        you = pgettext("you", "{name} call exact on {bid}")
+        other = _("{name} calls exact on {bid}")
+    elif call == "liar":
+        you = pgettext("you", "{name} call liar on {bid}")
+        other = _("{name} calls liar on {bid}")
+    else:  # a family's own call, named as its records name it
+        you = pgettext("you", "{name} call {call} on {bid}")
+        other = _("{name} calls {call} on {bid}")
+    bid = _bid_of(summary["bidder"], summary["bid"])
+    return _says(caller, you, other, call=call, bid=bid)
 
 
 def _bidding_result(summary: Mapping[str, Any]) -> str:

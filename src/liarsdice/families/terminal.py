@@ -312,6 +312,22 @@ class Answer:
 
 
 # ------------------------------------------------------------------------- the family parts
+# A call on a bid, liar (True) or exact (False), as the caller, the bidder and anyone else say
+# it: the caller is the human called "you", the bidder is, neither is (GameTerminal.call_line).
+_CALLS = {
+    True: (
+        N_("{name} call liar on {bidder}'s {bid}{tail}!"),
+        N_("{name} calls liar on your {bid}{tail}!"),
+        N_("{name} calls liar on {bidder}'s {bid}{tail}!"),
+    ),
+    False: (
+        N_("{name} call exact on {bidder}'s {bid}{tail}!"),
+        N_("{name} calls exact on your {bid}{tail}!"),
+        N_("{name} calls exact on {bidder}'s {bid}{tail}!"),
+    ),
+}
+
+
 class GameTerminal(ABC):
     """The text of one game at the terminal, from public facts and each player's own view.
 
@@ -330,20 +346,19 @@ class GameTerminal(ABC):
     # ---------------------------------------------------------------------------- names
     def name(self, seat: int) -> str:
         """The seat's name as printed (the human called ``you`` in the language in use)."""
-        if self.you(seat):
-            # Translators: the name of the human player called "you" at the table.
-            word = pgettext("player", "you")
-            if word != "you":
-                return escape(word)
-        return escape(self.names[seat])
+        # Translators: the name of the human player called "you" at the table.
+        return self._name_or(seat, pgettext("player", "you"))
 
     def object_name(self, seat: int) -> str:
         """The seat's name after a preposition (``passes to you``: Spanish ``pasa a ti``)."""
-        if self.you(seat):
-            # Translators: the human player called "you" after a preposition ("to you").
-            word = pgettext("player, after a preposition", "you")
-            if word != "you":
-                return escape(word)
+        # Translators: the human player called "you" after a preposition ("to you").
+        return self._name_or(seat, pgettext("player, after a preposition", "you"))
+
+    def _name_or(self, seat: int, you: str) -> str:
+        """The seat's name, or ``you`` (a translation of "you") for the human called ``you``;
+        in English that human's name is kept as typed."""
+        if self.you(seat) and you != "you":
+            return escape(you)
         return escape(self.names[seat])
 
     def subject(self, seat: int, you: str, they: str, **values: object) -> str:
@@ -359,6 +374,13 @@ class GameTerminal(ABC):
         """
         message = you if self.you(seat) else they
         return message.format(name=self.name(seat), **values)
+
+    def call_line(self, seat: int, bidder: int, liar: bool, bid: str, tail: str = "") -> str:
+        """``ann calls liar on your 3x5!`` (``tail``: the callers so far, before the ``!``);
+        ``liar`` False: a call of exact."""
+        mine, yours, theirs = _CALLS[liar]
+        message = mine if self.you(seat) else yours if self.you(bidder) else theirs
+        return _(message).format(name=self.name(seat), bidder=self.name(bidder), bid=bid, tail=tail)
 
     def you(self, seat: int) -> bool:
         """Whether the seat is the human called ``you`` (narrated in the second person)."""

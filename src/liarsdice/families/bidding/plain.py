@@ -28,6 +28,7 @@ describes it, so no sentence of the preset's defaults is left to contradict it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from liarsdice.core.bidding import rules as opt
 from liarsdice.core.bidding.rules import Rules
@@ -296,31 +297,45 @@ def _outcome(rules: Rules) -> str:
     return _("Whoever was wrong loses one die.")
 
 
+# What a call of liar on a bid that is exactly true costs, for the rules that say.
+_EXACT_COUNTS: Mapping[opt.ExactCount, str] = {
+    opt.ExactCount.ALL_BUT_BIDDER: N_(
+        "If the count is exactly the bid, everyone but the bidder loses a die."
+    ),
+    opt.ExactCount.ALL_BUT_BIDDER_SPARE_LAST: N_(
+        "If the count is exactly the bid, everyone but the bidder loses a die (a "
+        "bystander down to a last die keeps it)."
+    ),
+}
+
+# What a call of exact does, for each kind of call the rules may allow (none: nothing to say).
+_EXACT_CALLS: Mapping[opt.ExactCall, str] = {
+    opt.ExactCall.SPOT_ON: N_(
+        "Instead of raising you may call 'exact' (spot on): if the count is exactly the "
+        "bid, everyone else loses a die; if not, you lose one."
+    ),
+    opt.ExactCall.CALZA: N_(
+        "Instead of raising you may call 'exact' (calza): if you are right you win back a "
+        "die (up to your starting count); if not, you lose one."
+    ),
+}
+
+
+def _sentence(sentences: Mapping[Any, str], value: object) -> str:
+    """The sentence (translated) of ``value`` in a table of them; "" where it has none."""
+    said = sentences.get(value)
+    return "" if said is None else _(said)
+
+
 def _exact_count(rules: Rules) -> str:
-    if rules.exact_count is opt.ExactCount.ALL_BUT_BIDDER:
-        return _("If the count is exactly the bid, everyone but the bidder loses a die.")
-    if rules.exact_count is opt.ExactCount.ALL_BUT_BIDDER_SPARE_LAST:
-        return _(
-            "If the count is exactly the bid, everyone but the bidder loses a die (a "
-            "bystander down to a last die keeps it)."
-        )
-    if rules.scoring is opt.Scoring.ELIMINATION:
+    said = _sentence(_EXACT_COUNTS, rules.exact_count)
+    if not said and rules.scoring is opt.Scoring.ELIMINATION:
         return _("If the count is exactly the bid, the bid stands: the caller loses a die.")
-    return ""
+    return said
 
 
 def _exact_call(rules: Rules) -> str:
-    if rules.exact is opt.ExactCall.SPOT_ON:
-        return _(
-            "Instead of raising you may call 'exact' (spot on): if the count is exactly the "
-            "bid, everyone else loses a die; if not, you lose one."
-        )
-    if rules.exact is opt.ExactCall.CALZA:
-        return _(
-            "Instead of raising you may call 'exact' (calza): if you are right you win back a "
-            "die (up to your starting count); if not, you lose one."
-        )
-    return ""
+    return _sentence(_EXACT_CALLS, rules.exact)
 
 
 def _extras(rules: Rules) -> list[str]:

@@ -375,25 +375,6 @@ class BiddingTerminal(GameTerminal):
             ]
         return []
 
-    def call_line(self, seat: int, bidder: int, liar: bool, bid: str, tail: str) -> str:
-        """``ann calls liar on your 3x5!`` (``tail``: the callers so far, before the ``!``)."""
-        mine, theirs = self.you(seat), self.you(bidder)
-        values = {"name": self.name(seat), "bidder": self.name(bidder), "bid": bid, "tail": tail}
-        if liar:
-            if mine:
-                message = _("{name} call liar on {bidder}'s {bid}{tail}!")
-            elif theirs:
-                message = _("{name} calls liar on your {bid}{tail}!")
-            else:
-                message = _("{name} calls liar on {bidder}'s {bid}{tail}!")
-        elif mine:
-            message = _("{name} call exact on {bidder}'s {bid}{tail}!")
-        elif theirs:
-            message = _("{name} calls exact on your {bid}{tail}!")
-        else:
-            message = _("{name} calls exact on {bidder}'s {bid}{tail}!")
-        return message.format(**values)
-
     def reveal(self, r: RoundResult) -> list[str]:
         lines = [_("Reveal of round {round}:").format(round=r.round + 1)]
         for p, hand in enumerate(r.hands):

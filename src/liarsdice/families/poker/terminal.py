@@ -388,110 +388,82 @@ class PokerTerminal(GameTerminal):
                 )
             return lines
         if action in (LEFT, RIGHT):
-            values = {
-                "to": self.object_name(after.current_player),
-                "order": self._direction(after, seat),
-            }
-            if action == LEFT:
-                return [
-                    self.subject(
-                        seat,
-                        _("{name} pass the cup left to {to} (play goes {order})."),
-                        _("{name} passes the cup left to {to} (play goes {order})."),
-                        **values,
-                    )
-                ]
-            return [
-                self.subject(
-                    seat,
-                    _("{name} pass the cup right to {to} (play goes {order})."),
-                    _("{name} passes the cup right to {to} (play goes {order})."),
-                    **values,
-                )
-            ]
+            return [self._pass_line(after, seat, action == LEFT)]
         if action == LIAR and cur is not None:
-            mine, theirs = self.you(seat), self.you(before.bidder)
-            if mine:
-                message = _("{name} call liar on {bidder}'s {bid}!")
-            elif theirs:
-                message = _("{name} calls liar on your {bid}!")
-            else:
-                message = _("{name} calls liar on {bidder}'s {bid}!")
-            return [
-                message.format(
-                    name=self.name(seat),
-                    bidder=self.name(before.bidder),
-                    bid=format_poker_bid(cur),
-                )
-            ]
+            return [self.call_line(seat, before.bidder, True, format_poker_bid(cur))]
         if action == ACCEPT and cur is not None:
-            bid_text = format_poker_bid(cur)
-            if after.phase is Phase.KEEP:
-                return [
-                    self.subject(
-                        seat,
-                        _("{name} accept {bid}: the cup is lifted on {dice}."),
-                        _("{name} accepts {bid}: the cup is lifted on {dice}."),
-                        bid=bid_text,
-                        dice=_dice(after.outside),
-                    ),
-                    _("Five of a kind in {rolls} rolls, or lose a life.").format(rolls=FIVE_ROLLS),
-                ]
-            if after.phase is Phase.ARRANGE:
-                return [
-                    self.subject(
-                        seat,
-                        _("{name} accept {bid} and take the cup."),
-                        _("{name} accepts {bid} and takes the cup."),
-                        bid=bid_text,
-                    )
-                ]
-            return [
-                self.subject(
-                    seat,
-                    _("{name} accept {bid}: the cup is lifted."),
-                    _("{name} accepts {bid}: the cup is lifted."),
-                    bid=bid_text,
+            lines = [self._accept_line(after, seat, format_poker_bid(cur))]
+            if after.phase is Phase.KEEP:  # the cup lifted on the dice outside: the rolls start
+                lines.append(
+                    _("Five of a kind in {rolls} rolls, or lose a life.").format(rolls=FIVE_ROLLS)
                 )
-            ]
+            return lines
         if (out := game.action_arranged(action)) is not None:
-            if not out:
-                return [
-                    self.subject(
-                        seat,
-                        _("{name} put all five dice under the cup."),
-                        _("{name} puts all five dice under the cup."),
-                    )
-                ]
-            return [
-                self.subject(
-                    seat,
-                    _("{name} leave {out} outside the cup and {dice} under it."),
-                    _("{name} leaves {out} outside the cup and {dice} under it."),
-                    out=_dice(out),
-                    dice=dice(5 - len(out)),
-                )
-            ]
+            return [self._arranged_line(seat, out)]
         if (roll := game.action_roll(action)) is not None:
             return self._roll_lines(before, after, seat, roll)
         if (kept := game.action_kept(action)) is not None:
-            attempts = after.attempts if after.phase is Phase.KEEP else ()
-            if not attempts and after.results:
-                attempts = after.results[-1].attempts
-            shown = _dice(attempts[-1]) if attempts else "?"
-            return [
-                self.subject(
-                    seat,
-                    _("{name} keep {kept} and roll {dice}: {shown} (roll {roll} of {rolls})."),
-                    _("{name} keeps {kept} and rolls {dice}: {shown} (roll {roll} of {rolls})."),
-                    kept=_dice(kept),
-                    dice=dice(5 - len(kept)),
-                    shown=shown,
-                    roll=len(attempts),
-                    rolls=FIVE_ROLLS,
-                )
-            ]
+            return [self._kept_line(after, seat, kept)]
         return []
+
+    def _pass_line(self, after: PokerState, seat: int, left: bool) -> str:
+        values = {
+            "to": self.object_name(after.current_player),
+            "order": self._direction(after, seat),
+        }
+        if left:
+            return self.subject(
+                seat,
+                _("{name} pass the cup left to {to} (play goes {order})."),
+                _("{name} passes the cup left to {to} (play goes {order})."),
+                **values,
+            )
+        return self.subject(
+            seat,
+            _("{name} pass the cup right to {to} (play goes {order})."),
+            _("{name} passes the cup right to {to} (play goes {order})."),
+            **values,
+        )
+
+    def _accept_line(self, after: PokerState, seat: int, bid: str) -> str:
+        """The bid accepted: the cup lifted at once (on the dice outside it, or with none
+        outside: no rolls to make), or taken to arrange the dice first."""
+        if after.phase is Phase.KEEP:
+            you = _("{name} accept {bid}: the cup is lifted on {dice}.")
+            they = _("{name} accepts {bid}: the cup is lifted on {dice}.")
+        elif after.phase is Phase.ARRANGE:
+            you = _("{name} accept {bid} and take the cup.")
+            they = _("{name} accepts {bid} and takes the cup.")
+        else:
+            you = _("{name} accept {bid}: the cup is lifted.")
+            they = _("{name} accepts {bid}: the cup is lifted.")
+        return self.subject(seat, you, they, bid=bid, dice=_dice(after.outside))
+
+    def _arranged_line(self, seat: int, out: Sequence[int]) -> str:
+        if not out:
+            you = _("{name} put all five dice under the cup.")
+            they = _("{name} puts all five dice under the cup.")
+        else:
+            you = _("{name} leave {out} outside the cup and {dice} under it.")
+            they = _("{name} leaves {out} outside the cup and {dice} under it.")
+        return self.subject(seat, you, they, out=_dice(out), dice=dice(5 - len(out)))
+
+    def _kept_line(self, after: PokerState, seat: int, kept: Sequence[int]) -> str:
+        """The dice kept and the rest rolled, with the roll's result (the last of the
+        attempts: this round's, or the finished round's)."""
+        attempts = after.attempts if after.phase is Phase.KEEP else ()
+        if not attempts and after.results:
+            attempts = after.results[-1].attempts
+        return self.subject(
+            seat,
+            _("{name} keep {kept} and roll {dice}: {shown} (roll {roll} of {rolls})."),
+            _("{name} keeps {kept} and rolls {dice}: {shown} (roll {roll} of {rolls})."),
+            kept=_dice(kept),
+            dice=dice(5 - len(kept)),
+            shown=_dice(attempts[-1]) if attempts else "?",
+            roll=len(attempts),
+            rolls=FIVE_ROLLS,
+        )
 
     def _roll_lines(
         self, before: PokerState, after: PokerState, seat: int, roll: tuple[bool, Any]
@@ -528,37 +500,45 @@ class PokerTerminal(GameTerminal):
                     _("{bidder}'s {bid} stands.") if r.stood else _("{bidder}'s {bid} was a lie.")
                 )
             lines = [f"{lifted} {verdict.format(bid=bid, bidder=self.name(r.bidder))}"]
-        elif r.success:
-            tries = len(r.attempts)
-            how = _("already there") if not tries else _("in {rolls}").format(rolls=rolls(tries))
-            lines = [
-                self.subject(
-                    r.caller,
-                    _("{name} make five of a kind ({how}): nobody loses a life."),
-                    _("{name} makes five of a kind ({how}): nobody loses a life."),
-                    how=how,
-                )
-            ]
         else:
-            lines = [
-                self.subject(
-                    r.caller,
-                    _("{name} fail to make five of a kind in {rolls} rolls."),
-                    _("{name} fails to make five of a kind in {rolls} rolls."),
-                    rolls=FIVE_ROLLS,
-                )
-            ]
+            lines = [self._five_line(r)]
         if r.loser is not None:
-            left = r.lives[r.loser]
-            if left:
-                you = _("{name} lose a life ({lives} left).")
-                they = _("{name} loses a life ({lives} left).")
-            else:
-                you = _("{name} lose a life ({lives} left) and are out.")
-                they = _("{name} loses a life ({lives} left) and is out.")
-            lines.append(self.subject(r.loser, you, they, lives=lives(left)))
+            lines.append(self._life_lost(r.loser, r.lives[r.loser]))
         lines.append(self.lives_line(r.lives) + ".")
         return lines
+
+    def _five_line(self, r: PokerRoundResult) -> str:
+        """The accepted bid's end: five of a kind made (in how many rolls), or not."""
+        if not r.success:
+            return self.subject(
+                r.caller,
+                _("{name} fail to make five of a kind in {rolls} rolls."),
+                _("{name} fails to make five of a kind in {rolls} rolls."),
+                rolls=FIVE_ROLLS,
+            )
+        tries = len(r.attempts)
+        how = _("already there") if not tries else _("in {rolls}").format(rolls=rolls(tries))
+        return self.subject(
+            r.caller,
+            _("{name} make five of a kind ({how}): nobody loses a life."),
+            _("{name} makes five of a kind ({how}): nobody loses a life."),
+            how=how,
+        )
+
+    def _life_lost(self, seat: int, left: int) -> str:
+        if left:
+            return self.subject(
+                seat,
+                _("{name} lose a life ({lives} left)."),
+                _("{name} loses a life ({lives} left)."),
+                lives=lives(left),
+            )
+        return self.subject(
+            seat,
+            _("{name} lose a life ({lives} left) and are out."),
+            _("{name} loses a life ({lives} left) and is out."),
+            lives=lives(left),
+        )
 
     # ------------------------------------------------------------------------- a human
     def turn_lines(self, state: PokerState, seat: int) -> list[str]:
