@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from e2e_util import CHROMIUM_ARGS, ensure_chromium, live_server
+from e2e_util import CHROMIUM_ARGS, browser_server, ensure_chromium
 from pg_util import SKIP as SKIP_POSTGRES
 from pg_util import Cluster, start_cluster
 from redis_util import SKIP as SKIP_REDIS
@@ -119,12 +119,10 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     """A ``liarsdice serve`` with its own database and quick bots; yields its base URL."""
-    ensure_chromium()  # skip (LIARSDICE_SKIP_BROWSER=1) before starting a server
-    # Every page is a new browser: a new guest player and rooms, all from 127.0.0.1 (no
-    # per-address HTTP request rate or join limits for loopback).
-    # No pause after a call (--reveal 0): the reveal phase has its own tests
-    # (browser/test_browser_reveal.py); these play on at the pace they always did.
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback", "--reveal", "0")
+    # No pause after a call (--reveal 0) unless the module says otherwise with ``REVEAL`` (the
+    # seconds, or None for the server's default): the reveal phase has its own tests
+    # (browser/test_browser_reveal*.py); the others play on at the pace they always did.
+    reveal = getattr(request.module, "REVEAL", "0")
     tmp = tmp_path_factory.mktemp(request.module.__name__ + "-server")
-    with live_server(tmp, bot_delay=0.05, args=args) as base:
+    with browser_server(tmp, reveal) as base:
         yield base

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -22,8 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from websockets.sync.client import connect
 
-from apt_util import apt_install
+from apt_util import ensure_installed, free_port
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -52,24 +52,62 @@ def ensure_chromium() -> str:
     """
     if skip_requested():
         pytest.skip("LIARSDICE_SKIP_BROWSER=1: browser tests skipped")
-    if CHROMIUM.exists():
-        return str(CHROMIUM)
-    apt_install("chromium", "LIARSDICE_SKIP_BROWSER")
-    if not CHROMIUM.exists():
-        pytest.fail(f"the chromium package did not install {CHROMIUM}")
-    return str(CHROMIUM)
 
+    def find() -> str | None:
+        return str(CHROMIUM) if CHROMIUM.exists() else None
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    return ensure_installed("chromium", "LIARSDICE_SKIP_BROWSER", find, str(CHROMIUM))
 
 
 def get_json(url: str) -> Any:
     with urllib.request.urlopen(url, timeout=10) as r:
         return json.loads(r.read().decode())
+
+
+def post_json(url: str, body: dict[str, Any]) -> Any:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read().decode())
+
+
+def finished_game(
+    server: str,
+    preset: str = "classic",
+    options: Any = None,
+    *,
+    name: str = "ann",
+    level: str = "random",
+    **body: Any,
+) -> str:
+    """A room (``options``: three dice unless given; ``body``: more of the create request,
+    such as a ``player_token``) whose game 1 is over: ``name`` and two bots of ``level``;
+    ``name`` leaves at the start and a computer plays the seat. The room's id."""
+    opts = {"dice": 3} if options is None else options
+    room = post_json(
+        f"{server}/api/rooms", {"preset": preset, "name": name, "options": opts, **body}
+    )
+    rid: str = room["room"]
+    ws_url = server.replace("http://", "ws://") + f"/ws/rooms/{rid}"
+    with connect(ws_url, origin=server) as ws:  # type: ignore[arg-type]
+
+        def send(type_: str, **data: Any) -> None:
+            ws.send(json.dumps({"type": type_, "version": 1, "data": data}))
+            while json.loads(ws.recv(timeout=10))["data"].get("reply_to") != data["id"]:
+                pass
+
+        ws.send(json.dumps({"type": "hello", "version": 1, "data": {"token": room["token"]}}))
+        send("add_bot", level=level, id="b1")
+        send("add_bot", level=level, id="b2")
+        send("start", id="s")
+        ws.send(json.dumps({"type": "leave", "version": 1, "data": {}}))  # a bot plays on
+        time.sleep(0.2)
+    deadline = time.monotonic() + 30
+    while get_json(f"{server}/api/rooms/{rid}")["data"]["room"]["status"] != "finished":
+        assert time.monotonic() < deadline, "the game did not finish"
+        time.sleep(0.1)
+    return rid
 
 
 @contextlib.contextmanager
@@ -123,6 +161,24 @@ def live_server(
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+@contextlib.contextmanager
+def browser_server(
+    tmp: Path, reveal: str | None = "0", more: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """The browser tests' ``liarsdice serve`` (see :func:`live_server`), with quick bots: every
+    page is a new browser, so a new guest player and rooms, all from 127.0.0.1 (no per-address
+    HTTP request rate or join limits for loopback). ``reveal``: the seconds a reveal may hold
+    the next round after a call (``--reveal``; None: the server's default); ``more``: further
+    arguments. Skips
+    (``LIARSDICE_SKIP_BROWSER=1``) before starting it."""
+    ensure_chromium()
+    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
+    if reveal is not None:
+        args += ("--reveal", reveal)
+    with live_server(tmp, bot_delay=0.05, args=args + more) as base:
+        yield base
 
 
 def tab_to(page: Page, selector: str, limit: int = 80) -> None:
@@ -258,6 +314,16 @@ def my_turn(page: Page) -> bool:
     return result
 
 
+def set_timer(page: Page, seconds: int) -> None:
+    """As the host: set the room's turn timer and wait until the room shows it."""
+    page.fill("#timer", str(seconds))
+    page.click("#set-timer")
+    page.wait_for_function(
+        "(s) => document.getElementById('room-meta').textContent.includes(s + ' s per move')",
+        arg=seconds,
+    )
+
+
 def wait_my_turn(page: Page, timeout: float = 10_000) -> None:
     page.wait_for_function(
         "() => !document.getElementById('moves').hidden"
@@ -273,6 +339,19 @@ def call_or_bid(page: Page) -> str:
         liar.click()
         return "liar"
     return least_bid(page)
+
+
+def play_to_reveal(page: Page, limit: float = 30) -> dict[str, Any]:
+    """Call (or bid the least) on every turn until the server holds a round's reveal (fails
+    after ``limit`` seconds); the room's reveal phase."""
+    deadline = time.monotonic() + limit
+    while not (state(page)["room"] or {}).get("reveal"):
+        assert time.monotonic() < deadline, "no call in time"
+        if my_turn(page):
+            call_or_bid(page)
+        page.wait_for_timeout(30)
+    phase: dict[str, Any] = state(page)["room"]["reveal"]
+    return phase
 
 
 def least_bid(page: Page) -> str:

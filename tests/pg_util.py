@@ -12,7 +12,6 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -23,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from apt_util import apt_install
+from apt_util import ensure_installed, free_port
 
 SKIP = os.environ.get("LIARSDICE_SKIP_POSTGRES") == "1"
 
@@ -80,20 +79,8 @@ def _bin_dir() -> Path | None:
 
 def ensure_postgres() -> Path:
     """The folder of PostgreSQL's server binaries, installing Debian's package when missing."""
-    found = _bin_dir()
-    if found is not None:
-        return found
-    apt_install("postgresql", "LIARSDICE_SKIP_POSTGRES")
-    found = _bin_dir()
-    if found is None:
-        pytest.fail("the postgresql package installed no initdb under /usr/lib/postgresql")
-    return found
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    what = "initdb under /usr/lib/postgresql"
+    return ensure_installed("postgresql", "LIARSDICE_SKIP_POSTGRES", _bin_dir, what)
 
 
 def _as_owner(cmd: list[str], owner: str | None) -> list[str]:
@@ -109,7 +96,7 @@ def start_cluster() -> Iterator[Cluster]:
     data = root / "data"
     if owner is not None:
         shutil.chown(root, owner)
-    port = _free_port()
+    port = free_port()
     run = dict(capture_output=True, text=True, timeout=120, check=False)
     init = subprocess.run(
         _as_owner([str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",

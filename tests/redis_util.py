@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from apt_util import apt_install
+from apt_util import ensure_installed, free_port
 
 SKIP = os.environ.get("LIARSDICE_SKIP_REDIS") == "1"
 START_TIMEOUT = 20.0  # seconds for a started server to answer PING
@@ -29,20 +29,13 @@ START_TIMEOUT = 20.0  # seconds for a started server to answer PING
 
 def ensure_redis() -> str:
     """The path of ``redis-server``, installing Debian's package when missing."""
-    found = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
-    if found is not None:
-        return found
-    apt_install("redis-server", "LIARSDICE_SKIP_REDIS")
-    found = shutil.which("redis-server", path="/usr/bin:/usr/sbin")
-    if found is None:
-        pytest.fail("the redis-server package installed no redis-server")
-    return found
 
+    def find() -> str | None:
+        return shutil.which("redis-server") or shutil.which(
+            "redis-server", path="/usr/bin:/usr/sbin"
+        )
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    return ensure_installed("redis-server", "LIARSDICE_SKIP_REDIS", find, "redis-server")
 
 
 def ping(port: int, timeout: float = 1.0) -> bool:
@@ -66,7 +59,7 @@ class RedisServer:
         self.binary = binary
         self.root = root
         self.persist = persist
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
     @property

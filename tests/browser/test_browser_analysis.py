@@ -13,17 +13,7 @@ import re
 import time
 from typing import TYPE_CHECKING
 
-from e2e_util import (
-    axe_serious,
-    get_json,
-    horizontal_overflow,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    state,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -72,13 +62,13 @@ CONTRAST = r"""() => {
 
 
 def test_the_analysis_of_a_finished_game(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 900})
-    room = start_with_bots(page, server, "ann", options="dice=1")
+    page = e2e.new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    room = e2e.start_with_bots(page, server, "ann", options="dice=1")
     page.wait_for_selector("#my-dice-row")
     deadline = time.monotonic() + 15
-    while (state(page)["view"] or {}).get("winner") is None:
+    while (e2e.state(page)["view"] or {}).get("winner") is None:
         assert time.monotonic() < deadline, "the game did not end in time"
-        if my_turn(page):
+        if e2e.my_turn(page):
             liar = page.locator("#moves button[data-move='liar']")
             if liar.count():
                 liar.click()
@@ -88,7 +78,7 @@ def test_the_analysis_of_a_finished_game(browser: Browser, server: str) -> None:
 
     page.click("#analysis-over-1")  # from the game-over screen
     page.wait_for_selector("#analysis-moves tbody tr")
-    expected = get_json(f"{server}/api/rooms/{room}/games/1/analysis")
+    expected = e2e.get_json(f"{server}/api/rooms/{room}/games/1/analysis")
     assert page.inner_text("#analysis-h") == "Analysis of game 1"
     heads = page.locator("#analysis-moves thead th").all_inner_texts()
     assert heads[:3] == ["#", "Round", "Player"] and "Chance true (as known)" in heads
@@ -119,13 +109,13 @@ def test_the_analysis_of_a_finished_game(browser: Browser, server: str) -> None:
     players = page.locator("#analysis-players tbody th").all_inner_texts()
     assert sorted(players) == sorted(expected["players"])
     assert page.evaluate("() => document.activeElement.id") == "analysis-h"
-    assert axe_serious(page) == []
-    screenshot(page, "analysis.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "analysis.png")
     # on a phone the page keeps its width: the tables scroll sideways in their own region
     page.set_viewport_size({"width": 390, "height": 844})
-    assert horizontal_overflow(page) == 0
+    assert e2e.horizontal_overflow(page) == 0
     page.locator("#analysis-moves").scroll_into_view_if_needed()
-    screenshot(page, "analysis-phone.png", full_page=False)
+    e2e.screenshot(page, "analysis-phone.png", full_page=False)
     page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#analysis-close")
     assert page.locator("#analysis").is_hidden()
@@ -135,7 +125,7 @@ def test_the_analysis_of_a_finished_game(browser: Browser, server: str) -> None:
     page.wait_for_selector("#analysis-moves tbody tr")
     assert page.locator("#analysis-moves tbody tr").count() == len(expected["moves"])
     _why_sentences(page, browser, server)
-    no_page_errors(page)
+    e2e.no_page_errors(page)
 
 
 def _why_sentences(page: Page, browser: Browser, server: str) -> None:
@@ -157,9 +147,9 @@ def _why_sentences(page: Page, browser: Browser, server: str) -> None:
     )
     unmarked = page.evaluate(WHY, [[{**CALL, "mark": None}], "win", "bidding"])
     assert unmarked == [""]  # unmarked: no word
-    es = new_page(browser, locale="es-ES")
+    es = e2e.new_page(browser, locale="es-ES")
     es.goto(server + "/")
     es.wait_for_selector("#create-preset option", state="attached")
     (spanish,) = es.evaluate(WHY, [[RAISE], "win", "bidding"])
     assert spanish.startswith("Dudar era mejor que subir a 2 × treses: según el experto gana")
-    no_page_errors(es)
+    e2e.no_page_errors(es)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from e2e_util import new_page, no_page_errors
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -65,7 +65,7 @@ STORE_JS = """async () => {
 
 
 def test_the_room_store_changes_only_by_frames(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     page.goto(server + "/")
     got: dict[str, Any] = page.evaluate(STORE_JS)
     assert got["first"] == [None, None, False]
@@ -90,5 +90,5 @@ def test_the_room_store_changes_only_by_frames(browser: Browser, server: str) ->
     assert upd["chat"] == [3, 9] and upd["timer"] is None and upd["palifico"] == ["1/0"]
     assert got["error"]  # an error frame is the page's to show: the state is the same value
     assert got["gone"] is None  # a seat the room no longer has: watching
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

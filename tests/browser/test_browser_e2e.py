@@ -20,20 +20,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from e2e_util import (
-    FOREIGN_DICE_JS,
-    MY_DICE_JS,
-    add_bot,
-    create_room,
-    get_json,
-    horizontal_overflow,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    tab_to,
-    wait_seats,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -55,13 +42,13 @@ def test_two_players_play_a_game_through_the_ui(
     browser: Browser, server: str, tmp_path: Path
 ) -> None:
     t0 = time.monotonic()
-    ann = new_page(browser)
-    bob = new_page(browser)
-    room = create_room(ann, server, "ann")
+    ann = e2e.new_page(browser)
+    bob = e2e.new_page(browser)
+    room = e2e.create_room(ann, server, "ann")
     assert ann.locator("#seats > li.mine .seat-name").inner_text() == "ann"
 
     # The lobby's room list shows the new room.
-    lobby = new_page(browser)
+    lobby = e2e.new_page(browser)
     lobby.goto(server + "/")
     lobby.wait_for_selector(f"#room-list li[data-room='{room}']")
     assert "ann" in lobby.locator(f"#room-list li[data-room='{room}']").inner_text()
@@ -77,7 +64,7 @@ def test_two_players_play_a_game_through_the_ui(
     bob.wait_for_selector("#seats > li.mine")
     assert bob.locator("#seats > li.mine .seat-name").inner_text() == "bob"
     assert bob.locator("#host-controls").is_hidden()  # only the host has them
-    wait_seats(ann, 2)
+    e2e.wait_seats(ann, 2)
 
     # Chat: what a player types is shown as text, never as markup.
     ann.fill("#chat-input", "<b>good luck</b> & have fun")
@@ -87,9 +74,9 @@ def test_two_players_play_a_game_through_the_ui(
     assert bob.locator("#chat-list b").count() == 0
 
     # The host adds two bots and starts.
-    add_bot(ann, "random")
-    add_bot(ann, "prob")
-    wait_seats(bob, 4)
+    e2e.add_bot(ann, "random")
+    e2e.add_bot(ann, "prob")
+    e2e.wait_seats(bob, 4)
     ann.click("#start")
     ann.wait_for_selector("#my-dice-row")
     bob.wait_for_selector("#my-dice-row")
@@ -107,14 +94,14 @@ def test_two_players_play_a_game_through_the_ui(
         if all(p.locator("#game-over").is_visible() for p in pages.values()):
             break
         for who, page in pages.items():
-            dom = page.evaluate(FOREIGN_DICE_JS)
+            dom = page.evaluate(e2e.FOREIGN_DICE_JS)
             assert dom["foreign"] == 0, f"{who}'s page draws dice that are not {who}'s"
             assert set(dom["seats"]) <= {seats[who]}, dom
-            mine = page.evaluate(MY_DICE_JS)
+            mine = page.evaluate(e2e.MY_DICE_JS)
             if mine is not None:
                 assert mine["seat"] == seats[who]
                 seen[who][(mine["game"], mine["round"])] = mine["faces"]
-            if not my_turn(page):
+            if not e2e.my_turn(page):
                 continue
             assert "Your turn" in page.inner_text("#live")
             turn_announced = True
@@ -134,7 +121,7 @@ def test_two_players_play_a_game_through_the_ui(
     # Game over on both pages, with the same winner; the server agrees.
     winners = {p.get_attribute("#winner", "data-seat") for p in pages.values()}
     assert len(winners) == 1 and None not in winners
-    snap = get_json(f"{server}/api/rooms/{room}")["data"]
+    snap = e2e.get_json(f"{server}/api/rooms/{room}")["data"]
     assert snap["room"]["status"] == "finished" and snap["room"]["games"] == [1]
     assert str(snap["view"]["winner"]) in winners
     assert "wins" in ann.inner_text("#game-over") or "you win" in ann.inner_text("#game-over")
@@ -144,7 +131,7 @@ def test_two_players_play_a_game_through_the_ui(
     assert sorted(ranking) == ["0", "1", "2", "3"] and ranking[0] in winners
 
     # Each page showed exactly its own dice, round by round (the record reveals them all).
-    record = get_json(f"{server}/api/rooms/{room}/games/1/record?format=json")
+    record = e2e.get_json(f"{server}/api/rooms/{room}/games/1/record?format=json")
     for who, rounds in seen.items():
         assert rounds, f"{who}'s page never showed dice"
         for (game, rnd), faces in rounds.items():
@@ -195,25 +182,23 @@ def test_two_players_play_a_game_through_the_ui(
         assert page.locator("#game-over").is_hidden()
 
     for page in [*pages.values(), lobby]:
-        no_page_errors(page)
+        e2e.no_page_errors(page)
         page.context.close()
 
 
 def test_phone_width_has_no_horizontal_scroll(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+    page = e2e.new_page(
+        browser, viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True
+    )
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
-    assert horizontal_overflow(page) == 0
-    create_room(page, server, "pat-with-a-long-name")
-    assert horizontal_overflow(page) == 0
-    add_bot(page, "random")
-    add_bot(page, "random")
+    assert e2e.horizontal_overflow(page) == 0
+    e2e.create_room(page, server, "pat-with-a-long-name")
+    assert e2e.horizontal_overflow(page) == 0
+    e2e.add_bot(page, "random")
+    e2e.add_bot(page, "random")
     # The host's turn timer setting reaches the room.
-    page.fill("#timer", "30")
-    page.click("#set-timer")
-    page.wait_for_function(
-        "() => document.getElementById('room-meta').textContent.includes('30 s per move')"
-    )
+    e2e.set_timer(page, 30)
     page.click("#start")
     # The move picker once it is pat's turn (a bot may open and move first).
     page.wait_for_selector("#moves .face-row button", state="visible", timeout=20_000)
@@ -222,36 +207,36 @@ def test_phone_width_has_no_horizontal_scroll(browser: Browser, server: str) -> 
         page.evaluate("getComputedStyle(document.querySelector('#seats > li')).position")
         == "static"
     )
-    assert horizontal_overflow(page) == 0, "horizontal scroll at 375 px during play"
-    screenshot(page, "phone.png")
-    no_page_errors(page)
+    assert e2e.horizontal_overflow(page) == 0, "horizontal scroll at 375 px during play"
+    e2e.screenshot(page, "phone.png")
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_keyboard_only_bid(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     # The lobby by keyboard: name, more options, the rule change, then Enter on "Create".
-    tab_to(page, "#my-name")
+    e2e.tab_to(page, "#my-name")
     page.keyboard.type("kay")
-    tab_to(page, ".more-options summary")
+    e2e.tab_to(page, ".more-options summary")
     page.keyboard.press("Enter")
-    tab_to(page, "#create-options")
+    e2e.tab_to(page, "#create-options")
     page.keyboard.type("dice=2")
-    tab_to(page, "#create-button")
+    e2e.tab_to(page, "#create-button")
     page.keyboard.press("Enter")
     page.wait_for_url("**/r/**")
     page.wait_for_selector("#host-controls:not([hidden])")
-    tab_to(page, "#add-bot")
+    e2e.tab_to(page, "#add-bot")
     page.keyboard.press("Enter")
-    wait_seats(page, 2)
-    tab_to(page, "#start")
+    e2e.wait_seats(page, 2)
+    e2e.tab_to(page, "#start")
     page.keyboard.press("Enter")
     page.wait_for_function("() => !document.getElementById('moves').hidden")
     # Tab to the quantity row (one stop: the arrows pick the quantity), step up one,
     # then Tab to the first face that bids and press Enter.
-    tab_to(page, "#moves .qty-row button[aria-checked='true']")
+    e2e.tab_to(page, "#moves .qty-row button[aria-checked='true']")
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     before = int(page.get_attribute("#moves .qty-row button[aria-checked='true']", "data-qty") or 0)
     page.keyboard.press("ArrowRight")
@@ -264,7 +249,7 @@ def test_keyboard_only_bid(browser: Browser, server: str) -> None:
     qty = int(page.get_attribute("#moves .qty-row button[aria-checked='true']", "data-qty") or 0)
     assert qty == before + 1
     assert page.evaluate("document.activeElement.dataset.qty") == str(qty)
-    tab_to(page, "#moves .face-row button:not(:disabled)")
+    e2e.tab_to(page, "#moves .face-row button:not(:disabled)")
     move = page.evaluate("document.activeElement.dataset.move")
     assert move.startswith(f"{qty}x")
     page.keyboard.press("Enter")
@@ -274,12 +259,12 @@ def test_keyboard_only_bid(browser: Browser, server: str) -> None:
     face = int(move.split("x")[1])
     names = ["", "ones", "twos", "threes", "fours", "fives", "sixes"]
     assert f"Your move: {qty} × {names[face]}" in page.inner_text("#live")
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_reconnect_and_reload_resume_the_seat(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     hellos: list[dict[str, Any]] = []
 
     def watch(ws: Any) -> None:
@@ -291,8 +276,8 @@ def test_reconnect_and_reload_resume_the_seat(browser: Browser, server: str) -> 
         ws.on("framesent", sent)
 
     page.on("websocket", watch)
-    room = create_room(page, server, "rex")
-    add_bot(page, "random")
+    room = e2e.create_room(page, server, "rex")
+    e2e.add_bot(page, "random")
     page.click("#start")
     page.wait_for_selector("#my-dice-row")
     assert hellos and hellos[0]["token"] and hellos[0]["last_seq"] is None
@@ -325,5 +310,5 @@ def test_reconnect_and_reload_resume_the_seat(browser: Browser, server: str) -> 
     text = page.inner_text("#error-text")
     assert text.endswith((".", "!", "?")), text
     assert not re.search(r"\((illegal_action|invalid|[a-z]+_[a-z_]+)\)", text), text
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

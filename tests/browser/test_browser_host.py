@@ -15,18 +15,7 @@ from typing import TYPE_CHECKING
 
 from playwright.sync_api import Error as PlaywrightError
 
-from e2e_util import (
-    add_bot,
-    call_or_bid,
-    create_room,
-    get_json,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    state,
-    wait_seats,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -47,40 +36,40 @@ def _join(page: Page, url: str, name: str) -> None:
 def _play_to_the_end(page: Page, limit: float = 20) -> None:
     """Call liar whenever possible, else make the least bid, until the game is over."""
     deadline = time.monotonic() + limit
-    while state(page)["room"]["status"] != "finished":
+    while e2e.state(page)["room"]["status"] != "finished":
         assert time.monotonic() < deadline, "the game took too long"
-        if my_turn(page):
-            call_or_bid(page)
+        if e2e.my_turn(page):
+            e2e.call_or_bid(page)
         page.wait_for_timeout(40)
 
 
 def test_host_removes_kicks_hands_over_and_a_player_leaves(browser: Browser, server: str) -> None:
-    ann = new_page(browser)
-    bob = new_page(browser)
-    cat = new_page(browser)
-    room = create_room(ann, server, "ann")
-    add_bot(ann, "random")
-    add_bot(ann, "prob")
+    ann = e2e.new_page(browser)
+    bob = e2e.new_page(browser)
+    cat = e2e.new_page(browser)
+    room = e2e.create_room(ann, server, "ann")
+    e2e.add_bot(ann, "random")
+    e2e.add_bot(ann, "prob")
     url = ann.input_value("#share-url")
     _join(bob, url, "bob")
     _join(cat, url, "cat")
-    wait_seats(ann, 5)
+    e2e.wait_seats(ann, 5)
     # Between games the host has a button on every other seat.
     assert ann.locator("#seats > li[data-seat='0'] button").count() == 0
     assert bob.locator("#seats button[data-act]").count() == 0  # not the host
 
     # Remove a bot: later seats move down one, on every page.
     ann.click("#seats > li[data-seat='1'] button[data-act='remove']")
-    wait_seats(ann, 4)
-    wait_seats(bob, 4)
-    names = [s["name"] for s in state(bob)["room"]["seats"]]
+    e2e.wait_seats(ann, 4)
+    e2e.wait_seats(bob, 4)
+    names = [s["name"] for s in e2e.state(bob)["room"]["seats"]]
     assert names == ["ann", "prob-bot-1", "bob", "cat"]
-    assert state(bob)["seat"] == 2 and state(cat)["seat"] == 3
+    assert e2e.state(bob)["seat"] == 2 and e2e.state(cat)["seat"] == 3
     assert bob.locator("#seats > li.mine .seat-name").inner_text() == "bob"
 
     # Kick a player: cat is told, and watches (with the offer to take a seat again).
     ann.click("#seats > li[data-seat='3'] button[data-act='remove']")
-    wait_seats(ann, 3)
+    e2e.wait_seats(ann, 3)
     cat.wait_for_selector("#error:visible")
     assert "removed you" in cat.inner_text("#error-text")
     cat.wait_for_selector("#seat-join-button:visible")
@@ -91,7 +80,7 @@ def test_host_removes_kicks_hands_over_and_a_player_leaves(browser: Browser, ser
     ann.click("#seats > li[data-seat='2'] button[data-act='host']")
     bob.wait_for_selector("#host-controls:not([hidden])")
     ann.wait_for_selector("#host-controls", state="hidden")
-    assert state(ann)["room"]["host"] == 2
+    assert e2e.state(ann)["room"]["host"] == 2
     assert "host" in bob.inner_text("#seats > li.mine .tags")
     assert "You are now the host" in bob.inner_text("#live")
 
@@ -102,23 +91,23 @@ def test_host_removes_kicks_hands_over_and_a_player_leaves(browser: Browser, ser
     while "/r/" in ann.url:
         assert time.monotonic() < deadline, f"ann never left the room: {ann.url}"
         ann.wait_for_timeout(50)
-    wait_seats(bob, 2)
-    assert [s["name"] for s in state(bob)["room"]["seats"]] == ["prob-bot-1", "bob"]
-    assert state(bob)["room"]["host"] == 1 and state(bob)["seat"] == 1
+    e2e.wait_seats(bob, 2)
+    assert [s["name"] for s in e2e.state(bob)["room"]["seats"]] == ["prob-bot-1", "bob"]
+    assert e2e.state(bob)["room"]["host"] == 1 and e2e.state(bob)["seat"] == 1
     bob.wait_for_selector("#host-controls:not([hidden])")
     for page in (ann, bob, cat):
-        no_page_errors(page)
+        e2e.no_page_errors(page)
         page.context.close()
 
 
 def test_private_room_is_unlisted_but_reachable_by_link(browser: Browser, server: str) -> None:
-    pia = new_page(browser)
-    room = create_room(pia, server, "pia", private=True)
+    pia = e2e.new_page(browser)
+    room = e2e.create_room(pia, server, "pia", private=True)
     assert "private room" in pia.inner_text("#room-meta")
-    public = create_room(new_page(browser), server, "pub")
-    listed = [r["id"] for r in get_json(f"{server}/api/rooms")["rooms"]]
+    public = e2e.create_room(e2e.new_page(browser), server, "pub")
+    listed = [r["id"] for r in e2e.get_json(f"{server}/api/rooms")["rooms"]]
     assert public in listed and room not in listed
-    lobby = new_page(browser)
+    lobby = e2e.new_page(browser)
     lobby.goto(server + "/")
     lobby.wait_for_selector(f"#room-list li[data-room='{public}']")
     assert lobby.locator(f"#room-list li[data-room='{room}']").count() == 0
@@ -128,30 +117,30 @@ def test_private_room_is_unlisted_but_reachable_by_link(browser: Browser, server
     lobby.click("#join-button")
     lobby.wait_for_url(f"**/r/{room}")
     lobby.wait_for_selector("#seats > li.mine")
-    wait_seats(pia, 2)
+    e2e.wait_seats(pia, 2)
     for page in (pia, lobby):
-        no_page_errors(page)
+        e2e.no_page_errors(page)
         page.context.close()
 
 
 def test_guest_rating_changes_after_games_with_ranking_and_scoreboard(
     browser: Browser, server: str
 ) -> None:
-    page = new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 900})
-    create_room(page, server, "rory", options="dice=1")
+    page = e2e.new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 900})
+    e2e.create_room(page, server, "rory", options="dice=1")
     me = json.loads(page.evaluate("localStorage.getItem('liarsdice:player')") or "null")
     assert me and me["player"] and me["token"], me
-    before = get_json(f"{server}/api/players/{me['player']}")
+    before = e2e.get_json(f"{server}/api/players/{me['player']}")
     assert before["name"] == "rory" and before["games"] == 0
-    add_bot(page, "random")
-    add_bot(page, "random")
-    assert state(page)["room"]["seats"][0]["player"] == me["player"]
+    e2e.add_bot(page, "random")
+    e2e.add_bot(page, "random")
+    assert e2e.state(page)["room"]["seats"][0]["player"] == me["player"]
     page.click("#start")
     _play_to_the_end(page)
 
     # Game over: the ranking (winner first) and the scoreboard of this room.
     page.wait_for_selector("#game-over:not([hidden]) #ranking li")
-    st = state(page)
+    st = e2e.state(page)
     ranking = page.eval_on_selector_all("#ranking li", "ls => ls.map(l => +l.dataset.seat)")
     assert ranking == st["room"]["ranking"] and ranking[0] == st["view"]["winner"]
     wins = page.eval_on_selector_all("#scoreboard tbody td", "ts => ts.map(t => +t.textContent)")
@@ -159,7 +148,7 @@ def test_guest_rating_changes_after_games_with_ranking_and_scoreboard(
     if page.locator("#reveal-skip").is_visible():
         page.click("#reveal-skip")
     page.wait_for_selector("#reveal-stage", state="hidden")
-    screenshot(page, "game-over.png")
+    e2e.screenshot(page, "game-over.png")
 
     # A rematch: the scoreboard counts both games.
     page.click("#rematch")
@@ -172,7 +161,7 @@ def test_guest_rating_changes_after_games_with_ranking_and_scoreboard(
     )
 
     # The rating moved, and the player page and leaderboard say so.
-    after = get_json(f"{server}/api/players/{me['player']}")
+    after = e2e.get_json(f"{server}/api/players/{me['player']}")
     assert after["games"] == 2 and after["rating"] != before["rating"]
     page.goto(f"{server}/p/{me['player']}")
     page.wait_for_selector("#player-rating")
@@ -185,27 +174,27 @@ def test_guest_rating_changes_after_games_with_ranking_and_scoreboard(
     row = page.inner_text(f"#leaderboard-table tr[data-player='{me['player']}']")
     assert "rory" in row and str(after["rating"]) in row
     assert page.locator("#leaderboard-bots-table tbody tr").count() >= 1  # bots: rated apart
-    screenshot(page, "leaderboard.png")
+    e2e.screenshot(page, "leaderboard.png")
 
     # The display name can be changed in the lobby; the identity stays.
     page.goto(server + "/")
     page.fill("#my-name", "rory-the-bold")
     page.click("#save-name")
     page.wait_for_function("() => document.getElementById('save-name').textContent === 'Saved'")
-    assert get_json(f"{server}/api/players/{me['player']}")["name"] == "rory-the-bold"
-    no_page_errors(page)
+    assert e2e.get_json(f"{server}/api/players/{me['player']}")["name"] == "rory-the-bold"
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_no_host_button_on_a_plate_during_a_game(browser: Browser, server: str) -> None:
     """The host's Kick, Ban and Make host sit on other plates between games only: during a
     game nothing on the table is one mis-click from removing a player (issue 40)."""
-    host = new_page(browser, reduced_motion="reduce")
-    guest = new_page(browser, reduced_motion="reduce")
-    create_room(host, server, "hank", options="dice=1")
-    add_bot(host, "random")
+    host = e2e.new_page(browser, reduced_motion="reduce")
+    guest = e2e.new_page(browser, reduced_motion="reduce")
+    e2e.create_room(host, server, "hank", options="dice=1")
+    e2e.add_bot(host, "random")
     _join(guest, host.input_value("#share-url"), "gus")
-    wait_seats(host, 3)
+    e2e.wait_seats(host, 3)
     assert host.locator("#seats > li[data-seat='2'] button[data-act]").count() == 3
     host.click("#start")
     guest.wait_for_selector("#my-dice-row")
@@ -213,7 +202,7 @@ def test_no_host_button_on_a_plate_during_a_game(browser: Browser, server: str) 
     assert host.locator("#seats button[data-act]").count() == 0
     assert host.locator("#host-controls").is_hidden()
     for page in (host, guest):
-        no_page_errors(page)
+        e2e.no_page_errors(page)
         page.context.close()
 
 
@@ -227,17 +216,17 @@ def _refused(page: Page, url: str, name: str) -> str:
 def test_host_bans_a_squatter_and_locks_the_room(browser: Browser, server: str) -> None:
     """Against squatters: the host bans a player (kicked; the name is refused from then on)
     and locks the room (nobody new takes a seat), and unlocks it again."""
-    ann = new_page(browser)
-    sq = new_page(browser)
-    dee = new_page(browser)
-    create_room(ann, server, "ann")
+    ann = e2e.new_page(browser)
+    sq = e2e.new_page(browser)
+    dee = e2e.new_page(browser)
+    e2e.create_room(ann, server, "ann")
     url = ann.input_value("#share-url")
     _join(sq, url, "squatter")
-    wait_seats(ann, 2)
+    e2e.wait_seats(ann, 2)
     ann.click("#seats > li[data-seat='1'] button[data-act='ban']")
     sq.wait_for_selector("#error:visible")
     assert "removed you" in sq.inner_text("#error-text")
-    wait_seats(ann, 1)
+    e2e.wait_seats(ann, 1)
     assert "banned that name" in _refused(sq, url, "Squatter")  # the same name again
     ann.check("#lock-room")
     ann.wait_for_function("() => document.getElementById('lock-room').checked")
@@ -252,33 +241,33 @@ def test_host_bans_a_squatter_and_locks_the_room(browser: Browser, server: str) 
     dee.fill("#seat-name", "dee")
     dee.click("#seat-join-button")
     dee.wait_for_selector("#seats > li.mine")
-    wait_seats(ann, 2)
+    e2e.wait_seats(ann, 2)
     for page in (ann, sq, dee):
-        no_page_errors(page)
+        e2e.no_page_errors(page)
         page.context.close()
 
 
 def _play_both(pages: list[Page], limit: float = 60) -> None:
     """Every page calls liar when it can (else the least bid) until the game is over."""
     deadline = time.monotonic() + limit
-    while state(pages[0])["room"]["status"] != "finished":
+    while e2e.state(pages[0])["room"]["status"] != "finished":
         assert time.monotonic() < deadline, "the game took too long"
         for page in pages:
-            if my_turn(page):
+            if e2e.my_turn(page):
                 with contextlib.suppress(PlaywrightError):  # (the turn may pass meanwhile)
-                    call_or_bid(page)
+                    e2e.call_or_bid(page)
         pages[0].wait_for_timeout(50)
 
 
 def test_a_finished_game_page_survives_every_seat_change(browser: Browser, server: str) -> None:
     """Issue 40: after a game, the new host removes the old one and a bot; the finished
     game's panel (winner, ranking, "you", scoreboard) reads the same, and after a reload."""
-    ann = new_page(browser, reduced_motion="reduce")
-    ben = new_page(browser, reduced_motion="reduce")
-    create_room(ann, server, "ann", options="dice=1")
+    ann = e2e.new_page(browser, reduced_motion="reduce")
+    ben = e2e.new_page(browser, reduced_motion="reduce")
+    e2e.create_room(ann, server, "ann", options="dice=1")
     _join(ben, ann.input_value("#share-url"), "ben")
-    add_bot(ann, "expert")
-    add_bot(ann, "prob")
+    e2e.add_bot(ann, "expert")
+    e2e.add_bot(ann, "prob")
     ann.click("#start")
     _play_both([ann, ben])
     ben.wait_for_selector("#game-over:not([hidden])")
@@ -287,9 +276,9 @@ def test_a_finished_game_page_survives_every_seat_change(browser: Browser, serve
     ann.click("#seats > li[data-seat='1'] button[data-act='host']")
     ben.wait_for_selector("#host-controls:not([hidden])")
     ben.click("#seats > li[data-seat='0'] button[data-act='remove']")  # ann
-    wait_seats(ben, 3)
+    e2e.wait_seats(ben, 3)
     ben.click("#seats > li[data-seat='1'] button[data-act='remove']")  # expert-bot-1
-    wait_seats(ben, 2)
+    e2e.wait_seats(ben, 2)
     ben.wait_for_timeout(300)
     assert ben.inner_text("#game-over") == before
     ben.reload()
@@ -297,5 +286,5 @@ def test_a_finished_game_page_survives_every_seat_change(browser: Browser, serve
     ben.wait_for_function("() => window.liarsdice.state.room.seats.length === 2")
     assert ben.inner_text("#game-over") == before
     for page in (ann, ben):
-        no_page_errors(page)
+        e2e.no_page_errors(page)
         page.context.close()

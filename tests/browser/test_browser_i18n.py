@@ -13,17 +13,7 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from e2e_util import (
-    axe_serious,
-    get_json,
-    horizontal_overflow,
-    least_bid,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    wait_my_turn,
-)
+import e2e_util as e2e
 from liarsdice.i18n.build import json_path
 
 if TYPE_CHECKING:
@@ -57,7 +47,7 @@ def test_the_catalogue_has_the_sentences_this_test_looks_for() -> None:
 
 
 def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
-    page = new_page(browser, locale="es-ES", viewport=LAPTOP, reduced_motion="reduce")
+    page = e2e.new_page(browser, locale="es-ES", viewport=LAPTOP, reduced_motion="reduce")
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     assert page.evaluate("() => document.documentElement.lang") == "es"
@@ -71,21 +61,21 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
     )
     page.wait_for_timeout(300)  # the open rooms' list
     # the preset's rules are the server's (the terminal's sentences), in Spanish
-    classic = get_json(f"{server}/api/rules?lang=es")["presets"]["classic"]
+    classic = e2e.get_json(f"{server}/api/rules?lang=es")["presets"]["classic"]
     assert page.locator("#preset-desc").inner_text() == classic["description"]
     page.click("#preset-rules summary")
     assert page.locator("#preset-rules-list li").all_inner_texts() == classic["rules"]
     assert visible_english(page) == []
-    assert axe_serious(page) == []
-    screenshot(page, "lobby-es.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "lobby-es.png")
 
-    start_with_bots(page, server, "Ana", bots=("random", "random"))
-    wait_my_turn(page)
+    e2e.start_with_bots(page, server, "Ana", bots=("random", "random"))
+    e2e.wait_my_turn(page)
     moves = page.locator("#moves").inner_text()
     assert "¿Cuántos?" in moves and "¿De qué cara? Pulsa para apostar." in moves
     label = page.locator("#moves .face-row button").first.get_attribute("aria-label") or ""
     assert label.startswith("Apostar "), label
-    bid = least_bid(page)
+    bid = e2e.least_bid(page)
     # my bid in the log, in the second person, the bid in Spanish words
     page.wait_for_selector(f"#log-body .entry[data-text='{bid}']")
     mine = page.locator(f"#log-body .entry[data-text='{bid}']").first.inner_text()
@@ -104,46 +94,46 @@ def test_lobby_and_table_in_spanish(browser: Browser, server: str) -> None:
     assert page.locator("#log-body h4").first.inner_text().startswith("Ronda 1")
     assert page.locator("#room-meta").inner_text().startswith("Partida 1 en juego")
     assert visible_english(page) == []
-    assert axe_serious(page) == []
-    screenshot(page, "table-es.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "table-es.png")
     # the rules dialog: the room's rules (dice=2) as the server says them, in Spanish
     page.click("#rules-button")
     page.wait_for_selector("#rules-dialog[open] #rules-list li")
     shown = page.locator("#rules-list li").all_inner_texts()
-    room = get_json(f"{server}/api/rules/classic?lang=es&options=%7B%22dice%22%3A%222%22%7D")
+    room = e2e.get_json(f"{server}/api/rules/classic?lang=es&options=%7B%22dice%22%3A%222%22%7D")
     assert shown == room["rules"]
     assert shown[0].startswith("Cada jugador empieza con 2 dados") and "5 dados" not in str(shown)
-    screenshot(page, "rules-es.png")
-    no_page_errors(page)
+    e2e.screenshot(page, "rules-es.png")
+    e2e.no_page_errors(page)
 
 
 def test_spanish_fits_a_phone(browser: Browser, server: str) -> None:
     """The longer Spanish words (and the switch in the header) still fit a phone's width."""
     phone = {"width": 375, "height": 740}
-    page = new_page(browser, locale="es-ES", viewport=phone, is_mobile=True, has_touch=True)
+    page = e2e.new_page(browser, locale="es-ES", viewport=phone, is_mobile=True, has_touch=True)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     assert page.locator("#language").is_visible()
-    assert horizontal_overflow(page) == 0
-    screenshot(page, "lobby-es-phone.png")
-    start_with_bots(page, server, "Eva", bots=("random",))
+    assert e2e.horizontal_overflow(page) == 0
+    e2e.screenshot(page, "lobby-es-phone.png")
+    e2e.start_with_bots(page, server, "Eva", bots=("random",))
     page.wait_for_selector("#my-dice-row")
-    assert horizontal_overflow(page) == 0
-    screenshot(page, "table-es-phone.png")
-    no_page_errors(page)
+    assert e2e.horizontal_overflow(page) == 0
+    e2e.screenshot(page, "table-es-phone.png")
+    e2e.no_page_errors(page)
 
 
 def test_poker_dice_in_spanish(browser: Browser, server: str) -> None:
-    page = new_page(browser, locale="es", viewport=LAPTOP, reduced_motion="reduce")
-    start_with_bots(page, server, "Bea", options="", preset="poker-dice", bots=("random",))
-    wait_my_turn(page, timeout=15_000)
+    page = e2e.new_page(browser, locale="es", viewport=LAPTOP, reduced_motion="reduce")
+    e2e.start_with_bots(page, server, "Bea", options="", preset="poker-dice", bots=("random",))
+    e2e.wait_my_turn(page, timeout=15_000)
     moves = page.locator("#moves").inner_text()
     assert "Canta una jugada:" in moves or "¡Dudo!" in moves or "Aceptar el cubilete" in moves, (
         moves
     )
     assert page.locator("#my-h").inner_text() == "Lo que ves del cubilete"
     assert visible_english(page) == []
-    no_page_errors(page)
+    e2e.no_page_errors(page)
 
 
 SPANISH_TITLE = "Farolea hasta el último dado"
@@ -162,7 +152,7 @@ def _shows(page: Page, selector: str, text: str) -> str:
 
 
 def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport=LAPTOP)
+    page = e2e.new_page(browser, viewport=LAPTOP)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     assert page.evaluate("() => document.documentElement.lang") == "en"
@@ -189,4 +179,4 @@ def test_the_switch_changes_the_language_and_is_remembered(browser: Browser, ser
     page.wait_for_selector("#leaderboard-h")
     assert _shows(page, "#leaderboard-h", "Leaderboard") == "Leaderboard"
     assert page.evaluate("() => document.documentElement.lang") == "en"
-    no_page_errors(page)
+    e2e.no_page_errors(page)

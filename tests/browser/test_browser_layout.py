@@ -21,29 +21,18 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from e2e_util import (
-    ARTIFACTS,
-    add_bot,
-    axe_serious,
-    ensure_chromium,
-    live_server,
-    my_turn,
-    new_page,
-    no_page_errors,
-    state,
-    wait_seats,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 pytestmark = pytest.mark.slow
+REVEAL = None  # the server's default reveal (its verdict held 2.5 s): tests/conftest.py's server
 
 VIEWPORTS = [(1280, 800), (1366, 768), (768, 1024), (390, 844)]
 FAMILIES = {"classic": "dice=2", "poker-dice": "lives=1"}
@@ -215,15 +204,6 @@ class Results:
     played: dict[str, str] = field(default_factory=dict)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server with the default reveal (its verdict held 2.5 s) and quick bots."""
-    ensure_chromium()
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
-    with live_server(tmp_path_factory.mktemp("layout-server"), 0.05, args=args) as base:
-        yield base
-
-
 def _check(page: Page, results: Results, family: str, phase: str) -> None:
     """Resize the page through every viewport, scroll as the page does, and record what is
     wrong with the phase's essential elements; a screenshot and axe-core at each size."""
@@ -235,9 +215,9 @@ def _check(page: Page, results: Results, family: str, phase: str) -> None:
         page.evaluate(scroll, arg if arg is not None else [sel for _, sel in items])
         page.wait_for_timeout(50)
         problems: list[str] = page.evaluate(LAYOUT_JS, [list(i) for i in items])
-        (ARTIFACTS / "layout").mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "layout" / f"{family}-{phase}-{w}x{h}.png"))
-        problems += [f"axe: {v}" for v in axe_serious(page)]
+        (e2e.ARTIFACTS / "layout").mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(e2e.ARTIFACTS / "layout" / f"{family}-{phase}-{w}x{h}.png"))
+        problems += [f"axe: {v}" for v in e2e.axe_serious(page)]
         results.problems[(family, phase, f"{w}x{h}")] = problems
 
 
@@ -281,7 +261,7 @@ def _move(page: Page, call: bool) -> None:
     bid (bidding) or the move each poker step offers first; waits until the server took it."""
     before = page.evaluate(SIG_JS)
     liar = page.locator("#moves button[data-move='liar']")
-    st = state(page)
+    st = e2e.state(page)
     phase = (st["view"] or {}).get("phase") if st["room"]["family"] == "poker" else None
     if call and liar.count():
         liar.click()
@@ -308,7 +288,7 @@ def _play(page: Page, friends: list[Page], results: Results, family: str) -> Non
     deadline = time.monotonic() + 90
     while True:
         assert time.monotonic() < deadline, f"{family}: the game did not end in time ({done})"
-        room = state(page)["room"]
+        room = e2e.state(page)["room"]
         if room.get("reveal"):
             if "reveal" not in done:
                 page.wait_for_selector("#reveal-verdict")
@@ -327,9 +307,9 @@ def _play(page: Page, friends: list[Page], results: Results, family: str) -> Non
             return
         calls = {"your-turn", "others-turn"} <= done
         for p in everyone:
-            if not my_turn(p):
+            if not e2e.my_turn(p):
                 continue
-            v = state(page)["view"]
+            v = e2e.state(page)["view"]
             phase = v.get("phase") if room["family"] == "poker" else "bid"
             bid = v.get("current_bid") and phase in ("bid", "respond")
             if p is page and bid and phase == "bid" and "your-turn" not in done:
@@ -345,8 +325,8 @@ def _play(page: Page, friends: list[Page], results: Results, family: str) -> Non
 
 
 def _play_family(browser: Browser, server: str, results: Results, family: str) -> None:
-    page = new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 800})
-    friends = [new_page(browser, reduced_motion="reduce") for _ in FRIENDS]
+    page = e2e.new_page(browser, reduced_motion="reduce", viewport={"width": 1280, "height": 800})
+    friends = [e2e.new_page(browser, reduced_motion="reduce") for _ in FRIENDS]
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     page.fill("#my-name", "ann")
@@ -355,8 +335,8 @@ def _play_family(browser: Browser, server: str, results: Results, family: str) -
     url = _create(page, family)
     for friend, name in zip(friends, FRIENDS, strict=True):
         _join(friend, url, name)
-    add_bot(page, BOT)
-    wait_seats(page, len(FRIENDS) + 2)
+    e2e.add_bot(page, BOT)
+    e2e.wait_seats(page, len(FRIENDS) + 2)
     page.click("#start")
     page.wait_for_selector("#my-dice .dice, #my-dice button")
     _play(page, friends, results, family)
@@ -371,7 +351,7 @@ def _play_family(browser: Browser, server: str, results: Results, family: str) -
     page.click("#analysis-over-1")
     page.wait_for_selector("#analysis-moves tbody tr")
     _check(page, results, family, "analysis")
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     for p in (page, *friends):
         p.context.close()
 

@@ -15,15 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from e2e_util import (
-    axe_serious,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    state,
-)
+import e2e_util as e2e
 from liarsdice.core.poker import (
     ALL_BIDS,
     BID_BASE,
@@ -120,7 +112,7 @@ def _sent(page: Page) -> list[str]:
 
 
 def test_the_claim_builder(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport=LAPTOP)
+    page = e2e.new_page(browser, viewport=LAPTOP)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
 
@@ -202,29 +194,17 @@ def test_the_claim_builder(browser: Browser, server: str) -> None:
     assert page.locator("#claim-mine").count() == 0
     assert _claim(page) == "five 9"
 
-    # Your own claim, before passing: no "bid to beat ... by you".
-    _picker(
-        page,
-        phase="pass",
-        legal=_legal([(2, "left"), (3, "right")]),
-        current_bid="pair K",
-        bidder=0,
-        cup=cup,
-    )
-    assert page.inner_text("#move-context") == "Your claim: a pair of kings. Pass the cup."
-    _picker(
-        page,
-        phase="respond",
-        legal=_legal([(0, "liar"), (1, "accept")]),
-        current_bid="pair K",
-        bidder=1,
-    )
-    assert (
-        page.inner_text("#move-context")
-        == "Ann claims a pair of kings: accept the cup or call liar."
-    )
-    assert axe_serious(page) == []
-    no_page_errors(page)
+    # Your own claim, before passing: no "bid to beat ... by you"; Ann's, to answer.
+    pass_cup = {"phase": "pass", "legal": _legal([(2, "left"), (3, "right")]), "bidder": 0}
+    respond = {"phase": "respond", "legal": _legal([(0, "liar"), (1, "accept")]), "bidder": 1}
+    for view, context in [
+        ({**pass_cup, "cup": cup}, "Your claim: a pair of kings. Pass the cup."),
+        (respond, "Ann claims a pair of kings: accept the cup or call liar."),
+    ]:
+        _picker(page, current_bid="pair K", **view)
+        assert page.inner_text("#move-context") == context
+    assert e2e.axe_serious(page) == []
+    e2e.no_page_errors(page)
     page.context.close()
 
 
@@ -238,7 +218,7 @@ def test_the_roll_step_draws_every_die(browser: Browser, server: str) -> None:
     for move in ("four Q", "left", "accept", "out 9"):
         s = s.apply_action(game.string_to_action(move))
     legal = _legal([(a, game.action_to_string(a)) for a in s.legal_actions()])
-    page = new_page(browser, viewport=PHONE)
+    page = e2e.new_page(browser, viewport=PHONE)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     _picker(
@@ -271,7 +251,7 @@ def test_the_roll_step_draws_every_die(browser: Browser, server: str) -> None:
     )
     page.click("#roll-button")
     assert _sent(page) == ["reroll 9"]
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
@@ -299,7 +279,7 @@ def _in_view(page: Page, *selectors: str) -> None:
 
 def _play_a_turn(page: Page, seen: set[str], tag: str) -> None:
     """Make the move the page offers, checking what it shows on the way."""
-    st = state(page)
+    st = e2e.state(page)
     v = st["view"]
     phase = v["phase"]
     if phase == "bid":
@@ -314,7 +294,7 @@ def _play_a_turn(page: Page, seen: set[str], tag: str) -> None:
         _in_view(page, "#my-dice .zone svg.die", "#claim-builder", "#claim-button")
         kind = "raise" if v["current_bid"] else "open"
         if kind not in seen:
-            screenshot(page, f"poker-claim-{kind}-{tag}.png", full_page=False)
+            e2e.screenshot(page, f"poker-claim-{kind}-{tag}.png", full_page=False)
         if not v["current_bid"]:
             # Built by hand: a pair, then its rank.
             page.select_option("#claim-kind", "pair")
@@ -349,7 +329,7 @@ def _play_a_turn(page: Page, seen: set[str], tag: str) -> None:
         assert page.is_checked("#shake-toggle")
         assert page.get_attribute("#shake-toggle", "type") == "checkbox"
         if "roll" not in seen:
-            screenshot(page, f"poker-roll-{tag}.png", full_page=False)
+            e2e.screenshot(page, f"poker-roll-{tag}.png", full_page=False)
         seen.add("roll")
         page.click("#roll-button")
     elif phase == "keep":
@@ -363,23 +343,23 @@ def test_a_poker_game_through_the_builder(
     browser: Browser, server: str, viewport: dict[str, int]
 ) -> None:
     phone = viewport is PHONE
-    page = new_page(
+    page = e2e.new_page(
         browser, viewport=viewport, reduced_motion="reduce", is_mobile=phone, has_touch=phone
     )
-    start_with_bots(
+    e2e.start_with_bots(
         page, server, "paula", options="", preset="poker-dice", bots=("random", "random")
     )
     seen: set[str] = set()
     deadline = time.monotonic() + 60
     while not {"open", "raise", "pass", "respond", "roll"} <= seen:
         assert time.monotonic() < deadline, f"poker moves not all made: {seen}"
-        if state(page)["room"]["status"] == "finished":
+        if e2e.state(page)["room"]["status"] == "finished":
             page.click("#rematch")
             page.wait_for_timeout(200)
-        if not my_turn(page):
+        if not e2e.my_turn(page):
             page.wait_for_timeout(30)
             continue
         _play_a_turn(page, seen, "phone" if phone else "laptop")
         page.wait_for_timeout(60)
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

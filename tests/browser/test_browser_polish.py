@@ -14,17 +14,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from e2e_util import (
-    axe_serious,
-    create_room,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    state,
-    wait_seats,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -41,11 +31,11 @@ def _in_viewport(page: Page, selector: str) -> bool:
 def _play_until(page: Page, done: Any, timeout: float = 30) -> None:
     """Play (the least bid, or liar when no bid is left) until ``done(state)``."""
     deadline = time.monotonic() + timeout
-    while not done(state(page)):
+    while not done(e2e.state(page)):
         assert time.monotonic() < deadline, "the game did not get there in time"
         if page.locator("#reveal-skip").is_visible():
             page.click("#reveal-skip")
-        if my_turn(page):
+        if e2e.my_turn(page):
             raises = page.locator("#moves .face-row button:not(:disabled)")
             if raises.count():
                 raises.first.click()
@@ -56,8 +46,8 @@ def _play_until(page: Page, done: Any, timeout: float = 30) -> None:
 
 # ------------------------------------------------ 1. the move panel on a laptop's screen
 def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport=LAPTOP)
-    start_with_bots(page, server, "lapt", options="", bots=("random", "random", "random"))
+    page = e2e.new_page(browser, viewport=LAPTOP)
+    e2e.start_with_bots(page, server, "lapt", options="", bots=("random", "random", "random"))
     page.wait_for_selector("#my-dice-row")
     seen_liar = False
     deadline = time.monotonic() + 40
@@ -65,7 +55,7 @@ def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) ->
         assert time.monotonic() < deadline, "never had a bid to call"
         if page.locator("#reveal-skip").is_visible():
             page.click("#reveal-skip")
-        if my_turn(page):
+        if e2e.my_turn(page):
             liar = "#moves button[data-move='liar']"
             if page.locator(liar).count():
                 # In view at 1280 × 900 (the layout fits, or the page scrolled it in).
@@ -79,13 +69,13 @@ def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) ->
                 assert _in_viewport(page, "#moves .face-row")
                 # the bid to beat is still in sight too
                 assert _in_viewport(page, "#current-bid-text")
-                screenshot(page, "polish-laptop-turn.png", full_page=False)
+                e2e.screenshot(page, "polish-laptop-turn.png", full_page=False)
                 seen_liar = True
                 break
             page.locator("#moves .face-row button:not(:disabled)").first.click()
         page.wait_for_timeout(40)
     # My plate shows my own dice (no question marks); long names are cut, not broken.
-    mine = state(page)["view"]["my_dice"]
+    mine = e2e.state(page)["view"]["my_dice"]
     assert page.locator("#seats > li.mine .die-back").count() == 0
     assert page.locator("#seats > li.mine .backs.own svg.die").count() == min(len(mine), 6)
     style = page.eval_on_selector(
@@ -105,8 +95,8 @@ def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) ->
     # Computer players' own moves are not "played by the computer" (that is for people).
     page.wait_for_selector("#log-body li.entry")
     assert "played by the computer" not in page.inner_text("#log-body")
-    assert axe_serious(page) == []
-    no_page_errors(page)
+    assert e2e.axe_serious(page) == []
+    e2e.no_page_errors(page)
     page.context.close()
 
 
@@ -153,7 +143,7 @@ WORDS_JS = """async () => {
 
 
 def test_words_your_bid_one_six_a_four_one_cup(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     page.goto(server + "/")
     got = page.evaluate(WORDS_JS)
     assert "bob called liar on your bid of 3 × fives." in got["mine"], got["mine"]
@@ -166,13 +156,13 @@ def test_words_your_bid_one_six_a_four_one_cup(browser: Browser, server: str) ->
     assert got["show2"] == "shows a one and a four and re-rolls the rest"
     assert got["seen"] == "You hold 1 of them; 10 dice are hidden."
     assert got["seenOpen"] == "You can see none of them; 1 die is hidden."
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_the_odds_line_is_a_sentence(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport=LAPTOP, reduced_motion="reduce")
-    start_with_bots(page, server, "odds", options="dice=3", bots=("random", "random"))
+    page = e2e.new_page(browser, viewport=LAPTOP, reduced_motion="reduce")
+    e2e.start_with_bots(page, server, "odds", options="dice=3", bots=("random", "random"))
     page.wait_for_selector("#my-dice-row")
     page.check("#odds-toggle")
     seen: list[str] = []
@@ -195,43 +185,39 @@ def test_the_odds_line_is_a_sentence(browser: Browser, server: str) -> None:
         text,
     ), text
     assert "unseen" not in text
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 # -------------------------------------------- 6. Classic by default; its surprises as tips
 TIPS_JS = """async () => {
   const { Tips } = await import('/static/tips.js');
-  const el = document.createElement('div');
   const S = {seat: null,
              room: {preset: 'classic', family: 'bidding', status: 'playing', seats: [],
                     options: {}},
              view: {results: [{bid: '3x5'}], legal: [], my_dice: []}};
-  const tips = new Tips(el, true);
-  const seen = [];
-  for (let i = 0; i < 4; i++) {
-    tips.render(S);
-    if (el.hidden) break;
-    seen.push(el.textContent);
-    el.querySelector('#tip-ok').click();
-  }
+  // The tips a new page shows one after another in state s, each dismissed with its OK.
+  const shown = (s) => {
+    const el = document.createElement('div');
+    const tips = new Tips(el, true);
+    const seen = [];
+    for (let i = 0; i < 4; i++) {
+      tips.render(s);
+      if (el.hidden) break;
+      seen.push(el.textContent);
+      el.querySelector('#tip-ok').click();
+    }
+    return seen;
+  };
+  const seen = shown(S);
   localStorage.clear();
-  const perudo = new Tips(document.createElement('div'), true);
-  const other = {...S, room: {...S.room, preset: 'perudo'}};
-  const pel = perudo.el;
-  const pseen = [];
-  for (let i = 0; i < 4; i++) {
-    perudo.render(other);
-    if (pel.hidden) break;
-    pseen.push(pel.textContent);
-    pel.querySelector('#tip-ok').click();
-  }
+  const pseen = shown({...S, room: {...S.room, preset: 'perudo'}});
   return {seen, pseen};
 }"""
 
 
 def test_classic_is_the_default_and_its_surprises_are_tips(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport=LAPTOP)
+    page = e2e.new_page(browser, viewport=LAPTOP)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     assert page.input_value("#create-preset") == "classic"  # as the CLI's default
@@ -242,15 +228,15 @@ def test_classic_is_the_default_and_its_surprises_are_tips(browser: Browser, ser
     # Perudo has neither rule: no such tips there.
     other = " ".join(got["pseen"])
     assert "off by" not in other and "everyone but the bidder" not in other, got
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 # ------------------------------------------------ 7, 8. a watcher before the game; chat
 def test_a_watcher_before_the_game_and_waiting_for_the_host(browser: Browser, server: str) -> None:
-    host = new_page(browser, viewport=LAPTOP)
-    room = create_room(host, server, "hosta")
-    friend = new_page(browser, viewport=LAPTOP)
+    host = e2e.new_page(browser, viewport=LAPTOP)
+    room = e2e.create_room(host, server, "hosta")
+    friend = e2e.new_page(browser, viewport=LAPTOP)
     friend.goto(f"{server}/r/{room}")
     friend.wait_for_selector("#seat-join:not([hidden])")
     watching = friend.inner_text("#watching")
@@ -268,12 +254,12 @@ def test_a_watcher_before_the_game_and_waiting_for_the_host(browser: Browser, se
     host.wait_for_function(
         "() => document.getElementById('chat-list').innerText.includes('watcher: good luck!')"
     )
-    screenshot(friend, "polish-watcher.png", full_page=False)
-    assert axe_serious(friend) == []
+    e2e.screenshot(friend, "polish-watcher.png", full_page=False)
+    assert e2e.axe_serious(friend) == []
     # Enough players seated: "Waiting for the host to start", not "Waiting for players".
     host.select_option("#bot-level", "random")
     host.click("#add-bot")
-    wait_seats(host, 2)
+    e2e.wait_seats(host, 2)
     friend.wait_for_function(
         "() => document.getElementById('centre').innerText"
         ".includes('Waiting for the host to start')"
@@ -282,26 +268,26 @@ def test_a_watcher_before_the_game_and_waiting_for_the_host(browser: Browser, se
     assert "Ready to start" in host.inner_text("#centre-title")
     friend.fill("#seat-name", "frieda")
     friend.click("#seat-join-button")
-    wait_seats(host, 3)
+    e2e.wait_seats(host, 3)
     friend.wait_for_selector("#seat-join", state="hidden")
     assert "Waiting for the host to start" in friend.inner_text("#centre-title")
     host.click("#start")
     friend.wait_for_function("() => window.liarsdice.state.room.status === 'playing'")
     for p in (host, friend):
-        no_page_errors(p)
+        e2e.no_page_errors(p)
         p.context.close()
 
 
 # ----------------------------------------------- 12. the lobby's buttons; after the game
 def test_lobby_buttons_and_the_count_after_the_game(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport=LAPTOP, reduced_motion="reduce")
-    start_with_bots(page, server, "endy", options="dice=1", bots=("random",))
+    page = e2e.new_page(browser, viewport=LAPTOP, reduced_motion="reduce")
+    e2e.start_with_bots(page, server, "endy", options="dice=1", bots=("random",))
     page.wait_for_selector("#my-dice-row")
     _play_until(page, lambda st: st["room"]["status"] == "finished")
     if page.locator("#reveal-skip").is_visible():
         page.click("#reveal-skip")
     page.wait_for_selector("#reveal-stage", state="hidden")
-    st = state(page)
+    st = e2e.state(page)
     last = st["view"]["results"][-1]
     winner = st["view"]["winner"]
     left = last["dice"][st["view"]["names"][winner]]
@@ -309,35 +295,35 @@ def test_lobby_buttons_and_the_count_after_the_game(browser: Browser, server: st
     words = f"{left} {'die' if left == 1 else 'dice'} left"
     assert page.inner_text(f"{plate} .stock-text") == words
     assert page.locator(f"{plate} .die-back:not(.blank)").count() == 0  # no "?" after the game
-    screenshot(page, "polish-game-over.png", full_page=False)
+    e2e.screenshot(page, "polish-game-over.png", full_page=False)
     # The lobby: its buttons never break a word ("Ope/n").
-    other = new_page(browser, viewport={"width": 1024, "height": 800})
-    create_room(other, server, "listy")  # a live room, for the list
+    other = e2e.new_page(browser, viewport={"width": 1024, "height": 800})
+    e2e.create_room(other, server, "listy")  # a live room, for the list
     page.goto(server + "/")
     page.wait_for_selector("#room-list .room-item .button")
     for button in page.locator("#room-list .room-item .button").all()[:5]:
         box = button.bounding_box()
         assert box is not None and box["height"] < 44, box  # one line
         assert button.evaluate("b => getComputedStyle(b).whiteSpace") == "nowrap"
-    assert axe_serious(page) == []
-    screenshot(page, "polish-lobby.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "polish-lobby.png")
     for p in (page, other):
-        no_page_errors(p)
+        e2e.no_page_errors(p)
         p.context.close()
 
 
 # ---------------------------------------------------------------------- 14. the 404 page
 def test_an_unknown_address_is_a_friendly_page(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     response = page.goto(server + "/no/such/page")
     assert response is not None and response.status == 404
     assert "There is no page here" in page.inner_text("h1")
     assert "detail" not in page.content()
-    assert axe_serious(page) == []
-    screenshot(page, "polish-404.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "polish-404.png")
     page.click("#back-to-lobby")
     page.wait_for_selector("#create-preset option", state="attached")
     api = page.request.get(server + "/api/no/such/thing")
     assert api.status == 404 and api.json()["data"]["code"] == "not_found"
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

@@ -7,49 +7,9 @@ its preset and a link to its replay). Screenshot: tests/artifacts/player.png."""
 
 from __future__ import annotations
 
-import json
-import time
-import urllib.request
 from typing import Any
 
-from websockets.sync.client import connect
-
-from e2e_util import axe_serious, get_json, new_page, no_page_errors, screenshot
-
-
-def _post(url: str, body: dict[str, Any]) -> Any:
-    req = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.loads(r.read().decode())
-
-
-def _finished_game(server: str, preset: str = "classic", options: Any = None, **body: Any) -> str:
-    """A room whose game 1 is over: ann, two bots; ann leaves and a bot plays her seat."""
-    opts = {"dice": 3} if options is None else options
-    room = _post(f"{server}/api/rooms", {"preset": preset, "name": "ann", "options": opts, **body})
-    rid: str = room["room"]
-    ws_url = server.replace("http://", "ws://") + f"/ws/rooms/{rid}"
-    with connect(ws_url, origin=server) as ws:  # type: ignore[arg-type]
-
-        def send(type_: str, **data: Any) -> None:
-            ws.send(json.dumps({"type": type_, "version": 1, "data": data}))
-            while json.loads(ws.recv(timeout=10))["data"].get("reply_to") != data["id"]:
-                pass
-
-        ws.send(json.dumps({"type": "hello", "version": 1, "data": {"token": room["token"]}}))
-        send("add_bot", level="random", id="b1")
-        send("add_bot", level="random", id="b2")
-        send("start", id="s")
-        ws.send(json.dumps({"type": "leave", "version": 1, "data": {}}))  # a bot plays on
-        time.sleep(0.2)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if get_json(f"{server}/api/rooms/{rid}")["data"]["room"]["status"] == "finished":
-            return rid
-        time.sleep(0.1)
-    raise AssertionError("the game did not finish")
+import e2e_util as e2e
 
 
 def _steps(record: dict[str, Any]) -> list[tuple[int, int]]:
@@ -82,8 +42,8 @@ def _expected(record: dict[str, Any], r: int, m: int) -> tuple[str | None, list[
 
 
 def test_replay_on_the_table(browser: Any, server: str) -> None:
-    rid = _finished_game(server)
-    record = get_json(f"{server}/api/rooms/{rid}/games/1/record?format=json")
+    rid = e2e.finished_game(server)
+    record = e2e.get_json(f"{server}/api/rooms/{rid}/games/1/record?format=json")
     steps = _steps(record)
     # a step with a bid on the table, a few moves in (the link's step counts from 1)
     k = next(
@@ -91,7 +51,7 @@ def test_replay_on_the_table(browser: Any, server: str) -> None:
         for i, (r, m) in enumerate(steps)
         if m >= 0 and "bid" in record["rounds"][r]["moves"][m] and i + 2 < len(steps)
     )
-    page = new_page(browser, viewport={"width": 1100, "height": 900})
+    page = e2e.new_page(browser, viewport={"width": 1100, "height": 900})
     page.goto(f"{server}/r/{rid}/replay/1?step={k + 1}")
     page.wait_for_selector("#replay-seats > li")
     got = _table(page)
@@ -132,18 +92,18 @@ def test_replay_on_the_table(browser: Any, server: str) -> None:
     for _ in range(k):
         page.keyboard.press("ArrowRight")
     assert _table(page)["pos"] == f"Step {k + 1} of {len(steps)}"
-    assert axe_serious(page) == []
-    screenshot(page, "replay.png")
-    no_page_errors(page)
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "replay.png")
+    e2e.no_page_errors(page)
 
 
 def test_rating_pages_per_family(browser: Any, server: str) -> None:
-    me = _post(f"{server}/api/players", {"name": "ann"})
-    _finished_game(server, player_token=me["token"])
-    poker = _finished_game(server, "poker-dice", {"lives": 1}, player_token=me["token"])
-    found = get_json(f"{server}/api/players/{me['player']}")
+    me = e2e.post_json(f"{server}/api/players", {"name": "ann"})
+    e2e.finished_game(server, player_token=me["token"])
+    poker = e2e.finished_game(server, "poker-dice", {"lives": 1}, player_token=me["token"])
+    found = e2e.get_json(f"{server}/api/players/{me['player']}")
     facts = found["families"]
-    page = new_page(browser, viewport={"width": 1000, "height": 800})
+    page = e2e.new_page(browser, viewport={"width": 1000, "height": 800})
     row = f"#leaderboard-table tr[data-player='{me['player']}']"
     page.goto(f"{server}/leaderboard")
     page.wait_for_selector(row)
@@ -163,11 +123,11 @@ def test_rating_pages_per_family(browser: Any, server: str) -> None:
     page.check("#player-family input[value=bidding]")
     assert page.inner_text("#player-rating") == str(facts["bidding"]["rating"])
     assert games.all_inner_texts() == ["Classic, game 1"]
-    assert axe_serious(page) == []
-    screenshot(page, "player.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "player.png")
     page.check("#player-family input[value=poker]")
     page.click(f"#player-games-table tr[data-room='{poker}'] .game-link")
     page.wait_for_selector("#replay-seats > li")
     assert page.inner_text("#replay-pos").startswith("Step 1 of ")
     assert page.locator("#replay-hand svg.die").count() == 5  # the poker cup's five dice
-    no_page_errors(page)
+    e2e.no_page_errors(page)

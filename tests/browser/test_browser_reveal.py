@@ -13,31 +13,14 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from e2e_util import (
-    axe_serious,
-    call_or_bid,
-    ensure_chromium,
-    get_json,
-    live_server,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    state,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A ``liarsdice serve`` whose rooms hold the next round up to 30 s after a call."""
-    ensure_chromium()
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback", "--reveal", "30")
-    with live_server(tmp_path_factory.mktemp("reveal-server"), 0.05, args=args) as base:
-        yield base
+# tests/conftest.py's server: its rooms hold the next round up to 30 s after a call
+REVEAL = "30"
 
 
 def _log(page: Page, rnd: int) -> list[str]:
@@ -49,23 +32,18 @@ def _log(page: Page, rnd: int) -> list[str]:
 def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     browser: Browser, server: str
 ) -> None:
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    room = start_with_bots(page, server, "vera", options="dice=3", bots=("random",))
+    page = e2e.new_page(browser, viewport={"width": 1280, "height": 900})
+    room = e2e.start_with_bots(page, server, "vera", options="dice=3", bots=("random",))
     page.wait_for_selector("#my-dice-row")
     name = "vera"
     # Play (call when possible) until a call ends the first round.
-    deadline = time.monotonic() + 20
-    while not (state(page)["room"] or {}).get("reveal"):
-        assert time.monotonic() < deadline, "no call in time"
-        if my_turn(page):
-            call_or_bid(page)
-        page.wait_for_timeout(30)
+    e2e.play_to_reveal(page, limit=20)
     page.wait_for_selector("#reveal-stage[data-round='0']:not([hidden])")
     # While it counts, the result is not told yet: no text card for round 1, no result line.
     if page.get_attribute("#reveal-stage", "data-state") != "verdict":
         assert page.locator("#log-body li.log-round[data-round='0'] li.result").count() == 0
         assert page.locator("#reveal").is_hidden()
-    st = state(page)
+    st = e2e.state(page)
     res = st["view"]["results"][0]
     assert st["room"]["reveal"]["round"] == 0 and st["room"]["reveal"]["waiting"] == [0]
     # Nothing of the next round: no new dice (the tray shows the revealed ones), no moves.
@@ -93,15 +71,15 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     assert page.locator("#log-body li.log-round[data-round='0'] li.result").count() == 1
     page.wait_for_timeout(900)
     page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, "reveal-phase.png", full_page=False)
-    assert axe_serious(page) == []  # the reveal, held, is as accessible as the table
-    st = state(page)
+    e2e.screenshot(page, "reveal-phase.png", full_page=False)
+    assert e2e.axe_serious(page) == []  # the reveal, held, is as accessible as the table
+    st = e2e.state(page)
     assert st["room"].get("reveal") and (over or st["view"]["my_dice"] == [])
     assert page.locator("#reveal-stage").is_visible()
     # Continue: the next round starts (or the game ends) and the page shows it.
     page.click("#reveal-skip")
     page.wait_for_selector("#reveal-stage", state="hidden", timeout=5_000)
-    st = state(page)
+    st = e2e.state(page)
     assert not st["room"].get("reveal")
     if st["room"]["status"] == "playing":
         page.wait_for_function("() => window.liarsdice.state.view.my_dice.length > 0")
@@ -109,47 +87,41 @@ def test_the_reveal_holds_the_next_round_and_a_late_page_sees_the_log(
     round1 = _log(page, 0)
     assert len(round1) >= 2  # a bid and the call at least
     # A page opened late (a spectator, another browser) shows the same log, from the server.
-    late = new_page(browser, viewport={"width": 1280, "height": 900})
+    late = e2e.new_page(browser, viewport={"width": 1280, "height": 900})
     late.goto(f"{server}/r/{room}")
     late.wait_for_selector("#log-body li.log-round[data-round='0'] li.entry")
     assert _log(late, 0) == round1
     assert "not seen by this page" not in late.inner_text("#log-body")
-    no_page_errors(page)
-    no_page_errors(late)
+    e2e.no_page_errors(page)
+    e2e.no_page_errors(late)
     late.context.close()
     page.context.close()
 
 
 def test_the_ranking_comes_after_the_last_reveal(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-    start_with_bots(page, server, "wren", options="dice=1", bots=("random",))
+    page = e2e.new_page(browser, viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+    e2e.start_with_bots(page, server, "wren", options="dice=1", bots=("random",))
     page.wait_for_selector("#my-dice-row")
-    deadline = time.monotonic() + 20
-    while not (state(page)["room"] or {}).get("reveal"):  # one die each: one call ends it
-        assert time.monotonic() < deadline, "no call in time"
-        if my_turn(page):
-            call_or_bid(page)
-        page.wait_for_timeout(30)
+    e2e.play_to_reveal(page, limit=20)  # one die each: one call ends it
     # The game is decided, but the server holds its end: no ranking while the reveal shows.
     page.wait_for_selector("#reveal-stage[data-state='verdict']")
-    st = state(page)
+    st = e2e.state(page)
     assert st["room"]["status"] == "playing" and st["room"]["ranking"] is None
     assert st["view"]["winner"] is not None
     assert page.locator("#game-over").is_hidden()
     page.click("#reveal-skip")  # Continue
     page.wait_for_selector("#ranking li")
     assert page.locator("#reveal-stage").is_hidden()
-    assert state(page)["room"]["status"] == "finished"
-    no_page_errors(page)
+    assert e2e.state(page)["room"]["status"] == "finished"
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 @pytest.fixture(scope="module")
 def quick_away(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A ``liarsdice serve`` where a player who leaves the table is away after half a second."""
-    ensure_chromium()
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback", "--reveal", "0", "--grace", "0.5")
-    with live_server(tmp_path_factory.mktemp("away-server"), 0.05, args=args) as base:
+    tmp = tmp_path_factory.mktemp("away-server")
+    with e2e.browser_server(tmp, "0", ("--grace", "0.5")) as base:
         yield base
 
 
@@ -158,15 +130,15 @@ def test_a_returning_player_reads_what_the_computer_played(
 ) -> None:
     """Point 3: a player who left the page comes back to "While you were away ...": how many
     moves the computer played for them and how their dice went, shown once."""
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    room = start_with_bots(page, quick_away, "wanda", options="dice=5", bots=("prob", "prob"))
+    page = e2e.new_page(browser, viewport={"width": 1280, "height": 900})
+    room = e2e.start_with_bots(page, quick_away, "wanda", options="dice=5", bots=("prob", "prob"))
     page.wait_for_selector("#my-dice-row")
     url = page.url
     page.goto("about:blank")  # gone: after the grace period the computer plays for wanda
     deadline = time.monotonic() + 30
     while True:
         assert time.monotonic() < deadline, "the computer never played for the seat"
-        data = get_json(f"{quick_away}/api/rooms/{room}")["data"]
+        data = e2e.get_json(f"{quick_away}/api/rooms/{room}")["data"]
         if data["room"]["status"] == "finished" or any(
             e["seat"] == 0 and e.get("auto") for e in data.get("history", [])
         ):
@@ -182,5 +154,5 @@ def test_a_returning_player_reads_what_the_computer_played(
     page.wait_for_selector("#my-dice-row, #winner")
     page.wait_for_timeout(300)
     assert page.locator("#away-summary:not([hidden])").count() == 0
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

@@ -7,18 +7,17 @@ Screenshots: tests/artifacts/reveal-verdict-{laptop,phone}.png."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 
 import e2e_util as e2e
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Page
+    from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.slow
+REVEAL = None  # the server's default verdict hold (tests/conftest.py's server)
 
 # Times (performance.now) when the verdict appeared and when the reveal panel went away.
 WATCH = """() => { window.__reveal = []; const stage = document.getElementById('reveal-stage');
@@ -33,26 +32,6 @@ IN_VIEW = """(sel) => { const e = document.querySelector(sel); if (!e) return nu
     uncovered: top === e || e.contains(top)}; }"""
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    e2e.ensure_chromium()
-    args = ("--rooms-per-ip", "1000", "--exempt-loopback")
-    with e2e.live_server(tmp_path_factory.mktemp("timeline-server"), 0.05, args=args) as base:
-        yield base
-
-
-def _to_reveal(page: Page) -> dict[str, Any]:
-    """Call (or bid the least) on every turn until the server holds a round's reveal."""
-    deadline = time.monotonic() + 30
-    while not (e2e.state(page)["room"] or {}).get("reveal"):
-        assert time.monotonic() < deadline, "no call in time"
-        if e2e.my_turn(page):
-            e2e.call_or_bid(page)
-        page.wait_for_timeout(30)
-    phase: dict[str, Any] = e2e.state(page)["room"]["reveal"]
-    return phase
-
-
 @pytest.mark.parametrize(
     ("tag", "viewport"),
     [("laptop", {"width": 1280, "height": 800}), ("phone", {"width": 390, "height": 844})],
@@ -64,7 +43,7 @@ def test_the_verdict_shows_the_whole_hold_in_view(
     e2e.start_with_bots(page, server, "vera", options="dice=5", bots=("random",) * 3)
     page.wait_for_selector("#my-dice-row")
     page.evaluate(WATCH)
-    phase = _to_reveal(page)
+    phase = e2e.play_to_reveal(page)
     plan = phase["plan"]
     assert plan["hold"] == 2.5 and phase["seconds"] >= plan["verdict_at"] + plan["hold"]
     page.wait_for_selector("#reveal-verdict", timeout=10_000)
@@ -86,7 +65,7 @@ def test_wait_holds_the_round_until_continue(browser: Browser, server: str) -> N
     page = e2e.new_page(browser, viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     e2e.start_with_bots(page, server, "wes", options="dice=5", bots=("random",))
     page.wait_for_selector("#my-dice-row")
-    phase = _to_reveal(page)
+    phase = e2e.play_to_reveal(page)
     page.click("#reveal-wait")
     page.wait_for_function("() => (window.liarsdice.state.room.reveal || {}).held_by?.length")
     held = e2e.state(page)["room"]["reveal"]

@@ -12,20 +12,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from e2e_util import (
-    FOREIGN_DICE_JS,
-    axe_serious,
-    call_or_bid,
-    get_json,
-    my_turn,
-    new_page,
-    no_page_errors,
-    screenshot,
-    start_with_bots,
-    state,
-    tab_to,
-    wait_my_turn,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -35,26 +22,26 @@ def _wait_results(page: Page, n: int, timeout: float = 15) -> Any:
     """Play (call or bid) until the view has at least ``n`` round results."""
     deadline = time.monotonic() + timeout
     while True:
-        st = state(page)
+        st = e2e.state(page)
         if st["view"] and len(st["view"]["results"]) >= n:
             return st
         assert time.monotonic() < deadline, "no round result in time"
-        if my_turn(page):
-            call_or_bid(page)
+        if e2e.my_turn(page):
+            e2e.call_or_bid(page)
         page.wait_for_timeout(50)
 
 
 def _game(browser: Browser, server: str, name: str, **room: Any) -> Page:
     """A page with reduced motion whose player started a game against a random bot (``room``:
     :func:`create_room`'s options) and sees their dice."""
-    page = new_page(browser, reduced_motion="reduce")
-    start_with_bots(page, server, name, **room)
+    page = e2e.new_page(browser, reduced_motion="reduce")
+    e2e.start_with_bots(page, server, name, **room)
     page.wait_for_selector("#my-dice-row")
     return page
 
 
 def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
+    page = e2e.new_page(browser, viewport={"width": 1280, "height": 900})
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     # The lobby: a preset's rules in plain words, no jargon.
@@ -68,14 +55,14 @@ def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -
         page.select_option("#create-preset", name)
         assert page.locator("#preset-rules-list li").count() >= 3, name
         assert "Seed" not in page.inner_text("#preset-desc")
-    assert axe_serious(page) == []
-    screenshot(page, "lobby.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "lobby.png")
 
     # "Play your first game": a room with two computer players starts by itself, with tips.
     page.click("#first-game")
     page.wait_for_url("**/r/**")
     page.wait_for_selector("#my-dice-row", timeout=15_000)
-    st = state(page)
+    st = e2e.state(page)
     assert len(st["room"]["seats"]) == 3
     assert [s["kind"] for s in st["room"]["seats"]] == ["human", "bot", "bot"]
     assert st["room"]["status"] == "playing"
@@ -86,10 +73,10 @@ def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -
     page.wait_for_function("(t) => document.getElementById('tips').innerText !== t", arg=first_tip)
 
     # The table: the seats around the oval, each with its dice drawn, the total in play.
-    wait_my_turn(page, 15_000)
+    e2e.wait_my_turn(page, 15_000)
     if page.locator("#reveal-skip").is_visible():  # a computer player called already
         page.click("#reveal-skip")
-    st = state(page)
+    st = e2e.state(page)
     counts = st["view"]["dice_counts"]
     others = [c for i, c in enumerate(counts) if i != st["seat"]]
     assert page.locator("#seats > li .stock .die-back").count() == sum(min(c, 6) for c in others)
@@ -105,37 +92,37 @@ def test_first_game_walkthrough_lobby_and_table(browser: Browser, server: str) -
     total = int(page.get_attribute("#dice-total", "data-total") or 0)
     assert total == sum(counts) and total <= 9
     # The quantity and face buttons offer exactly the legal bids.
-    legal = {m["text"] for m in state(page)["view"]["legal"]}
+    legal = {m["text"] for m in e2e.state(page)["view"]["legal"]}
     shown = page.eval_on_selector_all(
         "#moves .face-row button:not(:disabled)", "bs => bs.map(b => b.dataset.move)"
     )
     assert shown and set(shown) <= legal
-    dom = page.evaluate(FOREIGN_DICE_JS)
+    dom = page.evaluate(e2e.FOREIGN_DICE_JS)
     assert dom["foreign"] == 0
-    assert axe_serious(page) == []
-    screenshot(page, "table.png")
+    assert e2e.axe_serious(page) == []
+    e2e.screenshot(page, "table.png")
     # Tips can be turned off altogether.
     if page.locator("#tip-off").count():
         page.click("#tip-off")
         page.wait_for_selector("#tips", state="hidden")
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
-    page = new_page(browser, viewport={"width": 1280, "height": 900})
-    start_with_bots(page, server, "rita", options="dice=3", bots=("random", "random"))
+    page = e2e.new_page(browser, viewport={"width": 1280, "height": 900})
+    e2e.start_with_bots(page, server, "rita", options="dice=3", bots=("random", "random"))
     page.wait_for_selector("#my-dice-row")
     before = None
     deadline = time.monotonic() + 20
     while True:
         assert time.monotonic() < deadline, "no call in time"
-        if my_turn(page) and page.locator("#moves button[data-move='liar']").count():
-            before = state(page)["view"]
+        if e2e.my_turn(page) and page.locator("#moves button[data-move='liar']").count():
+            before = e2e.state(page)["view"]
             page.click("#moves button[data-move='liar']")
             break
-        if my_turn(page):
-            call_or_bid(page)
+        if e2e.my_turn(page):
+            e2e.call_or_bid(page)
         page.wait_for_timeout(30)
     # The reveal plays: the cups lift, the counted dice light up one by one, the verdict.
     rnd = len(before["results"])
@@ -174,7 +161,7 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
         };
     }"""
     seen = page.wait_for_function(snapshot_js, arg=rnd, polling=15, timeout=15_000).json_value()
-    st = state(page)
+    st = e2e.state(page)
     res = st["view"]["results"][seen["round"]]
     assert seen["final"] == str(res["count"]), (seen, res)
     assert seen["count"] == str(res["count"]), seen
@@ -192,21 +179,21 @@ def test_reveal_ends_in_the_right_state(browser: Browser, server: str) -> None:
     for seat, k in losers.items():
         lost = seen["seats"][str(seat)]["lost"]
         assert lost == min(k, len(res["reveal"][st["view"]["names"][seat]]))
-    assert axe_serious(page) == []
+    assert e2e.axe_serious(page) == []
     page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, "reveal.png", full_page=False)
+    e2e.screenshot(page, "reveal.png", full_page=False)
     # The result as text, and the live region says it too.
     text = page.inner_text("#reveal")
     assert f"There {'was' if res['count'] == 1 else 'were'} {res['count']}" in text
     assert "called liar" in page.inner_text("#live").lower()
     # Then the table returns to the next round (or the game's end) with the new counts.
     page.wait_for_selector("#reveal-stage", state="hidden", timeout=8_000)
-    st = state(page)
+    st = e2e.state(page)
     left = " left" if st["room"]["status"] == "finished" else ""  # the game ended: its counts
     for i, n in enumerate(st["view"]["dice_counts"]):
         stock = page.inner_text(f"#seats > li[data-seat='{i}'] .stock-text")
         assert stock == ("out" if n == 0 else f"{n} {'die' if n == 1 else 'dice'}{left}")
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
@@ -223,7 +210,7 @@ def test_reduced_motion_shows_the_final_state_at_once(browser: Browser, server: 
         "() => document.getAnimations().filter(a => a.playState === 'running').length"
     )
     assert running == 0
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
@@ -264,7 +251,7 @@ def test_game_log_round_by_round_with_palifico(browser: Browser, server: str) ->
     page.reload()
     page.wait_for_selector("#log-body li.entry")
     assert page.locator("#log-body li.entry").count() >= n
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
@@ -273,12 +260,12 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
     deadline = time.monotonic() + 20
     while True:
         assert time.monotonic() < deadline, "never could show dice"
-        if state(page)["room"]["status"] == "finished":
+        if e2e.state(page)["room"]["status"] == "finished":
             page.click("#rematch")  # out of dice before a chance to show: play again
             page.wait_for_function("() => window.liarsdice.state.room.status === 'playing'")
-        if my_turn(page) and page.locator("#my-dice button.die-btn").count() >= 2:
+        if e2e.my_turn(page) and page.locator("#my-dice button.die-btn").count() >= 2:
             break
-        if my_turn(page):
+        if e2e.my_turn(page):
             raises = page.locator("#moves .face-row button:not(:disabled)")
             if raises.count():
                 raises.first.click()
@@ -300,7 +287,7 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
     )
     assert picked[0] != plain[0] and picked[1] != plain[1], (plain, picked)
     assert first.evaluate("b => getComputedStyle(b, '::after').content") == '"✓"'
-    screenshot(page, "polish-picked-die.png", full_page=False)
+    e2e.screenshot(page, "polish-picked-die.png", full_page=False)
     assert page.locator("#show-button").is_enabled()
     page.click("#show-button")
     # The die is shown on my seat for everyone, and stays in my tray, marked as shown.
@@ -308,7 +295,7 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
     page.wait_for_selector(f"#my-shown svg.die[data-face='{face}']")
     assert "Shown to everyone" in page.inner_text("#my-area")
     # I must raise now (no call).
-    wait_my_turn(page)
+    e2e.wait_my_turn(page)
     assert page.locator("#moves button[data-move='liar']").count() == 0
     page.locator("#moves .face-row button:not(:disabled)").first.click()
     page.wait_for_selector("#log-body li.entry[data-text^='show ']")
@@ -316,12 +303,12 @@ def test_show_and_reroll_by_clicking_dice(browser: Browser, server: str) -> None
     entry = page.inner_text("#log-body li.entry[data-text^='show ']")
     words = ["", "one", "two", "three", "four", "five", "six"]
     assert f"show a {words[int(face or 0)]}" in entry, entry
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_sound_mute_is_remembered(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     page.goto(server + "/")
     toggle = page.locator("#sound-toggle")
     assert toggle.get_attribute("aria-pressed") == "true"
@@ -340,12 +327,12 @@ def test_sound_mute_is_remembered(browser: Browser, server: str) -> None:
     page.reload()
     assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
     assert page.evaluate("localStorage.getItem('liarsdice:muted')") == "true"
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_unknown_room_shows_only_the_message(browser: Browser, server: str) -> None:
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     page.goto(server + "/r/nosuchroom")
     page.wait_for_selector("#no-room:not([hidden])")
     assert "There is no such room." in page.inner_text("#no-room")
@@ -354,24 +341,24 @@ def test_unknown_room_shows_only_the_message(browser: Browser, server: str) -> N
         assert page.locator(hidden).is_hidden(), hidden
     page.click("#back-to-lobby")
     page.wait_for_selector("#lobby:not([hidden])")
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_keyboard_play_first_game_calls_and_rules(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce")
+    page = e2e.new_page(browser, reduced_motion="reduce")
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     # Everything by keyboard, with a visible focus ring on each control reached.
-    tab_to(page, "#first-game")
+    e2e.tab_to(page, "#first-game")
     assert page.evaluate("document.activeElement.matches(':focus-visible')")
     page.keyboard.press("Enter")
     page.wait_for_url("**/r/**")
     page.wait_for_selector("#tips:not([hidden])", timeout=15_000)
-    tab_to(page, "#tip-ok")
+    e2e.tab_to(page, "#tip-ok")
     page.keyboard.press("Enter")
     # The rules dialog opens and closes by keyboard (Escape), focus returns to the page.
-    tab_to(page, "#rules-button")
+    e2e.tab_to(page, "#rules-button")
     page.keyboard.press("Enter")
     page.wait_for_selector("#rules-dialog[open]")
     assert page.locator("#rules-list li").count() >= 3
@@ -383,40 +370,40 @@ def test_keyboard_play_first_game_calls_and_rules(browser: Browser, server: str)
     deadline = time.monotonic() + 20
     while not called:
         assert time.monotonic() < deadline, "never got to call liar"
-        if not my_turn(page):
+        if not e2e.my_turn(page):
             page.wait_for_timeout(30)
             continue
         if page.locator("#moves button[data-move='liar']").count():
-            tab_to(page, "#moves button[data-move='liar']")
+            e2e.tab_to(page, "#moves button[data-move='liar']")
             assert page.evaluate("document.activeElement.matches(':focus-visible')")
             page.keyboard.press("Enter")
             called = True
         else:
-            tab_to(page, "#moves .face-row button:not(:disabled)")
+            e2e.tab_to(page, "#moves .face-row button:not(:disabled)")
             page.keyboard.press("Enter")
             page.wait_for_function(
                 "() => document.getElementById('moves-fieldset').disabled"
                 " || document.getElementById('moves').hidden"
             )
     page.wait_for_selector("#reveal-stage:not([hidden])")
-    tab_to(page, "#reveal-skip")
+    e2e.tab_to(page, "#reveal-skip")
     page.keyboard.press("Enter")
     page.wait_for_selector("#reveal-stage", state="hidden")
     # The sound toggle too.
-    tab_to(page, "#sound-toggle")
+    e2e.tab_to(page, "#sound-toggle")
     page.keyboard.press("Enter")
     assert page.get_attribute("#sound-toggle", "aria-pressed") == "false"
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()
 
 
 def test_presets_carry_their_rules_in_plain_words(browser: Browser, server: str) -> None:
     """The server's own plain-language rules for every preset (``/api/presets`` ``rules``,
     the same sentences as ``/api/rules``) are what the lobby lists: the client has none."""
-    presets = get_json(f"{server}/api/presets")["presets"]
+    presets = e2e.get_json(f"{server}/api/presets")["presets"]
     missing = [p["name"] for p in presets if not p.get("rules")]
     assert not missing, f"presets without rules from the server: {missing}"
-    page = new_page(browser)
+    page = e2e.new_page(browser)
     page.goto(server + "/")
     page.wait_for_selector("#create-preset option", state="attached")
     for p in presets:
@@ -424,5 +411,5 @@ def test_presets_carry_their_rules_in_plain_words(browser: Browser, server: str)
         page.select_option("#create-preset", p["name"])
         shown = page.locator("#preset-rules-list li").all_text_contents()
         assert shown == p["rules"], p["name"]
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

@@ -11,21 +11,14 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from e2e_util import (
-    add_bot,
-    create_room,
-    new_page,
-    no_page_errors,
-    state,
-    wait_my_turn,
-)
+import e2e_util as e2e
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 
 def test_timeout_plays_one_move_then_away_and_back(browser: Browser, server: str) -> None:
-    page = new_page(browser, reduced_motion="reduce")
+    page = e2e.new_page(browser, reduced_motion="reduce")
     actions: list[dict[str, Any]] = []
     sent: list[str] = []
 
@@ -39,15 +32,11 @@ def test_timeout_plays_one_move_then_away_and_back(browser: Browser, server: str
         ws.on("framesent", lambda payload: sent.append(json.loads(payload)["type"]))
 
     page.on("websocket", watch)
-    create_room(page, server, "tim", options="dice=4\nloss=one")
-    add_bot(page, "random")
-    page.fill("#timer", "5")
-    page.click("#set-timer")
-    page.wait_for_function(
-        "() => document.getElementById('room-meta').textContent.includes('5 s per move')"
-    )
+    e2e.create_room(page, server, "tim", options="dice=4\nloss=one")
+    e2e.add_bot(page, "random")
+    e2e.set_timer(page, 5)
     page.click("#start")
-    wait_my_turn(page)
+    e2e.wait_my_turn(page)
 
     # The countdown: on my seat (a ring and the seconds), in the tab title, and in the move
     # panel; with 5 seconds it is in its warning colours at once.
@@ -74,7 +63,7 @@ def test_timeout_plays_one_move_then_away_and_back(browser: Browser, server: str
     page.wait_for_function(
         "() => document.getElementById('live').textContent.includes('Time ran out')"
     )
-    st = state(page)
+    st = e2e.state(page)
     assert st["room"]["seats"][0]["away"] is False
     assert page.locator("#away-banner").is_hidden()
     page.wait_for_selector(
@@ -85,7 +74,7 @@ def test_timeout_plays_one_move_then_away_and_back(browser: Browser, server: str
     # a computer plays it; the page offers "I'm back".
     page.wait_for_selector("#away-banner:not([hidden])", timeout=15_000)
     assert sent[n_sent:] == [], "the page sent something while the player did nothing"
-    assert state(page)["room"]["seats"][0]["away"] is True
+    assert e2e.state(page)["room"]["seats"][0]["away"] is True
     assert "computer" in page.inner_text("#seats > li.mine .tags")
     # "I'm back", by keyboard.
     page.focus("#back-button")
@@ -93,5 +82,5 @@ def test_timeout_plays_one_move_then_away_and_back(browser: Browser, server: str
     page.wait_for_selector("#away-banner", state="hidden")
     assert "back" in sent[n_sent:]
     page.wait_for_function("() => window.liarsdice.state.room.seats[0].away === false")
-    no_page_errors(page)
+    e2e.no_page_errors(page)
     page.context.close()

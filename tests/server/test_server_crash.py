@@ -12,7 +12,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -24,15 +23,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from apt_util import free_port
 from liarsdice.notation.bidding.record import replay_record
 
 BIN = Path(sys.executable).parent / "liarsdice"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _serve(port: int, db: Path) -> subprocess.Popen[bytes]:
@@ -128,7 +122,7 @@ def _finished(base: str, room: str) -> None:
 @pytest.mark.skipif(not BIN.exists(), reason="the liarsdice script is not installed")
 def test_sigkill_mid_game_loses_nothing(tmp_path: Path) -> None:
     db = tmp_path / "crash.db"
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     url = f"ws://127.0.0.1:{port}"
     rng = random.Random(4)
