@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import threading
 import time
 import warnings
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Any
@@ -73,6 +75,16 @@ def until(ws: Any, pred: Any, limit: int = 500) -> dict[str, Any]:
 
 def is_reply(ref: str) -> Any:
     return lambda f: f["data"].get("reply_to") == ref
+
+
+def start_with_bot(ws: Any, token: str, level: str = "random") -> dict[str, Any]:
+    """As the host (``token``) on ``ws``, a socket to the room: hello, seat a bot of ``level``
+    and start the game; the start's reply."""
+    hello(ws, token)
+    ws.send_json(msg("add_bot", level=level, id="b"))
+    until(ws, is_reply("b"))
+    ws.send_json(msg("start", id="s"))
+    return until(ws, is_reply("s"))
 
 
 def new_player(c: TestClient, name: str) -> dict[str, Any]:
@@ -165,6 +177,37 @@ async def running_manager(settings: Settings) -> AsyncIterator[tuple[FaultyStore
     finally:
         await manager.stop()
         await store.close()
+
+
+@asynccontextmanager
+async def room_manager(tmp: Path, **opts: Any) -> AsyncIterator[tuple[FaultyStore, RoomManager]]:
+    """:func:`running_manager` on a database of its own in ``tmp``: bots move at once and a call
+    holds nothing (no reveal), unless ``opts`` (more :class:`Settings`) say otherwise. The
+    settings are the manager's ``settings``."""
+    opts = {"bot_delay": 0.0, "reveal_seconds": 0.0, **opts}
+    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", **opts)
+    async with running_manager(settings) as (store, manager):
+        yield store, manager
+
+
+async def eventually(cond: Callable[[], Any], limit: float = 10.0) -> None:
+    """Wait (polling every 5 ms) until ``cond()`` is true; fail after ``limit`` seconds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + limit
+    while not cond():
+        assert loop.time() < end, "condition never met"
+        await asyncio.sleep(0.005)
+
+
+def async_test(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """An ``async def`` test, run to its end in a new event loop (``asyncio.run``) when pytest
+    calls it; its fixtures are the coroutine function's parameters."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run
 
 
 class Fixed:

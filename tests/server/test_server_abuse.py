@@ -17,7 +17,17 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from server_util import create, hello, is_reply, join, msg, serving, until, websocket_refused
+from server_util import (
+    create,
+    hello,
+    is_reply,
+    join,
+    msg,
+    serving,
+    start_with_bot,
+    until,
+    websocket_refused,
+)
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -327,11 +337,7 @@ def test_room_list_puts_games_in_progress_first_and_pages(tmp_path: Path) -> Non
         lobby = [create(c)["room"] for _ in range(5)]
         playing = create(c)
         with c.websocket_connect(f"/ws/rooms/{playing['room']}") as ws:
-            hello(ws, playing["token"])
-            ws.send_json(msg("add_bot", level="random", id="b"))
-            until(ws, is_reply("b"))
-            ws.send_json(msg("start", id="s"))
-            until(ws, is_reply("s"))
+            start_with_bot(ws, playing["token"])
         first = c.get("/api/rooms", params={"per_page": 2}).json()
         assert first["rooms"][0]["id"] == playing["room"]
         assert first["rooms"][0]["status"] == "playing"

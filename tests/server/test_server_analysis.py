@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from server_util import client, create, hello, is_reply, msg, play_out, play_with_bots, until
+from server_util import client, create, play_out, play_with_bots, start_with_bot
 
 
 def test_the_analysis_of_a_finished_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,11 +27,7 @@ def test_the_analysis_of_a_finished_game(tmp_path: Path, monkeypatch: pytest.Mon
         host = create(c, "ann", "classic", options={"dice": 1})
         room = host["room"]
         with c.websocket_connect(f"/ws/rooms/{room}") as ws:
-            hello(ws, host["token"])
-            ws.send_json(msg("add_bot", level="random", id="b"))
-            until(ws, is_reply("b"))
-            ws.send_json(msg("start", id="s"))
-            f = until(ws, is_reply("s"))
+            f = start_with_bot(ws, host["token"])
             playing = c.get(f"/api/rooms/{room}/games/1/analysis")
             assert playing.status_code == 409
             assert playing.json()["data"]["code"] == "game_in_progress"

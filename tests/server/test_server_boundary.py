@@ -26,7 +26,7 @@ import httpx
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from server_util import create, hello, is_reply, join, msg, serving, until
+from server_util import create, hello, is_reply, join, msg, serving, start_with_bot, until
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -329,11 +329,7 @@ def test_a_rooms_snapshot_does_not_wait_behind_its_commands(tmp_path: Path) -> N
 def _finished_game(c: Any) -> str:
     host = create(c, "ann", "classic", options={"dice": 1})
     with c.websocket_connect(f"/ws/rooms/{host['room']}") as ws:
-        hello(ws, host["token"])
-        ws.send_json(msg("add_bot", level="random", id="b"))
-        until(ws, is_reply("b"))
-        ws.send_json(msg("start", id="s"))
-        view = until(ws, is_reply("s"))["data"]["view"]
+        view = start_with_bot(ws, host["token"])["data"]["view"]
         n = 0
         while view["winner"] is None:
             if view["to_move"] == 0 and view["legal"]:

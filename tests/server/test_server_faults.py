@@ -33,7 +33,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from liarsdice.server.app import create_app
-from server_util import Sink, assert_replays, running_manager
+from server_util import Sink, assert_replays, eventually, running_manager
 
 # Holds the database's write lock for that many seconds (setting the event once it holds it:
 # a loaded machine may take a while to start the holder).
@@ -92,14 +92,6 @@ def _settings(url: str) -> Settings:
     )
 
 
-async def _until(cond: Any, limit: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + limit
-    while not cond():
-        assert loop.time() < end, "condition never met"
-        await asyncio.sleep(0.01)
-
-
 class Player:
     """Seat 0 of a room against a bot, driven directly (no WebSocket)."""
 
@@ -130,7 +122,7 @@ class Player:
             return None
 
         for _ in range(200):
-            await _until(ready)
+            await eventually(ready)
             # The command that made it seat 0's turn may still be writing (its events are in
             # memory before they are committed, and a fault set now would hit that write):
             # a no-op command runs only once it is done.
@@ -202,7 +194,7 @@ async def _faults(url: str) -> None:
         again = await a.move(ref="refused-while-paused")
         assert again["data"]["code"] == "store_unavailable"
         store.faults.clear()
-        await _until(lambda: not room.paused)
+        await eventually(lambda: not room.paused)
         assert any(
             ev.get("code") == "store_ok"
             for f in a.sink.frames
@@ -220,7 +212,7 @@ async def _faults(url: str) -> None:
             room.seq,
         )
         store.faults.clear()
-        await _until(lambda: not room.paused)
+        await eventually(lambda: not room.paused)
         for _ in range(2):
             assert (await a.move())["type"] == "update"
 
@@ -232,7 +224,7 @@ async def _faults(url: str) -> None:
         assert (await a.move(ref=ref))["data"]["code"] == "store_unavailable"
         assert room.seq == seq
         store.faults.clear()
-        await _until(lambda: not room.paused)
+        await eventually(lambda: not room.paused)
         assert room.seq > seq and (0, ref) in room.value.action_ids
         a.acked.append(ref)
         got = [ev for f in a.sink.frames for ev in f["data"].get("events", [])]
@@ -300,7 +292,7 @@ async def _locked(backend: Backend) -> None:
             assert reply["data"]["code"] == "store_unavailable" and room.paused
             assert room.seq == seq
             await holder
-            await _until(lambda: not room.paused)
+            await eventually(lambda: not room.paused)
             assert room.seq > seq and (0, ref) in room.value.action_ids
             msg = ActionMsg(action=action, id=ref)
             await room.submit(lambda msg=msg: room.handle(a.sink, "action", msg))

@@ -34,6 +34,11 @@ def _finished(c: TestClient, rid: str) -> dict[str, Any]:
     raise AssertionError("the game did not finish")
 
 
+def _seats(data: dict[str, Any], key: str) -> list[Any]:
+    """Each seat's ``key`` on a room's page, in seat order."""
+    return [s[key] for s in data["room"]["seats"]]
+
+
 def _pages(c: TestClient, rid: str, tokens: dict[str, str]) -> dict[str, str]:
     """Every page and frame of game 1: its record (JSON and text), its analysis, and each
     player's and a watcher's view of it, with the ranking by name."""
@@ -64,12 +69,7 @@ def test_a_finished_game_reads_the_same_after_any_seat_change(tmp_path: Path, pr
             _reply(ws, "start", "s")
         # nobody is connected: after the (zero) grace period computers play every seat
         data = _finished(c, rid)
-        assert [s["name"] for s in data["room"]["seats"]] == [
-            "ann",
-            "ben",
-            "random-bot-1",
-            "prob-bot-1",
-        ]
+        assert _seats(data, "name") == ["ann", "ben", "random-bot-1", "prob-bot-1"]
         tokens = {"ann": ann["token"], "ben": ben["token"]}
         before = _pages(c, rid, tokens)
         with c.websocket_connect(f"/ws/rooms/{rid}") as ws:
@@ -85,14 +85,9 @@ def test_a_finished_game_reads_the_same_after_any_seat_change(tmp_path: Path, pr
             hello(ws, ben["token"])
             _reply(ws, "lock", "l", locked=True)
         after = _finished(c, rid)
-        assert [s["name"] for s in after["room"]["seats"]] == [
-            "ben",
-            "prob-bot-1",
-            "random-bot-1",
-            "cy",
-        ]
+        assert _seats(after, "name") == ["ben", "prob-bot-1", "random-bot-1", "cy"]
         # who played the game, by their seat now: ben played position 1, the newcomers nothing
-        assert [s["position"] for s in after["room"]["seats"]] == [1, 3, None, None]
+        assert _seats(after, "position") == [1, 3, None, None]
         # ann is banned (her token seats her no more: she would watch)
         now = _pages(c, rid, {"ben": ben["token"], "cy": cy["token"]})
         for page, text in before.items():

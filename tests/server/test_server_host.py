@@ -6,33 +6,13 @@ start; the room replays from its log to the same state after every step."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, CreateRoomBody, EmptyMsg, SeatMsg
 from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.room.actor import CLOSE_REMOVED
-from liarsdice.server.store import Store
-from server_util import Sink, assert_replays, client, create
-
-
-@asynccontextmanager
-async def _manager(tmp: Path) -> AsyncIterator[tuple[Store, RoomManager, Settings]]:
-    settings = Settings(
-        db_url=f"sqlite+aiosqlite:///{tmp / 'h.db'}", bot_delay=0.0, reveal_seconds=0.0
-    )
-    store = Store(settings.db_url)
-    await store.start()
-    manager = RoomManager(settings, store)
-    await manager.start()
-    try:
-        yield store, manager, settings
-    finally:
-        await manager.stop()
-        await store.close()
+from server_util import Sink, assert_replays, async_test, client, create, room_manager
 
 
 async def _do(room: Room, sink: Sink, kind: str, msg: Any = None) -> dict[str, Any]:
@@ -56,8 +36,9 @@ async def _seat(room: Room, name: str) -> tuple[Sink, str]:
     return sink, token
 
 
-async def _host_controls(tmp: Path) -> None:
-    async with _manager(tmp) as (store, manager, settings):
+@async_test
+async def test_host_removes_hands_over_and_leaves(tmp_path: Path) -> None:
+    async with room_manager(tmp_path) as (store, manager):
         room, ann = await _ann_hosts(manager)
         bob, _ = await _seat(room, "bob")
         await _do(room, ann, "add_bot", AddBotMsg(level="random"))
@@ -100,11 +81,12 @@ async def _host_controls(tmp: Path) -> None:
         await _do(room, cy, "leave")
         assert cy.closed is not None and room.host == 0
         assert [s.name for s in room.seats] == ["ann", "prob-bot-1"]
-        await assert_replays(store, settings, room)
+        await assert_replays(store, manager.settings, room)
 
 
-async def _leave_mid_game(tmp: Path) -> None:
-    async with _manager(tmp) as (store, manager, settings):
+@async_test
+async def test_leaving_mid_game_a_bot_plays_to_the_end(tmp_path: Path) -> None:
+    async with room_manager(tmp_path) as (store, manager):
         room, ann = await _ann_hosts(manager)
         bob, bob_token = await _seat(room, "bob")
         cy, _ = await _seat(room, "cy")
@@ -148,7 +130,7 @@ async def _leave_mid_game(tmp: Path) -> None:
                 break
             await asyncio.sleep(0.005)
         await room.submit(_at_rest)
-        await assert_replays(store, settings, room)
+        await assert_replays(store, manager.settings, room)
 
 
 async def _at_rest() -> None:
@@ -171,14 +153,6 @@ def _least(room: Room) -> Any:
     st = room.state
     assert st is not None
     return ActionMsg(action=min(st.legal_actions()))
-
-
-def test_host_removes_hands_over_and_leaves(tmp_path: Path) -> None:
-    asyncio.run(_host_controls(tmp_path))
-
-
-def test_leaving_mid_game_a_bot_plays_to_the_end(tmp_path: Path) -> None:
-    asyncio.run(_leave_mid_game(tmp_path))
 
 
 def test_private_rooms_are_not_listed(tmp_path: Path) -> None:

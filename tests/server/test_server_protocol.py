@@ -17,6 +17,7 @@ from server_util import (
     join,
     msg,
     play_out,
+    start_with_bot,
     until,
     websocket_refused,
 )
@@ -406,11 +407,7 @@ def test_reveal_rules_and_summary(tmp_path: Path) -> None:
         room = host["room"]
         assert c.get(f"/api/rooms/{room}").json()["data"]["room"]["rules"] is None
         with c.websocket_connect(f"/ws/rooms/{room}") as ws:
-            hello(ws, host["token"])
-            ws.send_json(msg("add_bot", level="random", id="b"))
-            until(ws, is_reply("b"))
-            ws.send_json(msg("start", id="s"))
-            f = until(ws, is_reply("s"))
+            f = start_with_bot(ws, host["token"])
             assert f["data"]["room"]["rules"] == {"faces": 6, "wild": 1}
             view = play_out(ws, f)
             result = view["results"][-1]

@@ -2,33 +2,18 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
-from liarsdice.server.config import Settings
 from liarsdice.server.protocol import ActionMsg, ChatMsg, CreateRoomBody, EmptyMsg, ResyncMsg
-from liarsdice.server.room import RoomManager
 from liarsdice.server.room import fanout as fanout_mod
-from liarsdice.server.store import Store
-from server_util import Sink
+from server_util import Sink, async_test, room_manager
 
 
-async def _manager(tmp: Path) -> tuple[Store, RoomManager]:
-    settings = Settings(
-        db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0, reveal_seconds=0.0
-    )
-    store = Store(settings.db_url)
-    await store.start()
-    manager = RoomManager(settings, store)
-    await manager.start()
-    return store, manager
-
-
-async def _resync(tmp: Path, monkeypatch: Any) -> None:
-    store, manager = await _manager(tmp)
-    try:
+@async_test
+async def test_resync_far_back_gets_a_cached_snapshot(tmp_path: Path, monkeypatch: Any) -> None:
+    async with room_manager(tmp_path) as (_, manager):
         room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
         await room.join("bob", None)
         ann, spec1, spec2 = Sink(0), Sink(-1), Sink(-1)
@@ -65,18 +50,11 @@ async def _resync(tmp: Path, monkeypatch: Any) -> None:
         await room.submit(lambda: room.connect(soon, room.seq - 3, None, None))
         assert late.frames[1]["type"] == "snapshot"
         assert soon.frames[1]["type"] == "update" and len(soon.frames[1]["data"]["events"]) == 3
-    finally:
-        await manager.stop()
-        await store.close()
 
 
-def test_resync_far_back_gets_a_cached_snapshot(tmp_path: Path, monkeypatch: Any) -> None:
-    asyncio.run(_resync(tmp_path, monkeypatch))
-
-
-async def _idempotent(tmp: Path) -> None:
-    store, manager = await _manager(tmp)
-    try:
+@async_test
+async def test_repeated_action_id_is_applied_once(tmp_path: Path) -> None:
+    async with room_manager(tmp_path) as (store, manager):
         room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
         await room.join("bob", None)
         ann, bob = Sink(0), Sink(1)
@@ -131,10 +109,3 @@ async def _idempotent(tmp: Path) -> None:
         events = await store.events(room.id)
         ids = [d["id"] for _, k, d in events if k == "action" and "id" in d]
         assert len(ids) == len(set(ids))
-    finally:
-        await manager.stop()
-        await store.close()
-
-
-def test_repeated_action_id_is_applied_once(tmp_path: Path) -> None:
-    asyncio.run(_idempotent(tmp_path))

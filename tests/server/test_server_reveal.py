@@ -28,7 +28,7 @@ from liarsdice.server.room import CommandError, Room, RoomState, decide
 from liarsdice.server.room.commands import BotMove, CreateRoom, EndReveal, Join
 from liarsdice.server.room.events import fold_all
 from liarsdice.server.views import history, view_dict
-from server_util import Fixed, Sink, assert_replays, running_manager
+from server_util import Fixed, Sink, assert_replays, async_test, eventually, running_manager
 
 
 def _ok(d: Any) -> Any:
@@ -170,14 +170,6 @@ async def _room(
         yield room, sinks
 
 
-async def _until(cond: Any, limit: float = 10.0) -> None:
-    for _ in range(int(limit / 0.005)):
-        if cond():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("condition never met")
-
-
 async def _to_reveal(room: Room, sinks: list[Sink]) -> None:
     """The humans play (calling when they can) until a round's reveal holds the room."""
     for _ in range(2000):
@@ -198,8 +190,9 @@ def _kinds_after(sink: Sink, seq: int) -> list[str]:
     return [e["kind"] for e in sink.events() if e.get("seq", 0) > seq]
 
 
-async def _hold_until_continue(tmp: Path) -> None:
-    async with _room(tmp) as (room, (ann,)):
+@async_test
+async def test_the_reveal_holds_the_next_round_until_continue(tmp_path: Path) -> None:
+    async with _room(tmp_path) as (room, (ann,)):
         await _to_reveal(room, [ann])
         assert room.value.revealing
         at = room.seq
@@ -226,17 +219,19 @@ async def _hold_until_continue(tmp: Path) -> None:
         await room.submit(lambda: assert_replays(room.store, room.settings, room))
 
 
-async def _timeout_ends_it(tmp: Path) -> None:
-    async with _room(tmp, reveal_seconds=0.2) as (room, (ann,)):
+@async_test
+async def test_the_reveal_ends_when_its_time_runs_out(tmp_path: Path) -> None:
+    async with _room(tmp_path, reveal_seconds=0.2) as (room, (ann,)):
         await _to_reveal(room, [ann])
         at = room.seq
-        await _until(lambda: not room.value.revealing)
+        await eventually(lambda: not room.value.revealing)
         ev = next(e for e in ann.events() if e.get("kind") == "reveal_over")
         assert ev["seq"] == at + 1 and ev["by"] == "timeout"
 
 
-async def _every_player(tmp: Path) -> None:
-    async with _room(tmp, humans=2, bots=1) as (room, (ann, bob)):
+@async_test
+async def test_the_reveal_waits_for_every_connected_player(tmp_path: Path) -> None:
+    async with _room(tmp_path, humans=2, bots=1) as (room, (ann, bob)):
         await _to_reveal(room, [ann, bob])
         await room.submit(lambda: room.handle(ann, "continue", EmptyMsg()))
         assert room.value.revealing  # bob is still looking
@@ -251,11 +246,12 @@ async def _every_player(tmp: Path) -> None:
             await room.submit(lambda: room.handle(ann, "continue", EmptyMsg()))
             assert room.value.revealing
             await room.submit(lambda: room.disconnect(bob))
-            await _until(lambda: not room.value.revealing)
+            await eventually(lambda: not room.value.revealing)
 
 
-async def _wait_holds_it(tmp: Path) -> None:
-    async with _room(tmp, humans=2, bots=1, reveal_seconds=0.2) as (room, (ann, bob)):
+@async_test
+async def test_a_player_can_hold_the_reveal_once(tmp_path: Path) -> None:
+    async with _room(tmp_path, humans=2, bots=1, reveal_seconds=0.2) as (room, (ann, bob)):
         await _to_reveal(room, [ann, bob])
         assert room.value.revealing
         # a spectator cannot hold it; ann can, once: 15 s from now, everyone sees who held it
@@ -279,17 +275,19 @@ async def _wait_holds_it(tmp: Path) -> None:
         assert not room.value.revealing
 
 
-async def _no_player_no_hold(tmp: Path) -> None:
-    async with _room(tmp, dice=1, humans=1, bots=2) as (room, (ann,)):
+@async_test
+async def test_no_player_at_the_table_no_hold(tmp_path: Path) -> None:
+    async with _room(tmp_path, dice=1, humans=1, bots=2) as (room, (ann,)):
         await room.submit(lambda: room.disconnect(ann))
         room.set_away(0, True, "grace_period")  # a bot plays ann: nobody is at the table
-        await _until(lambda: room.status == "finished")
+        await eventually(lambda: room.status == "finished")
         assert not [e for e in ann.events() if e.get("kind") == "reveal"]
 
 
-async def _reloaded_mid_reveal(tmp: Path) -> None:
-    db = f"sqlite+aiosqlite:///{tmp / 'v.db'}"
-    async with _room(tmp) as (room, (ann,)):
+@async_test
+async def test_a_room_loaded_mid_reveal_ends_it(tmp_path: Path) -> None:
+    db = f"sqlite+aiosqlite:///{tmp_path / 'v.db'}"
+    async with _room(tmp_path) as (room, (ann,)):
         await _to_reveal(room, [ann])
         assert room.value.revealing
         rid, seq = room.id, room.seq
@@ -298,37 +296,14 @@ async def _reloaded_mid_reveal(tmp: Path) -> None:
     async with running_manager(cfg) as (store, manager):
         again = manager.get(rid)
         assert again is not None and again.value.revealing and again.seq == seq
-        await _until(lambda: not again.value.revealing and again.seq > seq + 1)
+        await eventually(lambda: not again.value.revealing and again.seq > seq + 1)
         await again.submit(lambda: assert_replays(store, cfg, again))  # (between commands)
 
 
-def test_the_reveal_holds_the_next_round_until_continue(tmp_path: Path) -> None:
-    asyncio.run(_hold_until_continue(tmp_path))
-
-
-def test_the_reveal_ends_when_its_time_runs_out(tmp_path: Path) -> None:
-    asyncio.run(_timeout_ends_it(tmp_path))
-
-
-def test_the_reveal_waits_for_every_connected_player(tmp_path: Path) -> None:
-    asyncio.run(_every_player(tmp_path))
-
-
-def test_a_player_can_hold_the_reveal_once(tmp_path: Path) -> None:
-    asyncio.run(_wait_holds_it(tmp_path))
-
-
-def test_no_player_at_the_table_no_hold(tmp_path: Path) -> None:
-    asyncio.run(_no_player_no_hold(tmp_path))
-
-
-def test_a_room_loaded_mid_reveal_ends_it(tmp_path: Path) -> None:
-    asyncio.run(_reloaded_mid_reveal(tmp_path))
-
-
 # ---------------------------------------------------------------- history, away summary
-async def _history_on_join(tmp: Path) -> None:
-    async with _room(tmp, dice=3) as (room, (ann,)):
+@async_test
+async def test_a_snapshot_carries_the_games_history(tmp_path: Path) -> None:
+    async with _room(tmp_path, dice=3) as (room, (ann,)):
         for _ in range(2):
             await _to_reveal(room, [ann])
             await room.submit(lambda: room.handle(ann, "continue", EmptyMsg()))
@@ -348,12 +323,13 @@ async def _history_on_join(tmp: Path) -> None:
             assert ann.frames[-1]["data"]["history"] == snap["data"]["history"]
 
 
-async def _away_summary(tmp: Path) -> None:
-    async with _room(tmp, dice=5, reveal_seconds=0.0) as (room, (ann,)):
+@async_test
+async def test_back_from_away_gets_a_summary(tmp_path: Path) -> None:
+    async with _room(tmp_path, dice=5, reveal_seconds=0.0) as (room, (ann,)):
         start = room.value.live_state.view(-1).to_dict()["dice_counts"][0]
         room.set_away(0, True, "grace_period")
         mine = lambda: [e for e in ann.events() if e.get("auto") and e.get("seat") == 0]  # noqa: E731
-        await _until(lambda: len(mine()) >= 3 or room.status != "playing")
+        await eventually(lambda: len(mine()) >= 3 or room.status != "playing")
         spectator = Sink(-1)
         await room.submit(lambda: room.connect(spectator, None, None, None))
         await room.submit(lambda: room.handle(ann, "back", EmptyMsg()))
@@ -365,11 +341,3 @@ async def _away_summary(tmp: Path) -> None:
         assert summary["to"] <= start
         # the seat's own view only
         assert all("away_summary" not in (f["data"].get("view") or {}) for f in spectator.frames)
-
-
-def test_a_snapshot_carries_the_games_history(tmp_path: Path) -> None:
-    asyncio.run(_history_on_join(tmp_path))
-
-
-def test_back_from_away_gets_a_summary(tmp_path: Path) -> None:
-    asyncio.run(_away_summary(tmp_path))

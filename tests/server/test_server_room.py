@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,7 +16,7 @@ import pytest
 from sqlalchemy import delete, select, update
 
 from liarsdice.server import fair
-from liarsdice.server.config import Limits, Settings
+from liarsdice.server.config import Limits
 from liarsdice.server.faults import sqlite_cap
 from liarsdice.server.protocol import (
     ActionMsg,
@@ -27,12 +25,11 @@ from liarsdice.server.protocol import (
     CreateRoomBody,
     StartMsg,
 )
-from liarsdice.server.room import CommandError, Room, RoomManager, RoomState, decide, fold
+from liarsdice.server.room import CommandError, Room, RoomState, decide, fold
 from liarsdice.server.room.actor import RECORDS_KEPT
 from liarsdice.server.room.commands import CreateRoom, Join
 from liarsdice.server.room.state import GAMES_LISTED
 from liarsdice.server.schema import events_table, room_snapshots_table
-from liarsdice.server.store import Store
 from server_util import (
     Fixed,
     Sink,
@@ -42,7 +39,7 @@ from server_util import (
     hello,
     join,
     msg,
-    running_manager,
+    room_manager,
     until,
 )
 
@@ -103,14 +100,6 @@ def test_the_dice_are_drawn_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert all("at" in e.data for e in events if e.kind == "chance")
 
 
-@asynccontextmanager
-async def _manager(tmp: Path, **opts: Any) -> AsyncIterator[tuple[Store, RoomManager]]:
-    opts = {"reveal_seconds": 0.0, **opts}  # no pause after a call
-    settings = Settings(db_url=f"sqlite+aiosqlite:///{tmp / 'r.db'}", bot_delay=0.0, **opts)
-    async with running_manager(settings) as (store, manager):
-        yield store, manager
-
-
 async def _play_games(room: Room, ann: Sink, games: int, rng: random.Random) -> None:
     await room.submit(lambda: room.handle(ann, "start", StartMsg()))
     for g in range(games):
@@ -127,7 +116,7 @@ async def _play_games(room: Room, ann: Sink, games: int, rng: random.Random) -> 
 
 async def _many_games(tmp: Path) -> None:
     games = GAMES_LISTED + 5
-    async with _manager(tmp) as (store, manager):
+    async with room_manager(tmp) as (store, manager):
         body = CreateRoomBody(preset="classic", options={"dice": 1}, name="ann")
         room, _, _ = await manager.create(body)
         ann = Sink(0)
@@ -146,7 +135,7 @@ async def _many_games(tmp: Path) -> None:
         total = len(await store.events(room.id))
         seq, rid = room.seq, room.id
     # startup reads the room from its latest snapshot, not its whole history
-    async with _manager(tmp) as (store, manager):
+    async with room_manager(tmp) as (store, manager):
         (stored,) = [r for r in await store.load() if r.room_id == rid]
         assert stored.snapshot is not None and len(stored.events) < total / 5
         again = manager.get(rid)
@@ -164,10 +153,10 @@ async def _many_games(tmp: Path) -> None:
                     .where(events_table.c.id == row_id)
                     .values(data=json.dumps(old))
                 )
-    async with _manager(tmp) as (store, manager):  # replays the whole log, stores a snapshot
+    async with room_manager(tmp) as (store, manager):  # replays the whole log, stores a snapshot
         legacy = manager.get(rid)
         assert legacy is not None and legacy.value.facts() == facts
-    async with _manager(tmp) as (store, manager):  # ... which the next start reads from
+    async with room_manager(tmp) as (store, manager):  # ... which the next start reads from
         (stored,) = [r for r in await store.load() if r.room_id == rid]
         assert stored.snapshot is not None and len(stored.events) < total / 5
         again = manager.get(rid)
@@ -241,7 +230,7 @@ def test_the_host_locks_the_room_and_bans_a_squatter(tmp_path: Path) -> None:
 
 
 async def _nearly_full(tmp: Path) -> None:
-    async with _manager(tmp, store_retry=0.05, store_timeout=2.0) as (store, manager):
+    async with room_manager(tmp, store_retry=0.05, store_timeout=2.0) as (store, manager):
         room, _, _ = await manager.create(CreateRoomBody(name="ann"))
         ann = Sink(0)
         await room.submit(lambda: room.connect(ann, None, None, None))
@@ -292,7 +281,7 @@ def test_a_broadcast_frame_is_the_json_of_its_dict() -> None:
 
 
 async def _start_of_unknown_outcome(tmp: Path) -> None:
-    async with _manager(tmp, store_retry=0.05) as (store, manager):
+    async with room_manager(tmp, store_retry=0.05) as (store, manager):
         room, _, _ = await manager.create(CreateRoomBody(name="ann"))
         ann = Sink(0)
         await room.submit(lambda: room.connect(ann, None, None, None))
@@ -317,7 +306,7 @@ def test_a_start_committed_while_the_room_gave_up_is_folded_on_resume(tmp_path: 
 
 
 async def _stopped_with_work_queued(tmp: Path) -> None:
-    async with _manager(tmp) as (_store, manager):
+    async with room_manager(tmp) as (_store, manager):
         body = CreateRoomBody(preset="classic", options={"dice": 1}, name="ann")
         room, _, _ = await manager.create(body)
         gate = asyncio.Event()

@@ -15,7 +15,7 @@ from liarsdice.server.config import Settings
 from liarsdice.server.protocol import AddBotMsg, ChatMsg, CreateRoomBody, EmptyMsg
 from liarsdice.server.room import Room, RoomManager
 from liarsdice.server.store import Store
-from server_util import Sink
+from server_util import Sink, async_test, eventually
 
 TIMER = 0.3  # the protocol's floor is 5 s; the room's own value is set directly
 
@@ -50,18 +50,10 @@ def _auto_moves(ann: Sink) -> list[dict[str, Any]]:
     ]
 
 
-async def _until(cond: Any, limit: float = 10.0) -> None:
-    for _ in range(int(limit / 0.01)):
-        if cond():
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError("condition never met")
-
-
 async def _ann_to_move(room: Room, ann: Sink) -> None:
     """Wait for ann's turn (a rematch when a quick game is over first)."""
     for _ in range(10):
-        await _until(
+        await eventually(
             lambda: (
                 room.status == "finished"
                 or (
@@ -78,15 +70,16 @@ async def _ann_to_move(room: Room, ann: Sink) -> None:
     raise AssertionError("ten games without a turn of ann's")
 
 
-async def _one_timeout(tmp: Path) -> None:
-    async with _room(tmp) as (room, ann):
+@async_test
+async def test_one_timeout_plays_one_move_and_keeps_the_seat(tmp_path: Path) -> None:
+    async with _room(tmp_path) as (room, ann):
         await _ann_to_move(room, ann)
         frame = ann.frames[-1]["data"]
         timer = frame["room"]["timer"]
         assert timer["seat"] == 0 and timer["seconds"] == TIMER
         assert 0 < timer["deadline"] - frame["now"] <= TIMER + 0.01  # a countdown to show
         # ann lets the timer run out once: that one move is played for her
-        await _until(lambda: len(_auto_moves(ann)) == 1)
+        await eventually(lambda: len(_auto_moves(ann)) == 1)
         (ev,) = _auto_moves(ann)
         assert ev["timeout"] is True
         assert not room.presence[0].away  # still her seat
@@ -98,15 +91,16 @@ async def _one_timeout(tmp: Path) -> None:
         st = room.state
         assert st is not None
         # ... and a second single timeout is again one move, not a takeover
-        await _until(lambda: len(_auto_moves(ann)) == 2)
+        await eventually(lambda: len(_auto_moves(ann)) == 2)
         assert not room.presence[0].away
 
 
-async def _two_timeouts(tmp: Path) -> None:
-    async with _room(tmp) as (room, ann):
+@async_test
+async def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(tmp_path: Path) -> None:
+    async with _room(tmp_path) as (room, ann):
         # ann never moves: two timeouts in a row hand her seat to a bot
         for _ in range(20):
-            await _until(lambda: room.presence[0].away or room.status == "finished")
+            await eventually(lambda: room.presence[0].away or room.status == "finished")
             if room.presence[0].away:
                 break
             await room.submit(lambda: room.handle(ann, "rematch", EmptyMsg()))
@@ -126,8 +120,9 @@ async def _two_timeouts(tmp: Path) -> None:
             assert room.deadline is not None and room.deadline[0] == 0
 
 
-async def _countdown_not_restarted(tmp: Path) -> None:
-    async with _room(tmp) as (room, ann):
+@async_test
+async def test_reconnecting_or_chatting_never_restarts_the_countdown(tmp_path: Path) -> None:
+    async with _room(tmp_path) as (room, ann):
         await _ann_to_move(room, ann)
         assert room.deadline is not None
         first = room.deadline
@@ -137,15 +132,3 @@ async def _countdown_not_restarted(tmp: Path) -> None:
         await room.submit(lambda: room.handle(tab, "chat", ChatMsg(text="hi")))
         assert room.deadline == first
         assert tab.frames[1]["data"]["room"]["timer"]["deadline"] == round(first[1], 3)
-
-
-def test_one_timeout_plays_one_move_and_keeps_the_seat(tmp_path: Path) -> None:
-    asyncio.run(_one_timeout(tmp_path))
-
-
-def test_two_timeouts_in_a_row_mark_the_seat_away_until_back(tmp_path: Path) -> None:
-    asyncio.run(_two_timeouts(tmp_path))
-
-
-def test_reconnecting_or_chatting_never_restarts_the_countdown(tmp_path: Path) -> None:
-    asyncio.run(_countdown_not_restarted(tmp_path))
