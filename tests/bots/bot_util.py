@@ -1,4 +1,5 @@
-"""The bot tests' shared game loop: bots of any rule family, given only their own views."""
+"""The bot tests' shared game loop (bots of any rule family, given only their own views) and
+their bidding rule cases."""
 
 from __future__ import annotations
 
@@ -10,6 +11,24 @@ import pytest
 
 from liarsdice.core import CHANCE
 from liarsdice.core.bidding import PRESETS, RulesError, preset
+
+# Two bidding tables with many options at once, which every bot level plays (test_bots.py,
+# test_bots_strong.py): an open stash, rich man, palifico, calling advantage and calza; a
+# secret stash, chips and spot-on.
+OPEN_RICH_CALZA: dict[str, Any] = {
+    "show_reroll": "before",
+    "stash": "open",
+    "economy": "rich-man",
+    "palifico": True,
+    "calling_advantage": True,
+    "exact": "calza",
+}
+SECRET_CHIPS_SPOT_ON: dict[str, Any] = {
+    "show_reroll": "after",
+    "stash": "secret",
+    "economy": "chips",
+    "exact": "spot-on",
+}
 
 
 def play_bots(
@@ -67,6 +86,23 @@ def play_spied(
     state = play_bots(game, spies, seed, before=lambda s, seat: setattr(spies[seat], "state", s))
     assert sum(s.calls for s in spies) > 0
     return state, spies
+
+
+def play_family(
+    family: Any,
+    game: Any,
+    kinds: Sequence[str],
+    seed: int,
+    check: Callable[[Any, Any], None] | None = None,
+) -> Any:
+    """``game`` played out between ``family``'s bots of the levels ``kinds`` (seat ``i``'s
+    drawing from ``seed * 1000 + i``), each given only its view; with ``check``, every bot is
+    a :class:`Spy` running it. The final state."""
+    bots = [family.make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)]
+    if check is None:
+        return play_bots(game, bots, seed)
+    state, _ = play_spied(game, bots, seed, check)
+    return state
 
 
 def rolled(game: Any, rolls: list[int]) -> Any:

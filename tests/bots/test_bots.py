@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import bot_util
-from bot_util import play_bots, play_spied, rolled
-from liarsdice.bots import Bot, ProbBot
+from bot_util import rolled
+from liarsdice.bots import ProbBot
 from liarsdice.core.bidding import (
     BUY,
     EXACT,
@@ -40,15 +40,8 @@ COMBOS: list[dict[str, Any]] = [
     {"exact": "calza"},
     {"palifico": True},
     {"house_penalties": True, "drinking": True, "loss": "one"},
-    {
-        "show_reroll": "before",
-        "stash": "open",
-        "economy": "rich-man",
-        "palifico": True,
-        "calling_advantage": True,
-        "exact": "calza",
-    },
-    {"show_reroll": "after", "stash": "secret", "economy": "chips", "exact": "spot-on"},
+    bot_util.OPEN_RICH_CALZA,
+    bot_util.SECRET_CHIPS_SPOT_ON,
 ]
 
 
@@ -78,13 +71,8 @@ def _assert_private(state: State, view: PlayerView) -> None:
 
 def play_game(rules: Rules, kinds: list[str], seed: int, *, spy: bool = False) -> State:
     """Play one game between bots given only their views; every action must be legal."""
-    game = Game(rules, len(kinds))
-    bots: list[Bot] = [
-        BIDDING.make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)
-    ]
-    if not spy:
-        return play_bots(game, bots, seed)
-    state, _ = play_spied(game, bots, seed, _assert_private)
+    check = _assert_private if spy else None
+    state: State = bot_util.play_family(BIDDING, Game(rules, len(kinds)), kinds, seed, check)
     return state
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot_util import play_bots, rolled, rules_cases
+from bot_util import OPEN_RICH_CALZA, SECRET_CHIPS_SPOT_ON, play_bots, rolled, rules_cases
 from liarsdice.bots import (
     Bot,
     ExpertBot,
@@ -38,15 +38,8 @@ STRONG = ("bayes", "expert")
 
 COMBOS: list[dict[str, Any]] = [
     {},
-    {"show_reroll": "after", "stash": "secret", "economy": "chips", "exact": "spot-on"},
-    {
-        "show_reroll": "before",
-        "stash": "open",
-        "economy": "rich-man",
-        "palifico": True,
-        "calling_advantage": True,
-        "exact": "calza",
-    },
+    SECRET_CHIPS_SPOT_ON,
+    OPEN_RICH_CALZA,
     {"house_penalties": True, "loss": "one", "economy": "rich-man", "exact": "spot-on"},
 ]
 

@@ -8,8 +8,7 @@ from itertools import product
 
 import pytest
 
-from bot_util import play_bots, play_spied
-from liarsdice.bots import PokerBot
+from bot_util import play_family
 from liarsdice.bots.poker.simple import (
     PokerProbBot,
     best_reroll,
@@ -61,12 +60,7 @@ def play_game(
 ) -> PokerState:
     """One game between poker bots given only their views; every action must be legal."""
     game = PokerGame(PokerRules(players=len(kinds), lives=lives, five_of_a_kind_rule=five))
-    bots: list[PokerBot] = [
-        POKER.make_bot(k, random.Random(seed * 1000 + i)) for i, k in enumerate(kinds)
-    ]
-    if not spy:
-        return play_bots(game, bots, seed)
-    state, _ = play_spied(game, bots, seed, _assert_private)
+    state: PokerState = play_family(POKER, game, kinds, seed, _assert_private if spy else None)
     return state
 
 
