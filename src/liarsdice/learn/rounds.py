@@ -34,6 +34,7 @@ import numpy.typing as npt
 from liarsdice.nets.recall import RecallRound, recall_for
 from liarsdice.nets.rounds import PairTables, RoundPolicies, round_game
 from liarsdice.solve.br import Plan, exploitability
+from liarsdice.solve.subgame import normalised
 from liarsdice.solve.tree import DEFAULT_MAX_BYTES, PublicTree
 
 __all__ = ["RecallCFR", "learned_exploitability", "learned_plans", "solve_pair", "train_rounds"]
@@ -71,11 +72,9 @@ class RecallCFR(RecallRound):
         self.iterations = 0
 
     def normalised(self, weights: Floats) -> Floats:
-        """Each node's row of ``weights`` (nodes, hands, columns) as a strategy: uniform over
-        the node's actions where it is all zero."""
-        s = weights.sum(axis=2, keepdims=True)
-        out: Floats = np.where(s > 0, weights / np.where(s > 0, s, 1.0), self.uniform[:, None, :])
-        return out
+        """Each node's row of ``weights`` (nodes, hands, columns) as a strategy
+        (:func:`~liarsdice.solve.subgame.normalised`)."""
+        return normalised(weights, self.uniform)
 
     def _iterate(self) -> None:
         """One iteration of CFR+: each player in turn updates its regrets and average

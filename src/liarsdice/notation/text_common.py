@@ -20,7 +20,8 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from liarsdice.core.errors import RecordError
+from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.options import OptionCodec
 from liarsdice.notation.common import VERSION, Record
 
 __all__ = [
@@ -228,9 +229,15 @@ class TextReader:
     def rules(self, rules: str, line: Line) -> None:
         """Check the ``Rules:`` line's value."""
 
+    options: OptionCodec
+    """The family's option codec: it reads the ``Option:`` lines."""
+
     def option(self, name: str, value: str, line: Line) -> Any:
-        """The JSON value of an ``Option: name = value`` line."""
-        raise NotImplementedError
+        """The JSON value of an ``Option: name = value`` line, read by the rules' one codec."""
+        try:
+            return self.options.to_json(name, self.options.from_text(name, value, exact=True))
+        except RulesError as err:
+            raise line.error(str(err)) from None
 
     def dice(self, line: Line, current: dict[str, Any]) -> None:
         """Read the rest of the family's dice line into the round."""

@@ -167,22 +167,22 @@ class Limiter:
     def create_room(self, host: str) -> bool:
         """Count a room creation by ``host``; False when it is over its quota."""
         state = self.ip(host)
-        now = time.monotonic()
-        self._expire_rooms(state, now)
-        if len(state.rooms) >= self.limits.rooms_per_ip:
-            return False
-        state.rooms.append(now)
-        return True
+        return self._count(state, state.rooms, self.limits.rooms_per_ip)
 
     def create_player(self, host: str) -> bool:
         """Count a guest identity created by ``host`` (its own budget, not the rooms'); False
         when it is over its quota."""
         state = self.ip(host)
+        return self._count(state, state.players, self.limits.players_per_ip)
+
+    def _count(self, state: IpState, times: deque[float], quota: int) -> bool:
+        """Count one more creation in ``times`` (one of ``state``'s windows, expired ones
+        dropped first); False, counting nothing, when ``quota`` is already reached."""
         now = time.monotonic()
         self._expire_rooms(state, now)
-        if len(state.players) >= self.limits.players_per_ip:
+        if len(times) >= quota:
             return False
-        state.players.append(now)
+        times.append(now)
         return True
 
     def exempt(self, host: str) -> bool:

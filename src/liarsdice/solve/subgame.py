@@ -35,9 +35,23 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BidSubgame"]
+__all__ = ["BidSubgame", "normalised"]
 
 Floats = npt.NDArray[np.float64]
+
+
+def normalised(weights: Floats, uniform: Floats) -> Floats:
+    """Each node's row of ``weights`` (nodes, hands, columns) as a strategy: uniform over the
+    node's actions (``uniform``: nodes x columns, each node's uniform strategy) where it is all
+    zero. CFR's regret matching and its average strategy both take this.
+
+    >>> normalised(np.array([[[2.0, 2.0, 0.0], [0.0, 0.0, 0.0]]]), np.array([[0.0, 0.5, 0.5]]))
+    array([[[0.5, 0.5, 0. ],
+            [0. , 0.5, 0.5]]])
+    """
+    s = weights.sum(axis=2, keepdims=True)
+    out: Floats = np.where(s > 0, weights / np.where(s > 0, s, 1.0), uniform[:, None, :])
+    return out
 
 
 class BidSubgame:
@@ -119,11 +133,7 @@ class BidSubgame:
 
     # ------------------------------------------------------------------ strategies
     def _normalised(self, weights: Floats) -> Floats:
-        """Each node's row of ``weights`` (nodes, hands, columns) as a strategy: uniform over
-        the node's actions where it is all zero."""
-        s = weights.sum(axis=2, keepdims=True)
-        out: Floats = np.where(s > 0, weights / np.where(s > 0, s, 1.0), self._uniform[:, None, :])
-        return out
+        return normalised(weights, self._uniform)
 
     def average(self, p: int, j: int) -> Floats:
         """The average strategy of actor ``p`` at node ``j`` (hands x actions)."""

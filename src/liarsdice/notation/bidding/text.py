@@ -60,7 +60,6 @@ from typing import Any
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import OPTIONS, Rules, ShowReroll
 from liarsdice.core.bidding.state import RoundResult
-from liarsdice.core.errors import RulesError
 from liarsdice.notation.bidding.record import load_record, replay_partial, summarize_result
 from liarsdice.notation.common import LoadedRecord, Source, loaded
 from liarsdice.notation.grammar import clause
@@ -172,14 +171,6 @@ def _ints(text: str, line: Line, what: str) -> list[int]:
     return out
 
 
-def _option_value(name: str, text: str, line: Line) -> Any:
-    """The JSON value of an ``Option: name = text`` line, read by the rules' one codec."""
-    try:
-        return OPTIONS.to_json(name, OPTIONS.from_text(name, text, exact=True))
-    except RulesError as err:
-        raise line.error(str(err)) from None
-
-
 def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     move: dict[str, Any] = {"player": player}
     items = [item.strip() for item in body.split(",")]
@@ -217,14 +208,12 @@ class _Reader(TextReader):
     """The bidding family's lines: ``NAME rolls F F ...`` and ``Stash: F F ...``."""
 
     keywords = _KEYWORDS
+    options = OPTIONS
     dice_keyword = "stash"
     dice_place = "'Stash: F F ...' goes in a round, before the moves"
 
     def new_round(self) -> dict[str, Any]:
         return {"dice": {}, "moves": []}
-
-    def option(self, name: str, value: str, line: Line) -> Any:
-        return _option_value(name, value, line)
 
     def dice(self, line: Line, current: dict[str, Any]) -> None:
         current["stash"] = _ints(line.rest(), line, "stash")

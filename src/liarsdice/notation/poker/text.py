@@ -48,7 +48,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from liarsdice.core.errors import NotationError, RecordError, RulesError
+from liarsdice.core.errors import NotationError, RecordError
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.hands import FACE_SYMBOLS, parse_face, parse_poker_bid
 from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules
@@ -277,18 +277,11 @@ def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     return move
 
 
-def _poker_option(name: str, text: str, line: Line) -> Any:
-    """The JSON value of an ``Option: name = text`` line, read by the rules' one codec."""
-    try:
-        return POKER_OPTIONS.to_json(name, POKER_OPTIONS.from_text(name, text, exact=True))
-    except RulesError as err:
-        raise line.error(str(err)) from None
-
-
 class _Reader(TextReader):
     """The poker-dice lines: ``Roll: F F F F F``, and poker-dice options and moves."""
 
     keywords = _KEYWORDS
+    options = POKER_OPTIONS
     quoted = "string"
     dice_keyword = "roll"
     dice_place = "'Roll: F F F F F' goes in a round, before the moves"
@@ -299,9 +292,6 @@ class _Reader(TextReader):
                 f"{rules!r} are not poker-dice rules: read the record with "
                 "liarsdice.notation.bidding.text.text_to_record"
             )
-
-    def option(self, name: str, value: str, line: Line) -> Any:
-        return _poker_option(name, value, line)
 
     def dice(self, line: Line, current: dict[str, Any]) -> None:
         if current["moves"]:
