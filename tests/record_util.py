@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import strategies as st
 
 from liarsdice.cli.replay import replay
 from liarsdice.core.bidding import (
@@ -310,6 +311,19 @@ def play_bidding(name: str, over: dict[str, Any], seed: int, stop: int | None = 
 
 play = play_bidding
 """The random bidding-family game of the bidding record tests."""
+
+
+def bidding_games(
+    variants: list[tuple[str, dict[str, Any]]], max_stop: int
+) -> st.SearchStrategy[State]:
+    """Hypothesis' random bidding-family games (:func:`play`): a preset and its overrides of
+    ``variants``, any seed, played to the end or stopped after up to ``max_stop`` events."""
+    return st.builds(
+        lambda variant, seed, stop: play(*variant, seed, stop),
+        st.sampled_from(variants),
+        st.integers(min_value=0, max_value=2**32),
+        st.none() | st.integers(min_value=0, max_value=max_stop),
+    )
 
 
 # ---------------------------------------------------------------------------- replay CLI

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import record_util
 from liarsdice.core.bidding import (
@@ -24,6 +23,7 @@ from liarsdice.core.bidding import (
     FirstOpener,
     Game,
     Phase,
+    RecordError,
     State,
     preset,
 )
@@ -89,12 +89,18 @@ def assert_round_trip(state: State) -> State:
     assert replayed.history() == expected_history(state)
     assert replayed.results == state.results
     assert replayed.winner == state.winner
+    assert_same_position(replayed, state, "hands", "chips")
+    return replayed
+
+
+def assert_same_position(replayed: State, state: State, *table: str) -> None:
+    """Unless ``state`` is at a roll or the setup (which a record ends before), ``replayed``
+    stands where it does: the phase, the player to move and the table's fields ``table``."""
     if state.phase not in (Phase.ROLL, Phase.SETUP):
         assert replayed.phase is state.phase
         assert replayed.current_player == state.current_player
-        assert replayed.table.hands == state.table.hands
-        assert replayed.table.chips == state.table.chips
-    return replayed
+        for field in table:
+            assert getattr(replayed.table, field) == getattr(state.table, field), field
 
 
 # ----------------------------------------------------------------------- the example record
@@ -495,11 +501,17 @@ def test_options_are_written_as_the_diff_from_the_preset() -> None:
 # ----------------------------------------------------------------------------- error paths
 
 
-def test_illegal_bid_names_what_it_must_beat() -> None:
+def cys_move_error(move: dict[str, Any]) -> RecordError:
+    """The error of the example with cy's move (round 1's third) made ``move``: located there."""
     rec = example()
-    rec["rounds"][0]["moves"][2] = {"player": "cy", "bid": "4x5"}
+    rec["rounds"][0]["moves"][2] = {"player": "cy", **move}
     err = error_of(rec)
     assert (err.round, err.move) == (0, 2)
+    return err
+
+
+def test_illegal_bid_names_what_it_must_beat() -> None:
+    err = cys_move_error({"bid": "4x5"})
     assert err.message == "4x5 does not beat 5x6; least legal bids: 3x1, 6x2, 6x3, 6x4"
 
 
@@ -648,11 +660,9 @@ def test_show_errors() -> None:
 
 
 def test_call_errors() -> None:
-    rec = example()
-    rec["rounds"][0]["moves"][2] = {"player": "cy", "call": "exact"}
-    err = error_of(rec)
-    assert (err.round, err.move) == (0, 2)
+    err = cys_move_error({"call": "exact"})
     assert err.message == "the exact (spot-on) call is not part of these rules"
+    rec = example()
     rec["rounds"][0]["moves"] = [{"player": "ann", "call": "liar"}]
     assert error_of(rec).message == "there is no bid to call yet: make the opening bid"
 
@@ -734,24 +744,12 @@ def test_questions_anywhere_replay_to_the_same_state() -> None:
                     state = state.apply_action(choose(state, rng))
             replayed = replay_record(record_from_state(state))
             assert replayed.results == state.results
-            if state.phase not in (Phase.ROLL, Phase.SETUP):
-                assert replayed.phase is state.phase
-                assert replayed.current_player == state.current_player
-                assert replayed.table.penalties == state.table.penalties
-                assert replayed.table.hands == state.table.hands
+            assert_same_position(replayed, state, "penalties", "hands")
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    variant=st.sampled_from(VARIANTS),
-    seed=st.integers(min_value=0, max_value=2**32),
-    stop=st.none() | st.integers(min_value=0, max_value=150),
-)
-def test_property_record_replays_the_history(
-    variant: tuple[str, dict[str, Any]], seed: int, stop: int | None
-) -> None:
-    name, over = variant
-    state = play(name, over, seed, stop)
+@given(state=record_util.bidding_games(VARIANTS, max_stop=150))
+def test_property_record_replays_the_history(state: State) -> None:
     replayed = assert_round_trip(state)
     assert replay_summary(record_from_state(state))["ok"]
     assert len(replayed.results) == len(state.results)

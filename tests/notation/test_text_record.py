@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 import record_util
 from liarsdice.core.bidding import (
     PRESETS,
     Game,
     RecordError,
+    State,
     preset,
 )
 from liarsdice.notation.bidding.record import load_record, record_from_state, replay_record
@@ -294,14 +294,7 @@ def test_random_games_text_round_trip(name: str, over: dict[str, Any]) -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(
-    variant=st.sampled_from(VARIANTS),
-    seed=st.integers(min_value=0, max_value=2**32),
-    stop=st.none() | st.integers(min_value=0, max_value=120),
-)
-def test_property_text_round_trip(
-    variant: tuple[str, dict[str, Any]], seed: int, stop: int | None
-) -> None:
-    name, over = variant
-    record = record_from_state(play(name, over, seed, stop))
+@given(state=record_util.bidding_games(VARIANTS, max_stop=120))
+def test_property_text_round_trip(state: State) -> None:
+    record = record_from_state(state)
     assert text_to_record(record_to_text(record)) == load_record(record)
