@@ -19,7 +19,7 @@ import logging
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.server.config import Settings
@@ -98,6 +98,27 @@ def _retrieve(task: asyncio.Future[Any]) -> None:
         task.exception()
 
 
+class _Fact(Generic[_T]):
+    """A read-only attribute of the room: the fact of the same name in its value
+    (:class:`~liarsdice.server.room.state.RoomState`), which only the log's events change."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, room: None, owner: type) -> _Fact[_T]: ...
+    @overload
+    def __get__(self, room: Room, owner: type) -> _T: ...
+    def __get__(self, room: Room | None, owner: type) -> _Fact[_T] | _T:
+        if room is None:
+            return self
+        value: _T = getattr(room.value, self.name)
+        return value
+
+    def __set__(self, room: Room, value: _T) -> None:
+        raise AttributeError(f"{self.name} is the room's value's: an event changes it")
+
+
 class Room(Mailbox):
     """One room's actor: its value, its connections, its queue of commands."""
 
@@ -137,53 +158,21 @@ class Room(Mailbox):
         self.pause = Pause(self)  # the store failed: commands wait for a probe to succeed
 
     # ------------------------------------------------------------------ the log's facts
-    @property
-    def seq(self) -> int:
-        return self.value.seq
-
-    @property
-    def status(self) -> str:
-        return self.value.status
+    seq: _Fact[int] = _Fact()
+    status: _Fact[str] = _Fact()
+    seats: _Fact[tuple[Seat, ...]] = _Fact()
+    state: _Fact[StateAPI | None] = _Fact()
+    game: _Fact[GameAPI | None] = _Fact()
+    preset: _Fact[str] = _Fact()
+    family: _Fact[str] = _Fact()
+    private: _Fact[bool] = _Fact()
+    game_no: _Fact[int] = _Fact()
+    host: _Fact[int] = _Fact()
+    turn_timer: _Fact[float | None] = _Fact()
 
     @property
     def closed(self) -> bool:
         return self.value.status == "closed"
-
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        return self.value.seats
-
-    @property
-    def state(self) -> StateAPI | None:
-        return self.value.state
-
-    @property
-    def game(self) -> GameAPI | None:
-        return self.value.game
-
-    @property
-    def preset(self) -> str:
-        return self.value.preset
-
-    @property
-    def family(self) -> str:
-        return self.value.family
-
-    @property
-    def private(self) -> bool:
-        return self.value.private
-
-    @property
-    def game_no(self) -> int:
-        return self.value.game_no
-
-    @property
-    def host(self) -> int:
-        return self.value.host
-
-    @property
-    def turn_timer(self) -> float | None:
-        return self.value.turn_timer
 
     @property
     def paused(self) -> bool:
