@@ -79,6 +79,8 @@ BoundedWsProtocol.close_timer
 LiarsDiceGame.make_py_observer
 LiarsDiceState._legal_actions
 LiarsDiceState._apply_action
+LiarsDiceState._action_to_string
+LiarsDiceState.information_state_string  # pyspiel's own call, answered in Python
 Observer.set_from
 Observer.string_from
 

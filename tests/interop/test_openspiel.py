@@ -196,3 +196,33 @@ def test_openspiel_exploitability_on_the_six_face_game_is_the_projects() -> None
     assert len(tabular.states) == 24_576  # the published count of information sets
     ours = policy.exploitability()
     assert os_exploitability.exploitability(game, tabular) == pytest.approx(ours, abs=1e-9)
+
+
+@pytest.mark.parametrize(("name", "sizes"), [("perudo", SMALL["perudo"]), ("poker-dice", {})])
+def test_the_python_shortcuts_answer_as_pyspiels_own_calls(name: str, sizes: Any) -> None:
+    """legal_actions, is_chance_node and information_state_string answer in Python what
+    pyspiel's C++ calls (which C++ algorithms take) answer, at every node of random games,
+    for every seat, errors included."""
+    game = los.load(name, **sizes)
+    rng = np.random.default_rng(3)
+    base = pyspiel.State
+    for _ in range(3):
+        state = game.new_initial_state()
+        while True:
+            assert state.is_chance_node() == base.is_chance_node(state)
+            for player in [None, *range(-1, game.num_players() + 1)]:
+                for ours, theirs in [
+                    (state.legal_actions, base.legal_actions),
+                    (state.information_state_string, base.information_state_string),
+                ]:
+                    args = () if player is None else (player,)
+                    try:
+                        expected = theirs(state, *args)
+                    except pyspiel.SpielError:
+                        with pytest.raises(pyspiel.SpielError):
+                            ours(*args)
+                    else:
+                        assert ours(*args) == expected
+            if state.is_terminal():
+                break
+            state.apply_action(int(rng.choice(state.legal_actions())))

@@ -56,6 +56,9 @@ __all__ = ["GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "load"]
 
 GAME_NAME = "python_liarsdice"
 _MAX_PLAYERS = 12
+_LEGAL_MEMO_SIZE = 1 << 16
+# the engine's player ids are pyspiel's: a state passes them on as they are
+assert (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)) == (CHANCE, TERMINAL)
 
 _PARAMETERS: dict[str, Any] = {
     "rules": "openspiel",
@@ -125,12 +128,9 @@ class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
         return self.adapter.game
 
     @functools.cached_property
-    def root_node(self) -> _Node:
-        """The first state's node (shared: nodes are immutable)."""
-        adapter = self.adapter
-        state = adapter.game.new_initial_state()
-        seen = tuple(adapter.recall_key(state, p) for p in range(adapter.num_players))
-        return _Node(state, seen, tuple((f"p{p}", f"[{s}]") for p, s in enumerate(seen)))
+    def shared(self) -> _Shared:
+        """What all this game's states share (:class:`_Shared`)."""
+        return _Shared(self.adapter)
 
     def new_initial_state(self) -> LiarsDiceState:
         """The state before anything happened."""
@@ -149,19 +149,104 @@ class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
 
 
 class _Node:
-    """What a state holds, immutable, so that clones share it: the engine state, each
-    player's latest recall key (:meth:`Adapter.recall_key`) and each player's recall (its
-    seat, then its keys when they changed and every move, in order)."""
+    """What a state holds, so that clones share it: the engine state, the node it came
+    from, the move that led here (``(player, action)`` as the game presents them, chance
+    included) and what its game shares (:class:`_Shared`). Whatever the strings and tensors
+    need of the past (:attr:`memo`) is built only when asked for, from the parent's, and
+    kept: applying an action costs the same at any depth."""
 
-    __slots__ = ("recall", "seen", "state")
+    __slots__ = ("memo", "move", "parent", "shared", "state")
 
-    def __init__(self, state: Any, seen: tuple[str, ...], recall: tuple[tuple[str, ...], ...]):
+    def __init__(
+        self, state: Any, parent: _Node | None, move: tuple[int, int] | None, shared: _Shared
+    ) -> None:
         self.state = state
-        self.seen = seen
-        self.recall = recall
+        self.parent = parent
+        self.move = move
+        self.shared = shared
+        self.memo: Any = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self  # pyspiel clones a Python state by deep-copying its attributes
+
+
+class _Shared:
+    """What all the states of one game share, never copied with them: the adapter, the
+    engine action of each action id, the ids of each tuple of legal engine actions (few
+    tuples recur), the texts of moves and the first state's node. Subclasses present the
+    game otherwise (:class:`_CompatShared`)."""
+
+    def __init__(self, adapter: Adapter) -> None:
+        self.adapter = adapter
+        self.num_players = adapter.num_players
+        self.actions = [adapter.to_action(i) for i in range(adapter.num_actions)]
+        self.to_index = adapter.to_index
+        self.legal_memo: dict[tuple[int, ...], list[int]] = {}
+        self.said: dict[tuple[int, int], str] = {}
+        self.root = _Node(adapter.game.new_initial_state(), None, None, self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
+        return self  # pyspiel clones a Python state by deep-copying its attributes
+
+    def legal(self, actions: tuple[int, ...]) -> list[int]:
+        """The ids of the engine's legal ``actions`` (kept)."""
+        ids = self.legal_memo.get(actions)
+        if ids is None:
+            if len(self.legal_memo) >= _LEGAL_MEMO_SIZE:
+                self.legal_memo.clear()
+            to_index = self.to_index
+            ids = self.legal_memo[actions] = [to_index(a) for a in actions]
+        return ids
+
+    def chance_move(self, outcome: int) -> int:
+        """The engine's chance outcome of a presented one."""
+        return outcome
+
+    def move_string(self, player: int, action: int) -> str:
+        """The text of ``player``'s ``action`` (an id; a chance outcome for chance), kept."""
+        text = self.said.get((player, action))
+        if text is None:
+            game = self.adapter.game
+            move = action if player == CHANCE else self.actions[action]
+            text = self.said[(player, action)] = str(game.action_to_string(move, player))
+        return text
+
+    def info_string(self, node: _Node, player: int) -> str:
+        """``player``'s information-state string: its seat, then what it observed
+        (:meth:`~liarsdice.families.adapter.Adapter.recall_key`, when that changed) and
+        every move, in order; built from the nearest ancestor that knows it."""
+        chain: list[_Node] = []
+        top: _Node | None = node
+        while top is not None and (top.memo is None or top.memo[1][player] is None):
+            chain.append(top)
+            top = top.parent
+        if top is None:  # the root
+            top = chain.pop()
+            self._memo(top)[1][player] = f"p{player} [{self._key(top, player)}]"
+        text: str = top.memo[1][player]
+        before = self._key(top, player)
+        for n in reversed(chain):
+            now = self._key(n, player)
+            if n.move is not None and n.move[0] != CHANCE:
+                text += f" {n.move[0]}:{self.move_string(*n.move)}"
+            if now != before:
+                text += f" [{now}]"
+            self._memo(n)[1][player], before = text, now
+        return text
+
+    def _memo(self, node: _Node) -> tuple[list[str | None], list[str | None]]:
+        """A node's memo: each player's recall key and string, once built."""
+        if node.memo is None:
+            node.memo = ([None] * self.num_players, [None] * self.num_players)
+        memo: tuple[list[str | None], list[str | None]] = node.memo
+        return memo
+
+    def _key(self, node: _Node, player: int) -> str:
+        keys = self._memo(node)[0]
+        key = keys[player]
+        if key is None:
+            key = keys[player] = self.adapter.recall_key(node.state, player)
+        return key
 
 
 class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
@@ -169,71 +254,94 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: LiarsDiceGame) -> None:
         super().__init__(game)
-        self._adapter: Adapter = game.adapter
-        self._node = game.root_node
+        self._node = game.shared.root
 
     @property
     def engine_state(self) -> Any:
         """The engine's immutable state behind this one."""
         return self._node.state
 
-    @property
-    def _state(self) -> Any:
-        return self._node.state
-
     # ------------------------------------------------------------- the API
     def current_player(self) -> int:
-        player: int = self._state.current_player
-        if player == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if player == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+        player: int = self._node.state.current_player  # CHANCE, TERMINAL: pyspiel's ids
         return player
 
-    def _legal_actions(self, player: int) -> list[int]:
-        if player != self._state.current_player:
+    # pyspiel's own legal_actions() and is_chance_node() reach these methods through four
+    # and one C++-to-Python calls; the same answers in Python skip them (C++ algorithms still
+    # take the C++ path, which ends in the methods below)
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the player to act), as pyspiel's: a
+        chance node's outcomes whoever asks, none at the end or for a seat not to act."""
+        state = self._node.state
+        current: int = state.current_player
+        if current == CHANCE:
+            return [a for a, _ in state.chance_outcomes()]
+        if current == TERMINAL:
             return []
-        return self._adapter.legal_indices(self._state)
+        if player is None or player == current:
+            return self._node.shared.legal(state.legal_actions())
+        if player < 0:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def is_chance_node(self) -> bool:
+        return bool(self._node.state.current_player == CHANCE)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        state = self._node.state
+        if player != state.current_player:
+            return []
+        return self._node.shared.legal(state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes: list[tuple[int, float]] = self._state.chance_outcomes()
+        outcomes: list[tuple[int, float]] = self._node.state.chance_outcomes()
         return outcomes
 
     def _apply_action(self, action: int) -> None:
         node = self._node
-        player = node.state.current_player
-        adapter = self._adapter
-        move = action if player == CHANCE else adapter.to_action(action)
-        state = node.state.apply_action(move)
-        said = () if player == CHANCE else (f"{player}:{self._action_to_string(player, action)}",)
-        seen = tuple(adapter.recall_key(state, p) for p in range(adapter.num_players))
-        recall = tuple(
-            r + said + ((f"[{now}]",) if now != before else ())
-            for r, now, before in zip(node.recall, seen, node.seen, strict=True)
-        )
-        self._node = _Node(state, seen, recall)
+        state, shared = node.state, node.shared
+        player = state.current_player
+        if player == CHANCE:
+            move = shared.chance_move(action)
+        else:
+            actions = shared.actions
+            if not 0 <= action < len(actions):
+                raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
+            move = actions[action]
+        self._node = _Node(state.apply_action(move), node, (player, action), shared)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        game = self._adapter.game
-        if player == CHANCE:
-            return str(game.action_to_string(action, CHANCE))
-        return str(game.action_to_string(self._adapter.to_action(action), player))
+        return self._node.shared.move_string(player, action)
 
     def is_terminal(self) -> bool:
-        return bool(self._state.is_terminal())
+        return bool(self._node.state.current_player == TERMINAL)
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self._state.returns()]
+        return [float(r) for r in self._node.state.returns()]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """``player``'s (default: the player to act) information-state string, as pyspiel's
+        own call gives it, without its two C++-to-Python calls."""
+        return self.information_state_string_of(self._seat(player))
+
+    def _seat(self, player: int | None) -> int:
+        """``player`` (default: the player to act), a seat, or pyspiel's error."""
+        if player is None:
+            player = int(self._node.state.current_player)
+        if not 0 <= player < self._node.shared.num_players:
+            raise pyspiel.SpielError(f"player = {player} is not a seat")
+        return player
 
     def information_state_string_of(self, player: int) -> str:
         """``player``'s perfect-recall information state: its seat, then what it observed
         (:meth:`~liarsdice.families.adapter.Adapter.recall_key`, when that changed) and every
         move, in order."""
-        return " ".join(self._node.recall[player])
+        return self._node.shared.info_string(self._node, player)
 
     def __str__(self) -> str:
-        history = " ".join(f"{p}:{a}" for p, a in self._state.history())
-        return f"{self._state!r} history {history}"
+        state = self._node.state
+        history = " ".join(f"{p}:{a}" for p, a in state.history())
+        return f"{state!r} history {history}"
 
 
 class Observer:
