@@ -93,15 +93,10 @@ def _expert_text(game: Game, seat: int, action: int, best: Option | None) -> str
     return text
 
 
-def _analyse_move(
-    state: State, r: int, m: int, move: Mapping[str, Any], names: list[str]
-) -> MoveAnalysis:
+def _judge(state: State, seat: int, move: Mapping[str, Any], out: MoveAnalysis) -> None:
+    if out.kind == "ask":
+        return  # a question out of turn: nothing to judge
     game = state.game
-    seat = names.index(move["player"])
-    played, kind = _text(move)
-    out = MoveAnalysis(r, m, move["player"], played, kind)
-    if kind == "ask":
-        return out  # a question out of turn: nothing to judge
     view = state.view(seat)
     bid = view.current_bid
     if bid is not None and view.phase == "bid":
@@ -111,9 +106,9 @@ def _analyse_move(
         out.p_actual = float(count >= bid.quantity)
         out.p_exact_actual = float(count == bid.quantity)
     if not view.legal_actions or view.phase != "bid":
-        return out
+        return
     action = _played(game, game.rules, move)
-    judge = JudgeBot(random.Random(1000 * r + m), also=action)
+    judge = JudgeBot(random.Random(out.seed()), also=action)
     options = judge.evaluate(game, view)
     best = max(options, key=lambda o: o.value) if options else None
     chosen = judge.choose(game, view)
@@ -124,7 +119,6 @@ def _analyse_move(
         out.agrees = best.action == action
         out.best = _expert_text(game, seat, best.action, best)
         out.value, out.best_value = value, best.value
-    return out
 
 
 _WIN = Measure("the expert's estimate of the win chance the move gave away", "win")
@@ -136,4 +130,4 @@ def analyse_bidding(record: LoadedRecord[Rules], computer: Collection[int] = ())
     (:class:`~liarsdice.core.errors.RecordError`). ``computer``: the game's player actions
     the computer made for a person (:func:`~liarsdice.analysis.common.played_for`)."""
     measure = _POINTS if record.rules.scoring is Scoring.ROOM else _WIN
-    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, measure, computer)
+    return analyse_moves(record, FAMILY, replay_moves, _text, _judge, measure, computer)

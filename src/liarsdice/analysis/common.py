@@ -115,6 +115,10 @@ class MoveAnalysis:
     best_value: float | None = None  # the best move, by the same measure
     computer: bool = False  # the computer played it for the player (away, out of time, left)
 
+    def seed(self) -> int:
+        """The seed of the judge's generator for this move (the same for every run)."""
+        return 1000 * self.round + self.index
+
     def to_json(self) -> dict[str, Any]:
         def num(x: float | None) -> float | None:
             return None if x is None else round(min(1.0, max(0.0, float(x))), 4)
@@ -149,21 +153,25 @@ def analyse_moves(
     record: Any,
     family: str,
     replay: Callable[[Any], tuple[Sequence[_S], Any]],
-    judge: Callable[[_S, int, int, Mapping[str, Any], list[str]], MoveAnalysis],
+    text: Callable[[Mapping[str, Any]], tuple[str, str]],
+    judge: Callable[[_S, int, Mapping[str, Any], MoveAnalysis], None],
     measure: Measure,
     computer: Collection[int] = (),
 ) -> dict[str, Any]:
     """The analysis of ``record``: ``replay`` gives the state before each move and the last
-    state; ``judge(state, round, move number, move, players)`` judges each move, in order.
+    state; each move gets its entry, played and kind as ``text`` reads the move, and
+    ``judge(state, seat, move, entry)`` fills in the rest, move by move in order.
     ``computer``: the game's player actions (:func:`played_for`) the computer made."""
     before, final = replay(record)
     moves = [
         (r, m, move) for r, rnd in enumerate(record.rounds) for m, move in enumerate(rnd["moves"])
     ]
     names = record.players
-    analysed = [
-        judge(state, r, m, move, names) for state, (r, m, move) in zip(before, moves, strict=True)
-    ]
+    analysed = []
+    for state, (r, m, move) in zip(before, moves, strict=True):
+        entry = MoveAnalysis(r, m, move["player"], *text(move))
+        judge(state, names.index(move["player"]), move, entry)
+        analysed.append(entry)
     for entry, by_computer in zip(analysed, played_for(before, final, computer), strict=True):
         entry.computer = by_computer
     winner = final.winner

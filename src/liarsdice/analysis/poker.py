@@ -47,35 +47,29 @@ def _text(move: Mapping[str, Any]) -> tuple[str, str]:
     return ", ".join(p for p in parts if p), "open"
 
 
-def _analyse_move(
-    state: PokerState, r: int, m: int, move: Mapping[str, Any], names: list[str]
-) -> MoveAnalysis:
+def _judge(state: PokerState, seat: int, move: Mapping[str, Any], out: MoveAnalysis) -> None:
     game = state.game
-    seat = names.index(move["player"])
-    played, kind = _text(move)
-    out = MoveAnalysis(r, m, move["player"], played, kind)
     view = state.view(seat)
     if not view.legal_actions:
-        return out
-    bot = PokerExpertBot(random.Random(1000 * r + m), noise=0.0)
+        return
+    bot = PokerExpertBot(random.Random(out.seed()), noise=0.0)
     chosen = bot.choose(game, view)
     out.expert = game.action_to_string(chosen, seat)
     bid = view.current_bid
     if bid is None or view.phase != "respond":
-        return out
+        return
     out.faced = format_poker_bid(bid)
     out.p_known = reach(known_dice(view), bid)
     out.p_actual = float(satisfies(state.dice, bid))
     p_true, accept_loss = bot.respond_odds(game, view)
     lose = {LIAR: p_true, ACCEPT: accept_loss}
     answers = [a for a in (LIAR, ACCEPT) if a in view.legal_actions]
-    action = LIAR if kind == "call" else ACCEPT
+    action = LIAR if out.kind == "call" else ACCEPT
     best = min(answers, key=lambda a: lose[a])
     out.loss = (lose[action] - lose[best]) * life_worth(view.lives, seat)
     out.agrees = chosen == action
     out.best = game.action_to_string(best, seat)
     out.value, out.best_value = lose[action], lose[best]
-    return out
 
 
 _MEASURE = Measure(
@@ -91,4 +85,4 @@ def analyse_poker(
     """The analysis (``docs/ANALYSIS.md``) of a poker-dice record; its first error raised
     (:class:`~liarsdice.core.errors.RecordError`). ``computer``: the game's player actions
     the computer made for a person (:func:`~liarsdice.analysis.common.played_for`)."""
-    return analyse_moves(record, FAMILY, replay_moves, _analyse_move, _MEASURE, computer)
+    return analyse_moves(record, FAMILY, replay_moves, _text, _judge, _MEASURE, computer)

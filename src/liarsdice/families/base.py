@@ -25,7 +25,8 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
 
 from liarsdice.bots.table import AnyBot, BotTable, option_codec, read_label, takes_think
 from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
@@ -64,8 +65,53 @@ def own_record(record: LoadedRecord[RulesAPI], kind: type[R]) -> LoadedRecord[R]
     return LoadedRecord(record.family, own(record.rules, kind), record.data)
 
 
+class PlainWords(Protocol):
+    """What every family's ``plain.py`` provides: its rules in words (English messages,
+    translated where they are shown)."""
+
+    SUMMARIES: Mapping[str, str]
+    OPTION_HELP: Mapping[str, str]
+    VALUE_HELP: Mapping[str, Mapping[str, str]]
+
+    def plain_rules(self, rules: Any) -> list[str]: ...
+
+
+class RecordModule(Protocol):
+    """What every family's JSON record module (``notation/<family>/record.py``) provides, by
+    the same names; each takes its own engine's types (which :class:`Family` narrows to)."""
+
+    def load_record(self, data: Source) -> LoadedRecord[Any]: ...
+    def record_from_state(self, state: Any) -> LoadedRecord[Any]: ...
+    def replay_partial(self, record: Any) -> tuple[Any, RecordError | None]: ...
+    def replay_summary(self, record: Any) -> JSONObject: ...
+    def summarize_result(self, game: Any, result: Any) -> JSONObject: ...
+
+
+class TextModule(Protocol):
+    """What every family's text record module (``notation/<family>/text.py``) provides."""
+
+    def record_to_text(self, record: Any) -> str: ...
+    def text_to_record(self, text: str) -> LoadedRecord[Any]: ...
+
+
+@dataclass(frozen=True)
+class Records:
+    """What a family's record methods hand over to (:class:`Family`): its notation's record
+    and text modules, and its engine's game, state and round result types, which the
+    protocol types are narrowed to (:func:`own`) before the modules take them."""
+
+    record: RecordModule
+    text: TextModule
+    game: type[GameAPI]
+    state: type[StateAPI]
+    result: type[ResultAPI]
+
+
 class Family(ABC):
-    """A rule family: everything the layers above the rules core need to know about it."""
+    """A rule family: everything the layers above the rules core need to know about it.
+
+    The methods take the protocol types and narrow them to the family's engine's own
+    (:attr:`rules_type`, :attr:`records`' types) with :func:`own` (module docstring)."""
 
     name: str
     """The family's name as the public formats write it (``"bidding"``, ``"poker"``)."""
@@ -88,6 +134,20 @@ class Family(ABC):
     def owns_rules(self, rules: object) -> bool:
         """Whether ``rules`` are rules of this family (of its rules type)."""
         return isinstance(rules, self.rules_type)
+
+    def room_options(
+        self, options: Mapping[str, object], players: int | None = None
+    ) -> dict[str, object]:
+        """``options`` as JSON values (strings read as text) and ``players``, read by the
+        family's codec for :meth:`rules`; :class:`RulesError` for the players or the name
+        given as an option (the room sets those)."""
+        for k in options:
+            if k.strip().replace("-", "_") in ("players", "name"):
+                raise RulesError(f"option {k!r} is set by the room, not by an option")
+        read: dict[str, object] = self.options.read_json(options, text_strings=True)
+        if players is not None:
+            read["players"] = players
+        return read
 
     @abstractmethod
     def rules(
@@ -113,15 +173,25 @@ class Family(ABC):
     # ------------------------------------------------------------------- the rules in words
     # What the rules say in words is written once, in the family's ``plain.py``, and said in
     # the language in use: the terminal and the browser (``GET /api/rules``) show the same.
-    summaries: Mapping[str, str]
-    """One line per preset (an English message, translated where it is shown), true of the
-    preset's own options only."""
+    plain: PlainWords
+    """The family's ``plain.py``: the tables below and :meth:`plain_rules` read it."""
 
-    option_help: Mapping[str, str]
-    """One sentence per option (an English message): what it is."""
+    @property
+    def summaries(self) -> Mapping[str, str]:
+        """One line per preset (an English message, translated where it is shown), true of
+        the preset's own options only."""
+        return self.plain.SUMMARIES
 
-    value_help: Mapping[str, Mapping[str, str]]
-    """What each value of the options that take one of a few values does (English messages)."""
+    @property
+    def option_help(self) -> Mapping[str, str]:
+        """One sentence per option (an English message): what it is."""
+        return self.plain.OPTION_HELP
+
+    @property
+    def value_help(self) -> Mapping[str, Mapping[str, str]]:
+        """What each value of the options that take one of a few values does (English
+        messages)."""
+        return self.plain.VALUE_HELP
 
     def changes(self, rules: RulesAPI) -> dict[str, object]:
         """The options where ``rules`` differ from their preset, JSON-friendly (the table's
@@ -196,10 +266,10 @@ class Family(ABC):
         (the server draws it from the fair dice stream)."""
         return False
 
-    @abstractmethod
     def plain_rules(self, rules: RulesAPI) -> list[str]:
         """The rules that are on, one plain sentence each, for players (no option names), in
         the language in use; a changed option changes its sentence (``plain.py``)."""
+        return self.plain.plain_rules(own(rules, self.rules_type))
 
     def preset_description(self, rules: RulesAPI) -> str:
         """The description the server lists for a preset (``GET /api/presets``)."""
@@ -210,20 +280,24 @@ class Family(ABC):
     def owns_record(self, data: Mapping[str, object]) -> bool:
         """Whether a parsed record (its ``"rules"`` name) belongs to this family."""
 
-    @abstractmethod
+    records: Records
+    """The family's record modules and engine types: the record methods below hand over to
+    the modules, narrowing the protocol types to the engine's own on the way."""
+
     def load_record(self, data: Source) -> LoadedRecord[RulesAPI]:
         """Check a record of this family (parsed data or JSON text): the loaded record, with
         its rules built, or :class:`RecordError`."""
+        return self.records.record.load_record(data)
 
-    @abstractmethod
     def record_from_state(self, state: StateAPI) -> LoadedRecord[RulesAPI]:
         """The record of the game so far (a loaded record: nothing to check)."""
+        return self.records.record.record_from_state(own(state, self.records.state))
 
-    @abstractmethod
     def replay_partial(
         self, record: LoadedRecord[RulesAPI]
     ) -> tuple[StateAPI | None, RecordError | None]:
         """Replay a loaded record as far as it is legal: (state reached, first error)."""
+        return self.records.record.replay_partial(own_record(record, self.rules_type))
 
     def replay(self, record: LoadedRecord[RulesAPI]) -> StateAPI:
         """Replay a loaded record; the state reached, or :class:`RecordError`."""
@@ -233,25 +307,26 @@ class Family(ABC):
         assert state is not None
         return state
 
-    @abstractmethod
     def replay_summary(self, record: LoadedRecord[RulesAPI]) -> JSONObject:
         """The ``replay --json`` object of a loaded record."""
+        return self.records.record.replay_summary(own_record(record, self.rules_type))
 
-    @abstractmethod
     def summarize_result(self, game: GameAPI, result: ResultAPI) -> JSONObject:
         """One finished round as the replay summary (and the server's views) write it."""
+        game, result = own(game, self.records.game), own(result, self.records.result)
+        return self.records.record.summarize_result(game, result)
 
     @abstractmethod
     def round_line(self, number: int, summary: JSONObject) -> str:
         """Round ``number`` (1-based) of a replay summary as ``liarsdice replay`` prints it."""
 
-    @abstractmethod
     def record_to_text(self, record: LoadedRecord[RulesAPI]) -> str:
         """The text record of a loaded record."""
+        return self.records.text.record_to_text(own_record(record, self.rules_type))
 
-    @abstractmethod
     def text_to_record(self, text: str) -> LoadedRecord[RulesAPI]:
         """Read a text record of this family; the loaded record or :class:`RecordError`."""
+        return self.records.text.text_to_record(text)
 
     # -------------------------------------------------------------------------- the server
     @abstractmethod

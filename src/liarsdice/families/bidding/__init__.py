@@ -24,16 +24,15 @@ from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import OPTIONS, PRESETS, Rules, preset
 from liarsdice.core.bidding.state import Phase, RoundResult, State
 from liarsdice.core.bidding.view import PlayerView
-from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.errors import RulesError
 from liarsdice.core.options import OptionCodec
-from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
-from liarsdice.families.bidding import plain
+from liarsdice.families.base import Family, JSONObject, Records, Sizes, own
+from liarsdice.families.bidding import plain as bidding_plain
 from liarsdice.families.replay_text import bidding_round_line
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.i18n import _
-from liarsdice.notation.bidding import record as record_module
-from liarsdice.notation.bidding import text as text_module
-from liarsdice.notation.common import Source
+from liarsdice.notation.bidding import record as bidding_record
+from liarsdice.notation.bidding import text as bidding_text
 from liarsdice.notation.text_common import option_text
 from liarsdice.odds import at_least_table, bid_odds, known_matches, unseen_dice
 
@@ -56,11 +55,8 @@ def _learned_bot() -> type[Bot]:
 
 
 class BiddingFamily(Family):
-    """Bids of a quantity and a face on all the dice in play (``liarsdice.core``).
-
-    The methods take the protocol types of :class:`Family` and narrow them to this engine's
-    (:class:`Rules`, :class:`Game`, :class:`State`) with :func:`own`.
-    """
+    """Bids of a quantity and a face on all the dice in play (``liarsdice.core``): classic
+    and its variants (Milton Bradley, house rules, spot-on, the scored room, Perudo, Snyd)."""
 
     name = "bidding"
 
@@ -70,12 +66,7 @@ class BiddingFamily(Family):
 
     # ------------------------------------------------------------------------------ rules
     def rules(self, preset: str, options: Mapping[str, Any], players: int | None = None) -> Rules:
-        for k in options:
-            if k.strip().replace("-", "_") in ("players", "name"):
-                raise RulesError(f"option {k!r} is set by the room, not by an option")
-        parsed = OPTIONS.read_json(options, text_strings=True)
-        if players is not None:
-            parsed["players"] = players
+        parsed = self.room_options(options, players)
         try:
             return _preset(preset, parsed)
         except RulesError as err:  # a combination: say which of the given options led to it
@@ -115,12 +106,7 @@ class BiddingFamily(Family):
                 lines.append("  " + _("(the default options)"))
         return lines
 
-    summaries = plain.SUMMARIES
-    option_help = plain.OPTION_HELP
-    value_help = plain.VALUE_HELP
-
-    def plain_rules(self, rules: RulesAPI) -> list[str]:
-        return plain.plain_rules(own(rules, Rules))
+    plain = bidding_plain
 
     # ------------------------------------------------------------------------------- games
     def new_game(self, rules: RulesAPI, names: Sequence[str], opener: int | None = None) -> Game:
@@ -131,31 +117,10 @@ class BiddingFamily(Family):
         return root.is_chance_node() and root.phase is Phase.SETUP
 
     # ----------------------------------------------------------------------------- records
+    records = Records(bidding_record, bidding_text, Game, State, RoundResult)
+
     def owns_record(self, data: Mapping[str, object]) -> bool:
-        return data.get("rules") in PRESETS or data.get("rules") == record_module.CUSTOM
-
-    def load_record(self, data: Source) -> LoadedRecord[Rules]:
-        return record_module.load_record(data)
-
-    def record_from_state(self, state: StateAPI) -> LoadedRecord[Rules]:
-        return record_module.record_from_state(own(state, State))
-
-    def replay_partial(
-        self, record: LoadedRecord[RulesAPI]
-    ) -> tuple[State | None, RecordError | None]:
-        return record_module.replay_partial(own_record(record, Rules))
-
-    def replay_summary(self, record: LoadedRecord[RulesAPI]) -> JSONObject:
-        return record_module.replay_summary(own_record(record, Rules))
-
-    def summarize_result(self, game: GameAPI, result: ResultAPI) -> JSONObject:
-        return record_module.summarize_result(own(game, Game), own(result, RoundResult))
-
-    def record_to_text(self, record: LoadedRecord[RulesAPI]) -> str:
-        return text_module.record_to_text(own_record(record, Rules))
-
-    def text_to_record(self, text: str) -> LoadedRecord[Rules]:
-        return text_module.text_to_record(text)
+        return data.get("rules") in PRESETS or data.get("rules") == bidding_record.CUSTOM
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         return bidding_round_line(number, summary)
@@ -223,7 +188,7 @@ class BiddingFamily(Family):
         ``stash``: the stash dice, only under rules with a stash.
         """
         game = state.game
-        out = record_module.summarize_result(game, result)
+        out = bidding_record.summarize_result(game, result)
         out["reveal"] = {name: list(result.hands[p]) for p, name in enumerate(game.names)}
         out["palifico"] = result.palifico
         out["bid_move"] = _bid_json(result.bid)

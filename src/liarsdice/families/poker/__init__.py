@@ -9,21 +9,20 @@ from typing import TYPE_CHECKING, Any
 
 from liarsdice.bots import BotTable, PokerBayesBot, PokerExpertBot, PokerProbBot, PokerRandomBot
 from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
-from liarsdice.core.errors import RecordError, RulesError
+from liarsdice.core.errors import RulesError
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.actions import ACCEPT, LEFT, LIAR, RIGHT
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.hands import HAND_SIZE, PokerBid, format_face, hand_bid
 from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules, poker_preset
 from liarsdice.core.poker.state import PokerRoundResult, PokerState
-from liarsdice.families.base import Family, JSONObject, LoadedRecord, Sizes, own, own_record
-from liarsdice.families.poker import plain
+from liarsdice.families.base import Family, JSONObject, Records, Sizes, own
+from liarsdice.families.poker import plain as poker_plain
 from liarsdice.families.replay_text import poker_round_line
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.i18n import _
-from liarsdice.notation.common import Source
-from liarsdice.notation.poker import record as record_module
-from liarsdice.notation.poker import text as text_module
+from liarsdice.notation.poker import record as poker_record
+from liarsdice.notation.poker import text as poker_text
 from liarsdice.notation.text_common import option_text
 
 if TYPE_CHECKING:
@@ -31,11 +30,7 @@ if TYPE_CHECKING:
 
 
 class PokerFamily(Family):
-    """Poker hands bid on one set of five poker dice under a cup (``liarsdice.core.poker``).
-
-    The methods take the protocol types of :class:`Family` and narrow them to this engine's
-    (:class:`PokerRules`, :class:`PokerGame`, :class:`PokerState`) with :func:`own`.
-    """
+    """Poker hands bid on one set of five poker dice under a cup (``liarsdice.core.poker``)."""
 
     name = "poker"
 
@@ -47,12 +42,7 @@ class PokerFamily(Family):
     def rules(
         self, preset: str, options: Mapping[str, Any], players: int | None = None
     ) -> PokerRules:
-        for k in options:
-            if k.strip().replace("-", "_") in ("players", "name"):
-                raise RulesError(f"option {k!r} is set by the room, not by an option")
-        overrides = POKER_OPTIONS.read_json(options, text_strings=True)
-        if players is not None:
-            overrides["players"] = players
+        overrides = self.room_options(options, players)
         return poker_preset(preset.strip().lower(), **overrides)
 
     def rules_from_cli(self, preset: str, options: Mapping[str, str], sizes: Sizes) -> PokerRules:
@@ -82,12 +72,7 @@ class PokerFamily(Family):
             lines.append(f"  {options} {listed}")
         return lines
 
-    summaries = plain.SUMMARIES
-    option_help = plain.OPTION_HELP
-    value_help = plain.VALUE_HELP
-
-    def plain_rules(self, rules: RulesAPI) -> list[str]:
-        return plain.plain_rules(own(rules, PokerRules))
+    plain = poker_plain
 
     # ------------------------------------------------------------------------------- games
     def new_game(
@@ -96,31 +81,10 @@ class PokerFamily(Family):
         return PokerGame(own(rules, PokerRules), list(names), opener=opener)
 
     # ----------------------------------------------------------------------------- records
+    records = Records(poker_record, poker_text, PokerGame, PokerState, PokerRoundResult)
+
     def owns_record(self, data: Mapping[str, object]) -> bool:
         return data.get("rules") in POKER_PRESETS
-
-    def load_record(self, data: Source) -> LoadedRecord[PokerRules]:
-        return record_module.load_record(data)
-
-    def record_from_state(self, state: StateAPI) -> LoadedRecord[PokerRules]:
-        return record_module.record_from_state(own(state, PokerState))
-
-    def replay_partial(
-        self, record: LoadedRecord[RulesAPI]
-    ) -> tuple[PokerState | None, RecordError | None]:
-        return record_module.replay_partial(own_record(record, PokerRules))
-
-    def replay_summary(self, record: LoadedRecord[RulesAPI]) -> JSONObject:
-        return record_module.replay_summary(own_record(record, PokerRules))
-
-    def summarize_result(self, game: GameAPI, result: ResultAPI) -> JSONObject:
-        return record_module.summarize_result(own(game, PokerGame), own(result, PokerRoundResult))
-
-    def record_to_text(self, record: LoadedRecord[RulesAPI]) -> str:
-        return text_module.record_to_text(own_record(record, PokerRules))
-
-    def text_to_record(self, text: str) -> LoadedRecord[PokerRules]:
-        return text_module.text_to_record(text)
 
     def round_line(self, number: int, summary: Mapping[str, Any]) -> str:
         return poker_round_line(number, summary)
