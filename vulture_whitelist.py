@@ -21,7 +21,13 @@ from liarsdice.core.bidding.state import _single_round_table
 from liarsdice.core.options import OptionCodec
 from liarsdice.core.poker.state import PokerState
 from liarsdice.i18n.build import _PageText
-from liarsdice.interop.openspiel import LiarsDiceGame, LiarsDiceState, Observer
+from liarsdice.interop.openspiel import (
+    LiarsDiceCompatGame,
+    LiarsDiceCompatState,
+    LiarsDiceGame,
+    LiarsDiceState,
+    Observer,
+)
 from liarsdice.interop.pettingzoo import LiarsDiceAEC, LiarsDiceGymEnv
 from liarsdice.jax.bidding import JaxBiddingEnv
 from liarsdice.server.http.analysis import get_analysis
@@ -81,6 +87,8 @@ LiarsDiceState._legal_actions
 LiarsDiceState._apply_action
 LiarsDiceState._action_to_string
 LiarsDiceState.information_state_string  # pyspiel's own call, answered in Python
+LiarsDiceCompatGame.max_chance_nodes_in_history
+LiarsDiceCompatState.legal_actions_mask  # pyspiel's own call, answered in Python
 Observer.set_from
 Observer.string_from
 

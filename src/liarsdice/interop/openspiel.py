@@ -19,7 +19,9 @@ engine's (a die's face 1..F, a random opener's seat). Information-state strings 
 player's every observation (perfect recall); the tensors are those of
 :mod:`liarsdice.families.bidding.encoding` and :mod:`liarsdice.families.poker.encoding`. The
 engine is the rules: each OpenSpiel state wraps an immutable engine state
-(:attr:`LiarsDiceState.engine_state`).
+(:attr:`LiarsDiceState.engine_state`). A move costs the same at any depth: strings are built
+only when asked for, from the parent state's. Room scoring is general-sum (``get_type()`` of
+the loaded game); every other preset is zero-sum.
 
 >>> import pyspiel
 >>> game = pyspiel.load_game("python_liarsdice", {"rules": "perudo", "players": 3})
@@ -37,6 +39,24 @@ engine is the rules: each OpenSpiel state wraps an immutable engine state
 p2 [p2 round 0 setup opener 0 to_move -1 dice 5,5,5 mine -] [p2 round 0 roll opener 1 to_move -1
 dice 5,5,5 mine -] [p2 round 0 bid opener 1 to_move 1 dice 5,5,5 mine 22345] 1:3x2 [p2 round 0
 bid opener 1 to_move 2 dice 5,5,5 mine 22345 bid 3x2 by 1]
+
+``python_liars_dice`` (``load("openspiel", compat=True, dice=..., faces=...)``) is the
+``openspiel`` preset with exactly the interface of OpenSpiel's ``liars_dice``: its parameters
+(``numdice``, ``dice_sides``), action ids (bids ``0..dice*faces-1`` as ``q-f``, ``Liar``
+last), chance outcomes ``0..faces-1``, strings, tensors and sizes, so that code, networks and
+policies written for ``liars_dice`` run on the engine unchanged;
+:func:`liars_dice_policy` exports a project solver's policy as a ``TabularPolicy`` of it.
+
+>>> native = pyspiel.load_game("liars_dice")
+>>> same = load("openspiel", compat=True)
+>>> [g.num_distinct_actions() for g in (same, native)], same.information_state_tensor_size()
+([13, 13], 21)
+>>> a, b = same.new_initial_state(), native.new_initial_state()
+>>> for action in [2, 5, 3, 7]:
+...     a.apply_action(action)
+...     b.apply_action(action)
+>>> str(a), a.information_state_string(1), a.legal_actions() == b.legal_actions()
+('3 6 1-4 2-2', '6 1-4 2-2', True)
 """
 
 from __future__ import annotations
@@ -47,12 +67,22 @@ from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python import policy as os_policy
 
 from liarsdice.core.common import CHANCE, TERMINAL
 from liarsdice.families.adapter import Adapter
-from liarsdice.interop.adapters import make_adapter
+from liarsdice.interop.adapters import LiarsDiceCodec, make_adapter
+from liarsdice.solve.policy import Policy
 
-__all__ = ["GAME_NAME", "LiarsDiceGame", "LiarsDiceState", "load"]
+__all__ = [
+    "COMPAT_NAME",
+    "GAME_NAME",
+    "LiarsDiceCompatGame",
+    "LiarsDiceGame",
+    "LiarsDiceState",
+    "liars_dice_policy",
+    "load",
+]
 
 GAME_NAME = "python_liarsdice"
 _MAX_PLAYERS = 12
@@ -69,10 +99,18 @@ _PARAMETERS: dict[str, Any] = {
 }
 
 
-def _game_type(zero_sum: bool) -> Any:
+def _game_type(
+    zero_sum: bool,
+    *,
+    name: str = GAME_NAME,
+    long_name: str = "Liar's Dice, every preset of the liarsdice engine",
+    players: tuple[int, int] = (2, _MAX_PLAYERS),
+    observation_string: bool = True,
+    parameters: Mapping[str, Any] = _PARAMETERS,
+) -> Any:
     return pyspiel.GameType(
-        short_name=GAME_NAME,
-        long_name="Liar's Dice, every preset of the liarsdice engine",
+        short_name=name,
+        long_name=long_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -80,13 +118,13 @@ def _game_type(zero_sum: bool) -> Any:
             pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM
         ),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=_MAX_PLAYERS,
-        min_num_players=2,
+        max_num_players=players[1],
+        min_num_players=players[0],
         provides_information_state_string=True,
         provides_information_state_tensor=True,
-        provides_observation_string=True,
+        provides_observation_string=observation_string,
         provides_observation_tensor=True,
-        parameter_specification=_PARAMETERS,
+        parameter_specification=dict(parameters),
     )
 
 
@@ -138,7 +176,7 @@ class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
-    ) -> Observer:
+    ) -> Observer | CompatObserver:
         """The observer of the observation (default) or information state (perfect
         recall)."""
         if params:
@@ -195,12 +233,22 @@ class _Shared:
             if len(self.legal_memo) >= _LEGAL_MEMO_SIZE:
                 self.legal_memo.clear()
             to_index = self.to_index
-            ids = self.legal_memo[actions] = [to_index(a) for a in actions]
+            ids = self.legal_memo[actions] = sorted(to_index(a) for a in actions)
         return ids
 
     def chance_move(self, outcome: int) -> int:
         """The engine's chance outcome of a presented one."""
         return outcome
+
+    def outcomes(self, state: Any) -> list[tuple[int, float]]:
+        """The chance outcomes of an engine state as the game presents them."""
+        outcomes: list[tuple[int, float]] = state.chance_outcomes()
+        return outcomes
+
+    def describe(self, node: _Node) -> str:
+        """The state as ``str()`` prints it."""
+        history = " ".join(f"{p}:{a}" for p, a in node.state.history())
+        return f"{node.state!r} history {history}"
 
     def move_string(self, player: int, action: int) -> str:
         """The text of ``player``'s ``action`` (an id; a chance outcome for chance), kept."""
@@ -261,6 +309,11 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         """The engine's immutable state behind this one."""
         return self._node.state
 
+    @property
+    def node(self) -> _Node:
+        """What this state holds (its engine state, its parent's node and the move)."""
+        return self._node
+
     # ------------------------------------------------------------- the API
     def current_player(self) -> int:
         player: int = self._node.state.current_player  # CHANCE, TERMINAL: pyspiel's ids
@@ -275,7 +328,7 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         state = self._node.state
         current: int = state.current_player
         if current == CHANCE:
-            return [a for a, _ in state.chance_outcomes()]
+            return [a for a, _ in self._node.shared.outcomes(state)]
         if current == TERMINAL:
             return []
         if player is None or player == current:
@@ -294,8 +347,7 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         return self._node.shared.legal(state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        outcomes: list[tuple[int, float]] = self._node.state.chance_outcomes()
-        return outcomes
+        return self._node.shared.outcomes(self._node.state)
 
     def _apply_action(self, action: int) -> None:
         node = self._node
@@ -339,9 +391,7 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         return self._node.shared.info_string(self._node, player)
 
     def __str__(self) -> str:
-        state = self._node.state
-        history = " ".join(f"{p}:{a}" for p, a in state.history())
-        return f"{state!r} history {history}"
+        return self._node.shared.describe(self._node)
 
 
 class Observer:
@@ -378,10 +428,214 @@ class Observer:
         return self.adapter.observation_string(state.engine_state, player)
 
 
-def load(rules: str = "openspiel", **params: Any) -> LiarsDiceGame:
-    """``pyspiel.load_game("python_liarsdice", {"rules": rules, **params})``."""
-    game: LiarsDiceGame = pyspiel.load_game(GAME_NAME, {"rules": rules, **params})
-    return game
+# ---------------------------------------------------------------- liars_dice's interface
+COMPAT_NAME = "python_liars_dice"
+
+_COMPAT_PARAMETERS: dict[str, Any] = {
+    "players": 2,
+    "numdice": 1,
+    "dice_sides": 6,
+    "bidding_rule": "reset-face",
+}
+
+_COMPAT_TYPE = _game_type(
+    True,
+    name=COMPAT_NAME,
+    long_name="Liars Dice (the liarsdice engine with OpenSpiel's liars_dice interface)",
+    players=(2, 2),
+    observation_string=False,
+    parameters=_COMPAT_PARAMETERS,
+)
+
+
+class _CompatShared(_Shared):
+    """The ``openspiel`` preset presented as OpenSpiel's ``liars_dice``
+    (:class:`~liarsdice.interop.adapters.LiarsDiceCodec`). A node's memo: its rolls and
+    calls so far."""
+
+    def __init__(self, adapter: Adapter) -> None:
+        super().__init__(adapter)
+        self.codec = codec = LiarsDiceCodec(adapter.game)
+        self.actions = list(codec.actions)
+        self.to_index = codec.to_index
+
+    def chance_move(self, outcome: int) -> int:
+        return outcome + 1  # a face
+
+    def outcomes(self, state: Any) -> list[tuple[int, float]]:
+        return [(face - 1, p) for face, p in state.chance_outcomes()]
+
+    def move_string(self, player: int, action: int) -> str:
+        if player == CHANCE:
+            return f"Roll {action + 1}"
+        return self.codec.action_string(action)
+
+    def record(self, node: _Node) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The rolls (outcomes) and calls (action ids) up to ``node``, in order."""
+        chain: list[_Node] = []
+        top: _Node | None = node
+        while top is not None and top.memo is None:
+            chain.append(top)
+            top = top.parent
+        rolls, calls = top.memo if top is not None else ((), ())
+        for n in reversed(chain):
+            if n.move is not None:
+                player, action = n.move
+                if player == CHANCE:
+                    rolls += (action,)
+                else:
+                    calls += (action,)
+            n.memo = (rolls, calls)
+        return rolls, calls
+
+    def info_string(self, node: _Node, player: int) -> str:
+        return self.codec.info_string(player, *self.record(node))
+
+    def describe(self, node: _Node) -> str:
+        return self.codec.to_string(*self.record(node))
+
+
+class LiarsDiceCompatGame(LiarsDiceGame):
+    """The ``openspiel`` preset with exactly the interface of OpenSpiel's ``liars_dice``
+    (its parameters, action ids, chance outcomes, strings, tensors and sizes), so that code,
+    networks and policies written for ``liars_dice`` run unchanged on the engine."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        p = {**_COMPAT_PARAMETERS, **(params or {})}
+        if int(p["players"]) != 2 or p["bidding_rule"] != "reset-face":
+            raise ValueError(
+                f"{COMPAT_NAME} plays liars_dice's default rules: 2 players, "
+                f"bidding_rule reset-face, not {p['players']} and {p['bidding_rule']}"
+            )
+        dice, faces = int(p["numdice"]), int(p["dice_sides"])
+        self.adapter = make_adapter("openspiel", players=2, dice=dice, faces=faces)
+        codec = LiarsDiceCodec(self.adapter.game)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=codec.num_actions,
+            max_chance_outcomes=faces,
+            num_players=2,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=codec.max_game_length,
+        )
+        pyspiel.Game.__init__(self, _COMPAT_TYPE, info, p)
+
+    @functools.cached_property
+    def shared(self) -> _Shared:
+        return _CompatShared(self.adapter)
+
+    def new_initial_state(self) -> LiarsDiceCompatState:
+        return LiarsDiceCompatState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        """Every die is rolled once."""
+        return sum(self.adapter.game.start_dice)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
+    ) -> CompatObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        perfect_recall = iig_obs_type is not None and bool(iig_obs_type.perfect_recall)
+        return CompatObserver(self.shared, perfect_recall)
+
+
+class LiarsDiceCompatState(LiarsDiceState):
+    """A state of :class:`LiarsDiceCompatGame`: from Python, ``legal_actions(player)`` and
+    ``legal_actions_mask(player)`` answer as a C++ game's do (the player to act's actions,
+    none for anyone else; pyspiel's Python games give a chance node's outcomes to every
+    seat and refuse other pseudo-players)."""
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if player is not None and player != self._node.state.current_player:
+            return []
+        return super().legal_actions()
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """One flag per action (per chance outcome for chance), 1 for the legal ones."""
+        if player is None:
+            player = self.current_player()
+        size = self.get_game().max_chance_outcomes() if player == CHANCE else self._n_actions
+        mask = [0] * size
+        for action in self.legal_actions(player):
+            mask[action] = 1
+        return mask
+
+    @property
+    def _n_actions(self) -> int:
+        shared = self._node.shared
+        return len(shared.actions)
+
+
+class CompatObserver:
+    """``liars_dice``'s tensors (and its information-state string; it has no observation
+    string): the seat, each own die one-hot, a bit per call (the observation: the last two
+    calls only)."""
+
+    def __init__(self, shared: _Shared, perfect_recall: bool) -> None:
+        assert isinstance(shared, _CompatShared)
+        self.shared = shared
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(shared.codec.info_size, dtype=np.float32)
+        self.dict = {"info_state" if perfect_recall else "observation": self.tensor}
+
+    def set_from(self, state: LiarsDiceState, player: int) -> None:
+        """Write ``player``'s tensor of ``state`` into :attr:`tensor`."""
+        shared = self.shared
+        last = 0 if self.perfect_recall else shared.num_players
+        self.tensor[:] = shared.codec.tensor(player, *shared.record(state.node), last=last)
+
+    def string_from(self, state: LiarsDiceState, player: int) -> str:
+        """``player``'s information-state string (``liars_dice`` has no observation
+        string)."""
+        if not self.perfect_recall:
+            raise pyspiel.SpielError("ObservationString is not implemented.")
+        return self.shared.info_string(state.node, player)
+
+
+def liars_dice_policy(policy: Policy, game: Any = None) -> Any:
+    """The project solver's ``policy`` (of the ``openspiel`` preset) as an OpenSpiel
+    ``TabularPolicy`` of ``liars_dice`` with the policy's dice and faces (or of ``game``,
+    any game with ``liars_dice``'s interface: :data:`COMPAT_NAME` too), ready for
+    ``pyspiel.exploitability`` (through ``python_policy_to_pyspiel_policy``) or any OpenSpiel
+    algorithm."""
+    engine = policy.game
+    dice, faces = int(engine.start_dice[0]), int(engine.rules.faces)
+    if game is None:
+        game = pyspiel.load_game("liars_dice", {"numdice": dice, "dice_sides": faces})
+    ours = load("openspiel", compat=True, dice=dice, faces=faces)
+    to_index = ours.shared.to_index
+    tabular = os_policy.TabularPolicy(game)
+    table = tabular.action_probability_array
+    table[:] = 0.0
+    for row, state in enumerate(tabular.states):
+        mine = ours.new_initial_state()
+        for action in state.history():
+            mine.apply_action(action)
+        now = mine.engine_state
+        probs = policy.view_probabilities(now.view(now.current_player))
+        for action, p in zip(now.legal_actions(), probs, strict=True):
+            table[row, to_index(action)] = p
+    return tabular
+
+
+def load(rules: str = "openspiel", *, compat: bool = False, **params: Any) -> LiarsDiceGame:
+    """``pyspiel.load_game("python_liarsdice", {"rules": rules, **params})``; with
+    ``compat``, the ``openspiel`` preset as OpenSpiel's ``liars_dice``
+    (``pyspiel.load_game("python_liars_dice", {"numdice": dice, "dice_sides": faces})``)."""
+    if not compat:
+        game: LiarsDiceGame = pyspiel.load_game(GAME_NAME, {"rules": rules, **params})
+        return game
+    if rules != "openspiel" or set(params) - {"dice", "faces"}:
+        raise ValueError(
+            "compat=True presents the openspiel preset as liars_dice: dice and faces only, "
+            f"not rules {rules!r} with {sorted(params)}"
+        )
+    spec = {"numdice": int(params.get("dice") or 1), "dice_sides": int(params.get("faces") or 6)}
+    compat_game: LiarsDiceGame = pyspiel.load_game(COMPAT_NAME, spec)
+    return compat_game
 
 
 pyspiel.register_game(_GAME_TYPE, LiarsDiceGame)
+pyspiel.register_game(_COMPAT_TYPE, LiarsDiceCompatGame)
