@@ -136,19 +136,20 @@ def bots_option(default: str, help: str) -> Callable[[F], F]:
     return click.option("--bots", default=default, show_default=True, help=filled(help, bots=every))
 
 
+def default_option(name: str, default: Any, help: str, *, type: Any = None) -> Callable[[F], F]:
+    """An option with its default shown in ``--help`` (``help``: a message, marked with
+    ``N_``; ``type``: click's, else the default's)."""
+    return click.option(name, type=type, default=default, show_default=True, help=help)
+
+
 def count_option(name: str, default: int, help: str, *, minimum: int = 0) -> Callable[[F], F]:
-    """A whole-number option (at least ``minimum``) with its default shown in ``--help``
-    (``help``: a message, marked with ``N_``)."""
-    return click.option(
-        name, type=click.IntRange(minimum), default=default, show_default=True, help=help
-    )
+    """A whole-number option (at least ``minimum``) with its default shown in ``--help``."""
+    return default_option(name, default, help, type=click.IntRange(minimum))
 
 
 def number_option(name: str, default: float, help: str, *, minimum: float) -> Callable[[F], F]:
     """A number option (at least ``minimum``) with its default shown in ``--help``."""
-    return click.option(
-        name, type=click.FloatRange(minimum), default=default, show_default=True, help=help
-    )
+    return default_option(name, default, help, type=click.FloatRange(minimum))
 
 
 __all__ = [
@@ -156,6 +157,7 @@ __all__ = [
     "bots_option",
     "build_rules",
     "count_option",
+    "default_option",
     "number_option",
     "repeatable_option",
     "rule_changes_option",

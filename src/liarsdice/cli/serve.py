@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -15,6 +16,8 @@ from liarsdice.i18n import N_, _
 
 if TYPE_CHECKING:
     from liarsdice.server.claim import Claim
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def default_db_url() -> str:
@@ -76,6 +79,12 @@ def claim_or_exit(db_url: str) -> Claim:
         raise click.ClickException(said) from None
 
 
+def _limit(name: str, default: int, help: str) -> Callable[[F], F]:
+    """One of the server's abuse limits (:class:`~liarsdice.server.config.Limits`): a count,
+    at least 1 (``help``: a message, marked with ``N_``)."""
+    return count_option(name, default, help, minimum=1)
+
+
 @click.command(
     "serve",
     cls=Command,
@@ -131,45 +140,32 @@ def claim_or_exit(db_url: str) -> Claim:
     minimum=0,
 )
 @click.option("--public-url", help=N_("Base URL for share links (default: the request's)."))
-@count_option(
-    "--max-ws-per-ip",
-    64,
-    N_("WebSocket connections open at once from one client address."),
-    minimum=1,
-)
-@count_option(
+@_limit("--max-ws-per-ip", 64, N_("WebSocket connections open at once from one client address."))
+@_limit(
     "--max-conns-per-ip",
     128,
     N_("TCP connections (HTTP and WebSocket) open at once from one client address."),
-    minimum=1,
 )
-@count_option("--rooms-per-ip", 30, N_("Rooms one client address may create per hour."), minimum=1)
-@count_option(
-    "--players-per-ip",
-    200,
-    N_("Guest players (names) one client address may create per hour."),
-    minimum=1,
+@_limit("--rooms-per-ip", 30, N_("Rooms one client address may create per hour."))
+@_limit(
+    "--players-per-ip", 200, N_("Guest players (names) one client address may create per hour.")
 )
-@count_option(
-    "--joins-per-ip", 5, N_("Joins of one room from one client address per minute."), minimum=1
-)
-@count_option("--joins-per-room", 20, N_("Joins of one room per minute, all addresses."), minimum=1)
+@_limit("--joins-per-ip", 5, N_("Joins of one room from one client address per minute."))
+@_limit("--joins-per-room", 20, N_("Joins of one room per minute, all addresses."))
 @number_option(
     "--ip-rate",
     50.0,
     N_("WebSocket messages a second from one client address (all its connections)."),
     minimum=0.1,
 )
-@count_option(
-    "--ip-burst", 100, N_("Burst of WebSocket messages from one client address."), minimum=1
-)
+@_limit("--ip-burst", 100, N_("Burst of WebSocket messages from one client address."))
 @number_option(
     "--http-rate",
     50.0,
     N_("HTTP requests a second from one client address (0: no limit)."),
     minimum=0,
 )
-@count_option("--http-burst", 200, N_("Burst of HTTP requests from one client address."), minimum=1)
+@_limit("--http-burst", 200, N_("Burst of HTTP requests from one client address."))
 @click.option(
     "--exempt-loopback",
     is_flag=True,

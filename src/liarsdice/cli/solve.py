@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from liarsdice.cli.command import Command
+from liarsdice.cli.options import default_option
 from liarsdice.cli.paths import writable_file
 from liarsdice.cli.reasons import SOLVER_ERRORS
 from liarsdice.core.errors import RulesError
@@ -77,26 +78,15 @@ def _dice(text: str) -> tuple[int, int]:
 )
 @click.option("--dice", default="1,1", show_default=True, help=N_("Dice per player, e.g. 2,1."))
 @click.option("--faces", type=int, default=None, help=N_("Faces per die (default: the preset's)."))
-@click.option(
-    "--target",
-    type=float,
-    default=1e-3,
-    show_default=True,
-    help=N_("Stop at this exploitability (NashConv / 2)."),
-)
-@click.option(
+@default_option("--target", 1e-3, N_("Stop at this exploitability (NashConv / 2)."), type=float)
+@default_option(
     "--max-iterations",
+    MAX_ITERATIONS,
+    N_("Stop after this many iterations, whatever the exploitability."),
     type=int,
-    default=MAX_ITERATIONS,
-    show_default=True,
-    help=N_("Stop after this many iterations, whatever the exploitability."),
 )
-@click.option(
-    "--algorithm",
-    type=click.Choice(ALGORITHMS),
-    default="dcfr",
-    show_default=True,
-    help=N_("The CFR variant that solves it."),
+@default_option(
+    "--algorithm", "dcfr", N_("The CFR variant that solves it."), type=click.Choice(ALGORITHMS)
 )
 @click.option(
     "--out",
@@ -110,12 +100,11 @@ def _dice(text: str) -> tuple[int, int]:
     is_flag=True,
     help=N_("Keep the policy in the per-user cache, where nash and expert play it from."),
 )
-@click.option(
+@default_option(
     "--max-gib",
+    DEFAULT_MAX_BYTES / 2**30,
+    N_("Refuse a game whose solver arrays need more memory (GiB)."),
     type=float,
-    default=DEFAULT_MAX_BYTES / 2**30,
-    show_default=True,
-    help=N_("Refuse a game whose solver arrays need more memory (GiB)."),
 )
 @click.option("--json", "as_json", is_flag=True, help=N_("Print one final JSON object on stdout."))
 def solve(

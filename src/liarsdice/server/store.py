@@ -477,19 +477,23 @@ def _player_row(p: Any, r: Any, family: str) -> dict[str, Any]:
     }
 
 
+# The columns of a ``player_games`` row that a player's page shows as they are (between the
+# game's room and when it finished).
+_RECENT_GAME = (
+    "game_no",
+    "family",
+    "preset",
+    "place",
+    "players",
+    "calls_made",
+    "calls_won",
+    "rating",
+)
+
+
 def _recent_game(g: Any) -> dict[str, Any]:
-    return {
-        "room": g.room_id,
-        "game_no": g.game_no,
-        "family": g.family,
-        "preset": g.preset,
-        "place": g.place,
-        "players": g.players,
-        "calls_made": g.calls_made,
-        "calls_won": g.calls_won,
-        "rating": g.rating,
-        "at": g.finished_at.isoformat(),
-    }
+    facts = {name: getattr(g, name) for name in _RECENT_GAME}
+    return {"room": g.room_id, **facts, "at": g.finished_at.isoformat()}
 
 
 async def _player_page(
