@@ -142,10 +142,17 @@ def _timed(call: Callable[[], Any]) -> float:
     return time.perf_counter() - start
 
 
-def _games(faces: int) -> tuple[Any, Any]:
-    ours = los.load("openspiel", faces=faces)
+def _games(faces: int) -> list[tuple[str, tuple[Any, Any]]]:
+    """(label, (binding, liars_dice)) at 1 die each: the ``openspiel`` preset, and the same
+    with ``liars_dice``'s interface (``python_liars_dice``)."""
     theirs = pyspiel.load_game("liars_dice", {"dice_sides": faces})
-    return ours, theirs
+    return [
+        (f"{name} vs liars_dice, 1 die each, {faces} faces", (ours, theirs))
+        for name, ours in [
+            ("openspiel preset", los.load("openspiel", faces=faces)),
+            ("python_liars_dice", los.load("openspiel", compat=True, faces=faces)),
+        ]
+    ]
 
 
 def _python_cfr(game: Any, iterations: int) -> tuple[float, float]:
@@ -182,9 +189,12 @@ def _time_rows(
 
 
 def part_python(args: argparse.Namespace) -> list[str]:
-    label = f"openspiel vs liars_dice, 1 die each, {args.faces} faces"
     whats = [f"Python CFR+, {args.iterations} iterations", "pyspiel.exploitability (its policy)"]
-    return _time_rows(_python_cfr, label, _games(args.faces), args.iterations, whats, args.runs)
+    return [
+        row
+        for label, pair in _games(args.faces)
+        for row in _time_rows(_python_cfr, label, pair, args.iterations, whats, args.runs)
+    ]
 
 
 def _cpp_cfr(game: Any, iterations: int) -> tuple[float, float]:
@@ -200,10 +210,9 @@ def part_cpp(args: argparse.Namespace) -> list[str]:
     kuhn = (pyspiel.load_game("python_kuhn_poker"), pyspiel.load_game("kuhn_poker"))
     rows = []
     for label, pair, iterations in [
-        (f"openspiel vs liars_dice, 1 die each, {args.faces} faces", _games(args.faces),
-         args.iterations),
+        *[(label, pair, args.iterations) for label, pair in _games(args.faces)],
         ("python_kuhn_poker vs kuhn_poker (a trivial Python game)", kuhn, 200 * args.iterations),
-    ]:  # fmt: skip
+    ]:
         whats = [f"C++ CFR+, {iterations} iterations", "pyspiel.exploitability (its policy)"]
         rows += _time_rows(_cpp_cfr, label, pair, iterations, whats, args.runs)
     return rows

@@ -450,14 +450,15 @@ _COMPAT_TYPE = _game_type(
 
 class _CompatShared(_Shared):
     """The ``openspiel`` preset presented as OpenSpiel's ``liars_dice``
-    (:class:`~liarsdice.interop.adapters.LiarsDiceCodec`). A node's memo: its rolls and
-    calls so far."""
+    (:class:`~liarsdice.interop.adapters.LiarsDiceCodec`). A player's information-state
+    string is its dice (kept per player and rolls) and the calls' text (kept per node)."""
 
     def __init__(self, adapter: Adapter) -> None:
         super().__init__(adapter)
         self.codec = codec = LiarsDiceCodec(adapter.game)
         self.actions = list(codec.actions)
         self.to_index = codec.to_index
+        self.dice_memo: dict[tuple[int, tuple[int, ...]], str] = {}
 
     def chance_move(self, outcome: int) -> int:
         return outcome + 1  # a face
@@ -472,12 +473,18 @@ class _CompatShared(_Shared):
 
     def record(self, node: _Node) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The rolls (outcomes) and calls (action ids) up to ``node``, in order."""
+        rolls, calls, _ = self._calls(node)
+        return rolls, calls
+
+    def _calls(self, node: _Node) -> tuple[tuple[int, ...], tuple[int, ...], str]:
+        """A node's memo: its rolls and calls, and the calls' text (`` 1-4 2-2``), built
+        from the nearest ancestor's."""
         chain: list[_Node] = []
         top: _Node | None = node
         while top is not None and top.memo is None:
             chain.append(top)
             top = top.parent
-        rolls, calls = top.memo if top is not None else ((), ())
+        rolls, calls, text = top.memo if top is not None else ((), (), "")
         for n in reversed(chain):
             if n.move is not None:
                 player, action = n.move
@@ -485,11 +492,18 @@ class _CompatShared(_Shared):
                     rolls += (action,)
                 else:
                     calls += (action,)
-            n.memo = (rolls, calls)
-        return rolls, calls
+                    text += " " + self.codec.action_string(action)
+            n.memo = (rolls, calls, text)
+        return rolls, calls, text
 
     def info_string(self, node: _Node, player: int) -> str:
-        return self.codec.info_string(player, *self.record(node))
+        rolls, _, text = self._calls(node)
+        dice = self.dice_memo.get((player, rolls))
+        if dice is None:
+            if len(self.dice_memo) >= _LEGAL_MEMO_SIZE:
+                self.dice_memo.clear()
+            dice = self.dice_memo[(player, rolls)] = self.codec.info_string(player, rolls, ())
+        return dice + text
 
     def describe(self, node: _Node) -> str:
         return self.codec.to_string(*self.record(node))
