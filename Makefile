@@ -11,7 +11,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.installed-runtime
 DEV := $(VENV)/.installed-dev
 
-.PHONY: serve play test lint i18n bench clean
+.PHONY: serve play test lint tsc i18n bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,30 @@ lint: $(DEV)
 	$(BIN)/lint-imports
 	$(BIN)/vulture src vulture_whitelist.py --min-confidence 60
 	$(BIN)/python -m liarsdice.i18n.build --check
+	@$(MAKE) --no-print-directory tsc
+
+# The browser client's type check: tsc --checkJs over server/static/*.js (tsconfig.json), with
+# TypeScript from npm (package.json, package-lock.json) installed into node_modules/ on first
+# use and again whenever package-lock.json changes. It needs Node.js and npm;
+# LIARSDICE_SKIP_TSC=1 skips it.
+NODE_STAMP := node_modules/.installed
+
+tsc:
+	@if [ "$(LIARSDICE_SKIP_TSC)" = "1" ]; then \
+		echo "tsc: skipped (LIARSDICE_SKIP_TSC=1): the browser client is not type-checked"; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+		echo "tsc: npm is not installed. The browser client's type check needs Node.js and npm:" >&2; \
+		echo "  sudo apt install nodejs npm     (Debian, Ubuntu; or see https://nodejs.org)" >&2; \
+		echo "or skip it with LIARSDICE_SKIP_TSC=1 make lint" >&2; \
+		exit 1; \
+	else \
+		if [ ! -x node_modules/.bin/tsc ] || [ ! -f $(NODE_STAMP) ] || [ package-lock.json -nt $(NODE_STAMP) ]; then \
+			echo "npm ci --no-audit --no-fund"; \
+			npm ci --no-audit --no-fund && touch $(NODE_STAMP) || exit 1; \
+		fi; \
+		echo "node_modules/.bin/tsc -p tsconfig.json"; \
+		node_modules/.bin/tsc -p tsconfig.json; \
+	fi
 
 # After changing a message or a translation: the catalogues and their .mo (docs/I18N.md)
 i18n: $(DEV)
@@ -54,4 +78,4 @@ bench: $(DEV)
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) node_modules

@@ -38,6 +38,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from liarsdice.core.common import CHANCE, TERMINAL, GameBase
 from liarsdice.core.errors import IllegalActionError, NotationError
@@ -156,31 +157,45 @@ class PokerGame(GameBase[PokerState]):
         """The dice a keep action keeps, or None."""
         return _in_range(action, KEEP_BASE)
 
+    def action_move(self, action: int) -> tuple[str, Any]:
+        """A player's action as ``(kind, what)``: ``("liar", None)``, ``("accept", None)``,
+        ``("left", None)``, ``("right", None)``, ``("bid", bid)``, ``("arrange", outside
+        dice)``, ``("roll", (shake, dice rolled))`` or ``("keep", kept dice)``; what its
+        notation (:meth:`action_to_string`) and the families' structured moves write."""
+        fixed = {LIAR: "liar", ACCEPT: "accept", LEFT: "left", RIGHT: "right"}
+        if action in fixed:
+            return fixed[action], None
+        decoders = (
+            ("bid", self.action_bid),
+            ("arrange", self.action_arranged),
+            ("roll", self.action_roll),
+            ("keep", self.action_kept),
+        )
+        for kind, decode in decoders:
+            what = decode(action)
+            if what is not None:
+                return kind, what
+        raise IllegalActionError(f"unknown action {action}")
+
     def action_to_string(self, action: int, player: int = 0) -> str:
         """Notation of an action: ``liar``, ``accept``, ``left``, ``pair K``, ``out K K``,
         ``shake``, ``shake reroll 9``, ``reroll 9 10``, ``no reroll``, ``keep Q Q``, and
         ``roll Q`` for a chance outcome (``player`` = -1)."""
         if player == CHANCE:
             return f"roll {format_face(action)}" if 1 <= action <= 6 else f"roll {action}"
-        fixed = {LIAR: "liar", ACCEPT: "accept", LEFT: "left", RIGHT: "right"}
-        if action in fixed:
-            return fixed[action]
-        bid = self.action_bid(action)
-        if bid is not None:
-            return format_poker_bid(bid)
-        out = self.action_arranged(action)
-        if out is not None:
-            return f"out {_faces_text(out)}"
-        roll = self.action_roll(action)
-        if roll is not None:
-            shake, dice = roll
+        kind, what = self.action_move(action)
+        if kind == "bid":
+            return format_poker_bid(what)
+        if kind == "arrange":
+            return f"out {_faces_text(what)}"
+        if kind == "roll":
+            shake, dice = what
             if shake:
                 return "shake" + (f" reroll {_faces_text(dice)}" if dice else "")
             return f"reroll {_faces_text(dice)}" if dice else "no reroll"
-        kept = self.action_kept(action)
-        if kept is not None:
-            return f"keep {_faces_text(kept)}"
-        raise IllegalActionError(f"unknown action {action}")
+        if kind == "keep":
+            return f"keep {_faces_text(what)}"
+        return kind  # liar, accept, left, right: the word itself
 
     def string_to_action(self, text: str) -> int:
         """Parse :meth:`action_to_string` output (or a bid in words) back to an action."""

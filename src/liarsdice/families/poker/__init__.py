@@ -11,7 +11,6 @@ from liarsdice.bots import BotTable, PokerBayesBot, PokerExpertBot, PokerProbBot
 from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
 from liarsdice.core.errors import RulesError
 from liarsdice.core.options import OptionCodec
-from liarsdice.core.poker.actions import ACCEPT, LEFT, LIAR, RIGHT
 from liarsdice.core.poker.game import PokerGame
 from liarsdice.core.poker.hands import HAND_SIZE, PokerBid, format_face, hand_bid
 from liarsdice.core.poker.rules import POKER_OPTIONS, POKER_PRESETS, PokerRules, poker_preset
@@ -146,26 +145,20 @@ def _move_of(text: str) -> JSONObject:
     """A move's notation read once (the same texts come back in every frame); shared by the
     cache: :meth:`PokerFamily.move_json` hands out copies."""
     game = _NOTATION
-    action = game.string_to_action(text)
-    fixed: dict[int, JSONObject] = {
-        LIAR: {"kind": "call", "call": "liar"},
-        ACCEPT: {"kind": "accept"},
-        LEFT: {"kind": "pass", "direction": "left"},
-        RIGHT: {"kind": "pass", "direction": "right"},
-    }
-    if action in fixed:
-        return fixed[action]
-    bid = game.action_bid(action)
-    if bid is not None:
-        return _claim_json(bid)
-    out = game.action_arranged(action)
-    if out is not None:
-        return {"kind": "arrange", "outside": _faces(out)}
-    roll = game.action_roll(action)
-    if roll is not None:
-        return {"kind": "roll", "shake": roll[0], "dice": _faces(roll[1])}
-    kept = game.action_kept(action)
-    return {"kind": "keep", "dice": _faces(kept or ())}
+    kind, what = game.action_move(game.string_to_action(text))
+    if kind == "bid":
+        return _claim_json(what)
+    if kind == "arrange":
+        return {"kind": "arrange", "outside": _faces(what)}
+    if kind == "roll":
+        return {"kind": "roll", "shake": what[0], "dice": _faces(what[1])}
+    if kind == "keep":
+        return {"kind": "keep", "dice": _faces(what)}
+    if kind == "liar":
+        return {"kind": "call", "call": "liar"}
+    if kind == "accept":
+        return {"kind": "accept"}
+    return {"kind": "pass", "direction": kind}  # left, right
 
 
 def _faces(dice: Sequence[int]) -> list[str]:

@@ -10,20 +10,42 @@ import { _, ngettext } from "./i18n.js";
 import { presetTitle } from "./rules.js";
 import { familyOf } from "./family.js";
 
+/** @typedef {import("./types.js").AnalysedMove} AnalysedMove */
+/** @typedef {import("./types.js").Analysis} Analysis */
+/** @typedef {import("./types.js").Family} Family */
+
+/**
+ * @param {string} room
+ * @param {number} game
+ */
 const analysisUrl = (room, game) => `/api/rooms/${encodeURIComponent(room)}/games/${game}/analysis`;
 
-/** The hash that opens the analysis of game `game` (for links). */
+/**
+ * The hash that opens the analysis of game `game` (for links).
+ * @param {number} game
+ */
 export const analysisHash = (game) => `#analysis-${game}`;
 
+/** @param {unknown} x */
 const known = (x) => x !== null && x !== undefined;
+/** @param {number | null} x */
 const pct = (x) => (known(x) ? `${Math.round(100 * x)}%` : "–");
+/**
+ * @param {number | null} x
+ * @param {string} values the analysis' `values`
+ */
 const lossText = (x, values) => (!known(x) ? "–" : values === "points" ? points(x) : `${(100 * x).toFixed(1)}%`);
+/** @param {number} x */
 const points = (x) => (Math.round(10 * x) / 10).toLocaleString(document.documentElement.lang || undefined);
+/** @param {string} s */
 const capital = (s) => s.charAt(0).toLocaleUpperCase() + s.slice(1);
 
 /** One part of a move as the analysis writes it (the record's "5x6, show 6 6", "accept, three
  * K", "pair K, pass left"; the expert's "5x6, show 6,6") in the page's words: read by the
- * family's reader of its notation (the analysis is a text format), said as the log says it. */
+ * family's reader of its notation (the analysis is a text format), said as the log says it.
+ * @param {string} part
+ * @param {Family} f
+ */
 function partWords(part, f) {
   if (part === "accept (five of a kind)") return _("accepts the cup and tries for five of a kind");
   const move = f.readMove(part);
@@ -32,7 +54,10 @@ function partWords(part, f) {
 
 /** A move of the analysis in the page's words, as the table's log says it: "bids 5 × sixes,
  * shows a six and a six and re-rolls the rest", "accepts the cup, bids three kings"
- * (`family`: the analysis' family, or its name). */
+ * (`family`: the analysis' family, or its name).
+ * @param {string} text
+ * @param {Family | string} family
+ */
 export function moveWords(text, family) {
   const f = familyOf(family);
   return String(text)
@@ -41,13 +66,22 @@ export function moveWords(text, family) {
     .join(", ");
 }
 
-/** A bid of the analysis (its notation) in the page's words: "2 × threes", "a pair of kings". */
+/**
+ * A bid of the analysis (its notation) in the page's words: "2 × threes", "a pair of kings".
+ * @param {string} text
+ * @param {Family} f
+ */
 function bidWords(text, f) {
   const move = f.readMove(text);
   return move ? f.bidWords(move) : String(text);
 }
 
-/** A move as a choice, for the sentence that says why: "raising to 2 × sixes", "calling liar". */
+/**
+ * A move as a choice, for the sentence that says why: "raising to 2 × sixes", "calling liar".
+ * @param {string} text
+ * @param {string | null} faced the bid faced
+ * @param {Family | string} family
+ */
 export function choiceWords(text, faced, family) {
   const first = String(text).split(", ")[0]; // the raise, without the dice shown with it
   if (first === "liar") return _("calling liar");
@@ -65,6 +99,9 @@ export function choiceWords(text, faced, family) {
  * (`values`: "win", "points" or "lose_life") and the chance that the bid faced was true from
  * the player's view (`family`: the analysis' family, or its name). A move the computer made
  * for the player says so. "" for the rest.
+ * @param {AnalysedMove} m
+ * @param {string} values
+ * @param {Family | string} family
  */
 export function whyText(m, values, family) {
   if (m.computer) return _("The computer played this move for {name}: it is not counted against them.", { name: m.player });
@@ -86,10 +123,15 @@ export function whyText(m, values, family) {
   return `${verdict} ${faced}`;
 }
 
+/** @type {Record<string, string>} */
 const SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+/** @type {Record<string, string>} */
 const MARKS = { inaccuracy: _("inaccuracy"), mistake: _("mistake"), blunder: _("blunder") };
 
-/** The Mark cell: the sign and the word, in the mark's colour (style.css, `.mark-*`). */
+/**
+ * The Mark cell: the sign and the word, in the mark's colour (style.css, `.mark-*`).
+ * @param {AnalysedMove} m
+ */
 function markCell(m) {
   if (m.computer) return h("span", { class: "mark mark-computer", text: _("played by the computer") });
   if (m.mark) return h("span", { class: `mark mark-${m.mark}`, text: `${SIGNS[m.mark]} ${MARKS[m.mark] || m.mark}` });
@@ -97,6 +139,13 @@ function markCell(m) {
   return null;
 }
 
+/**
+ * A table in a scrolling region.
+ * @param {string} id
+ * @param {string} caption
+ * @param {string[]} heads
+ * @param {HTMLElement[]} rows
+ */
 function table(id, caption, heads, rows) {
   return h(
     "div",
@@ -111,6 +160,7 @@ function table(id, caption, heads, rows) {
   );
 }
 
+/** @param {Analysis} analysis */
 function moveRows(analysis) {
   const family = familyOf(analysis);
   return analysis.moves.map((m, i) =>
@@ -132,6 +182,7 @@ function moveRows(analysis) {
   );
 }
 
+/** @param {Analysis} analysis */
 function playerRows(analysis) {
   return Object.entries(analysis.players).map(([name, s]) =>
     h(
@@ -161,7 +212,10 @@ const COLUMNS = () => ({
   why: _("Why"),
 });
 
-/** Each column of the moves' table in plain words (the loss's words follow the family). */
+/**
+ * Each column of the moves' table in plain words (the loss's words follow the family).
+ * @param {Analysis} analysis
+ */
 function columnHelp(analysis) {
   const c = COLUMNS();
   const t = analysis.thresholds;
@@ -171,6 +225,7 @@ function columnHelp(analysis) {
       : analysis.values === "points"
         ? _("How many points the move gave away against the expert's best move, by the expert's estimate (room scoring). The expert reads the bids made so far as well as the dice, so a bid that looks unlikely from the dice alone can still be worth believing.")
         : _("How much the move lowered the player's chance of winning the game, against the expert's best move, by the expert's estimate. The expert reads the bids made so far as well as the dice, so a bid that looks unlikely from the dice alone can still be worth believing.");
+  /** @type {[string, string][]} */
   const items = [
     [c.faced, _("The bid standing when the player moved: the one they had to beat or call.")],
     [c.known, _("How often that bid is true, counting the dice the player could see (their own and any shown) and taking every other die as a fair roll. It does not read the bidding.")],
@@ -184,17 +239,25 @@ function columnHelp(analysis) {
 }
 
 export class AnalysisView {
-  /** `announce(text)`: the live region; `onClose()`: called after the view closes. */
+  /**
+   * `announce(text)`: the live region; `onClose()`: called after the view closes.
+   * @param {HTMLElement} section
+   * @param {{announce: (text: string) => void, onClose: () => void}} callbacks
+   */
   constructor(section, { announce, onClose }) {
     this.section = section;
     this.announce = announce;
     this.onClose = onClose;
   }
 
+  /**
+   * @param {string} room
+   * @param {number} game
+   */
   async open(room, game) {
     this.section.hidden = false;
     fill(this.section, h("p", { text: _("Analysing game {game}…", { game }) }));
-    const analysis = await getJSON(analysisUrl(room, game));
+    const analysis = /** @type {Analysis} */ (await getJSON(analysisUrl(room, game)));
     const heading = h("h2", { id: "analysis-h", tabindex: "-1", text: _("Analysis of game {game}", { game }) });
     const o = { game: presetTitle(analysis.rules), names: analysis.seats.join(", "), name: analysis.winner };
     const c = COLUMNS();
@@ -230,6 +293,8 @@ export class AnalysisView {
 /**
  * Wire the analysis view into a room's page: a section after the replay viewer, opened
  * whenever the hash is #analysis-N (now or later). `showError(text)` reports a failure.
+ * @param {string} room
+ * @param {{announce: (text: string) => void, showError: (err: unknown) => void}} hooks
  */
 export function wireAnalysis(room, { announce, showError }) {
   let section = document.getElementById("analysis");
@@ -239,6 +304,7 @@ export function wireAnalysis(room, { announce, showError }) {
     if (replay) replay.after(section);
     else document.body.append(section);
   }
+  /** @type {HTMLElement | null} */
   let opener = null;
   const view = new AnalysisView(section, {
     announce,
@@ -250,11 +316,12 @@ export function wireAnalysis(room, { announce, showError }) {
   const check = async () => {
     const m = /^#analysis-(\d+)$/.exec(location.hash);
     if (!m) return;
-    opener = document.activeElement;
+    opener = /** @type {HTMLElement | null} */ (document.activeElement);
     try {
       await view.open(room, Number(m[1]));
       section.scrollIntoView({ block: "start" });
-    } catch (err) {
+    } catch (error) {
+      const err = /** @type {Error | null} */ (error);
       section.hidden = true;
       showError(_("Couldn't analyse game {game}. {reason}", { game: m[1], reason: err && err.message ? err.message : "" }));
     }

@@ -3,19 +3,45 @@
 
 import { _, ngettext } from "./i18n.js";
 
+/** @typedef {import("./types.js").Frame} Frame */
+/** @typedef {import("./types.js").Identity} Identity */
+/** @typedef {import("./types.js").InvalidDetail} InvalidDetail */
+/**
+ * What an error may say: an ApiError, an `error` frame's data, an Error.
+ * @typedef {{code?: string, message?: string, details?: InvalidDetail[] | null}} ErrorLike
+ */
+/**
+ * A seat this browser holds in a room (localStorage).
+ * @typedef {{token: string, seat: number, name: string}} SavedSeat
+ */
+
 export const PROTOCOL_VERSION = 1;
 
 /** An HTTP or protocol error with the server's code and message. */
 export class ApiError extends Error {
+  /**
+   * @param {string} code
+   * @param {string} message
+   * @param {number} [status]
+   * @param {InvalidDetail[] | null} [details]
+   */
   constructor(code, message, status = 0, details = null) {
     super(message);
     this.code = code;
     this.status = status;
+    /** @type {InvalidDetail[] | null} */
     this.details = details; // for "invalid": [{field, problem, limit}] (docs/PROTOCOL.md)
   }
 }
 
+/**
+ * The JSON body of a response (an ApiError for an error status); what it holds is the
+ * caller's to say.
+ * @param {Response} response
+ * @returns {Promise<unknown>}
+ */
 async function parse(response) {
+  /** @type {any} JSON: anything */
   let body = null;
   try {
     body = await response.json();
@@ -29,6 +55,10 @@ async function parse(response) {
   return body;
 }
 
+/**
+ * GET `url`'s JSON (an ApiError for an error status).
+ * @param {string} url
+ */
 export async function getJSON(url) {
   return parse(await fetch(url, { headers: { Accept: "application/json" } }));
 }
@@ -43,7 +73,14 @@ export function newClientSeed() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * POST `body` as JSON; the answer's JSON (an ApiError for an error status).
+ * @param {string} url
+ * @param {unknown} body
+ * @param {{token?: string | null}} [options] an identity's token (the Authorization header)
+ */
 export async function postJSON(url, body, { token = null } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { "Content-Type": "application/json", Accept: "application/json" };
   if (token) headers.Authorization = `Bearer ${token}`;
   return parse(await fetch(url, { method: "POST", headers, body: JSON.stringify(body) }));
@@ -53,6 +90,9 @@ export async function postJSON(url, body, { token = null } = {}) {
  * POST `body`; when the server refuses a field it doesn't know yet (a 422 `invalid` naming
  * one of `optional`), post again without those fields. New optional fields (`private`,
  * `player_token`) thus never break an older server.
+ * @param {string} url
+ * @param {Record<string, unknown>} body
+ * @param {string[]} optional
  */
 export async function postWithOptional(url, body, optional) {
   try {
@@ -70,6 +110,7 @@ export async function postWithOptional(url, body, optional) {
 
 // What to tell a person for each error code (the server's message is kept where it says
 // something only it knows, such as why a move is illegal).
+/** @type {Record<string, string>} */
 const ERROR_SENTENCES = {
   no_room: _("There is no such room."),
   room_full: _("The room is full (12 seats)."),
@@ -93,6 +134,7 @@ const ERROR_SENTENCES = {
 };
 
 // The fields a person fills in, by the names the server's checks give them.
+/** @type {Record<string, string>} */
 const FIELD_NAMES = {
   turn_timer: _("Seconds per move"),
   name: _("Your name"),
@@ -104,7 +146,10 @@ const FIELD_NAMES = {
   seat: _("The seat"),
 };
 
-/** One "invalid" detail ({field, problem, limit}) as a sentence in the page's language. */
+/**
+ * One "invalid" detail ({field, problem, limit}) as a sentence in the page's language.
+ * @param {InvalidDetail} detail
+ */
 export function invalidSentence(detail) {
   const field = FIELD_NAMES[detail.field] || _("A value");
   const limit = detail.limit;
@@ -134,15 +179,22 @@ export function invalidSentence(detail) {
   }
 }
 
-/** An error as one readable sentence (no codes). */
-export function errorSentence(err) {
+/**
+ * An error as one readable sentence (no codes).
+ * @param {unknown} error anything thrown, an `error` frame's data, or a sentence
+ */
+export function errorSentence(error) {
+  const err = /** @type {ErrorLike} */ (error);
   const code = err && err.code;
   if (code === "invalid" && Array.isArray(err.details) && err.details.length) return err.details.map(invalidSentence).join(" ");
   if (code && ERROR_SENTENCES[code]) return ERROR_SENTENCES[code];
   return sentence(err && err.message ? err.message : String(err || _("Something went wrong")));
 }
 
-/** "4x5 does not beat 5x6" -> "4x5 does not beat 5x6." (a capital and a full stop). */
+/**
+ * "4x5 does not beat 5x6" -> "4x5 does not beat 5x6." (a capital and a full stop).
+ * @param {unknown} text
+ */
 export function sentence(text) {
   let t = String(text || "").trim();
   if (!t) return _("Something went wrong.");
@@ -156,6 +208,7 @@ export function sentence(text) {
 
 const PLAYER_KEY = "liarsdice:player";
 
+/** @returns {Identity | null} */
 export function loadPlayer() {
   try {
     const p = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
@@ -165,6 +218,7 @@ export function loadPlayer() {
   }
 }
 
+/** @param {Identity} p */
 export function savePlayer(p) {
   try {
     localStorage.setItem(PLAYER_KEY, JSON.stringify(p));
@@ -176,13 +230,15 @@ export function savePlayer(p) {
 /**
  * This browser's identity, created on the server the first time (`POST /api/players`).
  * With a server that has no players yet, a local one: {player: null, token: null, name}.
+ * @param {string} name
+ * @returns {Promise<Identity>}
  */
 export async function ensurePlayer(name) {
   const have = loadPlayer();
   if (have && have.token) {
     if (name && name !== have.name) {
       try {
-        const res = await postJSON("/api/players/me", { name }, { token: have.token });
+        const res = /** @type {{name?: string}} */ (await postJSON("/api/players/me", { name }, { token: have.token }));
         have.name = res.name || name;
       } catch (err) {
         if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
@@ -198,12 +254,13 @@ export async function ensurePlayer(name) {
   }
   const nm = name || (have && have.name) || "";
   try {
-    const res = await postJSON("/api/players", { name: nm || guestName() });
+    const res = /** @type {Identity} */ (await postJSON("/api/players", { name: nm || guestName() }));
     const p = { player: res.player, token: res.token, name: res.name || nm };
     savePlayer(p);
     return p;
   } catch (err) {
     if (err instanceof ApiError && [404, 405].includes(err.status)) {
+      /** @type {Identity} */
       const p = { player: null, token: null, name: nm };
       savePlayer(p);
       return p;
@@ -222,9 +279,14 @@ export function guestName() {
 // ---------------------------------------------------------------- seats in localStorage
 // The seat token is the only way back into a seat (reload, another day): keep it per room.
 
+/** @param {string} room */
 const seatKey = (room) => `liarsdice:seat:${room}`;
 
-/** {token, seat, name} for this room, or null. */
+/**
+ * {token, seat, name} for this room, or null.
+ * @param {string} room
+ * @returns {SavedSeat | null}
+ */
 export function loadSeat(room) {
   try {
     const raw = localStorage.getItem(seatKey(room));
@@ -235,6 +297,10 @@ export function loadSeat(room) {
   }
 }
 
+/**
+ * @param {string} room
+ * @param {SavedSeat} seat
+ */
 export function saveSeat(room, seat) {
   try {
     localStorage.setItem(seatKey(room), JSON.stringify(seat));
@@ -243,6 +309,7 @@ export function saveSeat(room, seat) {
   }
 }
 
+/** @param {string} room */
 export function forgetSeat(room) {
   try {
     localStorage.removeItem(seatKey(room));
@@ -251,6 +318,13 @@ export function forgetSeat(room) {
   }
 }
 
+/**
+ * A preference of this browser (localStorage), else `fallback`.
+ * @template T
+ * @param {string} name
+ * @param {T} fallback
+ * @returns {T}
+ */
 export function loadPref(name, fallback) {
   try {
     const v = localStorage.getItem(`liarsdice:${name}`);
@@ -260,6 +334,10 @@ export function loadPref(name, fallback) {
   }
 }
 
+/**
+ * @param {string} name
+ * @param {unknown} value (JSON)
+ */
 export function savePref(name, value) {
   try {
     localStorage.setItem(`liarsdice:${name}`, JSON.stringify(value));
@@ -287,6 +365,10 @@ const CLOSE_REMOVED = 4410;
  * onFatal(code) for close codes that end the session (bad token, no room, origin).
  */
 export class Connection {
+  /**
+   * @param {string} room
+   * @param {{token?: string | null, onFrame: (frame: Frame) => void, onStatus?: (text: string, state: string) => void, onFatal?: (code: number) => void}} callbacks
+   */
   constructor(room, { token = null, onFrame, onStatus, onFatal }) {
     this.room = room;
     this.token = token;
@@ -294,9 +376,11 @@ export class Connection {
     this.onStatus = onStatus || (() => {});
     this.onFatal = onFatal || (() => {});
     this.seq = 0; // the highest seq seen (0: nothing yet)
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.generation = 0; // bumps on every (re)open, so stale sockets' events are ignored
+    /** @type {ReturnType<typeof setTimeout> | null} */
     this.timer = null;
     this.nextId = 1;
     // Message ids are unique across reloads and tabs (a random prefix per page), so that the
@@ -304,6 +388,7 @@ export class Connection {
     this.idPrefix = newClientSeed().slice(0, 12);
     // Actions sent but not yet answered (id -> data), resent with the same id after a
     // reconnect: the server applies an action id once and answers a repeat with its ack.
+    /** @type {Map<string, Record<string, unknown>>} */
     this.unacked = new Map();
   }
 
@@ -332,6 +417,7 @@ export class Connection {
     });
     ws.addEventListener("message", (ev) => {
       if (gen !== this.generation) return;
+      /** @type {Frame} */
       let frame;
       try {
         frame = JSON.parse(ev.data);
@@ -377,7 +463,10 @@ export class Connection {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  /** Use another identity (after joining a seat, or dropping a bad token) and reconnect. */
+  /**
+   * Use another identity (after joining a seat, or dropping a bad token) and reconnect.
+   * @param {string | null} token
+   */
   reconnectAs(token) {
     this.token = token;
     this.unacked.clear(); // another identity: the old one's actions are not ours to resend
@@ -385,7 +474,12 @@ export class Connection {
     this.open();
   }
 
-  /** Send a message; returns its id (the answer carries it as reply_to), or null offline. */
+  /**
+   * Send a message; returns its id (the answer carries it as reply_to), or null offline.
+   * @param {string} type
+   * @param {Record<string, unknown>} [data]
+   * @returns {string | null}
+   */
   send(type, data = {}) {
     const id = `${this.idPrefix}-${this.nextId++}`;
     if (!this.sendRaw(type, { ...data, id })) return null;
@@ -396,6 +490,10 @@ export class Connection {
     return id;
   }
 
+  /**
+   * @param {string} type
+   * @param {Record<string, unknown>} data
+   */
   sendRaw(type, data) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify({ type, version: PROTOCOL_VERSION, data }));

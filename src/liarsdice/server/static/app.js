@@ -21,7 +21,7 @@ import {
   saveSeat,
   sentence,
 } from "./api.js";
-import { $, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
+import { $, changed, fill, h, reducedMotion, unescapeHtml } from "./dom.js";
 import { _, ngettext, pgettext } from "./i18n.js";
 import { renderLog } from "./log.js";
 import { MovePicker } from "./moves.js";
@@ -39,9 +39,43 @@ import { speakerOff, speakerOn } from "./icons.js";
 import { Tips } from "./tips.js";
 import { RoomStore } from "./store.js";
 
+/** @typedef {import("./api.js").ErrorLike} ErrorLike */
+/** @typedef {import("./reveal.js").RevealChange} RevealChange */
+/** @typedef {import("./types.js").Frame} Frame */
+/** @typedef {import("./types.js").LegalEntry} LegalEntry */
+/** @typedef {import("./types.js").ListedRoom} ListedRoom */
+/** @typedef {import("./types.js").Preset} Preset */
+/** @typedef {import("./types.js").RoomEvent} RoomEvent */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").View} View */
+/**
+ * `GET /api/presets`: every preset and the bot levels.
+ * @typedef {{presets: Preset[], bot_levels: string[]}} PresetList
+ */
+/**
+ * A request for a seat (`POST /api/rooms`, `POST /api/rooms/{room}/join`).
+ * @typedef {object} SeatRequest
+ * @property {string} name
+ * @property {string} client_seed
+ * @property {string} [player_token]
+ * @property {string} [preset]
+ * @property {Record<string, string | number>} [options]
+ * @property {number | null} [turn_timer]
+ * @property {boolean} [private]
+ * @property {boolean} [tutorial]
+ */
+/**
+ * The seat a create or join request got.
+ * @typedef {{room: string, seat: number, token: string, url: string}} SeatGrant
+ */
+
 // ---------------------------------------------------------------- shared bits
 
-/** Say something to screen readers (the polite live region keeps the last few lines). */
+/**
+ * Say something to screen readers (the polite live region keeps the last few lines).
+ * @param {string} text
+ */
 export function announce(text) {
   if (!text) return;
   const live = $("live");
@@ -49,9 +83,14 @@ export function announce(text) {
   while (live.childElementCount > 6) live.firstElementChild.remove();
 }
 
+/** @type {ReturnType<typeof setTimeout> | null} */
 let errorTimer = null;
-/** Show a message at the top of the page: an ApiError, an Error or a sentence. */
-function showError(err) {
+/**
+ * Show a message at the top of the page: an ApiError, an Error or a sentence.
+ * @param {unknown} error
+ */
+function showError(error) {
+  const err = /** @type {ErrorLike | string} */ (error);
   const text = typeof err === "string" ? err : err instanceof ApiError || (err && err.code) ? errorSentence(err) : sentence(err && err.message ? err.message : String(err));
   $("error-text").textContent = text;
   $("error").hidden = false;
@@ -63,9 +102,13 @@ function hideError() {
 }
 $("error-close").addEventListener("click", hideError);
 
+/** @param {string} id */
 const roomPath = (id) => `/r/${encodeURIComponent(id)}`;
 
-/** A room id from what someone pasted: a share link ".../r/ID" or the bare id. */
+/**
+ * A room id from what someone pasted: a share link ".../r/ID" or the bare id.
+ * @param {unknown} text
+ */
 export function roomFromInput(text) {
   const t = String(text || "").trim();
   const m = /\/r\/([A-Za-z0-9_-]+)/.exec(t);
@@ -73,8 +116,12 @@ export function roomFromInput(text) {
   return /^[A-Za-z0-9_-]+$/.test(t) ? t : null;
 }
 
-/** "dice=3\nloss=one" -> {dice: "3", loss: "one"}; the server parses values like --option. */
+/**
+ * "dice=3\nloss=one" -> {dice: "3", loss: "one"}; the server parses values like --option.
+ * @param {unknown} text
+ */
 export function parseOptions(text) {
+  /** @type {Record<string, string>} */
   const options = {};
   String(text || "")
     .split("\n")
@@ -88,7 +135,10 @@ export function parseOptions(text) {
   return options;
 }
 
-/** A seconds field: "" -> null, else a number from 5 to 3600 (the server checks it too). */
+/**
+ * A seconds field: "" -> null, else a number from 5 to 3600 (the server checks it too).
+ * @param {HTMLInputElement | HTMLSelectElement} input
+ */
 function timerValue(input) {
   const t = String(input.value).trim();
   if (!t) return null;
@@ -101,8 +151,9 @@ function timerValue(input) {
 /** The lobby's first choice and the first game's rules (the terminal's default too). */
 const DEFAULT_PRESET = "classic";
 
+/** @type {Promise<PresetList> | null} */
 let presetsPromise = null;
-const presets = () => (presetsPromise ??= getJSON("/api/presets"));
+const presets = () => (presetsPromise ??= /** @type {Promise<PresetList>} */ (getJSON("/api/presets")));
 
 /** My name: the identity's, else the one typed before, else a guest name. */
 function myName() {
@@ -110,7 +161,10 @@ function myName() {
   return (p && p.name) || loadPref("name", "") || "";
 }
 
-/** Create or join with this browser's identity; returns {name, player_token}. */
+/**
+ * Create or join with this browser's identity; returns {name, player_token}.
+ * @param {unknown} name
+ */
 async function identity(name) {
   const nm = String(name || "").trim() || myName() || guestName();
   savePref("name", nm);
@@ -126,10 +180,13 @@ async function identity(name) {
 /**
  * POST a create or join body with this browser's identity; a player token the server no
  * longer knows (`bad_player`) is dropped and the request made once more without it.
+ * @param {string} url
+ * @param {SeatRequest} body
+ * @returns {Promise<SeatGrant>}
  */
 async function postSeat(url, body) {
   try {
-    return await postWithOptional(url, body, ["private", "player_token", "tutorial"]);
+    return /** @type {SeatGrant} */ (await postWithOptional(url, body, ["private", "player_token", "tutorial"]));
   } catch (err) {
     if (!(err instanceof ApiError && err.code === "bad_player" && body.player_token)) throw err;
     savePlayer({ player: null, token: null, name: body.name });
@@ -141,13 +198,13 @@ async function postSeat(url, body) {
     } catch {
       // play unrated
     }
-    return postWithOptional(url, again, ["private", "player_token"]);
+    return /** @type {Promise<SeatGrant>} */ (postWithOptional(url, again, ["private", "player_token"]));
   }
 }
 
 function showMe() {
   const p = loadPlayer();
-  const link = $("me-link");
+  const link = $("me-link", HTMLAnchorElement);
   if (p && p.player) {
     link.hidden = false;
     link.href = `/p/${encodeURIComponent(p.player)}`;
@@ -175,8 +232,14 @@ function wireSound() {
 
 // ---------------------------------------------------------------- rules dialog
 
+/**
+ * The rules dialog: the rules in play (the room's preset with its changed options).
+ * @param {Preset} preset
+ * @param {Record<string, unknown> | null} options
+ */
 async function openRules(preset, options) {
-  const dialog = $("rules-dialog");
+  // (a cast, not checked: an old browser has no HTMLDialogElement, and opens it as it can)
+  const dialog = /** @type {HTMLDialogElement} */ ($("rules-dialog"));
   const rules = await roomRules(preset.name, options).catch((err) => [_("The rules could not be loaded: {reason}", { reason: errorSentence(err) })]);
   fill(
     $("rules-body"),
@@ -197,7 +260,7 @@ async function openRules(preset, options) {
 }
 
 function wireRulesDialog() {
-  const dialog = $("rules-dialog");
+  const dialog = /** @type {HTMLDialogElement} */ ($("rules-dialog"));
   $("rules-close").addEventListener("click", () => (dialog.close ? dialog.close() : dialog.removeAttribute("open")));
   dialog.addEventListener("click", (ev) => {
     if (ev.target === dialog && dialog.close) dialog.close();
@@ -209,12 +272,12 @@ function wireRulesDialog() {
 async function startLobby() {
   $("lobby").hidden = false;
   document.title = _("Liar's Dice");
-  const nameInput = $("my-name");
+  const nameInput = $("my-name", HTMLInputElement);
   nameInput.value = myName();
   const player = loadPlayer();
   if (player && player.player) {
     $("my-page").hidden = false;
-    $("my-page").href = `/p/${encodeURIComponent(player.player)}`;
+    $("my-page", HTMLAnchorElement).href = `/p/${encodeURIComponent(player.player)}`;
   }
 
   $("identity-form").addEventListener("submit", async (ev) => {
@@ -230,7 +293,7 @@ async function startLobby() {
       showMe();
       if (p.player) {
         $("my-page").hidden = false;
-        $("my-page").href = `/p/${encodeURIComponent(p.player)}`;
+        $("my-page", HTMLAnchorElement).href = `/p/${encodeURIComponent(p.player)}`;
       }
       announce(_("Your name is now {name}.", { name: nm }));
       $("save-name").textContent = _("Saved");
@@ -240,10 +303,10 @@ async function startLobby() {
     }
   });
 
-  const select = $("create-preset");
+  const select = $("create-preset", HTMLSelectElement);
   const data = await presets().catch((err) => {
     showError(_("Couldn't load the list of games. {reason}", { reason: errorSentence(err) }));
-    return { presets: [], bot_levels: [] };
+    return /** @type {PresetList} */ ({ presets: [], bot_levels: [] });
   });
   // each family's groups of presets ("Bid on all the dice", "Poker dice", "Two-player duels")
   const groups = FAMILIES.flatMap((f) => f.lobbyGroups(data.presets)).sort((a, b) => a.order - b.order);
@@ -269,35 +332,37 @@ async function startLobby() {
 
   $("create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const button = $("create-button");
+    const button = $("create-button", HTMLButtonElement);
     try {
-      const options = parseOptions($("create-options").value);
+      const options = parseOptions($("create-options", HTMLTextAreaElement).value);
       button.disabled = true;
       const who = await identity(nameInput.value);
+      /** @type {SeatRequest} */
       const body = {
         preset: select.value,
         options,
         name: who.name,
-        turn_timer: timerValue($("create-timer")),
+        turn_timer: timerValue($("create-timer", HTMLSelectElement)),
         client_seed: newClientSeed(),
       };
-      if ($("create-private").checked) body.private = true;
+      if ($("create-private", HTMLInputElement).checked) body.private = true;
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat("/api/rooms", body);
       saveSeat(res.room, { token: res.token, seat: res.seat, name: who.name });
       location.assign(roomPath(res.room));
     } catch (err) {
       button.disabled = false;
-      showError(_("Couldn't create the room. {reason}", { reason: err instanceof ApiError ? errorSentence(err) : sentence(err.message) }));
+      showError(_("Couldn't create the room. {reason}", { reason: err instanceof ApiError ? errorSentence(err) : sentence(/** @type {Error} */ (err).message) }));
     }
   });
 
   $("first-game").addEventListener("click", async (ev) => {
-    const button = ev.currentTarget;
+    const button = /** @type {HTMLButtonElement} */ (ev.currentTarget);
     button.disabled = true;
     try {
       const who = await identity(nameInput.value);
       // tutorial: the server rates none of this room's games
+      /** @type {SeatRequest} */
       const body = { preset: DEFAULT_PRESET, options: { dice: 3 }, name: who.name, turn_timer: null, client_seed: newClientSeed(), private: true, tutorial: true };
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat("/api/rooms", body);
@@ -308,12 +373,13 @@ async function startLobby() {
       location.assign(roomPath(res.room));
     } catch (err) {
       button.disabled = false;
-      showError(_("Couldn't start a game. {reason}", { reason: err instanceof ApiError ? errorSentence(err) : sentence(err.message) }));
+      showError(_("Couldn't start a game. {reason}", { reason: err instanceof ApiError ? errorSentence(err) : sentence(/** @type {Error} */ (err).message) }));
     }
   });
 
+  /** @param {boolean} watch */
   const joinWith = async (watch) => {
-    const room = roomFromInput($("join-room").value);
+    const room = roomFromInput($("join-room", HTMLInputElement).value);
     if (!room) {
       showError(_("Paste a room link (it ends with /r/ and the room's name)."));
       return;
@@ -324,6 +390,7 @@ async function startLobby() {
     }
     try {
       const who = await identity(nameInput.value);
+      /** @type {SeatRequest} */
       const body = { name: who.name, client_seed: newClientSeed() };
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat(`/api/rooms/${encodeURIComponent(room)}/join`, body);
@@ -341,7 +408,7 @@ async function startLobby() {
 
   const refresh = async () => {
     try {
-      const { rooms } = await getJSON("/api/rooms");
+      const { rooms } = /** @type {{rooms: ListedRoom[]}} */ (await getJSON("/api/rooms"));
       const list = $("room-list");
       if (!rooms.length) {
         fill(list, h("li", { class: "hint", text: _("No open rooms right now: create one, or play your first game.") }));
@@ -382,12 +449,13 @@ async function startLobby() {
 
 /** The room's state: everything the page knows of the room, from the server's frames only
  * (store.js: changed by `store.apply(frame)` alone, read-only to everyone else). */
+/** @type {RoomStore | null} */
 let store = null;
 
 /** The page's own state: what this page does with the room's state, not what the server said. */
 const page = {
   oddsOn: loadPref("odds", false), // the odds helper is on (a preference of this browser)
-  pending: null, // the id of a move in flight (the picker is disabled until it's answered)
+  pending: /** @type {string | null} */ (null), // the id of a move in flight (the picker is disabled until it's answered)
   turnKey: "", // which turn we last announced
   resultKey: "", // game/results count we have announced
   roundKey: "", // game/round whose roll we animated
@@ -395,27 +463,41 @@ const page = {
   leaving: false, // "Leave" was pressed: the lobby comes next
 };
 
-/** What the drawing functions read: the room's state, the odds toggle and the move in flight. */
+/**
+ * What the drawing functions read: the room's state, the odds toggle and the move in flight.
+ * @returns {TableState}
+ */
 function tableState() {
   return { ...store.state, oddsOn: page.oddsOn, pending: page.pending };
 }
 
+/** @type {Connection | null} */
 let conn = null;
+/** @type {MovePicker | null} */
 let picker = null;
+/** @type {ReplayViewer | null} */
 let replay = null;
+/** @type {HTMLElement | null} */
 let replayOpener = null;
+/** @type {RevealController | null} */
 let reveal = null;
+/** @type {Tips | null} */
 let tips = null;
 let rollPending = false;
+/** @type {Preset | null} */
 let presetInfo = null;
 
 const baseTitle = () => _("{room} · Liar's Dice", { room: store.state.room ? presetTitle(store.state.room.preset) : _("Room") });
 
+/**
+ * A room's page: "/r/{room}".
+ * @param {string} id the room's
+ */
 async function startRoom(id) {
   store = new RoomStore(id);
   // A handle for debugging from the console (and for the end-to-end tests): the state holds
   // nothing but what the server sent this browser.
-  window.liarsdice = {
+  /** @type {Window & {liarsdice?: object}} */ (window).liarsdice = {
     get state() {
       return store.state;
     },
@@ -432,7 +514,7 @@ async function startRoom(id) {
   // The room must exist; its public snapshot (a spectator's) gives a first picture of the room
   // while the socket opens (the game's view comes with the socket's own snapshot).
   try {
-    const snap = await getJSON(`/api/rooms/${encodeURIComponent(id)}`);
+    const snap = /** @type {Frame} */ (await getJSON(`/api/rooms/${encodeURIComponent(id)}`));
     store.apply({ ...snap, data: { ...snap.data, view: null } });
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
@@ -447,14 +529,14 @@ async function startRoom(id) {
     return;
   }
   $("room-body").hidden = false;
-  $("share-url").value = `${location.origin}${roomPath(id)}`;
+  $("share-url", HTMLInputElement).value = `${location.origin}${roomPath(id)}`;
   reveal = new RevealController({
     onChange: (info) => onRevealChange(info),
     onContinue: () => store.state.seat !== null && Boolean(send("continue")),
     onWait: () => store.state.seat !== null && Boolean(send("wait")),
   });
   tips = new Tips($("tips"), Boolean(loadPref(`tutorial:${id}`, false)));
-  picker = new MovePicker($("moves"), $("moves-fieldset"), { onMove: sendMove, onSelection: () => store.state.room && renderTray($("my-area"), $("my-dice"), tableState(), picker.selection()) });
+  picker = new MovePicker($("moves"), $("moves-fieldset", HTMLFieldSetElement), { onMove: sendMove, onSelection: () => store.state.room && renderTray($("my-area"), $("my-dice"), tableState(), picker.selection()) });
   replay = new ReplayViewer($("replay"), {
     announce,
     onClose: () => {
@@ -508,7 +590,7 @@ async function startRoom(id) {
 
 function wireRoomControls() {
   $("copy-link").addEventListener("click", async () => {
-    const input = $("share-url");
+    const input = $("share-url", HTMLInputElement);
     try {
       await navigator.clipboard.writeText(input.value);
     } catch {
@@ -524,13 +606,14 @@ function wireRoomControls() {
 
   $("seat-join").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const nm = $("seat-name").value.trim();
+    const nm = $("seat-name", HTMLInputElement).value.trim();
     if (!nm) {
       showError(_("Please type your name."));
       return;
     }
     try {
       const who = await identity(nm);
+      /** @type {SeatRequest} */
       const body = { name: who.name, client_seed: newClientSeed() };
       if (who.player_token) body.player_token = who.player_token;
       const res = await postSeat(`/api/rooms/${encodeURIComponent(store.state.id)}/join`, body);
@@ -541,26 +624,26 @@ function wireRoomControls() {
       showError(_("Couldn't join. {reason}", { reason: errorSentence(err) }));
     }
   });
-  $("seat-name").value = myName();
+  $("seat-name", HTMLInputElement).value = myName();
 
   presets()
     .then((data) => fill($("bot-level"), data.bot_levels.map((lv) => h("option", { value: lv, text: botLevelChoice(lv), selected: lv === "prob" }))))
     .catch(() => {});
-  $("add-bot").addEventListener("click", () => send("add_bot", { level: $("bot-level").value }));
-  $("lock-room").addEventListener("change", (ev) => send("lock", { locked: ev.target.checked }));
+  $("add-bot").addEventListener("click", () => send("add_bot", { level: $("bot-level", HTMLSelectElement).value }));
+  $("lock-room").addEventListener("change", (ev) => send("lock", { locked: /** @type {HTMLInputElement} */ (ev.target).checked }));
   $("start").addEventListener("click", () => send("start"));
   $("rematch").addEventListener("click", () => send("rematch"));
   $("set-timer").addEventListener("click", () => {
     try {
-      send("settings", { turn_timer: timerValue($("timer")) });
+      send("settings", { turn_timer: timerValue($("timer", HTMLInputElement)) });
     } catch (err) {
       showError(err);
     }
   });
 
-  $("odds-toggle").checked = page.oddsOn;
+  $("odds-toggle", HTMLInputElement).checked = page.oddsOn;
   $("odds-toggle").addEventListener("change", (ev) => {
-    page.oddsOn = ev.target.checked;
+    page.oddsOn = /** @type {HTMLInputElement} */ (ev.target).checked;
     savePref("odds", page.oddsOn);
     render();
   });
@@ -586,7 +669,7 @@ function wireRoomControls() {
 
   $("chat-form").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    const input = $("chat-input");
+    const input = $("chat-input", HTMLInputElement);
     const text = input.value.trim();
     if (!text) return;
     if (send("chat", { text })) input.value = "";
@@ -616,13 +699,18 @@ function goLobbyAfterLeave() {
   location.assign("/");
 }
 
-/** Send a message; complain when offline. Returns the message id or null. */
+/**
+ * Send a message; complain when offline. Returns the message id or null.
+ * @param {string} type
+ * @param {Record<string, unknown>} [data]
+ */
 function send(type, data = {}) {
   const id = conn && conn.send(type, data);
   if (!id) showError(_("Not connected: wait a moment and try again."));
   return id;
 }
 
+/** @param {LegalEntry} move */
 function sendMove(move) {
   if (page.pending) return;
   const id = send("action", { action: move.action });
@@ -631,13 +719,19 @@ function sendMove(move) {
   picker.update(tableState());
 }
 
+/**
+ * @param {string} kind "remove", "ban" or "host"
+ * @param {Seat} seat
+ */
 function hostAction(kind, seat) {
+  /** @type {Record<string, string>} */
   const messages = { remove: "remove_seat", ban: "ban", host: "make_host" };
   if (messages[kind]) send(messages[kind], { seat: seat.seat });
 }
 
 // ---------------------------------------------------------------- frames
 
+/** @param {Frame} frame */
 function onFrame(frame) {
   const d = frame.data || {};
   const before = store.apply(frame); // the room's state changes here, and only here
@@ -675,7 +769,11 @@ function onFrame(frame) {
   }
 }
 
-/** Announce an update's event (the names of the game's players as they were before it). */
+/**
+ * Announce an update's event (the names of the game's players as they were before it).
+ * @param {RoomEvent} ev
+ * @param {View | null} before
+ */
 function onEvent(ev, before) {
   const S = store.state;
   const namesView = { ...S, view: before || S.view };
@@ -731,7 +829,11 @@ function onEvent(ev, before) {
   }
 }
 
-/** After a snapshot or update: reveals, rolls, announcements, then draw. */
+/**
+ * After a snapshot or update: reveals, rolls, announcements, then draw.
+ * @param {boolean} live
+ * @param {View | null} before
+ */
 function afterFrame(live, before) {
   const S = tableState();
   const v = S.view;
@@ -795,6 +897,7 @@ function movesIntoView() {
 
 /** After my move: the page goes back to where it was before it scrolled to the moves (the
  * room's header and the table's top seat in view again). */
+/** @type {number | null} */
 let scrolledForMoves = null;
 function scrollBackAfterMove() {
   if (scrolledForMoves === null || myTurn(store.state)) return;
@@ -834,6 +937,7 @@ function doRoll() {
   play("roll");
 }
 
+/** @param {RevealChange} [info] */
 function onRevealChange(info) {
   if (info && info.verdict && reveal.r) announce(describeResult(tableState(), reveal.r.res, reveal.r.index).sentences.join(" "));
   render();
@@ -881,7 +985,7 @@ function render() {
   const canJoin = !seated && room.status !== "playing" && room.seats.length < 12 && !room.locked;
   $("seat-join").hidden = seated || !S.welcomed; // wait for the welcome: it may seat us
   $("seat-name").hidden = $("seat-join-button").hidden = !canJoin;
-  document.querySelector("label[for=seat-name]").hidden = !canJoin;
+  /** @type {HTMLElement} */ (document.querySelector("label[for=seat-name]")).hidden = !canJoin;
   $("watching").textContent = !canJoin
     ? room.locked
       ? _("You are watching: the host has locked this room, so nobody new can take a seat.")
@@ -900,9 +1004,9 @@ function render() {
   if (hostNow) {
     $("start").hidden = room.status !== "lobby";
     $("rematch").hidden = room.status !== "finished";
-    $("start").disabled = room.seats.length < 2;
-    if (document.activeElement !== $("timer")) $("timer").value = room.turn_timer ?? "";
-    $("lock-room").checked = room.locked === true;
+    $("start", HTMLButtonElement).disabled = room.seats.length < 2;
+    if (document.activeElement !== $("timer")) $("timer", HTMLInputElement).value = String(room.turn_timer ?? "");
+    $("lock-room", HTMLInputElement).checked = room.locked === true;
   }
 
   const shown = shownState(S);
@@ -927,6 +1031,8 @@ function render() {
 /**
  * What the table shows: during the reveal phase the round that just ended (nothing of the
  * next one: your dice are the ones revealed), and while the reveal counts, no result yet.
+ * @param {TableState} S
+ * @returns {TableState}
  */
 function shownState(S) {
   const v = S.view;
@@ -944,7 +1050,10 @@ function shownState(S) {
   return view === v ? S : { ...S, view };
 }
 
-/** "While you were away": what the computer played for you (the server's, once). */
+/**
+ * "While you were away": what the computer played for you (the server's, once).
+ * @param {TableState} S
+ */
 function renderAwaySummary(S) {
   const v = S.view;
   const sum = v && v.away_summary;
@@ -971,6 +1080,7 @@ function renderAwaySummary(S) {
   } catch {
     // shown again after a reload
   }
+  /** @param {number} n */
   const unit = (n) => (sum.unit === "lives" ? ngettext("{n} life", "{n} lives", n) : ngettext("{n} die", "{n} dice", n));
   const known = typeof sum.from === "number" && typeof sum.to === "number";
   const text = !known
@@ -986,6 +1096,7 @@ function renderAwaySummary(S) {
   announce(text);
 }
 
+/** @param {TableState} S */
 function turnText(S) {
   const v = S.view;
   const st = S.room.status;
@@ -1002,12 +1113,12 @@ function turnText(S) {
   return pal ? _("Waiting for {name}. Palifico round.", { name: nameOf(S, v.to_move) }) : _("Waiting for {name}.", { name: nameOf(S, v.to_move) });
 }
 
+/** @param {TableState} S */
 function renderChat(S) {
   const list = $("chat-list");
   const items = [...S.chat.values()].sort((a, b) => a.seq - b.seq);
   const sig = JSON.stringify([items.map((e) => e.seq), S.seat]);
-  if (list.__sig !== sig) {
-    list.__sig = sig;
+  if (changed(list, sig)) {
     const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
     fill(
       list,
@@ -1018,12 +1129,17 @@ function renderChat(S) {
     if (atBottom) list.scrollTop = list.scrollHeight;
   }
   // Watchers chat too (the server signs their lines "watcher").
-  $("chat-input").disabled = $("chat-send").disabled = false;
-  $("chat-input").placeholder = S.seat !== null ? _("Say something") : _("Chat as a watcher");
+  $("chat-input", HTMLInputElement).disabled = $("chat-send", HTMLButtonElement).disabled = false;
+  $("chat-input", HTMLInputElement).placeholder = S.seat !== null ? _("Say something") : _("Chat as a watcher");
 }
 
+/**
+ * @param {number} g the game's number
+ * @param {string} f the format
+ */
 const recordUrl = (g, f) => `/api/rooms/${encodeURIComponent(store.state.id)}/games/${g}/record?format=${f}`;
 
+/** @param {number} g */
 function gameLinks(g) {
   const S = store.state;
   if (!(S.room.games || []).includes(g)) return null;
@@ -1038,12 +1154,12 @@ function gameLinks(g) {
   );
 }
 
+/** @param {TableState} S */
 function renderGames(S) {
   const games = S.room.games || [];
   const list = $("games-list");
   const sig = games.join(",");
-  if (list.__sig === sig) return;
-  list.__sig = sig;
+  if (!changed(list, sig)) return;
   fill(
     list,
     games.length
@@ -1065,6 +1181,10 @@ function renderGames(S) {
   );
 }
 
+/**
+ * @param {number} game
+ * @param {HTMLElement | null} opener what gets the focus back when the replay closes
+ */
 async function openReplay(game, opener) {
   replayOpener = opener;
   history.replaceState(null, "", `${location.pathname}#replay-${game}`);

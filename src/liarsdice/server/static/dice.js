@@ -6,8 +6,11 @@ const SVG = "http://www.w3.org/2000/svg";
 
 import { npgettext, pgettext, _ } from "./i18n.js";
 
+/** @typedef {import("./types.js").Face} Face */
+
 // A face in words, in the singular or the plural of a count (the terminal's catalogue has the
 // same messages: "cinco", "cincos"; poker faces "rey", "reyes").
+/** @type {(((n: number) => string) | null)[]} */
 const FACE_WORDS = [
   null,
   (n) => npgettext("face", "one", "ones", n),
@@ -23,6 +26,7 @@ const FACE_WORDS = [
   (n) => npgettext("face", "eleven", "elevens", n),
   (n) => npgettext("face", "twelve", "twelves", n),
 ];
+/** @type {Record<string, (n: number) => string>} */
 const POKER_FACE_WORDS = {
   9: (n) => npgettext("poker face", "nine", "nines", n),
   10: (n) => npgettext("poker face", "ten", "tens", n),
@@ -32,7 +36,11 @@ const POKER_FACE_WORDS = {
   A: (n) => npgettext("poker face", "ace", "aces", n),
 };
 
-/** A face in words agreeing with the count `n`: (5, 1) -> "five", (5, 3) -> "fives". */
+/**
+ * A face in words agreeing with the count `n`: (5, 1) -> "five", (5, 3) -> "fives".
+ * @param {Face} face
+ * @param {number} n
+ */
 export function faceWords(face, n) {
   const f = typeof face === "number" ? FACE_WORDS[face] : POKER_FACE_WORDS[face];
   return f ? f(n) : String(face);
@@ -40,6 +48,7 @@ export function faceWords(face, n) {
 
 // Pip centres on a 100x100 die, for faces 1..6.
 const L = 27, M = 50, R = 73;
+/** @type {Record<number, [number, number][]>} */
 const PIPS = {
   1: [[M, M]],
   2: [[L, L], [R, R]],
@@ -49,16 +58,27 @@ const PIPS = {
   6: [[L, L], [R, L], [L, M], [R, M], [L, R], [R, R]],
 };
 
-/** A face in words: 5 -> "five", "Q" -> "queen". */
+/**
+ * A face in words: 5 -> "five", "Q" -> "queen".
+ * @param {Face} face
+ */
 export function faceName(face) {
   return faceWords(face, 1);
 }
 
-/** A face in words, plural: 5 -> "fives", 6 -> "sixes". */
+/**
+ * A face in words, plural: 5 -> "fives", 6 -> "sixes".
+ * @param {Face} face
+ */
 export function facePlural(face) {
   return faceWords(face, 2);
 }
 
+/**
+ * An SVG element with these attributes.
+ * @param {string} tag
+ * @param {Record<string, unknown>} attrs
+ */
 function svg(tag, attrs) {
   const el = document.createElementNS(SVG, tag);
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
@@ -71,6 +91,8 @@ function svg(tag, attrs) {
  * picture of a face, e.g. in a bid or on a button: not a die anyone holds; hidden from
  * screen readers unless `label` is given), `src` (where a held die comes from: "mine",
  * "shown", "reveal", "outside", "cup", "stash", "replay"; kept as data-src for tests).
+ * @param {Face} face
+ * @param {{match?: boolean, small?: boolean, glyph?: boolean, src?: string | null, label?: string | null}} [options]
  */
 export function die(face, { match = false, small = false, glyph = false, src = null, label = null } = {}) {
   const classes = ["die"];
@@ -78,6 +100,7 @@ export function die(face, { match = false, small = false, glyph = false, src = n
   if (small) classes.push("small");
   if (glyph) classes.push("glyph");
   if (typeof face === "string") classes.push("poker");
+  /** @type {Record<string, unknown>} */
   const attrs = {
     viewBox: "0 0 100 100",
     class: classes.join(" "),
@@ -133,6 +156,8 @@ export function cup() {
  * A row of dice with a text equivalent: the row's accessible name lists the faces in words
  * ("Your dice: two, five, five"), and each die is also named on its own.
  * `matches(face)` decides which dice to highlight.
+ * @param {Face[]} faces
+ * @param {{label?: string, matches?: (face: Face) => boolean, small?: boolean, attrs?: Record<string, unknown>, src?: string | null}} [options]
  */
 export function diceRow(faces, { label = "", matches = () => false, small = false, attrs = {}, src = null } = {}) {
   const row = document.createElement("span");

@@ -8,9 +8,21 @@ import { die, faceName, faceWords } from "./dice.js";
 import { _ } from "./i18n.js";
 import { groupMoves, multiset, pickedMove } from "./pickers.js";
 
+/** @typedef {import("./types.js").BidMove} BidMove */
+/** @typedef {import("./types.js").ButtonWords} ButtonWords */
+/** @typedef {import("./types.js").Family} Family */
+/** @typedef {import("./types.js").LegalEntry} LegalEntry */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").PickDie} PickDie */
+/** @typedef {import("./types.js").ShowMove} ShowMove */
+/** @typedef {import("./types.js").TableState} TableState */
+
 const ZONE_HAND = { key: "hand", label: "", mine: true };
 
-/** The bidding family's buttons: [text, class, aria-label of the bid to beat]. */
+/**
+ * The bidding family's buttons: [text, class, aria-label of the bid to beat].
+ * @type {Record<string, ButtonWords>}
+ */
 const BUTTONS = {
   exact: [_("Exact!"), "call", (cur) => _("Call exact: exactly {bid}", { bid: cur })],
   "no-show": [_("Don't show"), "", () => _("Show no dice")],
@@ -19,21 +31,36 @@ const BUTTONS = {
   "ask count": [_("Ask how many dice are left (costs a die)"), "", () => _("Ask how many dice are left: costs a die")],
 };
 
-/** Which control a legal move goes to (by its structured move). */
+/**
+ * Which control a legal move goes to (by its structured move).
+ * @param {Move} move
+ */
 const category = (move) => (move.kind === "bid" || move.kind === "show" ? move.kind : "button");
 
-/** A button move's key in the buttons' tables ("liar", "exact", "no-show", "buy"). */
+/**
+ * A button move's key in the buttons' tables ("liar", "exact", "no-show", "buy").
+ * @param {Move} move
+ */
 const buttonKey = (move) => (move.kind === "call" ? move.call : move.kind === "no_show" ? "no-show" : move.kind);
 
 export class BiddingControls {
-  /** `family`: the bidding family's object (its notation and odds); `picker`: the MovePicker. */
+  /**
+   * `family`: the bidding family's object (its notation and odds); `picker`: the MovePicker.
+   * @param {Family} family
+   * @param {import("./moves.js").MovePicker} picker
+   */
   constructor(family, picker) {
     this.family = family;
     this.picker = picker;
+    /** @type {number | undefined} */
     this.qty = undefined; // the quantity picked, kept while the bid to beat stands
     this.qtyGame = "";
   }
 
+  /**
+   * @param {TableState} S
+   * @param {string} cur the bid to beat in words
+   */
   build(S, cur) {
     this.S = S;
     const groups = groupMoves(S.view.legal, (m) => category(m.move));
@@ -44,17 +71,19 @@ export class BiddingControls {
     ];
   }
 
+  /** @param {LegalEntry[]} bids */
   bidGrid(bids) {
     const S = this.S;
+    /** @type {Map<number, Map<number, LegalEntry>>} quantity -> face -> the bid */
     const byQty = new Map();
     for (const entry of bids) {
-      const b = entry.move;
+      const b = /** @type {BidMove} */ (entry.move);
       if (!byQty.has(b.quantity)) byQty.set(b.quantity, new Map());
       byQty.get(b.quantity).set(b.face, entry);
     }
     this.byQty = byQty;
     const qs = [...byQty.keys()].sort((a, b) => a - b);
-    const faces = (S.room.rules && S.room.rules.faces) || Math.max(6, ...bids.map((m) => m.move.face));
+    const faces = (S.room.rules && S.room.rules.faces) || Math.max(6, ...bids.map((m) => /** @type {BidMove} */ (m.move).face));
     const wild = S.room.rules ? S.room.rules.wild : null;
     // Start on the least quantity with a bid on a face that isn't wild (the usual raise).
     const plain = qs.find((q) => [...byQty.get(q).keys()].some((f) => f !== wild));
@@ -95,10 +124,11 @@ export class BiddingControls {
     );
   }
 
+  /** @param {number} q */
   pickQty(q, focus = false) {
     if (!this.byQty.has(q)) return;
     this.qty = q;
-    for (const b of this.qtyRow.querySelectorAll("button.qty")) {
+    for (const b of /** @type {NodeListOf<HTMLButtonElement>} */ (this.qtyRow.querySelectorAll("button.qty"))) {
       const on = Number(b.dataset.qty) === q;
       b.setAttribute("aria-checked", on ? "true" : "false");
       b.tabIndex = on ? 0 : -1;
@@ -107,10 +137,13 @@ export class BiddingControls {
     this.fillFaces();
   }
 
+  /** @param {KeyboardEvent} ev */
   qtyKey(ev) {
     const qs = [...this.byQty.keys()].sort((a, b) => a - b);
     const i = qs.indexOf(this.qty);
-    const to = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: qs.length - 1 }[ev.key];
+    /** @type {Record<string, number>} */
+    const keys = { ArrowRight: i + 1, ArrowDown: i + 1, ArrowLeft: i - 1, ArrowUp: i - 1, Home: 0, End: qs.length - 1 };
+    const to = keys[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
     this.pickQty(qs[Math.max(0, Math.min(qs.length - 1, to))], true);
@@ -118,7 +151,8 @@ export class BiddingControls {
 
   fillFaces() {
     const legal = this.byQty.get(this.qty) || new Map();
-    const focusedFace = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.bidFace : undefined;
+    const active = /** @type {HTMLElement | null} */ (document.activeElement);
+    const focusedFace = active && active.dataset ? active.dataset.bidFace : undefined;
     const buttons = [];
     for (let f = 1; f <= this.faces; f++) {
       const move = legal.get(f);
@@ -143,16 +177,20 @@ export class BiddingControls {
     }
     fill(this.faceRow, buttons);
     if (focusedFace !== undefined) {
-      const again = this.faceRow.querySelector(`[data-bid-face="${focusedFace}"]:not(:disabled)`);
+      const again = /** @type {HTMLElement | null} */ (this.faceRow.querySelector(`[data-bid-face="${focusedFace}"]:not(:disabled)`));
       if (again) again.focus();
     }
   }
 
-  /** Show-and-reroll: pick dice to show; the rest are re-rolled. */
+  /**
+   * Show-and-reroll: pick dice to show; the rest are re-rolled.
+   * @param {LegalEntry[]} moves
+   */
   showPicker(moves) {
     const S = this.S;
-    const byKey = new Map(moves.map((m) => [multiset(m.move.dice), m]));
+    const byKey = new Map(moves.map((m) => [multiset(/** @type {ShowMove} */ (m.move).dice), m]));
     for (const m of moves) this.picker.placed.add(m.action);
+    /** @type {PickDie[]} */
     const dice = S.view.my_dice.map((f) => ({ face: f, picked: false, zone: ZONE_HAND, src: "mine", label: "" }));
     const sel = { mode: "show", title: _("Your dice"), caption: _("Click dice to show them to everyone; the others are re-rolled. Then you raise."), dice };
     const [picker] = this.picker.dicePicker("show-button", sel, () => pickedMove(byKey, dice), (m) => {

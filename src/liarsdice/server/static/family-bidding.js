@@ -12,9 +12,33 @@ import { myTurn, nameOf, seatOfName, speaker } from "./facts.js";
 import { bidsWords, liarWords, withArticles } from "./words.js";
 import { BiddingControls } from "./family-bidding-moves.js";
 
+/** @typedef {import("./types.js").BidMove} BidMove */
+/** @typedef {import("./types.js").BidOdds} BidOdds */
+/** @typedef {import("./types.js").Face} Face */
+/** @typedef {import("./types.js").Family} Family */
+/** @typedef {import("./types.js").LegalEntry} LegalEntry */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").PlateFacts} PlateFacts */
+/** @typedef {import("./types.js").RecordRound} RecordRound */
+/** @typedef {import("./types.js").Reveal} Reveal */
+/** @typedef {import("./types.js").ReplayStep} ReplayStep */
+/** @typedef {import("./types.js").ResultWords} ResultWords */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+/** @typedef {import("./types.js").SummaryRound} SummaryRound */
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").Tip} Tip */
+/** @typedef {import("./types.js").View} View */
+/**
+ * A bidding round's result: it names its players (`caller`, `bidder`, `next_opener`).
+ * @typedef {RoundResult & {caller: string, bidder: string}} BiddingResult
+ */
+
 // ---------------------------------------------------------------- moves in words
 
-/** A bid for people: {kind: "bid", quantity: 3, face: 5} -> "3 × fives" ("3 × cincos"). */
+/**
+ * A bid for people: {kind: "bid", quantity: 3, face: 5} -> "3 × fives" ("3 × cincos").
+ * @param {Move | null} move
+ */
 function bidWords(move) {
   return move && move.kind === "bid" ? _("{quantity} × {faces}", { quantity: move.quantity, faces: faceWords(move.face, move.quantity) }) : "";
 }
@@ -23,6 +47,7 @@ function bidWords(move) {
  * A move in a sentence, after the player's name: "bids 3 × fives", "calls liar"; `you`: after
  * "You" ("bid 3 × fives"; Spanish "apuestas"). Each is a whole predicate message in both
  * persons (the name comes first in English and in Spanish alike).
+ * @param {Move} move
  */
 function moveWords(move, you = false) {
   switch (move.kind) {
@@ -48,6 +73,8 @@ function moveWords(move, you = false) {
  * A move of a record or of an analysis (their notation: "3x5", "liar", "show 6 6", "no show",
  * "ask turn") as the structured move the server's frames carry; null when it is not the
  * bidding family's notation.
+ * @param {string} text
+ * @returns {Move | null}
  */
 function readMove(text) {
   const t = String(text).trim();
@@ -62,13 +89,22 @@ function readMove(text) {
 
 // ---------------------------------------------------------------- the rounds
 
-/** Dice left of a position in the game, or null. */
+/**
+ * Dice left of a position in the game, or null.
+ * @param {View} view
+ * @param {number} seat
+ * @returns {number | null}
+ */
 function stock(view, seat) {
   if (!view || !view.names || seat >= view.names.length) return null;
   return view.dice_counts[seat];
 }
 
-/** Dice a position had left when the game ended: the last result's count (results name players). */
+/**
+ * Dice a position had left when the game ended: the last result's count (results name players).
+ * @param {View} view
+ * @param {number} seat
+ */
 function finalStock(view, seat) {
   const res = view && view.results && view.results.length ? view.results[view.results.length - 1] : null;
   if (res && res.dice && view.names && seat < view.names.length) {
@@ -78,7 +114,13 @@ function finalStock(view, seat) {
   return stock(view, seat);
 }
 
-/** Is this round a palifico round (from the view, the result, or what this page saw)? */
+/**
+ * Is this round a palifico round (from the view, the result, or what this page saw)?
+ * @param {TableState} S
+ * @param {number} game
+ * @param {number} round
+ * @param {RoundResult | null} [res]
+ */
 function palifico(S, game, round, res = null) {
   if (res && res.palifico === true) return true;
   const v = S.view;
@@ -86,13 +128,20 @@ function palifico(S, game, round, res = null) {
   return Boolean(S.palificoSeen && S.palificoSeen.has(`${game}/${round}`));
 }
 
-/** Total dice in play, stash included. */
+/**
+ * Total dice in play, stash included.
+ * @param {View} view
+ */
 function diceInPlay(view) {
   if (typeof view.dice_in_play === "number") return view.dice_in_play;
   return (view.dice_counts || []).reduce((a, b) => a + b, 0) + (view.stash_size || 0);
 }
 
-/** For each position, the round it went out in (Infinity: still in), from the results. */
+/**
+ * For each position, the round it went out in (Infinity: still in), from the results.
+ * @param {View} view
+ * @returns {number[]}
+ */
 function outRounds(view) {
   const outAt = new Array(view.names.length).fill(Infinity);
   (view.results || []).forEach((res, r) => {
@@ -106,7 +155,10 @@ function outRounds(view) {
 
 // ---------------------------------------------------------------- the odds helper
 
-/** 0.4273 -> "43%", with "<1%" and ">99%" at the ends. */
+/**
+ * 0.4273 -> "43%", with "<1%" and ">99%" at the ends.
+ * @param {number} x
+ */
 export function percent(x) {
   if (x >= 1) return "100%";
   if (x <= 0) return "0%";
@@ -118,6 +170,7 @@ export function percent(x) {
 /**
  * The odds of the bid to beat for this seat, as text (null when the odds are off): the
  * server's `current_bid_odds` (worked out from the seat's own dice by liarsdice.odds).
+ * @param {TableState} S
  */
 export function oddsText(S) {
   const o = S.view && S.view.current_bid_odds;
@@ -129,6 +182,7 @@ export function oddsText(S) {
 /**
  * What the odds are worked out from, as a sentence: "You hold 1 of them; 10 dice are hidden."
  * (`open`: some dice are on the table face up, so "you can see" rather than "you hold").
+ * @param {BidOdds} o
  */
 export function seenSentence(o, open = false) {
   const hidden = o.unseen === 0 ? _("no dice are hidden") : ngettext("{n} die is hidden", "{n} dice are hidden", o.unseen);
@@ -136,7 +190,11 @@ export function seenSentence(o, open = false) {
   return open ? _("You can see {known} of them; {hidden}.", { known, hidden }) : _("You hold {known} of them; {hidden}.", { known, hidden });
 }
 
-/** A legal bid's chance for this seat as a percentage ("43%": the server's `chance`), or null when the odds are off. */
+/**
+ * A legal bid's chance for this seat as a percentage ("43%": the server's `chance`), or null when the odds are off.
+ * @param {TableState} S
+ * @param {LegalEntry} entry
+ */
 function oddsPercent(S, entry) {
   if (!S.oddsOn || S.seat === null || typeof entry.chance !== "number") return null;
   return percent(entry.chance);
@@ -144,7 +202,11 @@ function oddsPercent(S, entry) {
 
 // ---------------------------------------------------------------- the table
 
-/** A seat's plate: its cup and dice (backs; my own face up), the dice it showed, its chips. */
+/**
+ * A seat's plate: its cup and dice (backs; my own face up), the dice it showed, its chips.
+ * @param {TableState} S
+ * @param {PlateFacts} facts
+ */
 function plateStock(S, { p, i, seat, count, out, over, isPlaying }) {
   const v = S.view;
   const shown = v.shown && v.shown[p] ? v.shown[p] : [];
@@ -174,8 +236,13 @@ function plateStock(S, { p, i, seat, count, out, over, isPlaying }) {
   };
 }
 
-/** The big picture of a bid: "5 ×" and a die (`text`: its notation, for data-bid). */
-function bidPicture(bid, text) {
+/**
+ * The big picture of a bid: "5 ×" and a die (`text`: its notation, for data-bid).
+ * @param {Move} move the bid
+ * @param {string} text
+ */
+function bidPicture(move, text) {
+  const bid = /** @type {BidMove} */ (move);
   return h(
     "span",
     { class: "bid-picture", id: "current-bid-text", role: "img", "aria-label": bidWords(bid), "data-bid": text },
@@ -185,7 +252,10 @@ function bidPicture(bid, text) {
   );
 }
 
-/** The centre under the bid: the dice in play, the stash, palifico's rule, the odds. */
+/**
+ * The centre under the bid: the dice in play, the stash, palifico's rule, the odds.
+ * @param {TableState} S
+ */
 function centre(S) {
   const v = S.view;
   const total = diceInPlay(v);
@@ -199,12 +269,21 @@ function centre(S) {
   return { sig: [total, odds, v.stash, v.stash_size], parts };
 }
 
-/** The dice this seat showed this round (show-and-reroll): still yours, now face up for all. */
+/**
+ * The dice this seat showed this round (show-and-reroll): still yours, now face up for all.
+ * @param {TableState} S
+ * @returns {number[]}
+ */
 function myShown(S) {
   const v = S.view;
   return (v && v.shown && S.seat !== null && v.shown[S.seat]) || [];
 }
 
+/**
+ * The row of the dice this seat showed, or null.
+ * @param {TableState} S
+ * @param {(face: Face) => boolean} [matches] which to light up
+ */
 function shownRow(S, matches = () => false) {
   const faces = myShown(S);
   if (!faces.length) return null;
@@ -216,13 +295,20 @@ function shownRow(S, matches = () => false) {
   );
 }
 
-/** The tray: my dice, the ones matching the bid to beat lit while the odds are on. */
+/**
+ * The tray: my dice, the ones matching the bid to beat lit while the odds are on.
+ * @param {HTMLElement} el
+ * @param {HTMLElement} heading
+ * @param {TableState} S
+ * @param {Record<string, unknown>} attrs
+ */
 function tray(el, heading, S, attrs) {
   const v = S.view;
   heading.textContent = _("Your dice");
-  const cur = v.current_bid_move;
+  const cur = /** @type {BidMove | null} */ (v.current_bid_move);
   const wild = S.room.rules ? S.room.rules.wild : null;
   const pal = palifico(S, v.game_no, v.round);
+  /** @param {Face} d */
   const matches = (d) => Boolean(S.oddsOn && cur && (d === cur.face || (!pal && wild !== null && d === wild)));
   const sig = JSON.stringify(["mine", v.game_no, v.round, v.my_dice, v.dice_counts[S.seat], S.oddsOn && cur, myShown(S)]);
   sync(el, sig, () => {
@@ -241,20 +327,28 @@ function tray(el, heading, S, attrs) {
 /**
  * One finished round in words (results name players). Returns {title, sentences[], note,
  * hands: [[name, faces]], matches(face), palifico}.
+ * @param {TableState} S
+ * @param {RoundResult} result
+ * @param {number} index
+ * @param {number} [game]
+ * @returns {ResultWords}
  */
-function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
+function describeResult(S, result, index, game = S.view ? S.view.game_no : 0) {
+  const res = /** @type {BiddingResult} */ (result);
   const { nm, isMe, about } = speaker(S);
   const title = _("Round {round}", { round: index + 1 });
-  const bid = res.bid_move;
+  const bid = /** @type {BidMove} */ (res.bid_move);
   const reveal = res.reveal || {};
   const pal = palifico(S, game, index, res);
   const all = Object.values(reveal).flat().concat(res.stash || []);
   // Which dice counted: wilds count unless the bid is on the wild face or the round is a
   // palifico round; the server's count decides (this only picks what to light up).
   const wild = S.room.rules ? S.room.rules.wild : null;
+  /** @param {Face} d */
   const withWild = (d) => d === bid.face || (wild !== null && d === wild);
   const countsWild = !pal && wild !== null && bid.face !== wild && all.filter(withWild).length === res.count;
-  const matches = countsWild ? withWild : (d) => d === bid.face;
+  const matches = countsWild ? withWild : (/** @type {Face} */ d) => d === bid.face;
+  /** @type {string[]} */
   const sentences = [];
   const note = pal ? _("Palifico round: ones were not wild.") : null;
   const label = bidWords(bid);
@@ -280,18 +374,24 @@ function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
       : ngettext("There was {n}: {verdict}", "There were {n}: {verdict}", res.count, { verdict }),
   );
   const losses = Object.entries(res.losses || {});
+  /** @param {[string, number]} loss */
   const lose = ([n, k]) => about(n, (o) => ngettext("You lose {n} die", "You lose {n} dice", k, o), (o) => ngettext("{name} loses {n} die", "{name} loses {n} dice", k, o));
+  /** @param {[string, number]} gained */
   const gain = ([n, k]) => about(n, (o) => ngettext("You gain {n} die", "You gain {n} dice", k, o), (o) => ngettext("{name} gains {n} die", "{name} gains {n} dice", k, o));
   sentences.push(losses.length ? _("{list}.", { list: losses.map(lose).join("; ") }) : _("Nobody loses a die."));
   const gains = Object.entries(res.gains || {});
   if (gains.length) sentences.push(_("{list}.", { list: gains.map(gain).join("; ") }));
   sentences.push(res.next_opener ? about(res.next_opener, () => _("You open the next round."), (o) => _("{name} opens the next round.", o)) : _("That ends the game."));
+  /** @type {[string, Face[]][]} */
   const hands = Object.entries(reveal).filter(([, faces]) => faces.length);
   if (res.stash && res.stash.length) hands.push([_("Stash"), res.stash]);
   return { title, sentences: note ? [note, ...sentences] : sentences, note, hands, matches, palifico: pal };
 }
 
-/** The heading of a round's result written out under the table. */
+/**
+ * The heading of a round's result written out under the table.
+ * @param {ResultWords} d
+ */
 function resultHeading(d) {
   return d.palifico ? _("{round} (palifico): what was under the cups", { round: d.title }) : _("{round}: what was under the cups", { round: d.title });
 }
@@ -299,9 +399,16 @@ function resultHeading(d) {
 // ---------------------------------------------------------------- the reveal
 
 /** What the reveal lifts and counts: every seat's dice on its plate, the counted ones in seat
- * order (then the stash), and who loses how many dice. */
-function revealCount(S, res, d) {
+ * order (then the stash), and who loses how many dice.
+ * @param {TableState} S
+ * @param {RoundResult} result
+ * @param {ResultWords} d
+ */
+function revealCount(S, result, d) {
+  const res = /** @type {BiddingResult} */ (result);
+  /** @type {Map<number, Face[]>} */
   const seats = new Map(); // position -> faces (-1: the stash)
+  /** @type {[number, number][]} */
   const order = []; // counted dice: [position, i]
   for (const [name, faces] of Object.entries(res.reveal || {})) {
     const s = seatOfName(S, name);
@@ -313,15 +420,20 @@ function revealCount(S, res, d) {
     seats.set(-1, res.stash);
     res.stash.forEach((f, i) => d.matches(f) && order.push([-1, i]));
   }
+  /** @type {Map<number, number>} */
   const losses = new Map();
   for (const [name, k] of Object.entries(res.losses || {})) losses.set(seatOfName(S, name), k);
   return { seats, order, losses, callerSeat: seatOfName(S, res.caller), bidderSeat: seatOfName(S, res.bidder) };
 }
 
-/** The reveal panel's count (dice of the bid's face lit one by one) and the verdict. */
+/**
+ * The reveal panel's count (dice of the bid's face lit one by one) and the verdict.
+ * @param {Reveal} r
+ * @param {(seat: number) => string} who
+ */
 function revealStage(r, who) {
   const { res, S } = r;
-  const bid = res.bid_move;
+  const bid = /** @type {BidMove} */ (res.bid_move);
   const wild = S.room.rules ? S.room.rules.wild : null;
   const countsWild = r.d.matches(wild) && wild !== bid.face;
   const shown = r.phase === "lift" ? 0 : r.lit;
@@ -346,13 +458,21 @@ function revealStage(r, who) {
 // ---------------------------------------------------------------- first-game tips
 
 // Rules that surprise newcomers, by preset (a room's rule changes override them).
+/**
+ * @param {TableState} S
+ * @param {string} name
+ */
 const option = (S, name) => (S.room.options ? S.room.options[name] : undefined);
 const DIFFERENCE = new Set(["classic", "milton-bradley", "house-rules"]);
 const EXACT_ALL = new Set(["classic", "milton-bradley"]);
+/** @param {TableState} S */
 const losesDifference = (S) => (option(S, "loss") !== undefined ? option(S, "loss") === "difference" : DIFFERENCE.has(S.room.preset));
+/** @param {TableState} S */
 const exactHitsAll = (S) => (option(S, "exact_count") !== undefined ? String(option(S, "exact_count")).startsWith("all-but-bidder") : EXACT_ALL.has(S.room.preset));
+/** @param {TableState} S */
 const hadResult = (S) => Boolean(S.view && (S.view.results || []).length > 0);
 
+/** @type {Tip[]} */
 const TIPS = [
   {
     id: "dice",
@@ -383,9 +503,14 @@ const TIPS = [
 // ---------------------------------------------------------------- the replay
 
 /** The replay's table at a step: every seat's dice face up, after the moves made so far.
- * Sets the view's dice counts and stash; returns each position's dice. */
+ * Sets the view's dice counts and stash; returns each position's dice.
+ * @param {View} view
+ * @param {ReplayStep} step
+ * @returns {Map<number, Face[]>}
+ */
 function replayView(view, { record, rd, moves }) {
   const names = record.players;
+  /** @type {Map<string, Face[]>} */
   const dice = new Map(names.map((n) => [n, [...((rd.dice && rd.dice[n]) || [])]]));
   for (const mv of moves) {
     const faces = dice.get(mv.player);
@@ -398,14 +523,20 @@ function replayView(view, { record, rd, moves }) {
   return new Map(names.map((n, i) => [i, dice.get(n)]));
 }
 
-/** The round's dice in the replay's list: each player's, and the stash. */
+/**
+ * The round's dice in the replay's list: each player's, and the stash.
+ * @param {RecordRound} rd
+ */
 function replayHands(rd) {
   const dice = Object.entries(rd.dice).map(([name, faces]) => h("li", {}, h("span", { class: "seat-name", text: name }), " ", diceRow(faces, { label: name, small: true, src: "replay" })));
   if (rd.stash) dice.push(h("li", {}, _("Stash"), " ", diceRow(rd.stash, { label: _("Stash"), small: true, src: "replay" })));
   return dice;
 }
 
-/** A round's result from the replay summary, in words. */
+/**
+ * A round's result from the replay summary, in words.
+ * @param {SummaryRound} round
+ */
 function describeSummary(round) {
   const losses = Object.entries(round.losses || {});
   const lost = losses.length ? losses.map(([name, k]) => ngettext("{name} loses {n} die", "{name} loses {n} dice", k, { name })).join("; ") : _("nobody loses a die");
@@ -417,7 +548,10 @@ function describeSummary(round) {
 
 const DUELS = new Set(["openspiel", "snyd-normal", "snyd-joker"]);
 
-/** The bidding family (family.js's `Family`). */
+/**
+ * The bidding family (family.js's `Family`).
+ * @type {Family}
+ */
 export const BIDDING = {
   name: "bidding",
   title: _("Bidding games"),

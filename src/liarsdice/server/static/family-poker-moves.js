@@ -9,12 +9,33 @@ import { _, pgettext } from "./i18n.js";
 import { groupMoves, multiset, pickedMove } from "./pickers.js";
 import { POKER_CATEGORIES, POKER_FACES, POKER_SHAPES, claimWords, pokerRank } from "./family-poker-words.js";
 
+/** @typedef {import("./types.js").ArrangeMove} ArrangeMove */
+/** @typedef {import("./types.js").ButtonWords} ButtonWords */
+/** @typedef {import("./types.js").ClaimMove} ClaimMove */
+/** @typedef {import("./types.js").KeepMove} KeepMove */
+/** @typedef {import("./types.js").LegalEntry} LegalEntry */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").PickDie} PickDie */
+/** @typedef {import("./types.js").RollMove} RollMove */
+/** @typedef {import("./types.js").TableState} TableState */
+/**
+ * A claim as the builder edits it: its category (`cat`), the ranks it names, its other dice.
+ * @typedef {{cat: string, ranks: string[], kickers: string[]}} ClaimParts
+ */
+/**
+ * An option of the builder's selects.
+ * @typedef {{value: string, text: string, disabled?: boolean, label?: string}} Choice
+ */
+
 const ZONES = {
   cup: { key: "cup", label: _("Under the cup"), mine: true },
   outside: { key: "outside", label: _("Outside the cup (everyone sees)"), mine: false },
 };
 
-/** Poker's buttons: [text, class, aria-label of the claim to beat]. */
+/**
+ * Poker's buttons: [text, class, aria-label of the claim to beat].
+ * @type {Record<string, ButtonWords>}
+ */
 const BUTTONS = {
   accept: [_("Accept the cup"), "primary", (cur) => _("Accept the cup and {bid}", { bid: cur })],
   // seen from above, the cup goes clockwise to the left and anticlockwise to the right
@@ -22,21 +43,35 @@ const BUTTONS = {
   right: [_("Pass right ⟲"), "", () => _("Pass the cup to the right")],
 };
 
-/** Which control a legal move goes to (by its structured move). */
+/**
+ * Which control a legal move goes to (by its structured move).
+ * @type {Record<string, string>}
+ */
 const CONTROLS = { claim: "bid", arrange: "out", roll: "roll", keep: "keep" };
+/** @param {Move} move */
 const category = (move) => CONTROLS[move.kind] || "button";
 
-/** A button move's key in the buttons' tables ("liar", "accept", "left", "right"). */
+/**
+ * A button move's key in the buttons' tables ("liar", "accept", "left", "right").
+ * @param {Move} move
+ */
 const buttonKey = (move) => (move.kind === "call" ? move.call : move.kind === "pass" ? move.direction : move.kind);
 
 const rank = pokerRank;
 
 export class PokerControls {
-  /** `picker`: the MovePicker whose shell these controls fill. */
+  /**
+   * `picker`: the MovePicker whose shell these controls fill.
+   * @param {import("./moves.js").MovePicker} picker
+   */
   constructor(picker) {
     this.picker = picker;
   }
 
+  /**
+   * @param {TableState} S
+   * @param {string} cur the claim to beat in words
+   */
   build(S, cur) {
     this.S = S;
     const groups = groupMoves(S.view.legal, (m) => category(m.move));
@@ -49,6 +84,7 @@ export class PokerControls {
     ];
   }
 
+  /** @param {LegalEntry} m */
   move(m) {
     this.picker.move(m);
   }
@@ -62,6 +98,7 @@ export class PokerControls {
    * hand" sets it to your five dice's reading when that beats the standing claim, "Lowest"
    * back to the least claim that does. Compact on purpose: your dice in the tray above stay
    * in view while you claim.
+   * @param {LegalEntry[]} bids
    */
   pokerBids(bids) {
     this.claimMoves = new Map(bids.map((m) => [claimKey(partsOf(m.move)), m]));
@@ -75,7 +112,10 @@ export class PokerControls {
     return this.claimBox;
   }
 
-  /** The legal claim of parts `c` ({cat, ranks, kickers}), or null. */
+  /**
+   * The legal claim of parts `c` ({cat, ranks, kickers}), or null.
+   * @param {ClaimParts} c
+   */
   legalClaim(c) {
     return this.claimMoves.get(claimKey(c)) || null;
   }
@@ -85,7 +125,7 @@ export class PokerControls {
     const focused = this.claimBox.contains(document.activeElement) ? document.activeElement.id : null;
     const c = this.claim;
     const move = this.legalClaim(c);
-    const legalKinds = new Set([...this.claimMoves.values()].map((m) => m.move.category));
+    const legalKinds = new Set([...this.claimMoves.values()].map((m) => /** @type {ClaimMove} */ (m.move).category));
     const kinds = POKER_CATEGORIES.filter(([cat]) => legalKinds.has(cat)).map(([cat, label]) => ({ value: cat, text: label }));
     const slots = [slot("claim-kind", _("Claim a hand:"), select("claim-kind", kinds, c.cat, (cat) => this.pickKind(cat)))];
     RANK_LABELS[c.cat]().forEach((label, i) => {
@@ -101,6 +141,11 @@ export class PokerControls {
       }
       slots.push(h("div", { class: "claim-slot claim-kickers", role: "group", "aria-labelledby": "claim-kickers-label" }, h("span", { class: "claim-slot-label", id: "claim-kickers-label", text: _("Other dice") }), h("span", { class: "claim-kicker-row" }, kickers)));
     }
+    /**
+     * @param {string} id
+     * @param {string} label
+     * @param {ClaimParts} claim
+     */
     const shortcut = (id, label, claim) =>
       h("button", { type: "button", class: "claim-shortcut", id, disabled: claimKey(claim) === claimKey(c), "data-move": this.legalClaim(claim).text, text: label, onclick: () => this.setClaim(claim) });
     const mine = this.handClaim;
@@ -120,7 +165,10 @@ export class PokerControls {
     if (again) again.focus({ preventScroll: true });
   }
 
-  /** Why the claim being built can't be made (it is not in the legal list). */
+  /**
+   * Why the claim being built can't be made (it is not in the legal list).
+   * @param {ClaimParts} c
+   */
   whyNot(c) {
     if (c.cat === "high" && c.kickers.filter(Boolean).length === 4 && pokerRank(c.ranks[0]) - Math.min(...c.kickers.map(pokerRank)) === 4) {
       return _("Five dice in a row are a straight: claim the straight.");
@@ -129,28 +177,44 @@ export class PokerControls {
     return cur ? _("Too low: your claim must beat {bid}.", { bid: claimWords(cur) }) : _("You can't claim that now.");
   }
 
+  /** @param {ClaimParts} c */
   setClaim(c) {
     this.claim = normal(c);
     this.drawClaim();
   }
 
-  /** Another kind of hand: its least legal claim. */
+  /**
+   * Another kind of hand: its least legal claim.
+   * @param {string} cat
+   */
   pickKind(cat) {
-    const moves = [...this.claimMoves.values()].filter((m) => m.move.category === cat);
+    const moves = [...this.claimMoves.values()].filter((m) => /** @type {ClaimMove} */ (m.move).category === cat);
     if (moves.length) this.setClaim(partsOf(leastMove(moves).move));
   }
 
+  /**
+   * @param {number} i
+   * @param {string} face
+   */
   pickRank(i, face) {
     this.claim = withRank(this.claim, i, face);
     this.drawClaim();
   }
 
+  /**
+   * @param {number} i
+   * @param {string} face ("": none)
+   */
   pickKicker(i, face) {
     this.claim = withKicker(this.claim, i, face);
     this.drawClaim();
   }
 
-  /** Faces for rank slot `i`, each enabled only when some legal claim of this kind names those ranks. */
+  /**
+   * Faces for rank slot `i`, each enabled only when some legal claim of this kind names those ranks.
+   * @param {number} i
+   * @returns {Choice[]}
+   */
   rankOptions(i) {
     const c = this.claim;
     const named = new Set([...this.claimMoves.values()].map((m) => partsOf(m.move)).filter((p) => p.cat === c.cat).map((p) => claimKey({ ...p, kickers: [] })));
@@ -162,7 +226,10 @@ export class PokerControls {
     }));
   }
 
-  /** Faces an other die may show: not one of the ranks named (nor above a high die). */
+  /**
+   * Faces an other die may show: not one of the ranks named (nor above a high die).
+   * @returns {Choice[]}
+   */
   kickerOptions() {
     const c = this.claim;
     return POKER_FACES.filter((f) => !c.ranks.includes(f) && (c.cat !== "high" || pokerRank(f) < pokerRank(c.ranks[0]))).map((face) => ({ value: face, text: `${face} · ${faceWords(face, 1)}` }));
@@ -171,11 +238,15 @@ export class PokerControls {
 
   // ------------------------------------------------------------ dice you click
 
-  /** Poker: arrange the five dice between the cup and outside. */
+  /**
+   * Poker: arrange the five dice between the cup and outside.
+   * @param {LegalEntry[]} moves
+   */
   arrangePicker(moves) {
     const S = this.S;
-    const byKey = new Map(moves.map((m) => [multiset(m.move.outside, rank), m]));
+    const byKey = new Map(moves.map((m) => [multiset(/** @type {ArrangeMove} */ (m.move).outside, rank), m]));
     for (const m of moves) this.picker.placed.add(m.action);
+    /** @type {PickDie[]} */
     const dice = [
       ...S.view.cup.map((f) => ({ face: f, out: false })),
       ...S.view.outside.map((f) => ({ face: f, out: true })),
@@ -193,26 +264,38 @@ export class PokerControls {
     return picker;
   }
 
-  /** Poker: shake the cup and/or roll dice outside it. */
+  /**
+   * Poker: shake the cup and/or roll dice outside it.
+   * @param {LegalEntry[]} moves
+   */
   rollPicker(moves) {
     const S = this.S;
+    /**
+     * @param {boolean} shake
+     * @param {import("./types.js").Face[]} faces
+     */
     const key = (shake, faces) => `${shake ? "S" : "-"}|${multiset(faces, rank)}`;
+    /** @type {Map<string, LegalEntry>} */
     const byKey = new Map();
     for (const m of moves) {
       this.picker.placed.add(m.action);
-      byKey.set(key(m.move.shake, m.move.dice), m);
+      const roll = /** @type {RollMove} */ (m.move);
+      byKey.set(key(roll.shake, roll.dice), m);
     }
-    const canShake = moves.some((m) => m.move.shake);
+    const canShake = moves.some((m) => /** @type {RollMove} */ (m.move).shake);
     let shake = false;
+    /** @type {() => void} */
     let refresh = null;
     // Every die is drawn: the ones under the cup (clicking one shakes the cup: all of them
     // are re-rolled) and the ones outside (each rolled in view or kept).
+    /** @type {PickDie[]} */
     const under = S.view.cup.map((f) => ({ face: f, picked: false, zone: ZONES.cup, src: "cup", label: "", onpick: () => canShake && (shake = !shake) }));
+    /** @type {PickDie[]} */
     const outside = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
     const dice = [...under, ...outside];
     // Shaking is a choice that goes with the roll, not a move of its own: a checkbox.
     const shakeBox = canShake
-      ? h("input", { type: "checkbox", id: "shake-toggle", "aria-describedby": "shake-hint", onchange: (ev) => { shake = ev.currentTarget.checked; refresh(); } })
+      ? h("input", { type: "checkbox", id: "shake-toggle", "aria-describedby": "shake-hint", onchange: (ev) => { shake = /** @type {HTMLInputElement} */ (ev.currentTarget).checked; refresh(); } })
       : null;
     const shakeButton = canShake
       ? h(
@@ -241,11 +324,15 @@ export class PokerControls {
     return picker;
   }
 
-  /** Poker: five-of-a-kind attempts: keep some dice and roll the rest. */
+  /**
+   * Poker: five-of-a-kind attempts: keep some dice and roll the rest.
+   * @param {LegalEntry[]} moves
+   */
   keepPicker(moves) {
     const S = this.S;
-    const byKey = new Map(moves.map((m) => [multiset(m.move.dice, rank), m]));
+    const byKey = new Map(moves.map((m) => [multiset(/** @type {KeepMove} */ (m.move).dice, rank), m]));
     for (const m of moves) this.picker.placed.add(m.action);
+    /** @type {PickDie[]} */
     const dice = S.view.outside.map((f) => ({ face: f, picked: false, zone: ZONES.outside, src: "outside", label: "" }));
     const sel = { mode: "keep", title: _("Make five of a kind"), caption: _("Click the dice to keep; the others are rolled."), dice };
     const [picker] = this.picker.dicePicker("keep-button", sel, () => pickedMove(byKey, dice, rank), (m) => {
@@ -259,31 +346,53 @@ export class PokerControls {
 
 // ------------------------------------------------------------ the claim builder's pure parts
 
-/** The move with the lowest action number: the least claim (bids are numbered in order). */
+/**
+ * The move with the lowest action number: the least claim (bids are numbered in order).
+ * @param {LegalEntry[]} moves
+ */
 function leastMove(moves) {
   return moves.reduce((a, b) => (b.action < a.action ? b : a));
 }
 
-/** A claim move's parts, as the builder edits them: {cat, ranks, kickers}. */
-function partsOf(move) {
+/**
+ * A claim move's parts, as the builder edits them: {cat, ranks, kickers}.
+ * @param {Move} claim
+ * @returns {ClaimParts}
+ */
+function partsOf(claim) {
+  const move = /** @type {ClaimMove} */ (claim);
   return { cat: move.category, ranks: [...move.ranks], kickers: [...move.kickers] };
 }
 
-/** Parts back as a claim move (for its words). */
+/**
+ * Parts back as a claim move (for its words).
+ * @param {ClaimParts} c
+ * @returns {ClaimMove}
+ */
 function asMove(c) {
   return { kind: "claim", category: c.cat, ranks: c.ranks, kickers: c.kickers.filter(Boolean) };
 }
 
+/**
+ * @param {string} a
+ * @param {string} b
+ */
 const byRankDown = (a, b) => pokerRank(b) - pokerRank(a);
 
 /** Parts in the order the server's claims have them: a two pair's ranks and the other dice
- * highest first (so a claim picked in any order finds its legal move). */
+ * highest first (so a claim picked in any order finds its legal move).
+ * @param {ClaimParts} c
+ * @returns {ClaimParts}
+ */
 function normal(c) {
   const ranks = c.cat === "two pair" ? [...c.ranks].sort(byRankDown) : [...c.ranks];
   return { cat: c.cat, ranks, kickers: c.kickers.filter(Boolean).sort(byRankDown) };
 }
 
-/** A claim's key, the same for the same claim however its parts were picked. */
+/**
+ * A claim's key, the same for the same claim however its parts were picked.
+ * @param {ClaimParts} c
+ */
 function claimKey(c) {
   const n = normal(c);
   return JSON.stringify([n.cat, n.ranks, n.kickers]);
@@ -293,23 +402,37 @@ function claimKey(c) {
  * The claim the builder starts from (parts): the least legal claim, that is the least that
  * beats the standing one; when opening (no claim to beat), your `hand` (the parts of the claim
  * your five dice make, when it is legal). `bids`: the legal claims ({action, text, move}).
+ * @param {LegalEntry[]} bids
+ * @param {Move | null} currentBid
+ * @param {ClaimParts | null} hand
  */
 export function startingClaim(bids, currentBid, hand) {
   if (!currentBid && hand) return normal(hand);
   return partsOf(leastMove(bids).move);
 }
 
-/** Claim `c` ({cat, ranks, kickers}) with rank slot `i` set to `face`: a rank named twice swaps places, other dice that now clash go. */
+/**
+ * Claim `c` ({cat, ranks, kickers}) with rank slot `i` set to `face`: a rank named twice swaps places, other dice that now clash go.
+ * @param {ClaimParts} c
+ * @param {number} i
+ * @param {string} face
+ */
 export function withRank(c, i, face) {
   const ranks = [...c.ranks];
   const j = ranks.indexOf(face);
   if (j >= 0 && j !== i) ranks[j] = ranks[i];
   ranks[i] = face;
+  /** @param {string} k */
   const fits = (k) => !ranks.includes(k) && (c.cat !== "high" || pokerRank(k) < pokerRank(ranks[0]));
   return normal({ cat: c.cat, ranks, kickers: c.kickers.filter(fits) });
 }
 
-/** Claim `c` with other die `i` set to `face` ("" removes it): a face picked twice swaps places. */
+/**
+ * Claim `c` with other die `i` set to `face` ("" removes it): a face picked twice swaps places.
+ * @param {ClaimParts} c
+ * @param {number} i
+ * @param {string} face
+ */
 export function withKicker(c, i, face) {
   const kickers = [...c.kickers];
   const j = face ? kickers.indexOf(face) : -1;
@@ -319,6 +442,7 @@ export function withKicker(c, i, face) {
 }
 
 // The label of each rank slot, per kind of hand ("Pair of [kings]", "Three [jacks]").
+/** @type {Record<string, () => string[]>} */
 const RANK_LABELS = {
   junk: () => [],
   high: () => [pgettext("claim", "High die")],
@@ -331,18 +455,30 @@ const RANK_LABELS = {
   five: () => [pgettext("claim", "Five")],
 };
 
-/** A select of `options` ({value, text, disabled, label}) showing `value`; `onpick(value)` on a change. */
+/**
+ * A select of `options` ({value, text, disabled, label}) showing `value`; `onpick(value)` on a change.
+ * @param {string} id
+ * @param {Choice[]} options
+ * @param {string} value
+ * @param {(value: string) => void} onpick
+ * @param {Record<string, unknown>} [attrs]
+ */
 function select(id, options, value, onpick, attrs = {}) {
   const el = h(
     "select",
-    { id, ...attrs, onchange: (ev) => onpick(ev.currentTarget.value) },
+    { id, ...attrs, onchange: (ev) => onpick(/** @type {HTMLSelectElement} */ (ev.currentTarget).value) },
     options.map((o) => h("option", { value: o.value, disabled: Boolean(o.disabled), "aria-label": o.label || null, text: o.text })),
   );
   el.value = value;
   return el;
 }
 
-/** A labelled slot of the builder: the label above its control. */
+/**
+ * A labelled slot of the builder: the label above its control.
+ * @param {string} id
+ * @param {string} label
+ * @param {import("./dom.js").Child} control
+ */
 function slot(id, label, control) {
   return h("div", { class: "claim-slot" }, h("label", { class: "claim-slot-label", for: id, text: label }), control);
 }

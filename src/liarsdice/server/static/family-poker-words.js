@@ -7,16 +7,21 @@ import { faceWords } from "./dice.js";
 import { _, pgettext } from "./i18n.js";
 import { bidsWords, faceList, liarWords, withArticles } from "./words.js";
 
-/** @typedef {import("./family.js").Move} Move */
+/** @typedef {import("./types.js").Face} Face */
+/** @typedef {import("./types.js").Move} Move */
 
 const POKER_ORDER = ["9", "10", "J", "Q", "K", "A"];
 export const POKER_FACES = POKER_ORDER;
 
-/** Poker face rank 0..5 (9 lowest, ace highest). */
+/**
+ * Poker face rank 0..5 (9 lowest, ace highest).
+ * @param {Face} face
+ */
 export function pokerRank(face) {
   return POKER_ORDER.indexOf(String(face));
 }
 
+/** @type {[string, string][]} */
 export const POKER_CATEGORIES = [
   ["junk", _("Junk")],
   ["high", _("High die")],
@@ -31,6 +36,7 @@ export const POKER_CATEGORIES = [
 
 // How many ranks each kind of claim names (a straight: its top face, K low or A high) and
 // how many other dice ("kickers") it may add (docs/POKER.md's table of bids).
+/** @type {Record<string, {ranks: number, kickers: number}>} */
 export const POKER_SHAPES = {
   junk: { ranks: 0, kickers: 0 },
   high: { ranks: 1, kickers: 4 },
@@ -43,12 +49,17 @@ export const POKER_SHAPES = {
   five: { ranks: 1, kickers: 0 },
 };
 
-/** A claim's hand in words: "a pair of kings with an ace and a queen"; "" for no claim. */
+/**
+ * A claim's hand in words: "a pair of kings with an ace and a queen"; "" for no claim.
+ * @param {Move | null} move
+ */
 export function claimWords(move) {
   if (!move || move.kind !== "claim") return "";
   const [r0, r1] = move.ranks;
+  /** @param {Face} f */
   const many = (f) => faceWords(f, 2);
-  const hand = {
+  /** @type {Record<string, () => string>} */
+  const hands = {
     junk: () => _("junk"),
     straight: () => (r0 === "A" ? _("a high straight (ace to ten)") : _("a low straight (king to nine)")),
     high: () => _("high die {face}", { face: faceWords(r0, 1) }),
@@ -58,7 +69,8 @@ export function claimWords(move) {
     "full house": () => _("a full house, {faces} over {second}", { faces: many(r0), second: many(r1) }),
     four: () => _("four {faces}", { faces: many(r0) }),
     five: () => _("five {faces}", { faces: many(r0) }),
-  }[move.category];
+  };
+  const hand = hands[move.category];
   if (!hand) return "";
   const kickers = move.kickers || [];
   return kickers.length ? _("{hand} with {kickers}", { hand: hand(), kickers: withArticles(kickers) }) : hand();
@@ -67,6 +79,7 @@ export function claimWords(move) {
 /**
  * A move in a sentence, after the player's name ("leaves a king outside the cup") or after
  * "You" (`you`), each a whole predicate message in both persons.
+ * @param {Move} move
  */
 export function pokerMoveWords(move, you = false) {
   switch (move.kind) {
@@ -103,7 +116,10 @@ export function pokerMoveWords(move, you = false) {
 
 const CATEGORIES = ["two pair", "full house", "high", "pair", "three", "four", "five"];
 
-/** The dice a part of notation names: "K A Q" -> ["K", "A", "Q"]; "none" -> []. */
+/**
+ * The dice a part of notation names: "K A Q" -> ["K", "A", "Q"]; "none" -> [].
+ * @param {string} text
+ */
 function faces(text) {
   const t = text.trim();
   return t && t !== "none" ? t.split(/[\s,]+/).filter(Boolean) : [];
@@ -113,6 +129,8 @@ function faces(text) {
  * A move of a record or of an analysis (their notation: "pair K A", "pass left", "out K K",
  * "shake reroll 9", "keep Q Q") as the structured move the server's frames carry; null when
  * it is not poker dice' notation.
+ * @param {string} text
+ * @returns {Move | null}
  */
 export function readPokerMove(text) {
   const t = String(text).trim().replace(/^pass /, "");

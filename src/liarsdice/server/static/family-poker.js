@@ -11,15 +11,42 @@ import { nameOf, speaker } from "./facts.js";
 import { claimWords, pokerMoveWords, readPokerMove } from "./family-poker-words.js";
 import { PokerControls } from "./family-poker-moves.js";
 
+/** @typedef {import("./types.js").Face} Face */
+/** @typedef {import("./types.js").Family} Family */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").PlateFacts} PlateFacts */
+/** @typedef {import("./types.js").RecordRound} RecordRound */
+/** @typedef {import("./types.js").Reveal} Reveal */
+/** @typedef {import("./types.js").ReplayStep} ReplayStep */
+/** @typedef {import("./types.js").ResultWords} ResultWords */
+/** @typedef {import("./types.js").RevealCount} RevealCount */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+/** @typedef {import("./types.js").SummaryRound} SummaryRound */
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").View} View */
+/**
+ * A poker round's result: it gives positions (`caller`, `bidder`, `loser`).
+ * @typedef {RoundResult & {caller: number, bidder: number}} PokerResult
+ */
+
 // ---------------------------------------------------------------- the rounds
 
-/** Lives left of a position in the game, or null. */
+/**
+ * Lives left of a position in the game, or null.
+ * @param {View} view
+ * @param {number} seat
+ * @returns {number | null}
+ */
 function stock(view, seat) {
   if (!view || !view.names || seat >= view.names.length) return null;
   return view.lives[seat];
 }
 
-/** For each position, the round it went out in (Infinity: still in), from the results. */
+/**
+ * For each position, the round it went out in (Infinity: still in), from the results.
+ * @param {View} view
+ * @returns {number[]}
+ */
 function outRounds(view) {
   const outAt = new Array(view.names.length).fill(Infinity);
   (view.results || []).forEach((res, r) => {
@@ -33,7 +60,11 @@ function outRounds(view) {
 
 // ---------------------------------------------------------------- the table
 
-/** A seat's plate: its lives as hearts, and whether it holds the cup. */
+/**
+ * A seat's plate: its lives as hearts, and whether it holds the cup.
+ * @param {TableState} S
+ * @param {PlateFacts} facts
+ */
 function plateStock(S, { p, count, out, isPlaying }) {
   const holds = S.view.holder === p;
   return {
@@ -50,21 +81,35 @@ function plateStock(S, { p, count, out, isPlaying }) {
   };
 }
 
-/** The big picture of a claim: the hand in words (`text`: its notation, for data-bid). */
+/**
+ * The big picture of a claim: the hand in words (`text`: its notation, for data-bid).
+ * @param {Move} claim
+ * @param {string} text
+ */
 function bidPicture(claim, text) {
   return h("span", { class: "bid-picture poker-bid", id: "current-bid-text", "data-bid": text, text: claimWords(claim) });
 }
 
-/** The centre under the claim: the dice outside the cup, how many are under it, the way it goes. */
+/**
+ * The centre under the claim: the dice outside the cup, how many are under it, the way it goes.
+ * @param {TableState} S
+ */
 function centre(S) {
   const v = S.view;
+  /** @type {HTMLElement[]} */
   const parts = [];
   if (v.outside && v.outside.length) parts.push(h("div", { class: "outside" }, h("span", { class: "centre-label", text: _("Outside the cup") }), diceRow(v.outside, { label: _("Outside the cup"), small: true, src: "outside" })));
   parts.push(h("p", { class: "centre-sub", id: "cup-count", text: !v.direction ? ngettext("{n} die under the cup", "{n} dice under the cup", v.cup_count) : v.direction > 0 ? ngettext("{n} die under the cup · passing left", "{n} dice under the cup · passing left", v.cup_count) : ngettext("{n} die under the cup · passing right", "{n} dice under the cup · passing right", v.cup_count) }));
   return { sig: [v.outside, v.cup_count, v.direction], parts };
 }
 
-/** The tray: what I see of the cup (while I look under it) and the dice outside it. */
+/**
+ * The tray: what I see of the cup (while I look under it) and the dice outside it.
+ * @param {HTMLElement} el
+ * @param {HTMLElement} heading
+ * @param {TableState} S
+ * @param {Record<string, unknown>} attrs
+ */
 function tray(el, heading, S, attrs) {
   const v = S.view;
   heading.textContent = _("Your view of the cup");
@@ -80,10 +125,18 @@ function tray(el, heading, S, attrs) {
 
 // ---------------------------------------------------------------- results in words
 
-/** One finished round in words (poker results give positions). */
-function describeResult(S, res, index) {
+/**
+ * One finished round in words (poker results give positions).
+ * @param {TableState} S
+ * @param {RoundResult} result
+ * @param {number} index
+ * @returns {ResultWords}
+ */
+function describeResult(S, result, index) {
+  const res = /** @type {PokerResult} */ (result);
   const { nm, isMe, about } = speaker(S);
   const title = _("Round {round}", { round: index + 1 });
+  /** @type {string[]} */
   const sentences = [];
   const bid = claimWords(res.bid_move);
   const bidder = nm(res.bidder);
@@ -104,6 +157,7 @@ function describeResult(S, res, index) {
     sentences.push(res.stood ? _("The hand reads {reading}: the bid stands.", { reading }) : _("The hand reads {reading}: the bid was a lie.", { reading }));
   }
   if (res.loser !== null && res.loser !== undefined) sentences.push(about(res.loser, () => _("You lose a life."), (o) => _("{name} loses a life.", o)));
+  /** @type {[string, Face[]][]} */
   const hands = [[_("The hand"), res.hand]];
   (res.attempts || []).forEach((a, i) => hands.push([_("Roll {n}", { n: i + 1 }), a]));
   return { title, sentences, note: null, hands, matches: () => false, palifico: false };
@@ -111,16 +165,28 @@ function describeResult(S, res, index) {
 
 // ---------------------------------------------------------------- the reveal
 
-/** What the reveal lifts and counts: the hand under the cup, die by die; the loser's life. */
-function revealCount(S, res) {
+/**
+ * What the reveal lifts and counts: the hand under the cup, die by die; the loser's life.
+ * @param {TableState} _S
+ * @param {RoundResult} result
+ * @returns {RevealCount}
+ */
+function revealCount(_S, result) {
+  const res = /** @type {PokerResult} */ (result);
+  /** @type {Map<number, Face[]>} */
   const seats = new Map([[-1, res.hand || []]]); // -1: the hand, in the centre
-  const order = (res.hand || []).map((_f, i) => [-1, i]);
+  const order = (res.hand || []).map((_f, i) => /** @type {[number, number]} */ ([-1, i]));
+  /** @type {Map<number, number>} */
   const losses = new Map();
   if (res.loser !== null && res.loser !== undefined) losses.set(res.loser, 1);
   return { seats, order, losses, callerSeat: res.caller, bidderSeat: res.bidder };
 }
 
-/** The reveal panel's hand (lit die by die), its reading and who loses a life. */
+/**
+ * The reveal panel's hand (lit die by die), its reading and who loses a life.
+ * @param {Reveal} r
+ * @param {(seat: number) => string} who
+ */
 function revealStage(r, who) {
   const { res } = r;
   const shown = r.phase === "lift" ? 0 : r.lit;
@@ -130,6 +196,7 @@ function revealStage(r, who) {
     el.classList.add(i >= shown ? "waiting" : "lit");
     row.append(el);
   });
+  /** @type {HTMLElement[]} */
   const parts = [row];
   if (r.phase === "verdict") {
     const reading = claimWords(res.reading_move);
@@ -140,7 +207,10 @@ function revealStage(r, who) {
   return parts;
 }
 
-/** The sentence above the moves about the standing claim ({bid}: the claim, in bold). */
+/**
+ * The sentence above the moves about the standing claim ({bid}: the claim, in bold).
+ * @param {TableState} S
+ */
 function moveContext(S) {
   if (S.view.bidder === S.seat) return _("Your claim: {bid}. Pass the cup.");
   const answers = S.view.legal.map((m) => m.move.kind);
@@ -150,7 +220,12 @@ function moveContext(S) {
 
 // ---------------------------------------------------------------- the replay
 
-/** Take `take` (a multiset of faces) out of `from`; what is left. */
+/**
+ * Take `take` (a multiset of faces) out of `from`; what is left.
+ * @template {Face} F
+ * @param {F[]} from
+ * @param {Face[]} take
+ */
 function without(from, take) {
   const left = [...from];
   for (const f of take) {
@@ -161,13 +236,18 @@ function without(from, take) {
 }
 
 /** The replay's table at a step: the lives, the cup and the dice outside it after the moves
- * made so far. Sets the view's poker facts; no seat holds dice of its own. */
+ * made so far. Sets the view's poker facts; no seat holds dice of its own.
+ * @param {View} view
+ * @param {ReplayStep} step
+ * @returns {Map<number, Face[]>}
+ */
 function replayView(view, { record, rd, moves, rounds, r, toMove, bidder, direction }) {
   const names = record.players;
   const before = r > 0 && rounds[r - 1] ? rounds[r - 1].lives || {} : {};
   const start = Number((record.options && record.options.lives) ?? 3);
   view.lives = names.map((n) => (n in before ? before[n] : start));
   let all = [...rd.roll];
+  /** @type {string[]} */
   let out = [];
   for (const mv of moves) {
     if (mv.attempts && mv.attempts.length) {
@@ -195,12 +275,18 @@ function replayView(view, { record, rd, moves, rounds, r, toMove, bidder, direct
   return new Map();
 }
 
-/** The round's dice in the replay's list: the opening roll. */
+/**
+ * The round's dice in the replay's list: the opening roll.
+ * @param {RecordRound} rd
+ */
 function replayHands(rd) {
   return [h("li", {}, withNodes(_("The opening roll: {dice}"), { dice: diceRow(rd.roll, { label: pgettext("noun", "Roll"), small: true, src: "replay" }) }))];
 }
 
-/** Under the replay's table: the dice under the cup and outside it, and the claim. */
+/**
+ * Under the replay's table: the dice under the cup and outside it, and the claim.
+ * @param {View} v
+ */
 function replayAside(v) {
   return [
     h("span", { class: "meta" }, _("Under the cup:"), " "),
@@ -210,7 +296,10 @@ function replayAside(v) {
   ];
 }
 
-/** A round's result from the replay summary, in words. */
+/**
+ * A round's result from the replay summary, in words.
+ * @param {SummaryRound} round
+ */
 function describeSummary(round) {
   const losses = Object.entries(round.losses || {});
   const lost = losses.length ? losses.map(([name, k]) => ngettext("{name} loses {n} life", "{name} loses {n} lives", k, { name })).join("; ") : _("nobody loses a life");
@@ -225,7 +314,10 @@ function describeSummary(round) {
 
 // ---------------------------------------------------------------- the family
 
-/** Poker dice (family.js's `Family`). */
+/**
+ * Poker dice (family.js's `Family`).
+ * @type {Family}
+ */
 export const POKER = {
   name: "poker",
   title: _("Poker dice"),

@@ -22,18 +22,26 @@
 // English. The switch in the header saves a choice and reloads the page.
 
 const STORE = "liarsdice:lang";
-/** The languages the page speaks, each named in itself (the switch's options). */
+/**
+ * The languages the page speaks, each named in itself (the switch's options).
+ * @type {[string, string][]}
+ */
 export const LANGUAGES = [
   ["en", "English"],
   ["es", "Español"],
 ];
 const DEFAULT = "en";
+/** @type {Record<string, string[]>} */
 const PLURAL_FORMS = {
   en: ["one", "other"],
   es: ["one", "other"],
 };
 
-/** A language tag ("es-AR", "en_GB") as a language the page speaks, or null. */
+/**
+ * A language tag ("es-AR", "en_GB") as a language the page speaks, or null.
+ * @param {unknown} tag
+ * @returns {string | null}
+ */
 export function normalize(tag) {
   const base = String(tag || "").trim().replace("_", "-").split("-")[0].toLowerCase();
   return LANGUAGES.some(([code]) => code === base) ? base : null;
@@ -60,9 +68,16 @@ export function chooseLanguage() {
 }
 
 let language = DEFAULT;
+/** @type {Record<string, string | string[]>} the catalogue: message -> translation (plural: its forms) */
 let messages = {};
+/** @type {Intl.PluralRules} */
 let pluralRules = null;
 
+/**
+ * Read the catalogue of `lang`; the language the page speaks then.
+ * @param {string} lang
+ * @returns {Promise<string>}
+ */
 async function load(lang) {
   if (lang === DEFAULT) return DEFAULT;
   try {
@@ -86,62 +101,110 @@ export function currentLanguage() {
   return language;
 }
 
-/** Fill the `{name}` placeholders of `text` from `values` (a missing one stays as it is). */
+/**
+ * The values of a message's `{name}` placeholders.
+ * @typedef {Record<string, unknown>} Values
+ */
+
+/**
+ * Fill the `{name}` placeholders of `text` from `values` (a missing one stays as it is).
+ * @param {string} text
+ * @param {Values} [values]
+ * @returns {string}
+ */
 export function format(text, values) {
   if (!values) return text;
   return text.replace(/\{([a-z_]+)\}/g, (m, key) => (key in values && values[key] !== undefined && values[key] !== null ? String(values[key]) : m));
 }
 
+/** @param {number} n */
 function pluralIndex(n) {
   const forms = PLURAL_FORMS[language] || PLURAL_FORMS.en;
   const i = forms.indexOf(pluralRules.select(Number(n)));
   return i >= 0 ? i : forms.length - 1;
 }
 
+/** @param {string} key */
 function lookup(key) {
   return Object.prototype.hasOwnProperty.call(messages, key) ? messages[key] : undefined;
 }
 
-/** `message` in the language in use, its placeholders filled from `values`. */
+/**
+ * `message` in the language in use, its placeholders filled from `values`.
+ * @param {string} message
+ * @param {Values} [values]
+ */
 export function _(message, values) {
   const t = lookup(message);
   return format(typeof t === "string" ? t : message, values);
 }
 
-/** `message` told apart from the same English by `context`. */
+/**
+ * `message` told apart from the same English by `context`.
+ * @param {string} context
+ * @param {string} message
+ * @param {Values} [values]
+ */
 export function pgettext(context, message, values) {
   const t = lookup(`${context}\u0004${message}`);
   return format(typeof t === "string" ? t : message, values);
 }
 
+/**
+ * @param {string} key
+ * @param {string} singular
+ * @param {string} pluralText
+ * @param {number} n
+ * @param {Values} [values]
+ */
 function plural(key, singular, pluralText, n, values) {
   const t = lookup(key);
   const text = Array.isArray(t) ? t[pluralIndex(n)] ?? t[t.length - 1] : Number(n) === 1 ? singular : pluralText;
   return format(text, { n, ...(values || {}) });
 }
 
-/** The form of a message that agrees with the count `n` (`{n}` is filled with it). */
+/**
+ * The form of a message that agrees with the count `n` (`{n}` is filled with it).
+ * @param {string} singular
+ * @param {string} pluralText
+ * @param {number} n
+ * @param {Values} [values]
+ */
 export function ngettext(singular, pluralText, n, values) {
   return plural(singular, singular, pluralText, n, values);
 }
 
-/** `ngettext` with a context. */
+/**
+ * `ngettext` with a context.
+ * @param {string} context
+ * @param {string} singular
+ * @param {string} pluralText
+ * @param {number} n
+ * @param {Values} [values]
+ */
 export function npgettext(context, singular, pluralText, n, values) {
   return plural(`${context}\u0004${singular}`, singular, pluralText, n, values);
 }
 
-/** Mark a message for the catalogue without translating it (translated where used: `_(m)`). */
+/**
+ * Mark a message for the catalogue without translating it (translated where used: `_(m)`).
+ * @param {string} message
+ */
 export function N_(message) {
   return message;
 }
 
-/** "a, b and c" in the language in use. */
+/**
+ * "a, b and c" in the language in use.
+ * @param {unknown[]} items
+ */
 export function andList(items) {
   const list = items.filter((x) => x !== "" && x !== null && x !== undefined).map(String);
   if (list.length <= 1) return list.join("");
   return _("{first} and {last}", { first: list.slice(0, -1).join(", "), last: list[list.length - 1] });
 }
 
+/** @param {string} text */
 const squash = (text) => text.replace(/\s+/g, " ").trim();
 
 /**
@@ -149,10 +212,11 @@ const squash = (text) => text.replace(/\s+/g, " ").trim();
  * message (`data-i18n="html"`: its markup, for a sentence with <strong> or <code> inside; the
  * catalogue is ours, never a player's text); `data-i18n-attrs="placeholder aria-label"` names
  * attributes whose values are messages. The build extracts them from index.html.
+ * @param {ParentNode} [root]
  */
 export function translatePage(root = document) {
   if (language === DEFAULT) return;
-  for (const el of root.querySelectorAll("[data-i18n]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n]"))) {
     if (el.dataset.i18n === "html") {
       const t = lookup(squash(el.innerHTML));
       if (typeof t === "string") el.innerHTML = t;
@@ -161,7 +225,7 @@ export function translatePage(root = document) {
       if (typeof t === "string") el.textContent = t;
     }
   }
-  for (const el of root.querySelectorAll("[data-i18n-attrs]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-i18n-attrs]"))) {
     for (const attr of el.dataset.i18nAttrs.split(/\s+/).filter(Boolean)) {
       const value = el.getAttribute(attr);
       const t = value === null ? undefined : lookup(squash(value));
@@ -172,7 +236,7 @@ export function translatePage(root = document) {
 
 /** The switch in the header (a labelled <select id="language">): saves the choice, reloads. */
 function wireSwitch() {
-  const select = document.getElementById("language");
+  const select = /** @type {HTMLSelectElement | null} */ (document.getElementById("language"));
   if (!select) return;
   select.value = language;
   select.addEventListener("change", () => {
@@ -195,8 +259,11 @@ if (typeof document !== "undefined") {
  * A translated sentence with elements in it: `parts(_("by {name}"), { name: strongEl })` ->
  * ["by ", strongEl] (the placeholders named in `nodes` become those nodes, wherever the
  * translation puts them).
+ * @param {string} text
+ * @param {Record<string, Node | string>} nodes
  */
 export function parts(text, nodes) {
+  /** @type {(string | Node)[]} */
   const out = [];
   let last = 0;
   for (const m of text.matchAll(/\{([a-z_]+)\}/g)) {

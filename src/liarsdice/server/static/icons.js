@@ -3,6 +3,11 @@
 
 const NS = "http://www.w3.org/2000/svg";
 
+/**
+ * An SVG icon of `paths` ([tag, attributes] each), with the class `icon cls`.
+ * @param {[string, Record<string, string>][]} paths
+ * @param {string} cls
+ */
 function icon(paths, cls) {
   const box = document.createElementNS(NS, "svg");
   box.setAttribute("viewBox", "0 0 24 24");
@@ -17,6 +22,7 @@ function icon(paths, cls) {
   return box;
 }
 
+/** @type {[string, Record<string, string>]} */
 const SPEAKER = ["path", { d: "M4 9h4l5-4v14l-5-4H4z", fill: "currentColor" }];
 
 export const speakerOn = () =>

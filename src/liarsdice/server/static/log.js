@@ -4,13 +4,20 @@
 // the whole game; the `action` events of later updates are added to it (placed in rounds by
 // the `fair_round` events that open them): the room's state keeps it (store.js, `log`).
 
-import { fill, h } from "./dom.js";
+import { changed, fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
 import { familyOf } from "./family.js";
 import { me, nameOf } from "./facts.js";
 import { describeResult } from "./table.js";
 
-/** The moves of round `r` of game `game` (the room's log: `S.log`), and its result. */
+/** @typedef {import("./types.js").TableState} TableState */
+
+/**
+ * The moves of round `r` of game `game` (the room's log: `S.log`), and its result.
+ * @param {TableState} S
+ * @param {number} game
+ * @param {number} r
+ */
 function roundOf(S, game, r) {
   const v = S.view;
   const res = v && v.game_no === game ? (v.results || [])[r] : null;
@@ -18,7 +25,11 @@ function roundOf(S, game, r) {
   return { entries: logged, res };
 }
 
-/** Draw the game's log into `el` (redrawn only when something in it changed). */
+/**
+ * Draw the game's log into `el` (redrawn only when something in it changed).
+ * @param {HTMLElement} el
+ * @param {TableState} S
+ */
 export function renderLog(el, S) {
   const v = S.view;
   if (!v) {
@@ -28,8 +39,7 @@ export function renderLog(el, S) {
   const game = v.game_no;
   const last = Math.max(v.round, (v.results || []).length - 1);
   const sig = JSON.stringify([game, last, S.log, (v.results || []).length, me(S), v.palifico]);
-  if (el.__sig === sig) return;
-  el.__sig = sig;
+  if (!changed(el, sig)) return;
   const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
   const family = familyOf(S);
   const rounds = [];

@@ -11,24 +11,45 @@ import { _, parts as withNodes } from "./i18n.js";
 import { familyOf } from "./family.js";
 import { capital, myTurn } from "./facts.js";
 
-/** Buttons every family may offer: [text, class, aria-label of the bid to beat]. */
+/** @typedef {import("./types.js").ButtonWords} ButtonWords */
+/** @typedef {import("./types.js").Controls} Controls */
+/** @typedef {import("./types.js").LegalEntry} LegalEntry */
+/** @typedef {import("./types.js").Move} Move */
+/** @typedef {import("./types.js").Selection} Selection */
+/** @typedef {import("./types.js").TableState} TableState */
+
+/**
+ * Buttons every family may offer: [text, class, aria-label of the bid to beat].
+ * @type {Record<string, ButtonWords>}
+ */
 const BUTTONS = {
   liar: [_("Liar!"), "call", (cur) => _("Call liar: {bid} is too high", { bid: cur })],
 };
 
 export class MovePicker {
-  /** `section` is shown on the player's turn; `body` (a fieldset) holds the controls. */
+  /**
+   * `section` is shown on the player's turn; `body` (a fieldset) holds the controls.
+   * @param {HTMLElement} section
+   * @param {HTMLFieldSetElement} body
+   * @param {{onMove: (move: LegalEntry) => void, onSelection: () => void}} callbacks
+   */
   constructor(section, body, { onMove, onSelection }) {
     this.section = section;
     this.body = body;
     this.onMove = onMove;
     this.onSelection = onSelection;
     this.signature = "";
+    /** @type {TableState | null} */
     this.S = null;
+    /** @type {Selection | null} */
     this.sel = null; // the dice selection the tray draws
+    /** @type {Controls | null} */
     this.controls = null; // the family's controls (a room's family never changes)
+    /** @type {Set<number>} the actions the family's controls lay out */
+    this.placed = new Set();
   }
 
+  /** @param {TableState} S */
   update(S) {
     this.S = S;
     const show = myTurn(S);
@@ -54,16 +75,19 @@ export class MovePicker {
     return this.sel;
   }
 
+  /** @param {LegalEntry} m */
   move(m) {
     this.onMove(m);
   }
 
+  /** @param {TableState} S */
   build(S) {
     const family = familyOf(S);
     this.controls ??= family.controls(this);
     this.placed = new Set();
     this.sel = null;
     const cur = S.view.current_bid_move ? family.bidWords(S.view.current_bid_move) : "";
+    /** @type {import("./dom.js").Child[]} */
     const parts = [h("legend", { class: "visually-hidden", text: _("Your move") })];
     if (S.view.current_bid_move) parts.push(h("p", { class: "move-context", id: "move-context" }, withNodes(family.moveContext(S), { bid: h("strong", { text: cur }) })));
     parts.push(...this.controls.build(S, cur));
@@ -74,6 +98,10 @@ export class MovePicker {
   /**
    * The moves as a row of buttons, or null for none: `table` has the family's own buttons by
    * `keyOf(move)` ("exact", "accept"...); a move no table has is a button saying the move.
+   * @param {LegalEntry[]} moves
+   * @param {string} cur the bid to beat in words
+   * @param {Record<string, ButtonWords>} table
+   * @param {(move: Move) => string} keyOf
    */
   buttons(moves, cur, table, keyOf) {
     if (!moves.length) return null;
@@ -84,6 +112,7 @@ export class MovePicker {
       { class: "move-buttons" },
       moves.map((move) => {
         const words = () => capital(family.moveWords(move.move));
+        /** @type {ButtonWords} */
         const [text, cls, aria] = all[keyOf(move.move)] || [words(), "", words];
         return h("button", { type: "button", class: cls, "data-move": move.text, "aria-label": aria(cur), text, onclick: () => this.move(move) });
       }),
@@ -95,6 +124,12 @@ export class MovePicker {
    * (mode, title, caption, dice; null: no die to click), ``chosen()`` the move the picks make
    * (null: none yet), ``update(m)`` relabels the dice and returns the button's text. Returns
    * the picker (``extra`` before its button) and the function that redraws it.
+   * @param {string} id the button's
+   * @param {Selection | null} sel
+   * @param {() => LegalEntry | null} chosen
+   * @param {(m: LegalEntry | null) => string} update
+   * @param {HTMLElement | null} [extra]
+   * @returns {[HTMLElement, () => void]}
    */
   dicePicker(id, sel, chosen, update, extra = null) {
     const button = h("button", { type: "button", id, class: "primary", onclick: () => chosen() && this.move(chosen()) });
@@ -104,6 +139,7 @@ export class MovePicker {
       button.textContent = update(m);
       this.onSelection();
     };
+    /** @param {number} i */
     const toggle = (i) => {
       const d = sel.dice[i];
       if (d.onpick) d.onpick(); // a die that stands for a choice of its own (the cup's shake)

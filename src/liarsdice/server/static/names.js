@@ -5,6 +5,7 @@
 
 import { _ } from "./i18n.js";
 
+/** @type {Record<string, [string, string]>} */
 const BOT_LEVELS = {
   random: [_("Beginner"), _("plays at random")],
   prob: [_("Casual"), _("counts the odds")],
@@ -12,12 +13,18 @@ const BOT_LEVELS = {
   expert: [_("Expert"), _("thinks ahead")],
 };
 
-/** The display name of a bot level ("prob" -> "Casual"); an unknown level as it is. */
+/**
+ * The display name of a bot level ("prob" -> "Casual"); an unknown level as it is.
+ * @param {string} level
+ */
 export function botLevelName(level) {
   return BOT_LEVELS[level] ? BOT_LEVELS[level][0] : String(level);
 }
 
-/** The level's name with what it does, for choosing one: "Casual (counts the odds)". */
+/**
+ * The level's name with what it does, for choosing one: "Casual (counts the odds)".
+ * @param {string} level
+ */
 export function botLevelChoice(level) {
   const known = BOT_LEVELS[level];
   return known ? _("{level} ({does})", { level: known[0], does: known[1] }) : String(level);

@@ -14,9 +14,18 @@ import { presetTitle } from "./rules.js";
 import { loadStyles, replayPath } from "./replay.js";
 import { botLevelName } from "./names.js";
 
+/** @typedef {import("./types.js").FamilyStats} FamilyStats */
+/** @typedef {import("./types.js").Identity} Identity */
+/** @typedef {import("./types.js").PlayerInfo} PlayerInfo */
+/** @typedef {import("./types.js").RecentGame} RecentGame */
+
+/** @param {string} id */
 const playerPath = (id) => `/p/${encodeURIComponent(id)}`;
 
-/** A family's name for people ("Bidding games"), by its name. */
+/**
+ * A family's name for people ("Bidding games"), by its name.
+ * @param {string} f
+ */
 const familyWords = (f) => (familyNamed(f) || { title: String(f) }).title;
 
 /** The family named in the address (`?family=poker`), else `fallback` (the first family's). */
@@ -25,24 +34,37 @@ function familyFromUrl(fallback = FAMILIES[0].name) {
   return familyNamed(f) ? f : fallback;
 }
 
+/** @param {string} family */
 function setFamilyInUrl(family) {
   const url = new URL(location.href);
   url.searchParams.set("family", family);
   history.replaceState(null, "", `${url.pathname}${url.search}`);
 }
 
+/** @param {PlayerInfo} p */
 const isBot = (p) => p.kind === "bot";
 
-/** A player's display name: a bot level's one name (names.js), else the person's own. */
+/**
+ * A player's display name: a bot level's one name (names.js), else the person's own.
+ * @param {PlayerInfo} p
+ */
 const displayName = (p) => (isBot(p) && p.level ? botLevelName(p.level) : p.name);
 
-/** A player's name and tag: "ann" and a muted "#3f2a" (computer players need none). */
+/**
+ * A player's name and tag: "ann" and a muted "#3f2a" (computer players need none).
+ * @param {PlayerInfo} p
+ */
 function nameWithTag(p) {
   if (isBot(p)) return h("span", { class: "bot-level", text: displayName(p) });
   return [p.name, p.tag ? h("span", { class: "player-tag", text: ` #${p.tag}` }) : null];
 }
 
-/** The family switch: a radio group (arrow keys move between the families). */
+/**
+ * The family switch: a radio group (arrow keys move between the families).
+ * @param {string} id
+ * @param {string} current the family shown
+ * @param {(family: string) => void} onChange
+ */
 function familySwitch(id, current, onChange) {
   const box = h("fieldset", { class: "family-switch", id }, h("legend", { text: _("Rated separately:") }));
   for (const { name: f } of FAMILIES) {
@@ -59,7 +81,12 @@ function familySwitch(id, current, onChange) {
 }
 
 /** A leaderboard line: the rank (people only), the name linked to the player's page, the
- * rating, games and wins. */
+ * rating, games and wins.
+ * @param {PlayerInfo} p
+ * @param {string} family
+ * @param {Identity | null} me
+ * @param {number | null} rank (null: a computer player, not ranked)
+ */
 function boardRow(p, family, me, rank) {
   return h(
     "tr",
@@ -72,16 +99,27 @@ function boardRow(p, family, me, rank) {
   );
 }
 
+/**
+ * @param {string} id
+ * @param {HTMLElement} caption
+ * @param {string[]} heads
+ * @param {HTMLElement} tbody
+ */
 function boardTable(id, caption, heads, tbody) {
   return h("table", { class: "board", id }, caption, h("thead", {}, h("tr", {}, heads.map((t) => h("th", { scope: "col", text: t })))), tbody);
 }
 
+/**
+ * The leaderboard page.
+ * @param {HTMLElement} section
+ * @param {(err: unknown) => void} showError
+ */
 export async function startLeaderboard(section, showError) {
   section.hidden = false;
   loadStyles();
   document.title = _("Leaderboard · Liar's Dice");
   const body = section.querySelector("#leaderboard-body");
-  const more = section.querySelector("#leaderboard-more");
+  const more = /** @type {HTMLButtonElement} */ (section.querySelector("#leaderboard-more"));
   const me = loadPlayer();
   let family = familyFromUrl();
   let page = 1;
@@ -109,7 +147,7 @@ export async function startLeaderboard(section, showError) {
     const mine = ++loading;
     more.disabled = true;
     try {
-      const data = await getJSON(`/api/leaderboard?family=${family}&page=${page}&per_page=50`);
+      const data = /** @type {{players: PlayerInfo[], bots?: PlayerInfo[], next_page?: number}} */ (await getJSON(`/api/leaderboard?family=${family}&page=${page}&per_page=50`));
       if (mine !== loading) return; // the family changed meanwhile
       if (page === 1) {
         const words = familyWords(family).toLowerCase();
@@ -137,6 +175,12 @@ export async function startLeaderboard(section, showError) {
   await load();
 }
 
+/**
+ * A player's page.
+ * @param {HTMLElement} section
+ * @param {string} id the player's
+ * @param {(err: unknown) => void} showError
+ */
 export async function startPlayer(section, id, showError) {
   section.hidden = false;
   loadStyles();
@@ -144,18 +188,25 @@ export async function startPlayer(section, id, showError) {
   const body = section.querySelector("#player-body");
   const heading = section.querySelector("#player-h");
   try {
-    const p = await getJSON(`/api/players/${encodeURIComponent(id)}`);
+    const p = /** @type {PlayerInfo} */ (await getJSON(`/api/players/${encodeURIComponent(id)}`));
     heading.textContent = displayName(p);
     document.title = _("{name} · Liar's Dice", { name: displayName(p) });
     const me = loadPlayer();
     const first = FAMILIES[0].name;
+    /** @type {Record<string, FamilyStats>} */
     const fams = p.families || { [p.family || first]: p };
     // The family shown first: the link's, else the one this player played most.
     const most = FAMILIES.map((f) => f.name).reduce((a, b) => ((fams[b] && fams[b].games) > ((fams[a] && fams[a].games) || 0) ? b : a), first);
     let family = familyFromUrl(most);
+    /**
+     * @param {string} label
+     * @param {unknown} value
+     * @param {string} id2 the value's id
+     */
     const stat = (label, value, id2) => h("div", { class: "stat" }, h("dt", { text: label }), h("dd", { id: id2, text: value === null || value === undefined ? "–" : String(value) }));
     const stats = h("dl", { class: "stats", id: "player-stats" });
     const showStats = () => {
+      /** @type {FamilyStats} */
       const f = fams[family] || {};
       fill(
         stats,
@@ -208,7 +259,9 @@ export async function startPlayer(section, id, showError) {
 }
 
 /** One row of a player's recent games: when, the game (its preset, a link to its replay),
- * the room, the place, and the player's rating in that game's family after it. */
+ * the room, the place, and the player's rating in that game's family after it.
+ * @param {RecentGame} g
+ */
 function gameRow(g) {
   const preset = g.preset ? presetTitle(g.preset) : familyWords(g.family);
   return h(
@@ -222,12 +275,14 @@ function gameRow(g) {
   );
 }
 
+/** @param {string | number | null | undefined} at */
 function when(at) {
   if (at === null || at === undefined) return "";
   const d = typeof at === "number" ? new Date(at * 1000) : new Date(at);
   return Number.isNaN(d.getTime()) ? String(at) : d.toLocaleString(currentLanguage());
 }
 
+/** @param {number | string[]} players */
 function count(players) {
   return Array.isArray(players) ? players.length : players;
 }

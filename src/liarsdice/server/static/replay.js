@@ -14,10 +14,31 @@ import { familyOfPreset } from "./family.js";
 import { presetTitle } from "./rules.js";
 import { renderCentre, renderSeats } from "./table.js";
 
+/** @typedef {import("./types.js").Family} Family */
+/** @typedef {import("./types.js").GameRecord} GameRecord */
+/** @typedef {import("./types.js").RecordMove} RecordMove */
+/** @typedef {import("./types.js").ReplaySummary} ReplaySummary */
+/** @typedef {import("./types.js").Room} Room */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").SummaryRound} SummaryRound */
+/** @typedef {import("./types.js").TableReveal} TableReveal */
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").View} View */
+
+/**
+ * @param {string} room
+ * @param {number} game
+ * @param {string} format "json", "text" or "summary"
+ */
 const recordUrl = (room, game, format) =>
   `/api/rooms/${encodeURIComponent(room)}/games/${game}/record?format=${format}`;
 
-/** The address of a replay, at a step (1 = the first). */
+/**
+ * The address of a replay, at a step (1 = the first).
+ * @param {string} room
+ * @param {number} game
+ * @param {number | null} [step]
+ */
 export const replayPath = (room, game, step = null) =>
   `/r/${encodeURIComponent(room)}/replay/${game}${step === null ? "" : `?step=${step}`}`;
 
@@ -33,10 +54,16 @@ export function loadStyles() {
 
 const BOT_NAME = /^([a-z]+)-bot-\d+$/;
 
-/** One move of a record in words (`family`: the record's), in the record's own key order. */
+/**
+ * One move of a record in words (`family`: the record's), in the record's own key order.
+ * @param {RecordMove} move
+ * @param {Family} family
+ */
 export function describeRecordMove(move, family) {
+  /** @type {string[]} */
   const parts = [];
-  for (const [key, value] of Object.entries(move)) {
+  // each key's value is of its own type (docs/RECORD.md): `bid` a string, `show` dice...
+  for (const [key, value] of Object.entries(/** @type {Record<string, any>} */ (move))) {
     switch (key) {
       case "bid":
         parts.push(_("bids {bid}", { bid: family.bidWords(family.readMove(value)) }));
@@ -72,7 +99,7 @@ export function describeRecordMove(move, family) {
         parts.push(value.length ? _("rolled {dice}", { dice: value.join(" ") }) : _("rolled nothing"));
         break;
       case "attempts":
-        value.forEach((a, i) => parts.push(a.keep.length ? _("roll {n}: keeps {kept}, rolls {rolled}", { n: i + 1, kept: a.keep.join(" "), rolled: (a.rolled || []).join(" ") }) : _("roll {n}: keeps nothing, rolls {rolled}", { n: i + 1, rolled: (a.rolled || []).join(" ") })));
+        value.forEach((/** @type {{keep: string[], rolled?: string[]}} */ a, /** @type {number} */ i) => parts.push(a.keep.length ? _("roll {n}: keeps {kept}, rolls {rolled}", { n: i + 1, kept: a.keep.join(" "), rolled: (a.rolled || []).join(" ") }) : _("roll {n}: keeps nothing, rolls {rolled}", { n: i + 1, rolled: (a.rolled || []).join(" ") })));
         break;
       default:
         break; // "player", and anything a later record version adds
@@ -85,15 +112,23 @@ export function describeRecordMove(move, family) {
  * What the table shows at step (round r, move m; m = -1: the roll): a room and a view shaped
  * like the live ones (table.js draws them), every seat's dice face up, and the round's result
  * once its last move is made. `family`: the record's (family.js).
+ * @param {GameRecord} record
+ * @param {ReplaySummary | null} summary
+ * @param {number} r
+ * @param {number} m
+ * @param {Family} family
+ * @returns {{S: TableState, reveal: TableReveal, result: SummaryRound | null}}
  */
 export function tableAt(record, summary, r, m, family, game = 0) {
   const names = record.players;
+  /** @param {string} name */
   const seatOf = (name) => names.indexOf(name);
   const rd = record.rounds[r];
   const moves = rd.moves.slice(0, m + 1);
   const rounds = (summary && summary.ok && summary.rounds) || [];
   const result = m === rd.moves.length - 1 && rd.moves.length ? rounds[r] || null : null;
   const gameOver = result && r === record.rounds.length - 1 && summary.winner;
+  /** @type {string | null} */
   let bid = null;
   let bidder = -1;
   let direction = 0;
@@ -106,6 +141,7 @@ export function tableAt(record, summary, r, m, family, game = 0) {
   }
   const next = rd.moves[m + 1];
   const toMove = next ? seatOf(next.player) : -1;
+  /** @type {View} */
   const view = {
     names,
     game_no: game,
@@ -118,18 +154,21 @@ export function tableAt(record, summary, r, m, family, game = 0) {
   };
   const seatDice = family.replayView(view, { record, rd, moves, rounds, r, toMove, bidder, direction });
   const losses = result ? result.losses || {} : {};
-  const room = {
+  // (the facts of a room the table reads)
+  const room = /** @type {Room} */ ({
     seats: names.map((name, i) => {
       const bot = BOT_NAME.exec(name);
-      return { seat: i, name, kind: bot ? "bot" : "human", level: bot ? bot[1] : null, connected: true, player: null };
+      return /** @type {Seat} */ ({ seat: i, name, kind: bot ? "bot" : "human", level: bot ? bot[1] : null, connected: true, player: null });
     }),
     status: gameOver ? "finished" : "playing",
     family: family.name,
     preset: record.rules,
     host: -1,
     timer: null,
-  };
-  const S = { room, view, seat: null, oddsOn: false, host: false, palificoSeen: new Set() };
+  });
+  // only what the table's drawing reads of a room's state (no socket, no log, no clocks)
+  const S = /** @type {TableState} */ ({ room, view, seat: null, oddsOn: false, host: false, palificoSeen: new Set() });
+  /** @type {TableReveal} */
   const reveal = {
     active: () => false,
     losesAt: (i) => Boolean(losses[names[i]]),
@@ -154,19 +193,28 @@ export class ReplayViewer {
    * `section`: the (hidden) element to draw into; `announce(text)`: the live region;
    * `onClose()`: called after the viewer closes (the app puts the focus back), or null for
    * the replay's own page (no "Close"; the address follows the step).
+   * @param {HTMLElement} section
+   * @param {{announce: (text: string) => void, onClose?: (() => void) | null}} callbacks
    */
   constructor(section, { announce, onClose = null }) {
     this.section = section;
     this.announce = announce;
     this.onClose = onClose;
-    this.onKey = (ev) => this.key(ev);
+    this.onKey = (/** @type {KeyboardEvent} */ ev) => this.key(ev);
+    /** @type {{r: number, m: number}[]} (round, move): move -1 is the roll at the start of the round */
     this.steps = [];
     this.index = 0;
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.timer = null;
     this.speed = 1;
   }
 
-  /** Load and show game `game` of `room`, at `step` (1 = the first; default the first). */
+  /**
+   * Load and show game `game` of `room`, at `step` (1 = the first; default the first).
+   * @param {string} room
+   * @param {number} game
+   * @param {{step?: number}} [options]
+   */
   async open(room, game, { step = 1 } = {}) {
     loadStyles();
     this.stop();
@@ -174,10 +222,10 @@ export class ReplayViewer {
     this.game = game;
     this.section.hidden = false;
     fill(this.section, h("p", { text: _("Loading game {game}…", { game }) }));
-    const [record, summary] = await Promise.all([
+    const [record, summary] = /** @type {[GameRecord, ReplaySummary]} */ (await Promise.all([
       getJSON(recordUrl(room, game, "json")),
       getJSON(recordUrl(room, game, "summary")),
-    ]);
+    ]));
     this.record = record;
     this.summary = summary;
     this.family = familyOfPreset(record.rules);
@@ -205,6 +253,12 @@ export class ReplayViewer {
 
   build() {
     const { room, game } = this;
+    /**
+     * @param {string} id
+     * @param {string} text
+     * @param {string | null} label its aria-label
+     * @param {() => void} fn
+     */
     const button = (id, text, label, fn) => h("button", { type: "button", id, "aria-label": label, onclick: fn }, text);
     this.heading = h("h2", { id: "replay-h", tabindex: "-1", text: _("Replay of game {game}", { game }) });
     this.first = button("replay-first", _("« First"), _("First step"), () => this.go(0, true));
@@ -270,9 +324,11 @@ export class ReplayViewer {
     );
   }
 
+  /** @param {KeyboardEvent} ev */
   key(ev) {
     if (this.section.hidden || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const tag = (ev.target && ev.target.tagName) || "";
+    const target = /** @type {HTMLElement | null} */ (ev.target);
+    const tag = (target && target.tagName) || "";
     if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return; // the arrows belong to the control
     if (ev.key === " ") {
       if (["BUTTON", "A", "SUMMARY"].includes(tag)) return; // Space presses it
@@ -280,12 +336,15 @@ export class ReplayViewer {
       this.toggle();
       return;
     }
-    const to = { ArrowLeft: this.index - 1, ArrowRight: this.index + 1, Home: 0, End: this.steps.length - 1 }[ev.key];
+    /** @type {Record<string, number>} */
+    const keys = { ArrowLeft: this.index - 1, ArrowRight: this.index + 1, Home: 0, End: this.steps.length - 1 };
+    const to = keys[ev.key];
     if (to === undefined) return;
     ev.preventDefault();
     this.go(to, true);
   }
 
+  /** @param {number} speed */
   setSpeed(speed) {
     this.speed = SPEEDS.includes(speed) ? speed : 1;
     if (this.timer !== null) {
@@ -331,7 +390,10 @@ export class ReplayViewer {
     this.section.dataset.playing = String(on);
   }
 
-  /** The step at `i` (clamped); `manual`: a person moved (stops playing, announces). */
+  /**
+   * The step at `i` (clamped); `manual`: a person moved (stops playing, announces).
+   * @param {number} i
+   */
   go(i, manual = false) {
     if (manual) this.stop();
     if (!this.steps.length) {
@@ -379,7 +441,11 @@ export class ReplayViewer {
     return `${result ? this.family.describeSummary(result) : line}${won}`;
   }
 
-  /** The table at (round r, move m), drawn by the live table's own functions. */
+  /**
+   * The table at (round r, move m), drawn by the live table's own functions.
+   * @param {number} r
+   * @param {number} m
+   */
   drawTable(r, m) {
     const { S, reveal, result } = tableAt(this.record, this.summary, r, m, this.family, this.game);
     renderSeats(this.seatsEl, S, { reveal, canManage: false });
@@ -394,7 +460,12 @@ export class ReplayViewer {
 
 /** The replay's own page, /r/{room}/replay/{game}?step=N: the table, the controls and the
  * moves in words, for a finished game (linked from the room, the player pages and the
- * "Link to this step" of any replay). */
+ * "Link to this step" of any replay).
+ * @param {HTMLElement} main
+ * @param {string} room
+ * @param {number} game
+ * @param {{announce: (text: string) => void, showError: (err: unknown) => void}} hooks
+ */
 export async function startReplayPage(main, room, game, { announce, showError }) {
   document.title = _("Replay of game {game} · Liar's Dice", { game });
   const section = h("section", { id: "replay-page", class: "card replay replay-page", "aria-labelledby": "replay-h" });

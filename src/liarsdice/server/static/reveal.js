@@ -14,13 +14,25 @@
 // verdict. When the phase ends the reveal ends with it, and only then does the page show the
 // next round (or the ranking).
 
-import { animateOnce, h, reducedMotion } from "./dom.js";
+import { animateOnce, changed, h, reducedMotion, signature } from "./dom.js";
 import { _, ngettext, pgettext } from "./i18n.js";
 import { cup, die } from "./dice.js";
 import { familyOf } from "./family.js";
 import { me, nameOf, seatName, who } from "./facts.js";
 import { describeResult } from "./table.js";
 import { play } from "./sound.js";
+
+/** @typedef {import("./types.js").Drawing} Drawing */
+/** @typedef {import("./types.js").Reveal} Reveal */
+/** @typedef {import("./types.js").RevealPhase} RevealPhase */
+/** @typedef {import("./types.js").RevealPlan} RevealPlan */
+/** @typedef {import("./types.js").RoomState} RoomState */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+/** @typedef {import("./types.js").TableState} TableState */
+/**
+ * What a change of the reveal tells the page: the verdict shows, or the reveal ended.
+ * @typedef {{verdict?: boolean, ended?: boolean}} RevealChange
+ */
 
 // Without a server plan (a reveal the server does not hold: nobody else at the table)
 const LIFT_MS = 900; // cups lift, dice appear
@@ -34,6 +46,9 @@ const STATIC_HOLD_MS = 3000; // reduced motion: the final state stays this long
  * The reveal's timeline in ms: the server's plan, else the page's own (same shape). `left`:
  * ms until the server ends the phase (null: unknown); a frame that came late (a slow network,
  * a busy machine) squeezes the count, never the verdict's hold.
+ * @param {RevealPlan | null} plan
+ * @param {number} counted
+ * @param {number | null} [left]
  */
 export function revealTimeline(plan, counted, left = null) {
   if (plan) {
@@ -53,11 +68,16 @@ export function revealTimeline(plan, counted, left = null) {
 }
 
 export class RevealController {
+  /**
+   * @param {{onChange: (change?: RevealChange) => void, onContinue: (() => boolean) | null, onWait?: (() => boolean) | null}} callbacks
+   */
   constructor({ onChange, onContinue, onWait = null }) {
     this.onChange = onChange;
     this.onContinue = onContinue; // tell the server this page is done looking (or null)
     this.onWait = onWait; // ask the server to hold the round (or null: a watcher)
+    /** @type {Reveal | null} */
     this.r = null; // the reveal in progress
+    /** @type {ReturnType<typeof setTimeout>[]} */
     this.timers = [];
     this.held = false; // the server holds the next round (its reveal phase is on)
   }
@@ -74,6 +94,7 @@ export class RevealController {
   /**
    * Follow the server's reveal phase (`room.reveal`, or null): while it is on the verdict
    * stays; when it ends (the next round or the game's end arrived) the reveal ends at once.
+   * @param {RevealPhase | null} phase
    */
   syncPhase(phase) {
     const was = this.held;
@@ -88,13 +109,22 @@ export class RevealController {
     this.timers = [];
   }
 
+  /**
+   * @param {number} ms
+   * @param {() => void} fn
+   */
   later(ms, fn) {
     this.timers.push(setTimeout(fn, ms));
   }
 
   /** Start the reveal of `res`, round `index` of the game (`still`: in its final state, for a
    * page opened during the reveal phase), timed by the server's `phase.plan` when it holds
-   * the round. */
+   * the round.
+   * @param {TableState} S
+   * @param {RoundResult} res
+   * @param {number} index
+   * @param {RoomState["reveal"]} [phase]
+   */
   start(S, res, index, still = false, phase = null) {
     this.finish(false);
     const family = familyOf(S);
@@ -208,12 +238,19 @@ export class RevealController {
     if (notify) this.onChange({ ended: true });
   }
 
-  /** The seat loses dice in the reveal's verdict (for the plate's animation). */
+  /**
+   * The seat loses dice in the reveal's verdict (for the plate's animation).
+   * @param {number} seat
+   */
   losesAt(seat) {
     return Boolean(this.r && this.r.phase === "verdict" && this.r.losses.has(seat));
   }
 
-  /** What a seat's plate draws during the reveal: {sig, build} or null. */
+  /**
+   * What a seat's plate draws during the reveal: {sig, build} or null.
+   * @param {number} seat
+   * @returns {Drawing | null}
+   */
   diceFor(seat) {
     const r = this.r;
     if (!r || !r.seats.has(seat)) return null;
@@ -237,13 +274,16 @@ export class RevealController {
     };
   }
 
-  /** The centre's reveal panel. */
+  /**
+   * The centre's reveal panel.
+   * @param {HTMLElement} el
+   */
   renderStage(el) {
     const r = this.r;
     el.hidden = !r;
     if (!r) {
       el.replaceChildren();
-      el.__sig = "";
+      changed(el, "");
       return;
     }
     const ph = r.phaseInfo;
@@ -251,9 +291,9 @@ export class RevealController {
     const heldBy = ph ? ph.held_by || [] : [];
     const iWaited = Boolean(r.waited || (r.S.seat !== null && heldBy.includes(r.S.seat)));
     const sig = `${r.key}|${r.phase}|${r.lit}|${r.continued ? `w${others.join(",")}` : ""}|${heldBy.join(",")}|${iWaited}|${this.held}`;
-    if (el.__sig === sig) return;
-    const first = !el.__sig || !el.__sig.startsWith(r.key);
-    el.__sig = sig;
+    const was = signature(el);
+    if (!changed(el, sig)) return;
+    const first = !was || !was.startsWith(r.key);
     const { res, S, family } = r;
     const caller = who(S, r.callerSeat);
     const bidder = who(S, r.bidderSeat);
@@ -286,6 +326,10 @@ export class RevealController {
 /**
  * The reveal's first line: who called what on whose bid, one sentence for each case (the
  * second person for the viewer); accepting a poker-dice claim reads "You accept ...".
+ * @param {string} call
+ * @param {string} caller "you", or a name
+ * @param {string} bidder "you", or a name
+ * @param {string} bid
  */
 function callLine(call, caller, bidder, bid) {
   const you = caller === "you";

@@ -5,15 +5,20 @@
 
 import { loadPref, savePref } from "./api.js";
 
+/** @type {AudioContext | null} */
 let ctx = null;
+/** @type {GainNode | null} */
 let master = null;
 let muted = loadPref("muted", false);
+/** @type {AudioBuffer | null} */
 let noiseBuffer = null;
+/** @type {Set<(muted: boolean) => void>} */
 const listeners = new Set();
 
 function context() {
   if (ctx) return ctx;
-  const AC = window.AudioContext || window.webkitAudioContext;
+  // (older Safari: the prefixed name)
+  const AC = window.AudioContext || /** @type {Window & {webkitAudioContext?: typeof AudioContext}} */ (window).webkitAudioContext;
   if (!AC) return null;
   try {
     ctx = new AC();
@@ -37,6 +42,7 @@ export function isMuted() {
   return muted;
 }
 
+/** @param {unknown} value */
 export function setMuted(value) {
   muted = Boolean(value);
   savePref("muted", muted);
@@ -44,6 +50,7 @@ export function setMuted(value) {
   for (const fn of listeners) fn(muted);
 }
 
+/** @param {(muted: boolean) => void} fn */
 export function onMuteChange(fn) {
   listeners.add(fn);
 }
@@ -53,7 +60,14 @@ function ready() {
   return ctx;
 }
 
-/** A short tone: frequency (Hz, or [from, to] for a glide), duration, type, volume. */
+/**
+ * A short tone: frequency (Hz, or [from, to] for a glide), duration, type, volume.
+ * @param {AudioContext} c
+ * @param {number} t0
+ * @param {number | [number, number]} freq
+ * @param {number} dur
+ * @param {{type?: OscillatorType, gain?: number, attack?: number}} [options]
+ */
 function tone(c, t0, freq, dur, { type = "sine", gain = 0.3, attack = 0.005 } = {}) {
   const osc = c.createOscillator();
   const g = c.createGain();
@@ -69,7 +83,13 @@ function tone(c, t0, freq, dur, { type = "sine", gain = 0.3, attack = 0.005 } = 
   osc.stop(t0 + dur + 0.02);
 }
 
-/** A burst of filtered noise: a die hitting the table, a cup sliding. */
+/**
+ * A burst of filtered noise: a die hitting the table, a cup sliding.
+ * @param {AudioContext} c
+ * @param {number} t0
+ * @param {number} dur
+ * @param {{freq?: number, q?: number, gain?: number}} [options]
+ */
 function noise(c, t0, dur, { freq = 2500, q = 1.5, gain = 0.35 } = {}) {
   if (!noiseBuffer) {
     noiseBuffer = c.createBuffer(1, c.sampleRate * 0.5, c.sampleRate);
@@ -90,6 +110,7 @@ function noise(c, t0, dur, { freq = 2500, q = 1.5, gain = 0.35 } = {}) {
   src.stop(t0 + dur + 0.02);
 }
 
+/** @type {Record<string, (c: AudioContext, t: number, arg?: number) => void>} */
 const EFFECTS = {
   // Dice rattling in a cup, then landing.
   roll(c, t) {
@@ -126,7 +147,11 @@ const EFFECTS = {
   },
 };
 
-/** Play an effect by name (nothing when muted or before the first interaction). */
+/**
+ * Play an effect by name (nothing when muted or before the first interaction).
+ * @param {string} name
+ * @param {number} [arg]
+ */
 export function play(name, arg) {
   const c = ready();
   const fx = EFFECTS[name];

@@ -8,7 +8,21 @@
 
 import { hostSeat } from "./facts.js";
 
-/** Freeze a frame's data all the way down (JSON: objects and arrays only). */
+/** @typedef {import("./types.js").Frame} Frame */
+/** @typedef {import("./types.js").FrameData} FrameData */
+/** @typedef {import("./types.js").GameLog} GameLog */
+/** @typedef {import("./types.js").HistoryEntry} HistoryEntry */
+/** @typedef {import("./types.js").Room} Room */
+/** @typedef {import("./types.js").RoomEvent} RoomEvent */
+/** @typedef {import("./types.js").RoomState} RoomState */
+/** @typedef {import("./types.js").View} View */
+
+/**
+ * Freeze a frame's data all the way down (JSON: objects and arrays only).
+ * @template T
+ * @param {T} value
+ * @returns {T}
+ */
 function deepFreeze(value) {
   if (value && typeof value === "object" && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -17,7 +31,11 @@ function deepFreeze(value) {
   return value;
 }
 
-/** The state before any frame: nobody seated, no room yet. */
+/**
+ * The state before any frame: nobody seated, no room yet.
+ * @param {string} id
+ * @returns {RoomState}
+ */
 function initial(id) {
   return deepFreeze({
     id,
@@ -35,7 +53,13 @@ function initial(id) {
   });
 }
 
-/** The game's log with `m` placed in `round` (a copy; the same log when it is there). */
+/**
+ * The game's log with `m` placed in `round` (a copy; the same log when it is there).
+ * @param {GameLog} log
+ * @param {number} round
+ * @param {HistoryEntry | RoomEvent} m
+ * @returns {GameLog}
+ */
 function logPut(log, round, m) {
   const list = log.rounds[round] || [];
   if (list.some((e) => e.seq === m.seq)) return log;
@@ -44,16 +68,27 @@ function logPut(log, round, m) {
   return { game: log.game, rounds: { ...log.rounds, [round]: next } };
 }
 
-/** A snapshot's `history` (the server's record of the game's public moves) as the log. */
+/**
+ * A snapshot's `history` (the server's record of the game's public moves) as the log.
+ * @param {GameLog} log
+ * @param {HistoryEntry[] | undefined} history
+ * @param {number | null} game
+ */
 function logFromHistory(log, history, game) {
   if (!Array.isArray(history)) return log; // (a server without it: keep what we have)
+  /** @type {GameLog} */
   let out = { game, rounds: {} };
   for (const m of history) out = logPut(out, m.round, m);
   return out;
 }
 
-/** The log with an update's `action` events placed in their rounds (the `fair_round` and
- * `game_started` events open them); `before`: the view before the update. */
+/**
+ * The log with an update's `action` events placed in their rounds (the `fair_round` and
+ * `game_started` events open them); `before`: the view before the update.
+ * @param {GameLog} log
+ * @param {RoomEvent[]} events
+ * @param {View | null} before
+ */
 function logWithEvents(log, events, before) {
   let game = before ? before.game_no : null;
   let round = before ? before.round : null;
@@ -71,7 +106,11 @@ function logWithEvents(log, events, before) {
   return out;
 }
 
-/** The chat with an update's `chat` events added. */
+/**
+ * The chat with an update's `chat` events added.
+ * @param {Map<number, RoomEvent>} chat
+ * @param {RoomEvent[]} events
+ */
 function chatWithEvents(chat, events) {
   const lines = events.filter((ev) => ev.kind === "chat");
   if (!lines.length) return chat;
@@ -81,15 +120,23 @@ function chatWithEvents(chat, events) {
 }
 
 /** What a frame's room says on this page's clock (`received`: ms when it arrived; the frame's
- * `now` is the server's clock): the turn timer and the reveal phase's end. */
+ * `now` is the server's clock): the turn timer and the reveal phase's end.
+ * @param {Room | null} room
+ * @param {View | null} view
+ * @param {number | undefined} now
+ * @param {number} received
+ * @returns {Pick<RoomState, "timerLocal" | "reveal">}
+ */
 function clocks(room, view, now, received) {
   const t = room && room.timer;
+  /** @type {RoomState["timerLocal"]} */
   let timerLocal = null;
   if (t && typeof t.deadline === "number") {
     const left = t.deadline - (typeof now === "number" ? now : received / 1000);
     timerLocal = { seat: t.seat, at: received + left * 1000, seconds: t.seconds || room.turn_timer || left };
   }
   const ph = room && room.reveal;
+  /** @type {RoomState["reveal"]} */
   let reveal = null;
   if (ph && view && ph.game_no === view.game_no) {
     const endsAt = typeof ph.deadline === "number" && typeof now === "number" ? received + (ph.deadline - now) * 1000 : null;
@@ -98,8 +145,14 @@ function clocks(room, view, now, received) {
   return { timerLocal, reveal };
 }
 
-/** The next state after frame `frame` arrived at `received` (ms, this page's clock). */
+/**
+ * The next state after frame `frame` arrived at `received` (ms, this page's clock).
+ * @param {RoomState} state
+ * @param {Frame} frame
+ * @returns {RoomState}
+ */
 export function next(state, frame, received = Date.now()) {
+  /** @type {FrameData} */
   const d = frame.data || {};
   const out = { ...state };
   switch (frame.type) {
@@ -137,6 +190,7 @@ export function next(state, frame, received = Date.now()) {
 
 /** The room's state (`state`, read-only), changed only by the frames given to `apply`. */
 export class RoomStore {
+  /** @param {string} id the room's */
   constructor(id) {
     this.current = initial(id);
   }
@@ -146,7 +200,10 @@ export class RoomStore {
     return this.current;
   }
 
-  /** Take a frame from the server; returns the state before it. */
+  /**
+   * Take a frame from the server; returns the state before it.
+   * @param {Frame} frame
+   */
   apply(frame) {
     const before = this.current;
     this.current = next(before, deepFreeze(frame));

@@ -16,6 +16,22 @@ import { play } from "./sound.js";
 import { trophy } from "./icons.js";
 import { botLevelName } from "./names.js";
 
+/** @typedef {import("./types.js").Drawing} Drawing */
+/** @typedef {import("./types.js").PickDie} PickDie */
+/** @typedef {import("./types.js").RoundResult} RoundResult */
+/** @typedef {import("./types.js").Seat} Seat */
+/** @typedef {import("./types.js").Selection} Selection */
+/** @typedef {import("./types.js").TableReveal} TableReveal */
+/** @typedef {import("./types.js").TableState} TableState */
+/**
+ * What the seats' drawing needs besides the state.
+ * @typedef {{reveal: TableReveal, canManage: boolean, hostAction?: (kind: string, seat: Seat) => void}} SeatHooks
+ */
+
+/**
+ * A hue (0..359) of a name, for its avatar.
+ * @param {string} name
+ */
 function hue(name) {
   let x = 0;
   for (const ch of String(name)) x = (x * 31 + ch.codePointAt(0)) % 360;
@@ -27,6 +43,9 @@ function hue(name) {
 /**
  * Draw the seats around the table. `hooks`: {reveal (the RevealController), hostAction(kind,
  * seat), canManage (the host, between games: no host button on a plate during a game)}.
+ * @param {HTMLElement} list
+ * @param {TableState} S
+ * @param {SeatHooks} hooks
  */
 export function renderSeats(list, S, hooks) {
   const seats = S.room.seats;
@@ -49,7 +68,7 @@ export function renderSeats(list, S, hooks) {
   const reveal = hooks.reveal;
   const timer = S.room.timer;
   seats.forEach((seat, i) => {
-    const li = list.children[i];
+    const li = /** @type {HTMLElement} */ (list.children[i]);
     const k = (i - base + n) % n;
     const angle = Math.PI / 2 + (k * 2 * Math.PI) / n;
     li.style.setProperty("--x", `${(50 + 41 * Math.cos(angle)).toFixed(2)}%`);
@@ -86,6 +105,7 @@ export function renderSeats(list, S, hooks) {
       timed ? ring() : null,
     ]);
 
+    /** @type {[string, string][]} [text, class] */
     const tags = [];
     if (i === S.seat) tags.push([pgettext("player", "you"), "me"]);
     if (i === hostSeat(S.room)) tags.push([pgettext("tag", "host"), "host"]);
@@ -139,8 +159,12 @@ function ring() {
  * The host's buttons on a seat, between games only (the caller's `canManage`): remove a bot
  * or kick a player; ban a player (kicked, and the name refused in this room); hand the host
  * role to a player.
+ * @param {TableState} S
+ * @param {Seat} seat
+ * @param {SeatHooks} hooks
  */
 function hostButtons(S, seat, hooks) {
+  /** @type {{sig: string, build: () => HTMLElement}[]} */
   const out = [];
   if (seat.seat === S.seat || seat.left || S.room.status === "playing") return out;
   const name = seat.name;
@@ -164,12 +188,15 @@ function hostButtons(S, seat, hooks) {
 
 // ---------------------------------------------------------------- the countdown
 
+/** @type {number | null} */
 let lastTick = null; // the last second a tick sounded (the page's own bookkeeping)
 
 /**
  * Update every countdown on the page: the ring and seconds on the seat to move, the tab
  * title, and the warning in the last 5 seconds (with a tick for the player's own turn).
  * Called a few times a second.
+ * @param {TableState} S
+ * @param {string} baseTitle
  */
 export function tickClock(S, baseTitle) {
   const t = S.timerLocal;
@@ -184,7 +211,7 @@ export function tickClock(S, baseTitle) {
       li.classList.toggle("warn", warn);
       const clock = li.querySelector(".clock");
       if (clock) clock.textContent = _("{secs} s", { secs });
-      const bar = li.querySelector(".ring-bar");
+      const bar = /** @type {SVGElement | null} */ (li.querySelector(".ring-bar"));
       if (bar && t.seconds) bar.style.strokeDashoffset = String(100 - Math.min(100, (left / t.seconds) * 100));
     }
     title = t.seat === S.seat ? _("({secs} s) Your turn · {title}", { secs, title: baseTitle }) : _("({secs} s) {name} to move · {title}", { secs, name: nameOf(S, t.seat), title: baseTitle });
@@ -208,9 +235,17 @@ export function tickClock(S, baseTitle) {
 
 // ---------------------------------------------------------------- the centre
 
+/**
+ * The centre of the table: the lobby's word, the bid to beat and the family's facts, or the
+ * winner.
+ * @param {HTMLElement} el
+ * @param {TableState} S
+ * @param {TableReveal} reveal
+ */
 export function renderCentre(el, S, reveal) {
   const v = S.view;
   const room = S.room;
+  /** @type {HTMLElement[]} */
   const parts = [];
   let sig;
   if (room.status === "lobby" || !v) {
@@ -272,6 +307,10 @@ export function renderCentre(el, S, reveal) {
 /**
  * The player's own dice, big. `sel` (from the move picker) makes them clickable: {mode,
  * dice: [{face, zone, picked, label}], toggle(i), caption}.
+ * @param {HTMLElement} area
+ * @param {HTMLElement} el
+ * @param {TableState} S
+ * @param {Selection | null} sel
  */
 export function renderTray(area, el, S, sel) {
   const v = S.view;
@@ -285,6 +324,7 @@ export function renderTray(area, el, S, sel) {
   const attrs = { "data-seat": S.seat, "data-round": v.round, "data-game": v.game_no };
   if (sel && sel.dice.length) {
     heading.textContent = sel.title;
+    /** @type {Map<PickDie["zone"], [PickDie, number][]>} */
     const groups = new Map();
     sel.dice.forEach((d, i) => {
       if (!groups.has(d.zone)) groups.set(d.zone, []);
@@ -327,9 +367,12 @@ export function renderTray(area, el, S, sel) {
   familyOf(S).tray(el, heading, S, attrs);
 }
 
-/** Make the tray's dice tumble (a new roll). */
+/**
+ * Make the tray's dice tumble (a new roll).
+ * @param {HTMLElement} el
+ */
 export function rollTray(el) {
-  const row = el.querySelector(".dice");
+  const row = /** @type {HTMLElement | null} */ (el.querySelector(".dice"));
   if (!row) return;
   row.classList.remove("rolling");
   void row.offsetWidth; // restart the animation
@@ -339,7 +382,10 @@ export function rollTray(el) {
 
 // ---------------------------------------------------------------- results in words
 
-/** The size class of a seat's name on its plate: long names get a smaller type. */
+/**
+ * The size class of a seat's name on its plate: long names get a smaller type.
+ * @param {string} name
+ */
 function nameSize(name) {
   return name.length > 15 ? " longest" : name.length > 9 ? " long" : "";
 }
@@ -347,12 +393,20 @@ function nameSize(name) {
 /**
  * One finished round in words, by the room's family: {title, sentences[], note, hands:
  * [[name, faces]], matches(face), palifico}.
+ * @param {TableState} S
+ * @param {RoundResult} res
+ * @param {number} index
+ * @param {number} [game]
  */
 export function describeResult(S, res, index, game = S.view ? S.view.game_no : 0) {
   return familyOf(S).describeResult(S, res, index, game);
 }
 
-/** The last round's result as text under the table (and each hand with its dice). */
+/**
+ * The last round's result as text under the table (and each hand with its dice).
+ * @param {HTMLElement} el
+ * @param {TableState} S
+ */
 export function renderRevealText(el, S) {
   const results = (S.view && S.view.results) || [];
   if (!results.length || !S.view) {
@@ -378,7 +432,11 @@ export function renderRevealText(el, S) {
 
 // ---------------------------------------------------------------- game over: ranking
 
-/** Seats from winner to first out: the server's `room.ranking`, else from the results. */
+/**
+ * Seats from winner to first out: the server's `room.ranking`, else from the results.
+ * @param {TableState} S
+ * @returns {number[]}
+ */
 export function ranking(S) {
   const room = S.room;
   if (Array.isArray(room.ranking) && room.ranking.length) return room.ranking;
@@ -395,6 +453,12 @@ export function ranking(S) {
   return seats;
 }
 
+/**
+ * The game-over card: the winner, the ranking, the room's scoreboard and the game's links.
+ * @param {HTMLElement} el
+ * @param {TableState} S
+ * @param {{gameLinks: (game: number) => HTMLElement | null}} hooks
+ */
 export function renderGameOver(el, S, hooks) {
   const v = S.view;
   const over = Boolean(v && (S.room.status === "finished" || v.to_move === -4) && v.winner !== null && v.winner !== undefined);

@@ -3,12 +3,16 @@
 // it") and all of them turned off; what was dismissed is remembered.
 
 import { loadPref, savePref } from "./api.js";
-import { fill, h } from "./dom.js";
+import { changed, fill, h } from "./dom.js";
 import { _ } from "./i18n.js";
 import { familyOf } from "./family.js";
 import { myTurn } from "./facts.js";
 
+/** @typedef {import("./types.js").TableState} TableState */
+/** @typedef {import("./types.js").Tip} Tip */
+
 // The tips every family shows (each family adds its own: family.js's `tips`), in `order`.
+/** @type {Tip[]} */
 const TIPS = [
   {
     id: "liar",
@@ -30,28 +34,36 @@ const TIPS = [
   },
 ];
 
-/** The room's tips, the shared ones and its family's, in order. */
+/**
+ * The room's tips, the shared ones and its family's, in order.
+ * @param {TableState} S
+ */
 const tipsFor = (S) => [...TIPS, ...familyOf(S).tips].sort((a, b) => a.order - b.order);
 
 export class Tips {
+  /**
+   * @param {HTMLElement} el
+   * @param {boolean} enabled
+   */
   constructor(el, enabled) {
     this.el = el;
     this.enabled = enabled;
+    /** @type {Set<string>} the tips dismissed */
     this.done = new Set(loadPref("tips-done", []));
   }
 
+  /** @param {TableState} S */
   render(S) {
     const off = !this.enabled || loadPref("tips-off", false);
     const tip = off ? null : tipsFor(S).find((t) => !this.done.has(t.id) && t.when(S));
     if (!tip) {
       this.el.hidden = true;
       fill(this.el);
-      this.el.__sig = "";
+      changed(this.el, ""); // (the next tip is drawn)
       return;
     }
     this.el.hidden = false;
-    if (this.el.__sig === tip.id) return;
-    this.el.__sig = tip.id;
+    if (!changed(this.el, tip.id)) return;
     fill(
       this.el,
       h("p", { class: "tip-text" }, h("strong", { text: _("Tip: ") }), tip.text),
@@ -64,12 +76,17 @@ export class Tips {
     );
   }
 
+  /**
+   * @param {string} id
+   * @param {TableState} S
+   */
   dismiss(id, S) {
     this.done.add(id);
     savePref("tips-done", [...this.done]);
     this.render(S);
   }
 
+  /** @param {TableState} S */
   off(S) {
     savePref("tips-off", true);
     this.render(S);

@@ -5,12 +5,18 @@
 import { faceName } from "./dice.js";
 import { _, andList, currentLanguage, pgettext } from "./i18n.js";
 
-/** ["1", "4"] or [1, 4] -> "one and four"; poker faces as words too. */
+/** @typedef {import("./types.js").Face} Face */
+
+/**
+ * ["1", "4"] or [1, 4] -> "one and four"; poker faces as words too.
+ * @param {Face[]} faces
+ */
 export function faceList(faces) {
   return andList(faces.filter((x) => x !== "" && x !== null && x !== undefined).map((x) => faceName(x)));
 }
 
 // A die shown is one die, not a count: "a one", "an eight" ("un uno", "un ocho").
+/** @type {Record<Face, () => string>} */
 const ARTICLED = {
   1: () => _("a one"),
   2: () => _("a two"),
@@ -29,9 +35,13 @@ const ARTICLED = {
   K: () => _("a king"),
   A: () => _("an ace"),
 };
+/** @param {Face} f */
 const an = (f) => (ARTICLED[f] ? ARTICLED[f]() : String(f));
 
-/** [4] -> "a four"; [1, 4] -> "a one and a four"; ["K", "A"] -> "a king and an ace". */
+/**
+ * [4] -> "a four"; [1, 4] -> "a one and a four"; ["K", "A"] -> "a king and an ace".
+ * @param {Face[]} faces
+ */
 export function withArticles(faces) {
   return andList(faces.filter((x) => x !== "" && x !== null && x !== undefined).map(an));
 }
@@ -41,14 +51,22 @@ export function liarWords(you = false) {
   return you ? pgettext("you", "call liar") : _("calls liar");
 }
 
-/** Making the bid `bid` (already in words), after the name ("bids 3 × fives") or after "You". */
+/**
+ * Making the bid `bid` (already in words), after the name ("bids 3 × fives") or after "You".
+ * @param {string} bid
+ */
 export function bidsWords(bid, you = false) {
   return you ? pgettext("you", "bid {bid}", { bid }) : _("bids {bid}", { bid });
 }
 
-/** 1 -> "1st", 2 -> "2nd", ... ("1.º" in Spanish: one message, "{n}th", for every number). */
+/**
+ * 1 -> "1st", 2 -> "2nd", ... ("1.º" in Spanish: one message, "{n}th", for every number).
+ * @param {number} n
+ */
 export function ordinal(n) {
   if (currentLanguage() !== "en") return pgettext("ordinal", "{n}th", { n });
-  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  /** @type {Record<number, string>} */
+  const suffixes = { 1: "st", 2: "nd", 3: "rd" };
+  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : suffixes[n % 10] || "th";
   return `${n}${s}`;
 }
