@@ -200,7 +200,10 @@ function revealStage(r, who) {
   const parts = [row];
   if (r.phase === "verdict") {
     const reading = claimWords(res.reading_move);
-    const verdict = res.stood ? _("{hand}: the bid stands.", { hand: reading }) : _("{hand}: it was a lie!", { hand: reading });
+    // The hand is the claim itself: the call line above names it already (a shorter panel
+    // keeps the plates below it uncovered).
+    const same = reading === claimWords(res.bid_move);
+    const verdict = same ? (res.stood ? _("The bid stands!") : _("It was a lie!")) : res.stood ? _("{hand}: the bid stands.", { hand: reading }) : _("{hand}: it was a lie!", { hand: reading });
     parts.push(h("p", { class: "verdict", id: "reveal-verdict", text: verdict.charAt(0).toUpperCase() + verdict.slice(1) }));
     if (res.loser !== null && res.loser !== undefined) parts.push(h("p", { class: "centre-sub", text: who(res.loser) === "you" ? _("You lose a life.") : _("{name} loses a life.", { name: who(res.loser) }) }));
   }
