@@ -219,6 +219,7 @@ class _Shared:
         self.num_players = adapter.num_players
         self.actions = [adapter.to_action(i) for i in range(adapter.num_actions)]
         self.to_index = adapter.to_index
+        self.same_ids = self.identity
         self.legal_memo: dict[tuple[int, ...], list[int]] = {}
         self.said: dict[tuple[int, int], str] = {}
         self.root = _Node(adapter.game.new_initial_state(), None, None, self)
@@ -226,24 +227,23 @@ class _Shared:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self  # pyspiel clones a Python state by deep-copying its attributes
 
+    @property
+    def identity(self) -> bool:
+        """Whether each action's id is the engine's action (bidding without shows)."""
+        return self.actions == list(range(len(self.actions)))
+
     def legal(self, actions: tuple[int, ...]) -> list[int]:
-        """The ids of the engine's legal ``actions`` (kept)."""
+        """The ids of the engine's legal ``actions`` (ascending, as they are), ascending; a
+        new list (the ids of each tuple are kept)."""
+        if self.same_ids:
+            return list(actions)
         ids = self.legal_memo.get(actions)
         if ids is None:
             if len(self.legal_memo) >= _LEGAL_MEMO_SIZE:
                 self.legal_memo.clear()
             to_index = self.to_index
             ids = self.legal_memo[actions] = sorted(to_index(a) for a in actions)
-        return ids
-
-    def chance_move(self, outcome: int) -> int:
-        """The engine's chance outcome of a presented one."""
-        return outcome
-
-    def outcomes(self, state: Any) -> list[tuple[int, float]]:
-        """The chance outcomes of an engine state as the game presents them."""
-        outcomes: list[tuple[int, float]] = state.chance_outcomes()
-        return outcomes
+        return list(ids)
 
     def describe(self, node: _Node) -> str:
         """The state as ``str()`` prints it."""
@@ -328,7 +328,7 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         state = self._node.state
         current: int = state.current_player
         if current == CHANCE:
-            return [a for a, _ in self._node.shared.outcomes(state)]
+            return [a for a, _ in state.chance_outcomes()]
         if current == TERMINAL:
             return []
         if player is None or player == current:
@@ -347,14 +347,15 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         return self._node.shared.legal(state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self._node.shared.outcomes(self._node.state)
+        outcomes: list[tuple[int, float]] = self._node.state.chance_outcomes()
+        return outcomes
 
     def _apply_action(self, action: int) -> None:
         node = self._node
         state, shared = node.state, node.shared
         player = state.current_player
         if player == CHANCE:
-            move = shared.chance_move(action)
+            move = action
         else:
             actions = shared.actions
             if not 0 <= action < len(actions):
@@ -458,13 +459,8 @@ class _CompatShared(_Shared):
         self.codec = codec = LiarsDiceCodec(adapter.game)
         self.actions = list(codec.actions)
         self.to_index = codec.to_index
+        self.same_ids = False
         self.dice_memo: dict[tuple[int, tuple[int, ...]], str] = {}
-
-    def chance_move(self, outcome: int) -> int:
-        return outcome + 1  # a face
-
-    def outcomes(self, state: Any) -> list[tuple[int, float]]:
-        return [(face - 1, p) for face, p in state.chance_outcomes()]
 
     def move_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -562,9 +558,23 @@ class LiarsDiceCompatState(LiarsDiceState):
     seat and refuse other pseudo-players)."""
 
     def legal_actions(self, player: int | None = None) -> list[int]:
-        if player is not None and player != self._node.state.current_player:
+        current = self._node.state.current_player
+        if player is not None and player != current:
             return []
+        if current == CHANCE:
+            return [outcome for outcome, _ in self.chance_outcomes()]
         return super().legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(face - 1, p) for face, p in self._node.state.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        node = self._node
+        if node.state.current_player != CHANCE:
+            super()._apply_action(action)
+            return
+        state = node.state.apply_action(action + 1)  # a die's face
+        self._node = _Node(state, node, (CHANCE, action), node.shared)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """One flag per action (per chance outcome for chance), 1 for the legal ones."""
