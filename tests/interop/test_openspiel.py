@@ -226,3 +226,13 @@ def test_the_python_shortcuts_answer_as_pyspiels_own_calls(name: str, sizes: Any
             if state.is_terminal():
                 break
             state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+@pytest.mark.parametrize("name", ["perudo", "poker-dice"])
+def test_a_list_of_legal_actions_is_the_callers_own(name: str) -> None:
+    state = los.load(name, players=3).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    legal = state.legal_actions()
+    legal.clear()
+    assert state.legal_actions() and state.clone().legal_actions() == state.legal_actions()
