@@ -267,7 +267,14 @@ BOXES_JS = """(sels) => {
 
 
 def _in_view(page: Page, *selectors: str) -> None:
-    got = page.evaluate(BOXES_JS, list(selectors))
+    # The page scrolls its controls into view as they appear: judge the settled page (a
+    # second at most), not a frame in the middle of the scroll.
+    deadline = time.monotonic() + 1.0
+    while True:
+        got = page.evaluate(BOXES_JS, list(selectors))
+        if _all_inside(got) or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(50)
     for sel, boxes in got["boxes"].items():
         assert boxes, f"{sel}: not on the page"
         for top, bottom, left, right in boxes:
@@ -275,6 +282,14 @@ def _in_view(page: Page, *selectors: str) -> None:
             assert inside, (
                 f"{sel} at {top:.0f}..{bottom:.0f} × {left:.0f}..{right:.0f} is out of view"
             )
+
+
+def _all_inside(got: dict[str, Any]) -> bool:
+    return all(
+        t >= 0 and left >= 0 and b <= got["h"] and r <= got["w"]
+        for boxes in got["boxes"].values()
+        for t, b, left, r in boxes
+    )
 
 
 def _play_a_turn(page: Page, seen: set[str], tag: str) -> None:
