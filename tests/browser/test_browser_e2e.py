@@ -5,7 +5,7 @@ Two people play a whole game through the UI: ann creates a room in the lobby, bo
 share link and joins, ann adds two bots and starts, both play until the game is over by
 clicking the quantity and face buttons and the calls (each page only ever draws its own
 dice), then ann steps through the replay of game 1. A phone-width check (no horizontal
-scroll at 375 px), a keyboard-only bid, the odds module and reconnecting follow. The table's
+scroll at 375 px), a keyboard-only bid and reconnecting follow. The table's
 motion, the reveal, the log, timers, host controls and ratings are in the other
 ``test_browser_*.py``. See e2e_util for the chromium requirement
 (``LIARSDICE_SKIP_BROWSER=1`` skips these tests).
