@@ -1,14 +1,18 @@
 """Speed of the JAX environment (:mod:`liarsdice.jax`) beside the NumPy simulator's.
 
-Random play (uniform over the legal actions) of ``N`` games at once: the JAX environment
-``jit``-compiles ``vmap``-ed steps into one ``lax.scan`` of ``--chunk`` steps per call (each
-step draws the actions, steps, and builds every observation and legal mask, as the NumPy
-simulator does), and :class:`liarsdice.sim.bidding.VectorEnv` plays the same preset at the
-same ``N`` in the same run. A *transition* is one game's decision. Prints ONE JSON line:
-``transitions_per_s`` (JAX), ``numpy_transitions_per_s``, ``ratio``, ``envs``, ``platform``
-(``jax.default_backend()``: cpu, gpu or tpu) and the compile time.
+Random play (uniform over the legal actions) of ``N`` games at once: the pgx-shaped
+:class:`liarsdice.jax.Env`'s step under :func:`liarsdice.jax.auto_reset` (its state carries
+the observation and legal mask of the player to act, the rewards and flags), ``jit``-compiled
+with ``vmap`` into one ``lax.scan`` of ``--chunk`` steps per call; the same loop on the
+functions underneath (``env.core``: :class:`JaxBiddingEnv`'s step with its built-in reset,
+then its observation and mask); and :class:`liarsdice.sim.bidding.VectorEnv` on the same
+preset at the same ``N``, in the same run. A *transition* is one game's decision. Prints ONE
+JSON line: ``transitions_per_s`` (the pgx-shaped step), ``core_transitions_per_s``,
+``numpy_transitions_per_s``, ``ratio`` (pgx-shaped / NumPy), ``core_ratio`` (pgx-shaped /
+core), ``envs``, ``platform`` (``jax.default_backend()``: cpu, gpu or tpu) and the compile
+times.
 
-``--sweep`` measures the JAX environment at N = 2^12 .. 2^20 (``--max-log2`` caps it; the
+``--sweep`` measures the pgx-shaped step at N = 2^12 .. 2^20 (``--max-log2`` caps it; the
 NumPy simulator is measured up to 2^16 only) and prints one line with a ``sweep`` list: for a
 GPU, where large batches pay off.
 
@@ -23,36 +27,67 @@ import json
 import os
 import statistics
 import time
+from collections.abc import Callable
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
-from liarsdice.jax import JaxBiddingEnv
+from liarsdice.jax import Env, auto_reset
 from liarsdice.sim.bidding import VectorEnv
 
 
-class JaxRun:
-    """Random play of ``n`` games in the JAX environment, compiled once: :meth:`rate`."""
+def _words(key: jax.Array, n: int) -> jax.Array:
+    """One batched draw per step, one random 32-bit word per game: with a constant it makes
+    the two words that pick the game's action (``uniform``) and seed its chance (the step
+    takes them in place of a key). (On a CPU the JAX generator is the dearest part of the
+    loop: two drawn words a game cost 40% of it.)"""
+    word = jax.random.bits(key, (n,), jnp.uint32)
+    return jnp.stack([word, jnp.full_like(word, 0x5BD1E995)], axis=1)
 
-    def __init__(self, env: JaxBiddingEnv, n: int, chunk: int, seed: int) -> None:
-        def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
-            state, games, check = carry
-            # one batched draw per step, one random 32-bit word per game: with a constant it
-            # makes the two words that pick the game's action (env.uniform) and seed its
-            # chance (step takes them in place of a key). (On a CPU the JAX generator is the
-            # dearest part of the loop: two drawn words a game cost 40% of it.)
-            word = jax.random.bits(key, (n,), jnp.uint32)
-            words = jnp.stack([word, jnp.full_like(word, 0x5BD1E995)], axis=1)
-            actions = jax.vmap(env.pick_action)(state, jax.vmap(env.uniform)(words))
-            out = jax.vmap(env.step)(state, actions, words)
-            # what an agent reads, as the NumPy simulator builds it every step: summed, so
-            # that the compiler cannot leave any of it out
-            obs = jax.vmap(env.observe)(out.state)
-            mask = jax.vmap(env.legal_mask)(out.state)
-            check = check + obs.sum() + mask.sum(dtype=jnp.int32)
-            return (out.state, games + out.done.sum(), check), None
+
+def pgx_tick(env: Env, n: int) -> Callable[[Any, jax.Array], Any]:
+    """One step of random play through the pgx-shaped API (auto-reset on)."""
+    core, step = env.core, jax.vmap(auto_reset(env.step, env.init))
+
+    def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
+        state, games, check = carry
+        words = _words(key, n)
+        actions = jax.vmap(core.pick_action)(state._game, jax.vmap(core.uniform)(words))
+        state = step(state, actions, words)
+        # what an agent reads, summed so that the compiler cannot leave any of it out
+        check = check + state.observation.sum() + state.legal_action_mask.sum(dtype=jnp.int32)
+        check = check + state.rewards.sum()
+        return (state, games + state.terminated.sum(), check), None
+
+    return one
+
+
+def core_tick(env: Env, n: int) -> Callable[[Any, jax.Array], Any]:
+    """One step of random play through the functions underneath (the step's own reset),
+    building every observation and legal mask, as the NumPy simulator does."""
+    core = env.core
+
+    def one(carry: Any, key: jax.Array) -> tuple[Any, None]:
+        state, games, check = carry
+        words = _words(key, n)
+        actions = jax.vmap(core.pick_action)(state, jax.vmap(core.uniform)(words))
+        out = jax.vmap(core.step)(state, actions, words)
+        obs = jax.vmap(core.observe)(out.state)
+        mask = jax.vmap(core.legal_mask)(out.state)
+        check = check + obs.sum() + mask.sum(dtype=jnp.int32) + out.reward.sum()
+        return (out.state, games + out.done.sum(), check), None
+
+    return one
+
+
+class JaxRun:
+    """Random play of ``n`` games in the JAX environment, compiled once: :meth:`rate`.
+    ``api``: ``pgx`` (:class:`Env` under ``auto_reset``) or ``core`` (``env.core``)."""
+
+    def __init__(self, env: Env, n: int, chunk: int, seed: int, api: str = "pgx") -> None:
+        one = pgx_tick(env, n) if api == "pgx" else core_tick(env, n)
 
         @jax.jit
         def run(carry: Any, key: jax.Array) -> Any:
@@ -61,11 +96,14 @@ class JaxRun:
 
         self.n, self.chunk, self._run = n, chunk, run
         self.key = jax.random.key(seed)
-        state = jax.jit(jax.vmap(env.init))(jax.random.split(self.key, n))
+        keys = jax.random.split(self.key, n)
+        init = env.init if api == "pgx" else env.core.init
+        state = jax.jit(jax.vmap(init))(keys)
         self.carry = (state, jnp.int32(0), jnp.float32(0))
         self.calls = 0
         t0 = time.perf_counter()
         self._call()
+        jax.block_until_ready(self.carry)
         self.compile_s = time.perf_counter() - t0
 
     def _call(self) -> None:
@@ -115,30 +153,38 @@ def pin(cpu: int | None) -> int | None:
     return core
 
 
-def measure(args: argparse.Namespace, env: JaxBiddingEnv, n: int, numpy: bool) -> dict[str, Any]:
-    """Interleaved repetitions of both at batch size ``n``: medians (and every run)."""
-    run = JaxRun(env, n, args.chunk, args.seed)
-    sim = VectorEnv(args.preset, n, players=args.players, seed=args.seed) if numpy else None
-    jax_runs: list[float] = []
+def measure(args: argparse.Namespace, env: Env, n: int, others: bool) -> dict[str, Any]:
+    """Interleaved repetitions at batch size ``n`` of the pgx-shaped step and, with
+    ``others``, the core step and the NumPy simulator: medians (and every run)."""
+    runs = {"pgx": JaxRun(env, n, args.chunk, args.seed)}
+    if others:
+        runs["core"] = JaxRun(env, n, args.chunk, args.seed, api="core")
+    sim = VectorEnv(args.preset, n, players=args.players, seed=args.seed) if others else None
+    rates: dict[str, list[float]] = {name: [] for name in [*runs, "numpy"]}
     games: list[float] = []
-    np_runs: list[float] = []
     for rep in range(args.reps):
-        rate, g = run.rate(args.seconds)
-        jax_runs.append(rate)
-        games.append(g)
+        for name, run in runs.items():
+            rate, g = run.rate(args.seconds)
+            rates[name].append(rate)
+            if name == "pgx":
+                games.append(g)
         if sim is not None:
-            np_runs.append(numpy_rate(sim, args.seconds, args.seed + rep))
+            rates["numpy"].append(numpy_rate(sim, args.seconds, args.seed + rep))
     out: dict[str, Any] = {
         "envs": n,
-        "transitions_per_s": statistics.median(jax_runs),
+        "transitions_per_s": statistics.median(rates["pgx"]),
         "games_per_s": statistics.median(games),
-        "compile_s": round(run.compile_s, 3),
-        "runs": [round(r) for r in jax_runs],
+        "compile_s": round(runs["pgx"].compile_s, 3),
+        "runs": [round(r) for r in rates["pgx"]],
     }
-    if np_runs:
-        out["numpy_transitions_per_s"] = statistics.median(np_runs)
-        out["numpy_runs"] = [round(r) for r in np_runs]
+    if others:
+        out["core_transitions_per_s"] = statistics.median(rates["core"])
+        out["core_runs"] = [round(r) for r in rates["core"]]
+        out["core_compile_s"] = round(runs["core"].compile_s, 3)
+        out["numpy_transitions_per_s"] = statistics.median(rates["numpy"])
+        out["numpy_runs"] = [round(r) for r in rates["numpy"]]
         out["ratio"] = out["transitions_per_s"] / out["numpy_transitions_per_s"]
+        out["core_ratio"] = out["transitions_per_s"] / out["core_transitions_per_s"]
     return out
 
 
@@ -157,7 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-log2", type=int, default=20)
     args = ap.parse_args(argv)
     core = None if args.all_cores else pin(args.cpu)  # before JAX starts its backend
-    env = JaxBiddingEnv(args.preset, players=args.players)
+    env = Env(args.preset, players=args.players)
     platform = jax.default_backend()
     base: dict[str, Any] = {
         "bench": "jax_env",
@@ -172,11 +218,11 @@ def main(argv: list[str] | None = None) -> None:
     }
     if args.sweep:
         rows = [
-            measure(args, env, 2**log2, numpy=log2 <= 16) for log2 in range(12, args.max_log2 + 1)
+            measure(args, env, 2**log2, others=log2 <= 16) for log2 in range(12, args.max_log2 + 1)
         ]
         print(json.dumps({**base, "sweep": rows}))
         return
-    print(json.dumps({**base, **measure(args, env, args.envs, numpy=True)}))
+    print(json.dumps({**base, **measure(args, env, args.envs, others=True)}))
 
 
 if __name__ == "__main__":

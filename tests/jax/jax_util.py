@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 from liarsdice.core.bidding import CHANCE, Rules
 from liarsdice.core.bidding.actions import BID_BASE
 from liarsdice.core.bidding.rules import FirstOpener, Stash
-from liarsdice.jax import JaxBiddingEnv
+from liarsdice.jax import Env, JaxBiddingEnv, auto_reset
+
+
+def case_ids(cases: list[tuple[str, int | None, dict[str, Any], int, int]]) -> list[str]:
+    """pytest ids of (preset, players, options, games, steps) cases."""
+    return [f"{c[0]}-{c[1]}-{'-'.join(f'{k}={v}' for k, v in c[2].items())}" for c in cases]
 
 
 def _faces(counts: np.ndarray) -> list[int]:
@@ -127,8 +133,92 @@ def differential(
 
 
 def _chance(s: Any, fresh: list[int] | None, game: Any, events: list[int]) -> Any:
-    if fresh is not None:
+    if fresh is not None or s is None:
         s = game.new_initial_state()
     for o in events:
         s = s.apply_event(CHANCE, o)
     return s
+
+
+def pgx_differential(rules: Rules, players: int | None, n: int, steps: int, seed: int) -> int:
+    """:func:`differential` through the pgx-shaped :class:`~liarsdice.jax.Env` and
+    :func:`~liarsdice.jax.auto_reset`: at every step the player to act, the legal mask, the
+    observation and ``observe`` for every seat; at a game's end ``terminated``, the rewards,
+    every seat's final observation and the kept ``final_observation``. Returns the games
+    finished."""
+    env = Env(rules, players=players)
+    core, P = env.core, env.num_players
+    game, enc = core.game, core.encoding
+    reset_step = auto_reset(env.step, env.init)
+
+    def views(state: Any) -> Any:
+        return jax.vmap(lambda q: env.observe(state, q))(jnp.arange(P))
+
+    def tick(state: Any, key: Any) -> tuple[Any, ...]:
+        key, k1, k2 = jax.random.split(key, 3)
+        actions = jax.vmap(core.sample_action)(state._game, jax.random.split(k1, n))
+        keys = jax.random.split(k2, n)
+        # the plain step, from the state with the flags auto_reset kept cleared (as it does)
+        going = state.replace(terminated=state.terminated & False, truncated=state.truncated)
+        ended = jax.vmap(env.step)(going, actions, keys)
+        nxt = jax.vmap(reset_step)(state, actions, keys)
+        return key, jax.vmap(views)(state), actions, keys, ended, jax.vmap(views)(ended), nxt
+
+    tick_jit, rolloff = jax.jit(tick), jax.jit(core.rolloff_faces)
+    key, sub = jax.random.split(jax.random.key(seed))
+    keys = jax.random.split(sub, n)
+    state = jax.jit(jax.vmap(env.init))(keys)
+    st = {k: np.asarray(v) for k, v in state._game._asdict().items()}
+    states = [_chance(None, [], game, game_events(core, st, i, keys[i], rolloff)) for i in range(n)]
+    finished = 0
+    for t in range(steps):
+        key, seen, actions, keys, ended, last_seen, nxt = tick_jit(state, key)
+        _check_decisions(enc, state, np.asarray(seen), states, t)
+        acts = np.asarray(actions)
+        st = {k: np.asarray(v) for k, v in nxt._game._asdict().items()}
+        for i in range(n):
+            where = f"step {t} game {i}"
+            before = states[i]
+            s = before.apply_action(enc.to_action(int(acts[i])))
+            assert bool(ended.terminated[i]) == s.is_terminal() == bool(nxt.terminated[i]), where
+            np.testing.assert_allclose(ended.rewards[i], nxt.rewards[i], err_msg=where)
+            if s.is_terminal():
+                np.testing.assert_allclose(ended.rewards[i], s.returns(), rtol=1e-6, err_msg=where)
+                for q in range(P):
+                    want = enc.observation(s, q)
+                    assert (np.asarray(last_seen[i, q]) == want).all(), (
+                        where,
+                        q,
+                        np.asarray(last_seen[i, q]),
+                        want,
+                        enc.slices,
+                    )
+                last = int(ended.current_player[i])
+                assert (np.asarray(nxt.final_observation[i]) == last_seen[i, last]).all(), where
+                finished += 1
+                states[i] = _chance(s, [], game, game_events(core, st, i, keys[i], rolloff))
+                continue
+            assert not np.asarray(ended.rewards[i]).any(), where
+            assert not np.asarray(nxt.final_observation[i]).any(), where
+            if acts[i] >= core.num_bids + BID_BASE:  # a show: the re-rolled dice
+                s = _chance(s, None, game, _faces(st["hand"][i, before.current_player]))
+            elif s.current_player == CHANCE:
+                s = _chance(s, None, game, round_events(core, st, i))
+            states[i] = s
+        state = nxt
+    return finished
+
+
+def _check_decisions(enc: Any, state: Any, seen: np.ndarray, states: list[Any], t: int) -> None:
+    """Each game's player to act, legal mask, observation and every seat's view."""
+    mask, obs = np.asarray(state.legal_action_mask), np.asarray(state.observation)
+    player = np.asarray(state.current_player)
+    for i, s in enumerate(states):
+        where = f"step {t} game {i}"
+        assert s.current_player == player[i], where
+        legal = np.zeros(mask.shape[1], dtype=bool)
+        legal[enc.legal_indices(s)] = True
+        assert (mask[i] == legal).all(), where
+        assert (obs[i] == enc.observation(s, s.current_player)).all(), where
+        for q in range(seen.shape[1]):
+            assert (seen[i, q] == enc.observation(s, q)).all(), (where, q)

@@ -14,7 +14,7 @@ import pytest
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
 
-from jax_util import differential  # noqa: E402
+from jax_util import case_ids, differential  # noqa: E402
 from liarsdice.core.bidding import RulesError, preset  # noqa: E402
 from liarsdice.jax import JaxBiddingEnv, check_supported  # noqa: E402
 
@@ -54,7 +54,7 @@ CASES: list[tuple[str, int | None, dict[str, Any], int, int]] = [
 @pytest.mark.parametrize(
     ("name", "players", "options", "n", "steps"),
     CASES,
-    ids=[f"{c[0]}-{c[1]}-{'-'.join(f'{k}={v}' for k, v in c[2].items())}" for c in CASES],
+    ids=case_ids(CASES),
 )
 def test_random_games_replay_exactly_through_the_engine(
     name: str, players: int | None, options: dict[str, Any], n: int, steps: int

@@ -484,19 +484,34 @@ class JaxBiddingEnv:
 
     def observe(self, s: EnvState) -> Array:
         """The observation (float32) of the player to act: the encoding's vector."""
+        return self.view(s, s.player, jnp.bool_(True))
+
+    def view(self, s: EnvState, viewer: Array, acting: Array) -> Array:
+        """Seat ``viewer``'s observation (float32, the encoding's vector); ``acting``: a seat
+        is to act (false at a game's end, where the ``to_move`` block is zero)."""
         sl = self.encoding.slices
         P, B = self.num_players, self.num_bids
-        p = s.player
+        p = jnp.asarray(viewer, dtype=jnp.int32)
         # the one-hot head (seat, to_move, bid, bidder) as one comparison with an iota
         j = jnp.arange(sl["my_dice"].start, dtype=jnp.int32)
         bidder = sl["bidder"].start + (s.bidder - p) % P
-        head = (j == p) | (j == sl["to_move"].start)
+        head = (j == p) | (acting & (j == sl["to_move"].start + (s.player - p) % P))
         head |= (s.bid >= 0) & ((j == sl["bid"].start + s.bid) | (j == bidder))
         parts: list[Array] = [
             head.astype(jnp.float32),
             s.hand[p].astype(jnp.float32),  # my_dice
             self._relative(s.dice, p).astype(jnp.float32),  # dice
         ]
+        parts += self._optional_blocks(s, p)
+        if self.history:
+            made = self._relative(s.bids_made, p)
+            parts.append(made.reshape(P * B).astype(jnp.float32))
+        return jnp.concatenate(parts)
+
+    def _optional_blocks(self, s: EnvState, p: Array) -> list[Array]:
+        """The observation's blocks that only some rules have, from seat ``p``'s view."""
+        sl = self.encoding.slices
+        parts: list[Array] = []
         if "shown" in sl:
             parts.append(self._relative(s.shown, p).reshape(-1).astype(jnp.float32))
         if "stash" in sl:
@@ -513,10 +528,7 @@ class JaxBiddingEnv:
             parts.append(s.show_phase[None].astype(jnp.float32))
         if "scores" in sl:
             parts.append(self._relative(s.scores, p).astype(jnp.float32))
-        if self.history:
-            made = self._relative(s.bids_made, p)
-            parts.append(made.reshape(P * B).astype(jnp.float32))
-        return jnp.concatenate(parts)
+        return parts
 
     def _relative(self, x: Array, p: Array) -> Array:
         """``x`` (per seat, first axis) from seat ``p``'s view: row ``k`` is seat ``p + k``."""
@@ -525,7 +537,14 @@ class JaxBiddingEnv:
 
     def step(self, s: EnvState, action: Array, key: Array) -> StepResult:
         """The player to act takes ``action`` (a legal dense index; an illegal one is not
-        checked: use :meth:`legal_mask`); ``key`` draws any chance that follows."""
+        checked: use :meth:`legal_mask`); ``key`` draws any chance that follows. A finished
+        game starts the next one in the same call."""
+        return self.transition(s, action, key, reset=True)
+
+    def transition(self, s: EnvState, action: Array, key: Array, *, reset: bool) -> StepResult:
+        """:meth:`step`; with ``reset=False`` a finished game stays at its end (the last
+        round's hands and bid, the dice after the call: the engine's terminal state) and the
+        step draws nothing from ``key``."""
         a = jnp.asarray(action, dtype=jnp.int32)
         p = s.player
         b = a - BID_BASE
@@ -542,7 +561,7 @@ class JaxBiddingEnv:
         elif show is ShowReroll.BEFORE:
             to_show = (s.bid >= 0) & (s.hand[p].sum() >= 2)
             after_bid = after_bid._replace(show_phase=to_show, player=jnp.where(to_show, p, nxt))
-        called, reward, done, dice = self._resolve(s, a, key)
+        called, reward, done, dice = self._resolve(s, a, key, reset)
         is_bid = a >= BID_BASE
         if show is not ShowReroll.OFF:
             is_bid &= a < self._show_base
@@ -590,9 +609,12 @@ class JaxBiddingEnv:
         return out._replace(show_phase=jnp.bool_(False), player=nxt)
 
     # ------------------------------------------------------------- resolution
-    def _resolve(self, s: EnvState, a: Array, key: Array) -> tuple[EnvState, Array, Array, Array]:
+    def _resolve(
+        self, s: EnvState, a: Array, key: Array, reset: bool
+    ) -> tuple[EnvState, Array, Array, Array]:
         """The call ``a`` on the current bid, settled as the engine does: dice lost and won,
-        the game's end (rewards, the next game) or the next round's opener and roll."""
+        the game's end (rewards, the next game or, without ``reset``, the end state) or the
+        next round's opener and roll."""
         rules = self.rules
         P = self.num_players
         seats = self._seats
@@ -689,14 +711,25 @@ class JaxBiddingEnv:
         opener = opener.astype(jnp.int32)
         opener = jnp.where(new[opener] == 0, self._next_seat(new, opener), opener)
         words = self._words(key, self._num_words)
+        ended = self._ended(words, key, s, reset, new, scores)
         if rules.scoring is Scoring.SINGLE_ROUND:
-            return self._fresh(words, key, s), reward, over, new
+            return ended, reward, over, new
         going = self._round(
             words, s._replace(palifico=palifico, palifico_used=used, scores=scores), new, opener
         )
-        fresh_game = self._fresh(words, key, s)
-        state = jax.tree.map(lambda x, y: jnp.where(over, x, y), fresh_game, going)
+        state = jax.tree.map(lambda x, y: jnp.where(over, x, y), ended, going)
         return state, reward, over, new
+
+    def _ended(
+        self, words: Array, key: Array, s: EnvState, reset: bool, dice: Array, scores: Array
+    ) -> EnvState:
+        """The state after a game's last call: the next game's first (``reset``) or the end:
+        ``s`` with the dice and scores after the call, the caller among the callers, no
+        palifico round."""
+        if reset:
+            return self._fresh(words, key, s)
+        called = s.called | (self._seats == s.player)
+        return s._replace(dice=dice, scores=scores, called=called, palifico=jnp.bool_(False))
 
     def _fresh(self, words: Array, key: Array, s: EnvState) -> EnvState:
         """The next game's first state (the same words as a new round's: a game ends or a
