@@ -101,10 +101,22 @@ def test_illegal_actions_and_render_modes_are_refused() -> None:
         LiarsDiceAEC(rules="openspiel", render_mode="rgb_array")
 
 
-def test_the_gymnasium_environment_passes_gymnasiums_checker() -> None:
-    single = LiarsDiceGymEnv(
-        rules="perudo", players=3, dice=2, opponents="prob", render_mode="ansi", illegal_reward=-1
-    )
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"rules": "openspiel"}, {"rules": "poker-dice"}, {"rules": "room", "history": True}],
+)
+def test_the_gymnasium_environment_passes_gymnasiums_checker_as_constructed(
+    kwargs: dict[str, Any],
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker finds nothing to warn about...
+        # ...but that it cannot try other render modes of an environment made without a spec
+        warnings.filterwarnings("ignore", message=".*alternative render modes.*")
+        check_env(LiarsDiceGymEnv(**kwargs))
+
+
+def test_the_gymnasium_environment_passes_the_render_check() -> None:
+    single = LiarsDiceGymEnv(rules="perudo", players=3, dice=2, render_mode="ansi")
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message=".*render fps.*")
         warnings.filterwarnings("ignore", message=".*alternative render modes.*")
@@ -145,11 +157,26 @@ def test_the_gymnasium_environment_refuses_bad_input() -> None:
         LiarsDiceGymEnv(rules="perudo", opponents="nobody")
     with pytest.raises(ValueError, match="one per other seat"):
         LiarsDiceGymEnv(rules="perudo", players=3, opponents=["prob"])
-    single = LiarsDiceGymEnv(rules="openspiel")
-    single.reset(seed=1)
+    strict = LiarsDiceGymEnv(rules="openspiel", raise_illegal=True)
+    strict.reset(seed=1)
     with pytest.raises(ValueError, match="not legal"):
-        single.step(0)
-    lenient = LiarsDiceGymEnv(rules="openspiel", illegal_reward=-1.0)
+        strict.step(0)
+
+
+@pytest.mark.parametrize(("name", "players", "lowest"), [("openspiel", 2, -1.0), ("room", 3, -2.0)])
+def test_an_illegal_action_ends_the_episode_with_the_lowest_return(
+    name: str, players: int, lowest: float
+) -> None:
+    single = LiarsDiceGymEnv(rules=name, players=players)
+    assert single.illegal_reward == single.adapter.min_utility == lowest
+    _, info = single.reset(seed=1)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, done, truncated, info = single.step(illegal)
+    assert (reward, done, truncated, info["illegal_action"]) == (lowest, True, False, True)
+    with pytest.raises(ValueError, match="reset"):
+        single.step(illegal)
+    single.reset(seed=2)
+    assert single.state.current_player == 0
+    lenient = LiarsDiceGymEnv(rules="openspiel", illegal_reward=-3)
     lenient.reset(seed=1)
-    _, reward, done, _, info = lenient.step(0)
-    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
+    assert lenient.step(0)[1] == -3.0

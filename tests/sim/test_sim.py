@@ -12,7 +12,7 @@ import pytest
 from liarsdice.core.bidding import CHANCE, Game, IllegalActionError, RulesError, preset
 from liarsdice.core.bidding.rules import PRESETS
 from liarsdice.families.bidding.encoding import BiddingEncoding
-from liarsdice.sim.bidding import VectorEnv, check_supported
+from liarsdice.sim.bidding import WAIT, VectorEnv, check_supported
 
 
 def replay_check(env: VectorEnv, steps: int, seed: int) -> int:
@@ -127,6 +127,33 @@ def test_illegal_actions_are_refused_with_the_game_named() -> None:
         env.step(actions)
     with pytest.raises(ValueError, match="needs 4 actions"):
         env.step([8, 8])
+
+
+@pytest.mark.parametrize("name", ["perudo", "spot-on", "room"])
+def test_waiting_games_stay_put_and_restarted_games_start_afresh(name: str) -> None:
+    """WAIT leaves a game as it is while the others move (the Gymnasium vector environment
+    plays its opponents so); ``restart`` deals new games in the rows named."""
+    env = VectorEnv(name, 8, players=3, seed=2, history=True)
+    obs, info = env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(150):
+        wait = rng.random(8) < 0.5
+        actions = np.where(wait, WAIT, env.sample_actions(rng))
+        kept = (env.player.copy(), env.bid.copy(), env.dice.copy(), obs, info["action_mask"])
+        obs, rewards, terminated, _, info = env.step(actions)
+        assert (env.player[wait] == kept[0][wait]).all() and (env.bid[wait] == kept[1][wait]).all()
+        assert (env.dice[wait] == kept[2][wait]).all()
+        assert (obs[wait] == kept[3][wait]).all()
+        assert (info["action_mask"][wait] == kept[4][wait]).all()
+        assert not rewards[wait].any() and not terminated[wait].any()
+    env.step(np.full(8, WAIT))
+    obs, info = env.restart([1, 5])
+    assert (env.bid[[1, 5]] == -1).all() and (env.dice[[1, 5]] == env._start).all()
+    with pytest.raises(ValueError, match=r"rows 0\.\.7"):
+        env.restart([8])
+    actions = np.where(np.arange(8) == 3, 10**6, WAIT)
+    with pytest.raises(IllegalActionError, match="game 3"):
+        env.step(actions)
 
 
 @pytest.mark.parametrize(

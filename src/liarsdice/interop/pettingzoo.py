@@ -209,9 +209,13 @@ class LiarsDiceGymEnv(gymnasium.Env[Any, Any]):
     every other seat, or one per other seat in seat order). Observations are the seat's
     tensors; ``info["action_mask"]`` (and :meth:`action_masks`) gives the legal actions.
     The reward is the agent's return when the game ends (the bots finish the game when the
-    agent is out), zero before. An illegal action raises :class:`ValueError`, or, with
-    ``illegal_reward`` set, ends the episode with that reward. An episode is a game in which
-    the agent acts at least once (a game the others end first is skipped).
+    agent is out), zero before. An illegal action ends the episode with ``illegal_reward``
+    (default: the game's lowest return, :attr:`Adapter.min_utility
+    <liarsdice.families.adapter.Adapter.min_utility>`: as if the agent lost) and
+    ``info["illegal_action"]`` true, so that Gymnasium's checker and agents sampling the whole
+    action space run unchanged; ``raise_illegal=True`` raises :class:`ValueError` instead.
+    An episode is a game in which the agent acts at least once (a game the others end first
+    is skipped).
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012 (gymnasium's own attribute)
@@ -228,9 +232,13 @@ class LiarsDiceGymEnv(gymnasium.Env[Any, Any]):
         history: bool = False,
         render_mode: str | None = None,
         illegal_reward: float | None = None,
+        raise_illegal: bool = False,
     ) -> None:
         self.adapter = make_adapter(rules, players=players, dice=dice, faces=faces, options=options)
-        self.illegal_reward = illegal_reward
+        self.illegal_reward = (
+            self.adapter.min_utility if illegal_reward is None else float(illegal_reward)
+        )
+        self.raise_illegal = raise_illegal
         P = self.adapter.num_players
         if not 0 <= seat < P:
             raise ValueError(f"seat must be 0..{P - 1}")
@@ -300,12 +308,12 @@ class LiarsDiceGymEnv(gymnasium.Env[Any, Any]):
             raise ValueError("the game is over: call reset()")
         legal = self.adapter.legal_indices(self.state)
         if int(action) not in legal:
-            if self.illegal_reward is None:
+            if self.raise_illegal:
                 raise ValueError(f"action {action} is not legal: {legal}")
             obs, info = self._observe()
             info["illegal_action"] = True
             self.state = self.adapter.game.new_initial_state()  # over: reset() is due
-            return obs, float(self.illegal_reward), True, False, info
+            return obs, self.illegal_reward, True, False, info
         self.state = self.state.apply_action(self.adapter.to_action(int(action)))
         self._advance()
         over = self.state.current_player == TERMINAL

@@ -55,7 +55,7 @@ from liarsdice.core.errors import IllegalActionError, RulesError
 from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.families.tensors import Floats32
 
-__all__ = ["UNSUPPORTED", "VectorEnv", "check_supported"]
+__all__ = ["UNSUPPORTED", "WAIT", "VectorEnv", "check_supported"]
 
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
@@ -65,6 +65,10 @@ Floats = npt.NDArray[np.float64]
 #: hands (and, with Rich Man's Dice, dice are bought), or the calling advantage's pile lifts
 #: a seat above its starting dice.
 UNSUPPORTED = ("economy", "calling_advantage")
+
+#: The action that leaves a game as it is in a step (:meth:`VectorEnv.step`): its player to act
+#: waits while the other games move.
+WAIT = -1
 
 _NOT_OUT = 10**6  # a key larger than any seat distance or dice count
 _TABLE_BYTES = 16 * 2**20  # the most memory a lookup table may take
@@ -202,16 +206,24 @@ class VectorEnv:
 
         ``rewards`` is N x players (the engine's returns in the step that ends a game);
         ``terminated`` marks the games that ended (and were reset); ``truncated`` is all
-        false (games always end). Raises :class:`IllegalActionError` for an illegal action.
+        false (games always end). An action of :data:`WAIT` leaves its game as it is (no
+        move, zero rewards). Raises :class:`IllegalActionError` for an illegal action.
         """
         a = np.asarray(actions, dtype=np.int64).reshape(-1)
         N = self.num_envs
         if a.shape != (N,):
             raise ValueError(f"step needs {N} actions, not {a.shape[0]}")
         A = self.num_actions
-        in_range = bool(((a >= 0) & (a < A)).all())
-        if not in_range or not self._mask.reshape(-1).take(self._rows * A + a).all():
-            self._refuse(a)
+        in_range = (a >= 0) & (a < A)
+        waiting = None
+        if in_range.all():
+            if not self._mask.reshape(-1).take(self._rows * A + a).all():
+                self._refuse(a)
+        else:  # games told to wait (WAIT), or an action out of range
+            waiting = a == WAIT
+            legal = self._mask.reshape(-1).take(self._rows * A + np.where(in_range, a, 0))
+            if not (in_range & legal | waiting).all():
+                self._refuse(a)
         rewards = np.zeros((N, self.num_players), dtype=np.float64)
         terminated = np.zeros(N, dtype=np.bool_)
         bids = a >= BID_BASE
@@ -219,7 +231,10 @@ class VectorEnv:
             bids &= a < self._show_base
         if bids.any():
             self._bid(bids, a)
-        e = np.flatnonzero(a <= EXACT)
+        calls = a <= EXACT
+        if waiting is not None:
+            calls &= ~waiting
+        e = np.flatnonzero(calls)
         if len(e):
             self._call(e, a.take(e), rewards, terminated)
         if self._show is not ShowReroll.OFF:
@@ -234,10 +249,22 @@ class VectorEnv:
         truncated = np.zeros(N, dtype=np.bool_)
         return self._obs, rewards, terminated, truncated, self._info()
 
+    def restart(self, games: npt.ArrayLike) -> tuple[Floats32, dict[str, Any]]:
+        """Start new games in the rows ``games`` (indices), the others kept as they are:
+        ``(observations, info)`` as :meth:`reset` returns them."""
+        e = np.unique(np.asarray(games, dtype=np.int64).reshape(-1))
+        if len(e) and (e[0] < 0 or e[-1] >= self.num_envs):
+            raise ValueError(f"games must be rows 0..{self.num_envs - 1}")
+        if len(e):
+            self._new_games(e)
+            self._refresh()
+        return self._obs, self._info()
+
     def _refuse(self, a: Ints) -> None:
         """Raise :class:`IllegalActionError` for the first game whose action is illegal."""
         ok = (a >= 0) & (a < self.num_actions)
         ok[ok] = self._mask[self._rows[ok], a[ok]]
+        ok |= a == WAIT
         i = int(np.flatnonzero(~ok)[0])
         raise IllegalActionError(
             f"game {i}: action {int(a[i])} is not legal (legal: "
