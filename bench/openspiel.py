@@ -17,6 +17,9 @@ Three comparisons, each printed with its ratio (issue 41, point 1):
   ``liars_dice``, beside the same factor for a trivial Python game: OpenSpiel's own
   ``python_kuhn_poker`` against its C++ ``kuhn_poker`` (what a Python game's callbacks cost).
 
+Times are this process's CPU time (``time.process_time``): on a shared machine, what other
+work takes of the cores does not count against either side.
+
 ``--faces`` shrinks the dice of the algorithm comparisons (6: the full game; each Python CFR
 iteration then takes seconds)::
 
@@ -81,14 +84,15 @@ def playout(game: Any, rng: random.Random, *, in_place: bool) -> Play:
 
 
 def _slice(play: Play, seconds: float) -> tuple[int, float]:
-    """Games played in about ``seconds`` (the clock read every 5 games), and the time."""
+    """Games played in about ``seconds`` of CPU time (the clock read every 5 games), and
+    the time."""
     games = 0
-    start = time.perf_counter()
+    start = time.process_time()
     while True:
         for _ in range(5):
             play()
         games += 5
-        elapsed = time.perf_counter() - start
+        elapsed = time.process_time() - start
         if elapsed >= seconds:
             return games, elapsed
 
@@ -137,9 +141,9 @@ def part_playout(args: argparse.Namespace) -> list[str]:
 
 
 def _timed(call: Callable[[], Any]) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     call()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def _games(faces: int) -> list[tuple[str, tuple[Any, Any]]]:
