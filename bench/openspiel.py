@@ -16,6 +16,9 @@ Three comparisons, each printed with its ratio (issue 41, point 1):
 - ``cpp``: OpenSpiel's C++ ``pyspiel.CFRPlusSolver`` iterations on the binding against
   ``liars_dice``, beside the same factor for a trivial Python game: OpenSpiel's own
   ``python_kuhn_poker`` against its C++ ``kuhn_poker`` (what a Python game's callbacks cost).
+- ``rl``: episodes of OpenSpiel's ``rl_environment.Environment`` (information-state tensors
+  as observations, a uniform pick among the legal actions) on ``python_liars_dice`` against
+  ``liars_dice``, 1 die each, interleaved as the playouts are.
 
 Times are this process's CPU time (``time.process_time``): on a shared machine, what other
 work takes of the cores does not count against either side.
@@ -23,7 +26,7 @@ work takes of the cores does not count against either side.
 ``--faces`` shrinks the dice of the algorithm comparisons (6: the full game; each Python CFR
 iteration then takes seconds)::
 
-    python bench/openspiel.py [--parts playout,python,cpp] [--seconds 2] [--runs 3]
+    python bench/openspiel.py [--parts playout,rl,python,cpp] [--seconds 2] [--runs 3]
         [--faces 4] [--iterations 3]
 """
 
@@ -39,6 +42,7 @@ from typing import Any
 
 import pyspiel
 from open_spiel.python import policy as os_policy
+from open_spiel.python import rl_environment
 from open_spiel.python.algorithms import cfr
 from open_spiel.python.games import kuhn_poker  # noqa: F401  (registers python_kuhn_poker)
 
@@ -222,8 +226,42 @@ def part_cpp(args: argparse.Namespace) -> list[str]:
     return rows
 
 
+def rl_episodes(game: Any, rng: random.Random) -> Play:
+    """One episode of OpenSpiel's ``rl_environment`` with uniformly random actions."""
+    env = rl_environment.Environment(game, seed=rng.randrange(1 << 30))
+
+    def play() -> int:
+        steps = 0
+        step = env.reset()
+        while not step.last():
+            legal = step.observations["legal_actions"][step.observations["current_player"]]
+            step = env.step([legal[rng.randrange(len(legal))]])
+            steps += 1
+        return steps
+
+    return play
+
+
+def part_rl(args: argparse.Namespace) -> list[str]:
+    ours = los.load("openspiel", compat=True)
+    native = pyspiel.load_game("liars_dice")
+    mine, theirs = interleaved(
+        rl_episodes(ours, random.Random(args.seed)),
+        rl_episodes(native, random.Random(args.seed)),
+        args.runs, args.seconds, args.slice,
+    )  # fmt: skip
+    row = (
+        "| rl_environment episodes, random actions | python_liars_dice vs liars_dice, 1 die "
+        f"each | {statistics.median(mine):,.0f} episodes/s | {statistics.median(theirs):,.0f} "
+        f"episodes/s | speed {_ratio_cell(mine, theirs)} |"
+    )
+    print(row, flush=True)
+    return [row]
+
+
 PARTS: dict[str, Callable[[argparse.Namespace], list[str]]] = {
     "playout": part_playout,
+    "rl": part_rl,
     "python": part_python,
     "cpp": part_cpp,
 }
@@ -233,7 +271,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--parts", default="playout,python,cpp")
+    parser.add_argument("--parts", default="playout,rl,python,cpp")
     parser.add_argument("--seconds", type=float, default=2.0, help="per side and run (playout)")
     parser.add_argument("--slice", type=float, default=0.2, help="interleaving slice (s)")
     parser.add_argument("--runs", type=int, default=3)

@@ -200,9 +200,9 @@ def test_openspiel_exploitability_on_the_six_face_game_is_the_projects() -> None
 
 @pytest.mark.parametrize(("name", "sizes"), [("perudo", SMALL["perudo"]), ("poker-dice", {})])
 def test_the_python_shortcuts_answer_as_pyspiels_own_calls(name: str, sizes: Any) -> None:
-    """legal_actions, is_chance_node and information_state_string answer in Python what
-    pyspiel's C++ calls (which C++ algorithms take) answer, at every node of random games,
-    for every seat, errors included."""
+    """legal_actions, is_chance_node, information_state_string and the tensors answer in
+    Python what pyspiel's C++ calls (which C++ algorithms take) answer, at every node of
+    random games, for every seat, errors included."""
     game = los.load(name, **sizes)
     rng = np.random.default_rng(3)
     base = pyspiel.State
@@ -214,6 +214,8 @@ def test_the_python_shortcuts_answer_as_pyspiels_own_calls(name: str, sizes: Any
                 for ours, theirs in [
                     (state.legal_actions, base.legal_actions),
                     (state.information_state_string, base.information_state_string),
+                    (state.information_state_tensor, base.information_state_tensor),
+                    (state.observation_tensor, base.observation_tensor),
                 ]:
                     args = () if player is None else (player,)
                     try:

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pyspiel
@@ -86,7 +86,7 @@ __all__ = [
 
 GAME_NAME = "python_liarsdice"
 _MAX_PLAYERS = 12
-_LEGAL_MEMO_SIZE = 1 << 16
+_MEMO_SIZE = 1 << 16
 # the engine's player ids are pyspiel's: a state passes them on as they are
 assert (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)) == (CHANCE, TERMINAL)
 
@@ -186,6 +186,19 @@ class LiarsDiceGame(pyspiel.Game):  # type: ignore[misc]
         return Observer(self.adapter, iig_obs_type)
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _keep(memo: dict[_K, _V], key: _K, value: _V) -> _V:
+    """Keep ``value`` under ``key`` in a memo of at most :data:`_MEMO_SIZE` entries (one
+    that fills up starts again)."""
+    if len(memo) >= _MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
+    return value
+
+
 class _Node:
     """What a state holds, so that clones share it: the engine state, the node it came
     from, the move that led here (``(player, action)`` as the game presents them, chance
@@ -239,11 +252,15 @@ class _Shared:
             return list(actions)
         ids = self.legal_memo.get(actions)
         if ids is None:
-            if len(self.legal_memo) >= _LEGAL_MEMO_SIZE:
-                self.legal_memo.clear()
-            to_index = self.to_index
-            ids = self.legal_memo[actions] = sorted(to_index(a) for a in actions)
+            ids = _keep(self.legal_memo, actions, sorted(map(self.to_index, actions)))
         return list(ids)
+
+    def tensor(self, node: _Node, player: int, *, history: bool) -> list[float]:
+        """``player``'s information-state (``history``) or observation tensor, as floats."""
+        adapter = self.adapter
+        make = adapter.information_state if history else adapter.observation
+        values: list[float] = make(node.state, player).tolist()
+        return values
 
     def describe(self, node: _Node) -> str:
         """The state as ``str()`` prints it."""
@@ -377,6 +394,16 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         own call gives it, without its two C++-to-Python calls."""
         return self.information_state_string_of(self._seat(player))
 
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s (default: the player to act) information-state tensor, as pyspiel's
+        own call gives it (which first builds a new state to learn the tensor's size)."""
+        return self._node.shared.tensor(self._node, self._seat(player), history=True)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        """``player``'s (default: the player to act) observation tensor, as pyspiel's own
+        call gives it."""
+        return self._node.shared.tensor(self._node, self._seat(player), history=False)
+
     def _seat(self, player: int | None) -> int:
         """``player`` (default: the player to act), a seat, or pyspiel's error."""
         if player is None:
@@ -460,7 +487,8 @@ class _CompatShared(_Shared):
         self.actions = list(codec.actions)
         self.to_index = codec.to_index
         self.same_ids = False
-        self.dice_memo: dict[tuple[int, tuple[int, ...]], str] = {}
+        self.dice_text: dict[tuple[int, tuple[int, ...]], str] = {}
+        self.dice_bits: dict[tuple[int, tuple[int, ...]], list[float]] = {}
 
     def move_string(self, player: int, action: int) -> str:
         if player == CHANCE:
@@ -494,15 +522,25 @@ class _CompatShared(_Shared):
 
     def info_string(self, node: _Node, player: int) -> str:
         rolls, _, text = self._calls(node)
-        dice = self.dice_memo.get((player, rolls))
-        if dice is None:
-            if len(self.dice_memo) >= _LEGAL_MEMO_SIZE:
-                self.dice_memo.clear()
-            dice = self.dice_memo[(player, rolls)] = self.codec.info_string(player, rolls, ())
+        dice = self.dice_text.get((player, rolls))
+        if dice is None:  # the player's dice, kept per player and rolls
+            dice = _keep(self.dice_text, (player, rolls), self.codec.info_string(player, rolls, ()))
         return dice + text
 
     def describe(self, node: _Node) -> str:
         return self.codec.to_string(*self.record(node))
+
+    def tensor(self, node: _Node, player: int, *, history: bool) -> list[float]:
+        rolls, calls, _ = self._calls(node)
+        dice = self.dice_bits.get((player, rolls))
+        if dice is None:  # the seat and dice part, kept per player and rolls
+            bits = self.codec.tensor(player, rolls, ())[: -self.codec.num_actions]
+            dice = _keep(self.dice_bits, (player, rolls), bits)
+        out = dice + [0.0] * self.codec.num_actions
+        base = len(dice)
+        for action in calls if history else calls[-self.num_players :]:
+            out[base + action] = 1.0  # the observation: only the last two calls
+        return out
 
 
 class LiarsDiceCompatGame(LiarsDiceGame):
@@ -606,9 +644,7 @@ class CompatObserver:
 
     def set_from(self, state: LiarsDiceState, player: int) -> None:
         """Write ``player``'s tensor of ``state`` into :attr:`tensor`."""
-        shared = self.shared
-        last = 0 if self.perfect_recall else shared.num_players
-        self.tensor[:] = shared.codec.tensor(player, *shared.record(state.node), last=last)
+        self.tensor[:] = self.shared.tensor(state.node, player, history=self.perfect_recall)
 
     def string_from(self, state: LiarsDiceState, player: int) -> str:
         """``player``'s information-state string (``liars_dice`` has no observation
