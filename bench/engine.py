@@ -1,13 +1,22 @@
 """Speed of the rules engine, side by side with OpenSpiel's C++ ``liars_dice`` through pyspiel.
 
-Three loops, each written out on every side (pyspiel changes its state in place; ours returns
-a new immutable state). Every node, chance included, takes ``a = choice(state.legal_actions())``
-and chance outcomes count as actions, as in OpenSpiel's own benchmarks:
+Four loops, each written out on every side (pyspiel changes its state in place; ours returns
+a new immutable state); chance outcomes count as actions. By default the first:
+
+- ``spiel``: the loop RL code runs on OpenSpiel games (its examples and ``rl_environment``):
+  at a chance node ``outcomes, probs = zip(*state.chance_outcomes())`` and an outcome drawn
+  with those probabilities (``random.choices``); at a decision ``legal_actions()`` and the
+  player to act's ``information_state_tensor(player)`` read as a NumPy array
+  (``np.asarray(..., dtype=np.float32)``), a legal action taken; at the end ``returns()``.
+
+The others (``--loops returns,rl,playout`` or ``--loops all``) take
+``a = choice(state.legal_actions())`` at every node, chance included, as OpenSpiel's own
+benchmarks do:
 
 - ``returns``: OpenSpiel's loop: a new initial state, ``apply_action(choice(legal_actions()))``
   until terminal, then ``returns()`` (who won: the round is resolved).
 - ``rl``: a learner's loop: at every decision ``legal_actions()`` and the player to act's
-  ``information_state_tensor(player)`` (ours: a list of floats, the simulator's layout;
+  ``information_state_tensor(player)`` (ours: a FloatTensor, the simulator's layout;
   pyspiel's: its own ``liars_dice`` layout), at the end ``returns()``.
 - ``playout``: the earlier bench's loop, never asking who won (no ``returns()``): a random
   playout that stops at the terminal state.
@@ -26,7 +35,7 @@ interleaved the same way; loops it cannot run are skipped), e.g. the code before
     git worktree add /tmp/engine-old HEAD
     python bench/engine.py --baseline /tmp/engine-old/src
 
-    python bench/engine.py [--seconds 3] [--runs 3] [--slice 0.2] [--loops returns,rl,playout]
+    python bench/engine.py [--seconds 3] [--runs 3] [--slice 0.2] [--loops spiel|all|returns,...]
         [--baseline SRC]
 """
 
@@ -44,6 +53,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 # (label, preset, players, dice per player, pyspiel numdice or None)
 WORKLOADS: list[tuple[str, str, int, int, int | None]] = [
     ("openspiel, 1 die each", "openspiel", 2, 1, 1),
@@ -52,6 +63,7 @@ WORKLOADS: list[tuple[str, str, int, int, int | None]] = [
 ]
 
 LOOPS: dict[str, str] = {
+    "spiel": "RL loop: chance_outcomes(), legal, NumPy info-state tensor, returns()",
     "returns": "OpenSpiel's loop + returns()",
     "rl": "RL loop: legal + info-state tensor, returns()",
     "playout": "playout, no returns() (earlier bench)",
@@ -87,7 +99,9 @@ def ours_slice(
     from liarsdice.core.bidding import Game, preset
 
     game = Game(preset(preset_name, dice=dice), players)
-    choice = random.Random(seed).choice
+    rng = random.Random(seed)
+    choice, choices = rng.choice, rng.choices
+    asarray, float32 = np.asarray, np.float32
 
     def playout() -> int:
         actions = 0
@@ -119,7 +133,25 @@ def ours_slice(
         state.returns()
         return actions
 
-    return _timed({"playout": playout, "returns": returns, "rl": rl}[loop])
+    def spiel() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                action = choices(outcomes, probs)[0]
+            else:
+                player = state.current_player
+                legal = state.legal_actions()
+                asarray(state.information_state_tensor(player), dtype=float32)
+                action = choice(legal)
+            state = state.apply_action(action)
+            actions += 1
+        state.returns()
+        return actions
+
+    loops = {"playout": playout, "returns": returns, "rl": rl, "spiel": spiel}
+    return _timed(loops[loop])
 
 
 def pyspiel_slice(numdice: int, seed: int, loop: str = "returns") -> Slice | None:
@@ -133,7 +165,9 @@ def pyspiel_slice(numdice: int, seed: int, loop: str = "returns") -> Slice | Non
     except ImportError:
         return None
     game = pyspiel.load_game("liars_dice", {"numdice": numdice})
-    choice = random.Random(seed).choice
+    rng = random.Random(seed)
+    choice, choices = rng.choice, rng.choices
+    asarray, float32 = np.asarray, np.float32
 
     def playout() -> int:
         actions = 0
@@ -165,7 +199,25 @@ def pyspiel_slice(numdice: int, seed: int, loop: str = "returns") -> Slice | Non
         state.returns()
         return actions
 
-    return _timed({"playout": playout, "returns": returns, "rl": rl}[loop])
+    def spiel() -> int:
+        actions = 0
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+                action = choices(outcomes, probs)[0]
+            else:
+                player = state.current_player()
+                legal = state.legal_actions()
+                asarray(state.information_state_tensor(player), dtype=float32)
+                action = choice(legal)
+            state.apply_action(action)
+            actions += 1
+        state.returns()
+        return actions
+
+    loops = {"playout": playout, "returns": returns, "rl": rl, "spiel": spiel}
+    return _timed(loops[loop])
 
 
 class Worker:
@@ -283,7 +335,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="per side and run")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--slice", type=float, default=0.2, help="interleaving slice (s)")
-    parser.add_argument("--loops", default="returns,rl,playout", help="which loops, in order")
+    parser.add_argument("--loops", default="spiel", help="which loops, in order (all: every one)")
     parser.add_argument("--baseline", metavar="SRC", help="another checkout's src folder")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -291,7 +343,7 @@ def main() -> None:
     if args.worker:
         worker()
         return
-    loops = args.loops.split(",")
+    loops = list(LOOPS) if args.loops == "all" else args.loops.split(",")
     for loop in loops:
         if loop not in LOOPS:
             parser.error(f"unknown loop {loop!r}: one of {', '.join(LOOPS)}")

@@ -1,6 +1,8 @@
-"""``bench/engine.py`` runs its three loops (OpenSpiel's with ``returns()``, the RL loop with
-information-state tensors, the old playout) on every workload and prints its table (a tiny,
-quick run)."""
+"""``bench/engine.py`` runs its four loops (by default the RL loop as code written for
+OpenSpiel runs it: chance from ``chance_outcomes()``, NumPy information-state tensors,
+``returns()``; with ``--loops all`` also OpenSpiel's with ``returns()``, the RL loop with
+tensors as lists, the old playout) on every workload and prints its table (a tiny, quick
+run)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,23 @@ import sys
 from bench_util import BENCH, load_bench
 
 
-def test_the_bench_runs_every_loop_and_prints_its_table() -> None:
+def test_the_bench_times_the_spiel_loop_by_default() -> None:
     args = ["--seconds", "0.02", "--runs", "1", "--slice", "0.01"]
+    out = subprocess.run(
+        [sys.executable, str(BENCH / "engine.py"), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    table = out[out.index("| loop | workload |") :].splitlines()[2:]
+    bench = load_bench("engine")
+    assert len(table) == len(bench.WORKLOADS)
+    assert all(row.startswith(f"| {bench.LOOPS['spiel']} |") for row in table)
+
+
+def test_the_bench_runs_every_loop_and_prints_its_table() -> None:
+    args = ["--seconds", "0.02", "--runs", "1", "--slice", "0.01", "--loops", "all"]
     out = subprocess.run(
         [sys.executable, str(BENCH / "engine.py"), *args],
         capture_output=True,

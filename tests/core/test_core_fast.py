@@ -241,18 +241,21 @@ def test_illegal_moves_still_raise_on_the_fast_paths() -> None:
 
 def test_bench_engine_runs() -> None:
     """``bench/engine.py`` runs end to end (our engine, a baseline worker on this checkout,
-    and pyspiel when it is installed)."""
+    and pyspiel when it is installed): every loop with ``--loops all``."""
     out = subprocess.run(
         [
             sys.executable, str(ROOT / "bench" / "engine.py"), "--seconds", "0.05",
             "--runs", "1", "--slice", "0.05", "--baseline", str(ROOT / "src"),
+            "--loops", "all",
         ],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout  # fmt: skip
     assert "| loop | workload | liarsdice | pyspiel | ratio (per run) |" in out
     assert "classic, 4 players x 5 dice" in out
     assert "speed-up" in out
-    assert "RL loop" in out and "OpenSpiel's loop + returns()" in out
+    assert "RL loop: chance_outcomes(), legal, NumPy info-state tensor, returns()" in out
+    assert "RL loop: legal + info-state tensor" in out
+    assert "OpenSpiel's loop + returns()" in out and "playout, no returns()" in out
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}")

@@ -95,6 +95,9 @@ class Game(GameBase[State]):
         self._faces = faces
         self._roll_actions: tuple[int, ...] = tuple(range(1, faces + 1))
         self._seat_actions: tuple[int, ...] = tuple(range(self.num_players))
+        # and as (outcome, probability) pairs, which chance_outcomes() hands out as new lists
+        self._roll_outcomes = tuple((f, 1.0 / faces) for f in self._roll_actions)
+        self._seat_outcomes = tuple((p, 1.0 / self.num_players) for p in self._seat_actions)
         self._round_legal: dict[tuple[int, tuple[int, int]], list[tuple[int, ...] | None]] = {}
         self._rounds: dict[tuple[int, tuple[int, int], tuple[int, ...]], _Round] = {}
         self._simple = simple

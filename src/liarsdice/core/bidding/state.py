@@ -47,6 +47,7 @@ from liarsdice.core.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from liarsdice.core.bidding.game import Game
+    from liarsdice.core.bidding.tensors import FloatTensor
 
 
 class Phase(IntEnum):
@@ -499,13 +500,13 @@ class State(StateBase):
     # ---------------------------------------------------------------- chance
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(action, probability)`` for each outcome at a chance node."""
+        if self.phase is _P_ROLL:  # (the commonest: the deal)
+            return [*self.game._roll_outcomes]
         if self.player != CHANCE:
             return []
         if self.phase is _P_SETUP and not self.pending:
-            n = self.game.num_players
-            return [(p, 1.0 / n) for p in self.game._seat_actions]
-        faces = self.game._faces
-        return [(f, 1.0 / faces) for f in self.game._roll_actions]
+            return [*self.game._seat_outcomes]
+        return [*self.game._roll_outcomes]
 
     def sample_chance(self, rng: random.Random) -> int:
         """One chance outcome drawn with ``rng``."""
@@ -1145,16 +1146,18 @@ class State(StateBase):
         return head + rest + order
 
     # ---------------------------------------------------------------- tensors
-    def information_state_tensor(self, player: int | None = None) -> list[float]:
+    def information_state_tensor(self, player: int | None = None) -> FloatTensor:
         """``player``'s information-state tensor (default: the player to act), as OpenSpiel
         names it: the observation, then the round's bids by seat
-        (:meth:`Game.tensor_layout`; the batched simulator's ``history=True`` rows)."""
+        (:meth:`Game.tensor_layout`; the batched simulator's ``history=True`` rows): a
+        :class:`~liarsdice.core.bidding.tensors.FloatTensor`, floats in a C buffer that NumPy
+        reads in one copy, otherwise as the list of floats OpenSpiel's Python API returns."""
         encode = self.game._info_encoder
         if encode is None:
             encode = self.game.tensor_layout().encoders[1]
         return encode(self, self.player if player is None else player)
 
-    def observation_tensor(self, player: int | None = None) -> list[float]:
+    def observation_tensor(self, player: int | None = None) -> FloatTensor:
         """``player``'s observation tensor (default: the player to act), as OpenSpiel names
         it (the batched simulator's rows)."""
         encoders = self.game._encoders or self.game.tensor_layout().encoders

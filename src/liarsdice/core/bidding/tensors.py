@@ -4,7 +4,7 @@ Written once here and used by everything that encodes a bidding state: the core'
 :meth:`State.observation_tensor <liarsdice.core.bidding.state.State.observation_tensor>` and
 :meth:`State.information_state_tensor
 <liarsdice.core.bidding.state.State.information_state_tensor>` (lists of floats, as OpenSpiel's
-Python API returns them), the families' NumPy encoding
+Python API returns them: :class:`FloatTensor`), the families' NumPy encoding
 (:class:`~liarsdice.families.bidding.encoding.BiddingEncoding`, which the OpenSpiel and
 PettingZoo bindings use) and the batched simulator, whose vectorised encoder fills the same
 blocks (:attr:`TensorLayout.slices`). The layout is documented in
@@ -19,12 +19,23 @@ blocks (:attr:`TensorLayout.slices`). The layout is documented in
 >>> t = s.information_state_tensor(1)
 >>> t[layout.slices["my_dice"]], t[layout.slices["bidder"]]
 ([0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [0.0, 1.0])
+
+Each tensor is a :class:`FloatTensor`: the floats in a float32 C buffer, so that NumPy reads
+one in a single copy (``np.asarray(t)``, as a learner's loop does at every step), that otherwise
+behave as the lists of floats OpenSpiel's Python API returns:
+
+>>> import numpy as np
+>>> np.asarray(t, dtype=np.float32)[layout.slices["bidder"]]
+array([0., 1.], dtype=float32)
+>>> t == t.tolist(), len(t), t[layout.slices["seat"]]
+(True, 50, [0.0, 1.0])
 """
 
 from __future__ import annotations
 
+import array
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex, overload
 
 from liarsdice.core.bidding.actions import BID_BASE, BUY, SHOW_BASE
 from liarsdice.core.bidding.rules import Economy, Resolution, Scoring, ShowReroll, Stash
@@ -34,10 +45,63 @@ if TYPE_CHECKING:
     from liarsdice.core.bidding.game import Game
     from liarsdice.core.bidding.view import PlayerView
 
-__all__ = ["Encoder", "TensorLayout"]
+__all__ = ["Encoder", "FloatTensor", "TensorLayout"]
 
-Encoder = Callable[[Any, int], list[float]]
-"""An encoder: (state, seat) -> the seat's tensor, a list of floats."""
+if TYPE_CHECKING:
+    _Floats = array.array[float]
+else:
+    _Floats = array.array
+
+
+class FloatTensor(_Floats):
+    """A tensor: its floats in a C buffer of float32 (``array.array("f")``: every value of
+    these tensors is a small integer, exact in float32, the type of OpenSpiel's C++ tensors
+    and of the project's NumPy encodings), which NumPy reads in one copy through the buffer
+    protocol instead of one Python float at a time, with a list's ways where they differ: it
+    equals a list (or tuple) of the same floats, its slices are lists, it prints as a list,
+    and its items are Python floats. ``np.asarray(t)`` is ``float32``. (Not JSON:
+    ``tolist()`` is.)
+
+    >>> t = FloatTensor("f", [0.0, 1.0, 2.0])
+    >>> t, t[1:], t[2], t == [0.0, 1.0, 2.0], [0.0, 1.0, 2.0] == t, t != (0.0, 1.0, 2.0)
+    ([0.0, 1.0, 2.0], [1.0, 2.0], 2.0, True, True, False)
+    """
+
+    __slots__ = ()
+
+    # (slices are lists: the superclass's are arrays)
+    @overload  # type: ignore[override]
+    def __getitem__(self, key: SupportsIndex) -> float: ...
+    @overload
+    def __getitem__(self, key: slice) -> list[float]: ...
+    def __getitem__(self, key: SupportsIndex | slice) -> float | list[float]:
+        if isinstance(key, slice):
+            return _getitem(self, key).tolist()
+        return _getitem(self, key)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list | tuple):
+            return self.tolist() == list(other)
+        return _eq(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return repr(self.tolist())
+
+    def copy(self) -> FloatTensor:
+        """A new tensor of the same floats (as ``list.copy``)."""
+        return FloatTensor("f", self)
+
+
+_getitem = array.array.__getitem__
+_eq = array.array.__eq__
+
+Encoder = Callable[[Any, int], FloatTensor]
+"""An encoder: (state, seat) -> the seat's tensor, a :class:`FloatTensor`."""
 
 _ROLL = Phase.ROLL
 _OVER = Phase.OVER
@@ -105,7 +169,7 @@ class TensorLayout:
         self._bidder = sl["bidder"].start
         self._history = sl["history"].start
         # (viewer, hidden dice, every seat's dice, history?) -> the tensor's fixed part
-        self._templates: dict[tuple[int, tuple[int, ...], tuple[int, ...], bool], list[float]]
+        self._templates: dict[tuple[int, tuple[int, ...], tuple[int, ...], bool], FloatTensor]
         self._templates = {}
         self._recurring = game._few_deals  # whether round tables recur (few deals)
         self.encoders = self._encoders()
@@ -119,20 +183,20 @@ class TensorLayout:
         self._templates = {}
         self.encoders = self._encoders()
 
-    def encode(self, state: Any, player: int, history: bool) -> list[float]:
+    def encode(self, state: Any, player: int, history: bool) -> FloatTensor:
         """``player``'s observation (``history``: information state) tensor of ``state``."""
         return self.encoders[history](state, player)
 
     def _encoders(self) -> tuple[Encoder, Encoder]:
         """The observation and the information-state encoders of this game (``state``,
-        ``seat``) -> list of floats."""
+        ``seat``) -> :class:`FloatTensor`."""
         if not self.plain:
 
-            def observation(state: Any, player: int) -> list[float]:
+            def observation(state: Any, player: int) -> FloatTensor:
                 _check(player, self.players)
                 return self._encode_view(state, player, False)
 
-            def information_state(state: Any, player: int) -> list[float]:
+            def information_state(state: Any, player: int) -> FloatTensor:
                 _check(player, self.players)
                 return self._encode_view(state, player, True)
 
@@ -142,13 +206,13 @@ class TensorLayout:
     # ------------------------------------------------------------ the short encoder
     def _template(
         self, player: int, hand: tuple[int, ...], dice: tuple[int, ...], history: bool
-    ) -> list[float]:
+    ) -> FloatTensor:
         """The blocks that stay put through a round: the seat, the viewer's dice and every
         seat's dice count (the rest zeros)."""
         key = (player, hand, dice, history)
-        out = self._templates.get(key)
-        if out is not None:
-            return out
+        kept = self._templates.get(key)
+        if kept is not None:
+            return kept
         P = self.players
         sl = self.slices
         out = [0.0] * (self.info_size if history else self.size)
@@ -159,10 +223,11 @@ class TensorLayout:
         base = sl["dice"].start
         for seat, d in enumerate(dice):
             out[base + (seat - player) % P] = float(d)
+        tensor = FloatTensor("f", out)
         if len(self._templates) >= _MAX_TEMPLATES:
             self._templates.clear()
-        self._templates[key] = out
-        return out
+        self._templates[key] = tensor
+        return tensor
 
     def _plain(self, history: bool) -> Encoder:
         """The short encoder of a game with the plain blocks only (one per tensor: the
@@ -182,15 +247,16 @@ class TensorLayout:
         history_of = [history_at + k * B for k in range(P)]
         # The fixed part, kept per round table (tables are never changed once a state
         # holds them): one list per seat, built on first use.
-        by_table: dict[Any, list[list[float] | None]] = {}
+        by_table: dict[Any, list[FloatTensor | None]] = {}
         # (kept only where tables recur, the first deals of games with few; else only the
         # last table's, which a game's states read one round at a time)
         recurring = self._recurring
-        last: list[tuple[Any, list[list[float] | None]]] = [(None, [])]
+        last: list[tuple[Any, list[FloatTensor | None]]] = [(None, [])]
         # and across tables, by dice counts, seat and hand
-        known: dict[tuple[int, ...], list[dict[tuple[int, ...], list[float]]]] = {}
+        known: dict[tuple[int, ...], list[dict[tuple[int, ...], FloatTensor]]] = {}
+        new = FloatTensor  # FloatTensor("f", base): a copy of the buffer
 
-        def encode(state: Any, player: int) -> list[float]:
+        def encode(state: Any, player: int) -> FloatTensor:
             if not 0 <= player < P:
                 raise ValueError(f"no seat {player} to encode")
             t = state.table
@@ -218,7 +284,7 @@ class TensorLayout:
                 if base is None:
                     base = seats[player][hand] = template(player, hand, t.dice, history)
                 kept[player] = base
-            out = base.copy()
+            out = new("f", base)
             mover = state.player
             bid = state.bid
             if mover >= 0:
@@ -244,7 +310,7 @@ class TensorLayout:
         return encode
 
     # ---------------------------------------------------------- the general encoder
-    def _encode_view(self, state: Any, player: int, history: bool) -> list[float]:
+    def _encode_view(self, state: Any, player: int, history: bool) -> FloatTensor:
         """Every block, from ``player``'s view of ``state``."""
         out = [0.0] * (self.info_size if history else self.size)
         space = self.game.space
@@ -303,7 +369,7 @@ class TensorLayout:
             base = sl["history"].start
             for seat, bid in view.bids:
                 out[base + rel(seat) * self.num_bids + space.ids[bid]] = 1.0
-        return out
+        return FloatTensor("f", out)
 
 
 def _check(player: int, players: int) -> None:
