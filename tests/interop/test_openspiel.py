@@ -238,3 +238,22 @@ def test_a_list_of_legal_actions_is_the_callers_own(name: str) -> None:
     legal = state.legal_actions()
     legal.clear()
     assert state.legal_actions() and state.clone().legal_actions() == state.legal_actions()
+
+
+def test_a_serialized_state_carries_its_moves_not_its_memos() -> None:
+    game = los.load("perudo", players=3)
+    rng = np.random.default_rng(5)
+    state = game.new_initial_state()
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        for p in range(3):
+            state.information_state_string(p)
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    text = state.serialize()
+    assert len(text) < 20_000  # the rules and the moves (the memos stay behind)
+    again = game.deserialize_state(text)
+    assert str(again) == str(state)
+    assert [again.information_state_string(p) for p in range(3)] == [
+        state.information_state_string(p) for p in range(3)
+    ]

@@ -220,6 +220,24 @@ class _Node:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self  # pyspiel clones a Python state by deep-copying its attributes
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (``state.serialize()``) as its game and moves, replayed when loaded."""
+        moves: list[tuple[int, int]] = []
+        node = self
+        while node.parent is not None and node.move is not None:
+            moves.append(node.move)
+            node = node.parent
+        return (_replay, (self.shared, tuple(reversed(moves))))
+
+
+def _replay(shared: _Shared, moves: tuple[tuple[int, int], ...]) -> _Node:
+    """The node that ``moves`` (as the game presents them) reach from the first state."""
+    node = shared.root
+    for player, action in moves:
+        state = node.state.apply_action(shared.engine_move(player, action))
+        node = _Node(state, node, (player, action), shared)
+    return node
+
 
 class _Shared:
     """What all the states of one game share, never copied with them: the adapter, the
@@ -239,6 +257,13 @@ class _Shared:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Shared:
         return self  # pyspiel clones a Python state by deep-copying its attributes
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.adapter,))  # pickled without its memos
+
+    def engine_move(self, player: int, action: int) -> int:
+        """The engine's action of ``player``'s ``action`` as the game presents it."""
+        return action if player == CHANCE else self.actions[action]
 
     @property
     def identity(self) -> bool:
@@ -489,6 +514,9 @@ class _CompatShared(_Shared):
         self.same_ids = False
         self.dice_text: dict[tuple[int, tuple[int, ...]], str] = {}
         self.dice_bits: dict[tuple[int, tuple[int, ...]], list[float]] = {}
+
+    def engine_move(self, player: int, action: int) -> int:
+        return action + 1 if player == CHANCE else self.actions[action]  # a die's face
 
     def move_string(self, player: int, action: int) -> str:
         if player == CHANCE:
