@@ -170,17 +170,28 @@ def test_max_steps_truncates_and_auto_reset_resets_a_truncated_game() -> None:
     assert (np.asarray(last.final_observation)[cut] == np.asarray(plain[-1].observation)[cut]).all()
 
 
-def test_the_fused_auto_reset_equals_the_wrapper_of_any_step_and_init() -> None:
-    """``auto_reset(env.step, env.init)`` is fused (the next game's internals chosen before
-    the observation is built); on other functions it wraps them as pgx's: the same states,
-    illegal actions, truncations and resets included."""
-    env = Env("perudo", players=3, max_steps=12)
-    n = 24
+@pytest.mark.parametrize(
+    ("name", "options", "max_steps"),
+    [
+        ("perudo", {}, None),
+        ("perudo", {}, 12),
+        ("room", {"dice": 2}, None),  # all-call: calls that wait
+        ("classic", {"dice": 3, "show_reroll": "before", "exact": "calza"}, None),  # shows
+    ],
+)
+def test_the_fused_auto_reset_equals_the_wrapper_of_any_step_and_init(
+    name: str, options: dict[str, Any], max_steps: int | None
+) -> None:
+    """``auto_reset(env.step, env.init)`` is fused (one roll for the next round or game,
+    one observation); on other functions it wraps them as pgx's: the same states, illegal
+    actions, truncations and resets included."""
+    env = Env(preset(name, **options), players=3, max_steps=max_steps)
+    n = 16
     fused = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
     wrapped = jax.jit(jax.vmap(auto_reset(lambda s, a, k: env.step(s, a, k), env.init)))
     a, b = _batch(env, n), _batch(env, n)
     pick = jax.jit(jax.vmap(env.core.sample_action))
-    for t in range(40):
+    for t in range(30):
         keys = jax.random.split(jax.random.key(t), n)
         actions = pick(a._game, keys).at[t % n].set(999 if t % 3 else 0)
         a, b = fused(a, actions, keys), wrapped(b, actions, keys)

@@ -545,6 +545,14 @@ class JaxBiddingEnv:
         """:meth:`step`; with ``reset=False`` a finished game stays at its end (the last
         round's hands and bid, the dice after the call: the engine's terminal state) and the
         step draws nothing from ``key``."""
+        return self.transition_ending(s, action, key, reset=reset)[0]
+
+    def transition_ending(
+        self, s: EnvState, action: Array, key: Array, *, reset: bool, force: Array | None = None
+    ) -> tuple[StepResult, EnvState]:
+        """:meth:`transition`, and the end state (the engine's terminal state) where the
+        action ends the game; with ``reset``, ``force`` (bool) starts the next game in place of
+        whatever the action leads to (the same single roll)."""
         a = jnp.asarray(action, dtype=jnp.int32)
         p = s.player
         b = a - BID_BASE
@@ -561,7 +569,8 @@ class JaxBiddingEnv:
         elif show is ShowReroll.BEFORE:
             to_show = (s.bid >= 0) & (s.hand[p].sum() >= 2)
             after_bid = after_bid._replace(show_phase=to_show, player=jnp.where(to_show, p, nxt))
-        called, reward, done, dice = self._resolve(s, a, key, reset)
+        called, reward, done, dice, end = self._resolve(s, a, key, reset, force)
+        keep = jnp.bool_(True) if force is None else ~force  # bids and shows stand
         is_bid = a >= BID_BASE
         if show is not ShowReroll.OFF:
             is_bid &= a < self._show_base
@@ -570,11 +579,11 @@ class JaxBiddingEnv:
             marked = s.called | (self._seats == p)
             wait = marked.sum() < (s.dice > 0).sum() - 1
             waiting = s._replace(called=marked, player=nxt)
-            called = jax.tree.map(lambda x, y: jnp.where(wait, x, y), waiting, called)
+            called = jax.tree.map(lambda x, y: jnp.where(wait & keep, x, y), waiting, called)
             reward = jnp.where(wait, 0.0, reward)
             done = done & ~wait
             dice = jnp.where(wait, s.dice, dice)
-        state = jax.tree.map(lambda x, y: jnp.where(is_bid, x, y), after_bid, called)
+        state = jax.tree.map(lambda x, y: jnp.where(is_bid & keep, x, y), after_bid, called)
         if show is not ShowReroll.OFF:
             # a show, or (before) declining to show: no call, the round goes on
             other = self._show(s, a, key, nxt)
@@ -584,11 +593,12 @@ class JaxBiddingEnv:
                 other = jax.tree.map(lambda x, y: jnp.where(a == NO_SHOW, x, y), declined, other)
                 is_bid |= a == NO_SHOW
             moved = (a >= self._show_base) | (a == NO_SHOW)
-            state = jax.tree.map(lambda x, y: jnp.where(moved, x, y), other, state)
+            state = jax.tree.map(lambda x, y: jnp.where(moved & keep, x, y), other, state)
         zero = jnp.zeros_like(reward)
-        return StepResult(
+        out = StepResult(
             state, jnp.where(is_bid, zero, reward), done & ~is_bid, jnp.where(is_bid, s.dice, dice)
         )
+        return out, end
 
     def _show(self, s: EnvState, a: Array, key: Array, nxt: Array) -> EnvState:
         """The player to act shows show ``a``'s dice and re-rolls the rest of its hidden dice."""
@@ -610,11 +620,12 @@ class JaxBiddingEnv:
 
     # ------------------------------------------------------------- resolution
     def _resolve(
-        self, s: EnvState, a: Array, key: Array, reset: bool
-    ) -> tuple[EnvState, Array, Array, Array]:
+        self, s: EnvState, a: Array, key: Array, reset: bool, force: Array | None
+    ) -> tuple[EnvState, Array, Array, Array, EnvState]:
         """The call ``a`` on the current bid, settled as the engine does: dice lost and won,
         the game's end (rewards, the next game or, without ``reset``, the end state) or the
-        next round's opener and roll."""
+        next round's opener and roll; ``force``: start the next game anyway. Also the end
+        state (the engine's terminal state) where the call ends the game."""
         rules = self.rules
         P = self.num_players
         seats = self._seats
@@ -711,35 +722,39 @@ class JaxBiddingEnv:
         opener = opener.astype(jnp.int32)
         opener = jnp.where(new[opener] == 0, self._next_seat(new, opener), opener)
         words = self._words(key, self._num_words)
-        ended = self._ended(words, key, s, reset, new, scores)
-        if rules.scoring is Scoring.SINGLE_ROUND:
-            return ended, reward, over, new
-        going = self._round(
-            words, s._replace(palifico=palifico, palifico_used=used, scores=scores), new, opener
-        )
-        state = jax.tree.map(lambda x, y: jnp.where(over, x, y), ended, going)
-        return state, reward, over, new
-
-    def _ended(
-        self, words: Array, key: Array, s: EnvState, reset: bool, dice: Array, scores: Array
-    ) -> EnvState:
-        """The state after a game's last call: the next game's first (``reset``) or the end:
-        ``s`` with the dice and scores after the call, the caller among the callers, no
-        palifico round."""
-        if reset:
-            return self._fresh(words, key, s)
-        called = s.called | (self._seats == s.player)
-        return s._replace(dice=dice, scores=scores, called=called, palifico=jnp.bool_(False))
-
-    def _fresh(self, words: Array, key: Array, s: EnvState) -> EnvState:
-        """The next game's first state (the same words as a new round's: a game ends or a
-        round starts, never both)."""
-        base = s._replace(
+        end = s._replace(
+            dice=new,
+            scores=scores,
+            called=s.called | (seats == caller),
             palifico=jnp.bool_(False),
-            palifico_used=jnp.zeros_like(s.palifico_used),
-            scores=jnp.zeros_like(s.scores),
         )
-        return self._round(words, base, self._start, self._first_opener(words, key))
+        going = s._replace(palifico=palifico, palifico_used=used, scores=scores)
+        if reset:  # one roll: the next round's or (when over or forced) the next game's
+            restart = over if force is None else over | force
+            state = self._roll_round(words, key, restart, going, new, opener)
+        elif rules.scoring is Scoring.SINGLE_ROUND:
+            state = end
+        else:
+            state = self._round(words, going, new, opener)
+            state = jax.tree.map(lambda x, y: jnp.where(over, x, y), end, state)
+        return state, reward, over, new, end
+
+    def _roll_round(
+        self, words: Array, key: Array, restart: Array, going: EnvState, dice: Array, opener: Array
+    ) -> EnvState:
+        """A new round of ``going`` with ``dice`` and ``opener`` or, where ``restart``, the
+        next game's first state (the same words: a game ends or a round starts, never
+        both), rolled once."""
+        fresh = going._replace(
+            palifico=jnp.bool_(False),
+            palifico_used=jnp.zeros_like(going.palifico_used),
+            scores=jnp.zeros_like(going.scores),
+        )
+        base = jax.tree.map(lambda x, y: jnp.where(restart, x, y), fresh, going)
+        first = self._first_opener(words, key)
+        return self._round(
+            words, base, jnp.where(restart, self._start, dice), jnp.where(restart, first, opener)
+        )
 
 
 def _mix(x: Array) -> Array:
