@@ -183,3 +183,8 @@ def test_room_scoring_is_general_sum_and_the_rest_zero_sum(rules: str, utility: 
     assert game.utility_sum() == (0.0 if zero_sum else None)
     # the loaded game's own type, not only the registry's (the default game's, zero-sum)
     assert pyspiel.load_game(str(game)).get_type().utility == utility
+
+
+def test_openspiels_random_simulation_passes() -> None:
+    game = los.load("openspiel", compat=True, dice=2, faces=4)
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
