@@ -241,7 +241,15 @@ def test_runtime_dependencies_cover_what_the_program_imports() -> None:
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.add(node.module.split(".")[0])
     third_party = found - set(sys.stdlib_module_names) - {"liarsdice"}
-    optional = {"pyspiel", "pettingzoo", "gymnasium", "asyncpg", "ray", "jax"}  # extras
+    optional = {
+        "pyspiel",
+        "open_spiel",
+        "pettingzoo",
+        "gymnasium",
+        "asyncpg",
+        "ray",
+        "jax",
+    }  # extras
     optional.add("babel")  # the catalogues' build (liarsdice.i18n.build): a dev tool
     distribution = {
         "prometheus_client": "prometheus-client",
