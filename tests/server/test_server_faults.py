@@ -87,7 +87,7 @@ def _settings(url: str) -> Settings:
         bot_delay=0.0,
         reveal_seconds=0.0,
         grace_period=1000.0,
-        store_timeout=0.5,
+        store_timeout=2.0,  # a hung write gives up; a loaded machine still answers
         store_retry=0.05,
     )
 
