@@ -317,12 +317,20 @@ def test_an_unknown_address_is_a_friendly_page(browser: Browser, server: str) ->
     page = e2e.new_page(browser)
     response = page.goto(server + "/no/such/page")
     assert response is not None and response.status == 404
-    assert "There is no page here" in page.inner_text("h1")
-    assert "detail" not in page.content()
+    assert "There is no page here" in page.inner_text("#not-found-h")
+    assert '{"detail"' not in page.content()
     assert e2e.axe_serious(page) == []
     e2e.screenshot(page, "polish-404.png")
-    page.click("#back-to-lobby")
+    page.click("#lobby-from-not-found")
     page.wait_for_selector("#create-preset option", state="attached")
+    # in the reader's language, as every page of the app
+    spanish = e2e.new_page(browser, locale="es-ES")
+    response = spanish.goto(server + "/r/x/y/z")
+    assert response is not None and response.status == 404
+    assert spanish.inner_text("#not-found-h") == "Aquí no hay ninguna página"
+    assert spanish.title().startswith("Página no encontrada")
+    e2e.no_page_errors(spanish)
+    spanish.context.close()
     api = page.request.get(server + "/api/no/such/thing")
     assert api.status == 404 and api.json()["data"]["code"] == "not_found"
     e2e.no_page_errors(page)

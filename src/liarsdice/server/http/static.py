@@ -81,13 +81,15 @@ def wants_page(request: Request) -> bool:
 
 async def unknown_address(request: Request, exc: HTTPException) -> Response:
     """An HTTP error that no endpoint raised itself (Starlette's: no such route, a method not
-    allowed): a page a browser asked for gets a friendly HTML page linking back to the lobby
-    (status 404); anything else the API's error envelope (``not_found``,
-    ``method_not_allowed``), never the framework's bare ``{"detail": ...}``."""
+    allowed): a page a browser asked for gets the app's page, which says there is no page
+    here and links back to the lobby, in the reader's language (status 404); anything else
+    the API's error envelope (``not_found``, ``method_not_allowed``), never the framework's
+    bare ``{"detail": ...}``."""
     if isinstance(exc.detail, dict):  # one of ours: the envelope already
         return error_response(exc.status_code, exc.detail, exc.headers)
     if exc.status_code == 404 and wants_page(request):
-        found = _static_file("notfound.html")
+        # the app's one page, which says so in the reader's language (it reads the path)
+        found = _static_file("index.html")
         assert found is not None
         return Response(found[0], status_code=404, media_type=found[1])
     if exc.status_code == 404:

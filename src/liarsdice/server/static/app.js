@@ -1199,6 +1199,12 @@ async function openReplay(game, opener) {
 
 // ---------------------------------------------------------------- start
 
+/** An address the app does not know (the server sent this page with status 404). */
+function showNotFound() {
+  $("not-found").hidden = false;
+  document.title = _("Page not found · Liar's Dice");
+}
+
 wireSound();
 wireRulesDialog();
 showMe();
@@ -1208,4 +1214,5 @@ if ((route = /^\/r\/([^/]+)\/?$/.exec(path))) startRoom(decodeURIComponent(route
 else if ((route = /^\/r\/([^/]+)\/replay\/(\d+)\/?$/.exec(path))) startReplayPage($("main"), decodeURIComponent(route[1]), Number(route[2]), { announce, showError });
 else if (/^\/leaderboard\/?$/.test(path)) startLeaderboard($("leaderboard"), showError);
 else if ((route = /^\/p\/([^/]+)\/?$/.exec(path))) startPlayer($("player"), decodeURIComponent(route[1]), showError);
-else startLobby();
+else if (path === "/") startLobby();
+else showNotFound();
