@@ -9,8 +9,9 @@ then its observation and mask); and :class:`liarsdice.sim.bidding.VectorEnv` on 
 preset at the same ``N``, in the same run. A *transition* is one game's decision. Prints ONE
 JSON line: ``transitions_per_s`` (the pgx-shaped step), ``core_transitions_per_s``,
 ``numpy_transitions_per_s``, ``ratio`` (pgx-shaped / NumPy), ``core_ratio`` (pgx-shaped /
-core), ``envs``, ``platform`` (``jax.default_backend()``: cpu, gpu or tpu) and the compile
-times.
+core), the same per second of the process's CPU time (``cpu_...``: steadier when other work
+shares the machine), ``envs``, ``platform`` (``jax.default_backend()``: cpu, gpu or tpu) and
+the compile times.
 
 ``--sweep`` measures the pgx-shaped step at N = 2^12 .. 2^20 (``--max-log2`` caps it; the
 NumPy simulator is measured up to 2^16 only) and prints one line with a ``sweep`` list: for a
@@ -110,36 +111,40 @@ class JaxRun:
         self.calls += 1
         self.carry = self._run(self.carry, jax.random.fold_in(self.key, self.calls))
 
-    def rate(self, seconds: float) -> tuple[float, float]:
-        """Play for about ``seconds``: (transitions/s, games/s)."""
+    def rate(self, seconds: float) -> tuple[float, float, float]:
+        """Play for about ``seconds``: (transitions per second of wall time, per second of
+        this process's CPU time, games per second of wall time)."""
         jax.block_until_ready(self.carry)
         games0, calls = int(self.carry[1]), 0
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         while True:
             self._call()
             calls += 1
             jax.block_until_ready(self.carry)
             if time.perf_counter() - start >= seconds:
                 break
-        elapsed = time.perf_counter() - start
-        return calls * self.chunk * self.n / elapsed, (int(self.carry[1]) - games0) / elapsed
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        done = calls * self.chunk * self.n
+        return done / elapsed, done / cpu, (int(self.carry[1]) - games0) / elapsed
 
 
-def numpy_rate(env: VectorEnv, seconds: float, seed: int) -> float:
-    """The NumPy simulator's random play for about ``seconds``: transitions/s."""
+def numpy_rate(env: VectorEnv, seconds: float, seed: int) -> tuple[float, float]:
+    """The NumPy simulator's random play for about ``seconds``: transitions per second of
+    wall time and of CPU time."""
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     for _ in range(10):
         env.step(env.sample_actions(rng))
     steps = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     while True:
         for _ in range(10):
             env.step(env.sample_actions(rng))
         steps += 10
         if time.perf_counter() - start >= seconds:
             break
-    return steps * env.num_envs / (time.perf_counter() - start)
+    done = steps * env.num_envs
+    return done / (time.perf_counter() - start), done / (time.process_time() - cpu)
 
 
 def pin(cpu: int | None) -> int | None:
@@ -155,36 +160,39 @@ def pin(cpu: int | None) -> int | None:
 
 def measure(args: argparse.Namespace, env: Env, n: int, others: bool) -> dict[str, Any]:
     """Interleaved repetitions at batch size ``n`` of the pgx-shaped step and, with
-    ``others``, the core step and the NumPy simulator: medians (and every run)."""
+    ``others``, the core step and the NumPy simulator: medians (and every run), per second
+    of wall time and (``cpu_``) of this process's CPU time (steadier on a shared machine)."""
     runs = {"pgx": JaxRun(env, n, args.chunk, args.seed)}
     if others:
         runs["core"] = JaxRun(env, n, args.chunk, args.seed, api="core")
     sim = VectorEnv(args.preset, n, players=args.players, seed=args.seed) if others else None
-    rates: dict[str, list[float]] = {name: [] for name in [*runs, "numpy"]}
+    wall: dict[str, list[float]] = {name: [] for name in [*runs, "numpy"]}
+    cpu: dict[str, list[float]] = {name: [] for name in wall}
     games: list[float] = []
     for rep in range(args.reps):
         for name, run in runs.items():
-            rate, g = run.rate(args.seconds)
-            rates[name].append(rate)
+            rate, cpu_rate, g = run.rate(args.seconds)
+            wall[name].append(rate)
+            cpu[name].append(cpu_rate)
             if name == "pgx":
                 games.append(g)
         if sim is not None:
-            rates["numpy"].append(numpy_rate(sim, args.seconds, args.seed + rep))
-    out: dict[str, Any] = {
-        "envs": n,
-        "transitions_per_s": statistics.median(rates["pgx"]),
-        "games_per_s": statistics.median(games),
-        "compile_s": round(runs["pgx"].compile_s, 3),
-        "runs": [round(r) for r in rates["pgx"]],
-    }
+            rate, cpu_rate = numpy_rate(sim, args.seconds, args.seed + rep)
+            wall["numpy"].append(rate)
+            cpu["numpy"].append(cpu_rate)
+    out: dict[str, Any] = {"envs": n, "games_per_s": statistics.median(games)}
+    for name in wall if others else ["pgx"]:
+        prefix = "" if name == "pgx" else f"{name}_"
+        out[f"{prefix}transitions_per_s"] = statistics.median(wall[name])
+        out[f"{prefix}cpu_transitions_per_s"] = statistics.median(cpu[name])
+        out[f"{prefix}runs"] = [round(r) for r in wall[name]]
+        if name in runs:
+            out[f"{prefix}compile_s"] = round(runs[name].compile_s, 3)
     if others:
-        out["core_transitions_per_s"] = statistics.median(rates["core"])
-        out["core_runs"] = [round(r) for r in rates["core"]]
-        out["core_compile_s"] = round(runs["core"].compile_s, 3)
-        out["numpy_transitions_per_s"] = statistics.median(rates["numpy"])
-        out["numpy_runs"] = [round(r) for r in rates["numpy"]]
-        out["ratio"] = out["transitions_per_s"] / out["numpy_transitions_per_s"]
-        out["core_ratio"] = out["transitions_per_s"] / out["core_transitions_per_s"]
+        for tag in ("", "cpu_"):
+            mine = out[f"{tag}transitions_per_s"]
+            out[f"{tag}ratio"] = mine / out[f"numpy_{tag}transitions_per_s"]
+            out[f"{tag}core_ratio"] = mine / out[f"core_{tag}transitions_per_s"]
     return out
 
 

@@ -2,7 +2,8 @@
 key)`` and ``observe(state, player)`` over a :class:`State` pytree, and :func:`auto_reset`.
 
 The names and conventions are pgx's (``pgx.core.State``, ``pgx.Env``,
-``pgx.experimental.auto_reset``), so a pgx training loop runs on it unchanged:
+``pgx.experimental.auto_reset``; a key is required, as for pgx's stochastic games), so code
+written against pgx's API runs on it:
 
 * ``state.current_player`` acts next; ``state.observation`` is its view and
   ``state.legal_action_mask`` its legal actions (every action ``True`` once the game is over,
