@@ -68,6 +68,18 @@ def test_the_environment_describes_itself() -> None:
     assert (np.asarray(state._step_count) == 0).all()
 
 
+def test_history_observations_are_the_information_states() -> None:
+    env = Env("perudo", players=3, history=True)
+    state = _batch(env, 4)
+    assert env.observation_shape == (env.core.encoding.info_size,)
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    for t in range(6):
+        keys = jax.random.split(jax.random.key(t), 4)
+        state = step(state, jax.vmap(env.core.sample_action)(state._game, keys), keys)
+        want = jax.vmap(env.core.observe)(state._game)
+        assert (np.asarray(state.observation) == np.asarray(want)).all(), t
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_an_illegal_action_ends_the_game_with_a_penalty_and_keeps_the_state(players: int) -> None:
     """'liar' before any bid, action 999, action -1 and a legal bid, in one batch under
