@@ -12,8 +12,9 @@ import sys
 from bench_util import BENCH, load_bench
 
 
-def test_the_bench_times_the_spiel_loop_by_default() -> None:
-    args = ["--seconds", "0.02", "--runs", "1", "--slice", "0.01"]
+def _run(*extra: str) -> tuple[str, list[str]]:
+    """A tiny run of the bench: its output and its table's rows."""
+    args = ["--seconds", "0.02", "--runs", "1", "--slice", "0.01", *extra]
     out = subprocess.run(
         [sys.executable, str(BENCH / "engine.py"), *args],
         capture_output=True,
@@ -21,22 +22,18 @@ def test_the_bench_times_the_spiel_loop_by_default() -> None:
         check=True,
         timeout=120,
     ).stdout
-    table = out[out.index("| loop | workload |") :].splitlines()[2:]
+    return out, out[out.index("| loop | workload |") :].splitlines()[2:]
+
+
+def test_the_bench_times_the_spiel_loop_by_default() -> None:
+    _, table = _run()
     bench = load_bench("engine")
     assert len(table) == len(bench.WORKLOADS)
     assert all(row.startswith(f"| {bench.LOOPS['spiel']} |") for row in table)
 
 
 def test_the_bench_runs_every_loop_and_prints_its_table() -> None:
-    args = ["--seconds", "0.02", "--runs", "1", "--slice", "0.01", "--loops", "all"]
-    out = subprocess.run(
-        [sys.executable, str(BENCH / "engine.py"), *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    table = out[out.index("| loop | workload |") :].splitlines()[2:]
+    out, table = _run("--loops", "all")
     bench = load_bench("engine")
     assert len(table) == len(bench.LOOPS) * len(bench.WORKLOADS)
     for label in bench.LOOPS.values():
