@@ -1509,7 +1509,7 @@ def _matches(received: dict[str, Any], kind: str, data: dict[str, Any]) -> bool:
     if received.get("kind") != kind:
         return False
     for key, value in received.items():
-        if key == "kind":
+        if key in ("kind", "move"):  # "move": the notation's structured form, not logged
             continue
         logged = "kind" if key == "seat_kind" else key
         if data.get(logged) != value:

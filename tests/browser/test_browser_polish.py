@@ -327,8 +327,9 @@ def test_an_unknown_address_is_a_friendly_page(browser: Browser, server: str) ->
     spanish = e2e.new_page(browser, locale="es-ES")
     response = spanish.goto(server + "/r/x/y/z")
     assert response is not None and response.status == 404
+    # the page's words are translated once its catalogue has loaded (after the load event)
+    spanish.wait_for_function("() => document.title.startsWith('Página no encontrada')")
     assert spanish.inner_text("#not-found-h") == "Aquí no hay ninguna página"
-    assert spanish.title().startswith("Página no encontrada")
     e2e.no_page_errors(spanish)
     spanish.context.close()
     api = page.request.get(server + "/api/no/such/thing")
