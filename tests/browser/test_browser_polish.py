@@ -59,10 +59,11 @@ def test_the_move_panel_is_in_view_on_a_laptop(browser: Browser, server: str) ->
             liar = "#moves button[data-move='liar']"
             if page.locator(liar).count():
                 # In view at 1280 × 900 (the layout fits, or the page scrolled it in).
-                page.wait_for_function(  # (a smooth scroll may still be going)
+                # (a smooth scroll, or the bid's own drop-in animation, may still be going)
+                page.wait_for_function(
                     "(ss) => ss.every((s) => { const r = document.querySelector(s)"
                     ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })",
-                    arg=[liar, "#moves .face-row"],
+                    arg=[liar, "#moves .face-row", "#current-bid-text"],
                     timeout=3_000,
                 )
                 assert _in_viewport(page, liar)
