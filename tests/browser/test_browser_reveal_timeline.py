@@ -19,11 +19,16 @@ if TYPE_CHECKING:
 pytestmark = pytest.mark.slow
 REVEAL = None  # the server's default verdict hold (tests/conftest.py's server)
 
-# Times (performance.now) when the verdict appeared and when the reveal panel went away.
+# Times (performance.now) when the verdict appeared and when the reveal panel went away or
+# went on to the next round's reveal (random bots may call at once: a frame can end one
+# reveal and begin the next).
 WATCH = """() => { window.__reveal = []; const stage = document.getElementById('reveal-stage');
   new MutationObserver(() => window.__reveal.push([performance.now(), !stage.hidden,
-    Boolean(document.getElementById('reveal-verdict'))]))
+    Boolean(document.getElementById('reveal-verdict')), stage.dataset.round]))
   .observe(stage, {attributes: true, childList: true, subtree: true}); }"""
+
+ENDED = """(round) => { const s = document.getElementById('reveal-stage');
+  return s.hidden || s.dataset.round !== round; }"""
 
 IN_VIEW = """(sel) => { const e = document.querySelector(sel); if (!e) return null;
   const b = e.getBoundingClientRect(); const top = document.elementFromPoint(
@@ -52,10 +57,11 @@ def test_the_verdict_shows_the_whole_hold_in_view(
         box = page.evaluate(IN_VIEW, sel)
         assert box == {"inside": True, "uncovered": True}, (tag, sel, box)
     e2e.screenshot(page, f"reveal-verdict-{tag}.png", full_page=False)
-    page.wait_for_selector("#reveal-stage", state="hidden", timeout=10_000)
+    round_ = page.get_attribute("#reveal-stage", "data-round")
+    page.wait_for_function(ENDED, arg=round_, timeout=10_000)
     seen = page.evaluate("() => window.__reveal")
-    shown = next(t for t, _, verdict in seen if verdict)
-    gone = next(t for t, visible, _ in seen if not visible and t > shown)
+    shown = next(t for t, _, verdict, r in seen if verdict and r == round_)
+    gone = next(t for t, visible, _, r in seen if (not visible or r != round_) and t > shown)
     assert gone - shown >= plan["hold"] * 1000 - 50, (tag, gone - shown)
     e2e.no_page_errors(page)
     page.context.close()
