@@ -8,6 +8,7 @@ and the general binding declares room-scored games general-sum, the others zero-
 
 from __future__ import annotations
 
+import copy
 import os
 from typing import Any
 
@@ -121,6 +122,47 @@ def test_the_same_random_games_look_the_same_at_every_step(dice: int, faces: int
         assert _observe(ours, clone) == _observe(ours, mine)
         again = ours.deserialize_state(mine.serialize())
         assert _observe(ours, again) == _observe(ours, mine)
+
+
+def _moves(state: Any) -> list[tuple[int, int]]:
+    return [(m.player, m.action) for m in state.full_history()]
+
+
+def test_moves_from_python_and_from_cpp_reach_the_same_states() -> None:
+    """From Python a state moves without pyspiel's C++ path (its history kept by the
+    binding); ``child``, ``clone``, ``copy.deepcopy``, ``undo_action`` and moves that C++
+    applies, mixed in any order, reach what ``liars_dice`` reaches."""
+    ours, native = _pair(2, 4)
+    rng = np.random.default_rng(7)
+    for _ in range(10):
+        mine, theirs = ours.new_initial_state(), native.new_initial_state()
+        assert mine.is_initial_state()
+        while not theirs.is_terminal():
+            action = int(rng.choice(theirs.legal_actions()))
+            way = int(rng.integers(5))
+            if way == 0:
+                mine.apply_action(action)
+            elif way == 1:
+                mine = mine.child(action)
+            elif way == 2:  # pyspiel's own C++ clone and apply
+                mine = pyspiel.State.clone(mine)
+                pyspiel.State.apply_action(mine, action)
+            elif way == 3:
+                mine = copy.deepcopy(mine)
+                mine.apply_action(action)
+            else:  # a move taken back, then made again
+                before = _observe(ours, mine)
+                player = mine.current_player()
+                mine.apply_action(action)
+                mine.undo_action(player, action)
+                assert _observe(ours, mine) == before
+                mine.apply_action(action)
+            theirs.apply_action(action)
+            assert _observe(ours, mine) == _observe(native, theirs)
+            assert _moves(mine) == _moves(theirs)
+            assert not mine.is_initial_state()
+        with pytest.raises(pyspiel.SpielError, match="not undoing"):
+            mine.undo_action(0, 99)
 
 
 def test_openspiels_cfr_takes_the_same_steps_on_both() -> None:

@@ -61,6 +61,7 @@ policies written for ``liars_dice`` run on the engine unchanged;
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping
 from typing import Any, TypeVar
@@ -206,7 +207,7 @@ class _Node:
     need of the past (:attr:`memo`) is built only when asked for, from the parent's, and
     kept: applying an action costs the same at any depth."""
 
-    __slots__ = ("memo", "move", "parent", "shared", "state")
+    __slots__ = ("depth", "memo", "move", "parent", "shared", "state")
 
     def __init__(
         self, state: Any, parent: _Node | None, move: tuple[int, int] | None, shared: _Shared
@@ -216,18 +217,24 @@ class _Node:
         self.move = move
         self.shared = shared
         self.memo: Any = None
+        self.depth: int = 0 if parent is None else parent.depth + 1
+
+    def moves(self) -> list[tuple[int, int]]:
+        """The moves (``(player, action)``) from the first state to this one, in order."""
+        moves: list[tuple[int, int]] = []
+        node = self
+        while node.move is not None and node.parent is not None:
+            moves.append(node.move)
+            node = node.parent
+        moves.reverse()
+        return moves
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
         return self  # pyspiel clones a Python state by deep-copying its attributes
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled (``state.serialize()``) as its game and moves, replayed when loaded."""
-        moves: list[tuple[int, int]] = []
-        node = self
-        while node.parent is not None and node.move is not None:
-            moves.append(node.move)
-            node = node.parent
-        return (_replay, (self.shared, tuple(reversed(moves))))
+        return (_replay, (self.shared, tuple(self.moves())))
 
 
 def _replay(shared: _Shared, moves: tuple[tuple[int, int], ...]) -> _Node:
@@ -339,6 +346,15 @@ class _Shared:
         return key
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerAction:
+    """One move of :meth:`LiarsDiceState.full_history` (pyspiel's ``PlayerAction`` has no
+    constructor in Python; this one has its fields)."""
+
+    player: int
+    action: int
+
+
 class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
     """One state: an immutable engine state plus each player's observation history."""
 
@@ -392,7 +408,8 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         outcomes: list[tuple[int, float]] = self._node.state.chance_outcomes()
         return outcomes
 
-    def _apply_action(self, action: int) -> None:
+    def _step(self, action: int) -> _Node:
+        """The node that ``action`` leads to from this state's."""
         node = self._node
         state, shared = node.state, node.shared
         player = state.current_player
@@ -403,7 +420,69 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < len(actions):
                 raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
             move = actions[action]
-        self._node = _Node(state.apply_action(move), node, (player, action), shared)
+        return _Node(state.apply_action(move), node, (player, action), shared)
+
+    def _apply_action(self, action: int) -> None:
+        self._node = self._step(action)  # what C++ calls when it applies an action
+
+    # ----------------------------------------- moves and history, from Python
+    # pyspiel's apply_action, child and clone reach a Python game through two to four
+    # C++-to-Python calls each (most of a move's cost); from Python, the state moves here
+    # instead. The node is the state's history: C++ keeps its own list only of the moves C++
+    # applies, so the history calls below answer from the node.
+    def apply_action(self, action: int) -> None:
+        """Apply ``action`` (an id; a chance outcome at a chance node)."""
+        self._node = self._step(action)
+
+    def child(self, action: int) -> LiarsDiceState:
+        """A new state: this one after ``action``."""
+        new = self._blank()
+        new._node = self._step(action)
+        return new
+
+    def clone(self) -> LiarsDiceState:
+        """A new state equal to this one (they share their immutable node)."""
+        new = self._blank()
+        new._node = self._node
+        return new
+
+    def __copy__(self) -> LiarsDiceState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LiarsDiceState:
+        return self.clone()  # (pyspiel's own deep copy goes through serialize and back)
+
+    def _blank(self) -> LiarsDiceState:
+        cls = type(self)
+        new: LiarsDiceState = cls.__new__(cls)
+        pyspiel.State.__init__(new, self.get_game())
+        return new
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Go back to the state before the last move, ``player``'s ``action``."""
+        node = self._node
+        if node.parent is None or node.move != (player, action):
+            raise pyspiel.SpielError(
+                f"the last move is {node.move}, not ({player}, {action}): not undoing"
+            )
+        self._node = node.parent
+
+    def history(self) -> list[int]:
+        """Every action applied so far (chance outcomes included), in order."""
+        return [action for _, action in self._node.moves()]
+
+    def full_history(self) -> list[PlayerAction]:
+        """Every move so far as ``(player, action)`` records, in order."""
+        return [PlayerAction(player, action) for player, action in self._node.moves()]
+
+    def history_str(self) -> str:
+        return ", ".join(str(action) for action in self.history())
+
+    def move_number(self) -> int:
+        return self._node.depth
+
+    def is_initial_state(self) -> bool:
+        return self._node.parent is None
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._node.shared.move_string(player, action)
@@ -623,24 +702,38 @@ class LiarsDiceCompatState(LiarsDiceState):
     none for anyone else; pyspiel's Python games give a chance node's outcomes to every
     seat and refuse other pseudo-players)."""
 
+    # (the calls OpenSpiel's algorithms make at every node are written out here, without the
+    # general binding's steps: a solver's cost is mostly theirs)
     def legal_actions(self, player: int | None = None) -> list[int]:
-        current = self._node.state.current_player
+        node = self._node
+        current = node.state.current_player
         if player is not None and player != current:
             return []
         if current == CHANCE:
             return [outcome for outcome, _ in self.chance_outcomes()]
-        return super().legal_actions()
+        if current == TERMINAL:
+            return []
+        return node.shared.legal(node.state.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(face - 1, p) for face, p in self._node.state.chance_outcomes()]
 
-    def _apply_action(self, action: int) -> None:
+    def information_state_string(self, player: int | None = None) -> str:
         node = self._node
-        if node.state.current_player != CHANCE:
-            super()._apply_action(action)
-            return
-        state = node.state.apply_action(action + 1)  # a die's face
-        self._node = _Node(state, node, (CHANCE, action), node.shared)
+        if player is None or not 0 <= player < node.shared.num_players:
+            player = self._seat(player)
+        return node.shared.info_string(node, player)
+
+    def _step(self, action: int) -> _Node:
+        node = self._node
+        state = node.state
+        player = state.current_player
+        if player == CHANCE:
+            return _Node(state.apply_action(action + 1), node, (CHANCE, action), node.shared)
+        actions = node.shared.actions
+        if not 0 <= action < len(actions):
+            raise ValueError(f"action {action} is not in 0..{len(actions) - 1}")
+        return _Node(state.apply_action(actions[action]), node, (player, action), node.shared)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
         """One flag per action (per chance outcome for chance), 1 for the legal ones."""
