@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from liarsdice.core.common import CHANCE, TERMINAL
-from liarsdice.families.base import Family, Sizes
+from liarsdice.families.sizes import CommandLineRules, Sizes
 from liarsdice.families.tensors import Encoding, Floats32
 
 __all__ = ["Adapter"]
@@ -49,7 +49,9 @@ class Adapter(ABC):
 
     # ------------------------------------------------------------- rules, games
     @classmethod
-    def rules(cls, family: Family, preset: str, options: Mapping[str, str], sizes: Sizes) -> Any:
+    def rules(
+        cls, family: CommandLineRules, preset: str, options: Mapping[str, str], sizes: Sizes
+    ) -> Any:
         """The rules of ``preset`` with ``options`` (command-line texts) and ``sizes``."""
         return family.rules_from_cli(preset, options, sizes)
 

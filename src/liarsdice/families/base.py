@@ -26,12 +26,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from liarsdice.bots.table import AnyBot, BotTable, option_codec, read_label, takes_think
 from liarsdice.core.api import GameAPI, ResultAPI, RulesAPI, StateAPI
 from liarsdice.core.errors import RecordError, RulesError
 from liarsdice.core.options import OptionCodec
+from liarsdice.families.sizes import Sizes
 from liarsdice.families.terminal import GameTerminal
 from liarsdice.i18n import _
 from liarsdice.notation.common import JSONObject, LoadedRecord, Record, Source
@@ -42,14 +43,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 R = TypeVar("R", bound=RulesAPI)
-
-
-class Sizes(NamedTuple):
-    """The table size given on the command line (None: the preset's)."""
-
-    players: int | None = None
-    dice: str | None = None  # e.g. "5", or "5,4" per seat
-    faces: int | None = None
 
 
 def own(value: object, kind: type[T]) -> T:

@@ -17,8 +17,9 @@ from liarsdice.core.bidding.rules import (
     Stash,
 )
 from liarsdice.families.adapter import Adapter
-from liarsdice.families.base import Family, Sizes, own
+from liarsdice.families.base import own
 from liarsdice.families.bidding.encoding import BiddingEncoding
+from liarsdice.families.sizes import CommandLineRules, Sizes
 
 __all__ = ["BiddingAdapter"]
 
@@ -70,7 +71,9 @@ class BiddingAdapter(Adapter):
         return dice * (3 if self.game.rules.exact is ExactCall.CALZA else 1) + 1
 
     @classmethod
-    def rules(cls, family: Family, preset: str, options: Mapping[str, str], sizes: Sizes) -> Any:
+    def rules(
+        cls, family: CommandLineRules, preset: str, options: Mapping[str, str], sizes: Sizes
+    ) -> Any:
         base = own(family.rules_from_cli(preset, {}, Sizes()), Rules)
         changed = dict(options)
         if sizes.faces is not None and "wild" not in changed and base.wild == base.faces:
