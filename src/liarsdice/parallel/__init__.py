@@ -28,16 +28,12 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TypeVar
 
+from liarsdice.parallel.errors import RAY_HINT, RayUnavailableError
+
 __all__ = ["RayUnavailableError", "chunks", "spread"]
 
 S = TypeVar("S")
 R = TypeVar("R")
-
-RAY_HINT = "pip install 'liarsdice[ray]'"
-
-
-class RayUnavailableError(RuntimeError):
-    """``--ray`` was asked for and Ray is not installed (or cannot be reached)."""
 
 
 def chunks(games: int, jobs: int) -> list[tuple[int, int]]:

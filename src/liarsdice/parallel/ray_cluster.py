@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
-from liarsdice.parallel import RAY_HINT, RayUnavailableError
+from liarsdice.parallel.errors import RAY_HINT, RayUnavailableError
 
 __all__ = ["Cluster", "connect", "installed"]
 
