@@ -24,8 +24,9 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
+from liarsdice.server.cluster.links import Port, RemoteSink
 from liarsdice.server.cluster.operations import Operations
 from liarsdice.server.cluster.recovery import LEASE_MS, Recovery
 from liarsdice.server.cluster.redisio import (
@@ -40,12 +41,7 @@ from liarsdice.server.config import Limits, Settings
 from liarsdice.server.metrics import Metrics
 from liarsdice.server.protocol import parse_client
 from liarsdice.server.room import CommandError, Room, RoomManager
-from liarsdice.server.room.fanout import Sink
 from liarsdice.server.store import Fenced, Store
-from liarsdice.server.views import Encoded
-
-if TYPE_CHECKING:
-    from liarsdice.server.protocol import HelloMsg
 
 log = logging.getLogger("liarsdice.server")
 
@@ -56,121 +52,6 @@ REDIS_CONNECTIONS = 64  # a node's Redis connections (more callers wait for one)
 
 class Moved(LookupError):
     """The room has no owner that answers (try again)."""
-
-
-class RemoteSink:
-    """On the owner: a connection held by another node (frames go back over its channel)."""
-
-    def __init__(self, cluster: Cluster, node: str, conn: str, seat: int, room: Room) -> None:
-        self.cluster, self.node, self.conn, self.seat, self.room = cluster, node, conn, seat, room
-
-    def push(self, frame: dict[str, Any]) -> None:
-        text = frame.text if isinstance(frame, Encoded) else json.dumps(frame)
-        cluster = self.cluster
-        relayed = f"F {cluster.node} {self.conn} {self.room.seq} {text}"
-        cluster.publisher.send(node_channel(self.node), relayed)
-
-    def close(self, code: int, reason: str) -> None:
-        message = {"op": "closed", "conn": self.conn, "code": code, "why": reason}
-        self.cluster.send(self.node, message)
-
-
-class Port:
-    """A WebSocket connection's way to its room, wherever the room runs; it follows the room
-    when its owner changes."""
-
-    def __init__(self, cluster: Cluster, room_id: str) -> None:
-        self.cluster, self.room_id = cluster, room_id
-        self.conn = secrets.token_hex(8)
-        self.sink: Sink | None = None
-        self.seed: str | None = None
-        self.where: Room | str | None = None  # the room (owned here) or its owner's node
-        self.last_seq: int | None = None  # the seq of the last frame relayed to it
-        self.sent = 0  # messages sent to other nodes (numbered: each is sent again once)
-        self.retried: set[int] = set()
-
-    async def seat_for(self, token: str) -> int | None:
-        target = await self.cluster.route(self.room_id)
-        if target is None:
-            raise LookupError(self.room_id)
-        if isinstance(target, Room):
-            return target.seat_for_token(token)
-        seat = await self.cluster.call(self.room_id, target, "seat", {"token": token})
-        return None if seat is None else int(seat)
-
-    async def connect(self, sink: Sink, hello: HelloMsg) -> None:
-        self.sink, self.seed = sink, hello.client_seed
-        self.cluster.attach(self)
-        await self.link(hello.last_seq, hello.id, greet=True)
-
-    async def link(self, last_seq: int | None, reply_to: str | None, greet: bool) -> None:
-        """Connect to the room's owner now (a first hello, or the owner changed)."""
-        assert self.sink is not None
-        sink = self.sink
-        target = await self.cluster.route(self.room_id)
-        self.where = target
-        if isinstance(target, Room):
-            room = target
-            await room.submit(lambda: room.connect(sink, last_seq, self.seed, reply_to, greet))
-        elif target is not None:
-            self.cluster.send_room(
-                self.room_id,
-                {
-                    "op": "open",
-                    "to": target,
-                    "conn": self.conn,
-                    "node": self.cluster.node,
-                    "seat": sink.seat,
-                    "last_seq": last_seq,
-                    "seed": self.seed,
-                    "reply_to": reply_to,
-                    "greet": greet,
-                },
-            )
-
-    async def handle(self, kind: str, msg: Any, raw: str) -> None:
-        where, sink = self.where, self.sink
-        if isinstance(where, Room):
-            room = where
-            assert sink is not None
-            try:
-                await room.submit(lambda: room.handle(sink, kind, msg))
-            except CommandError:  # the room stopped here (handed over): where it is now
-                if self.where is room:
-                    self.last_seq = room.seq
-                    await self.cluster._relink(self)
-                await self.resend(raw)
-        elif where is not None:
-            self._forward(where, raw)
-
-    async def resend(self, raw: str) -> None:
-        """A message that its room's old owner did not take, to the room where it is now."""
-        where, sink = self.where, self.sink
-        if isinstance(where, Room):
-            room = where
-            assert sink is not None
-            limits = self.cluster.limits
-            kind, msg = parse_client(raw, limits.max_frame, limits.max_depth)
-            await room.submit(lambda: room.handle(sink, kind, msg))
-        elif where is not None:
-            self._forward(where, raw)
-
-    def _forward(self, owner: str, raw: str) -> None:
-        self.sent += 1
-        message: dict[str, Any] = {"op": "msg", "conn": self.conn, "node": self.cluster.node}
-        message.update(to=owner, raw=raw, n=self.sent)
-        self.cluster.send_room(self.room_id, message)
-
-    async def disconnect(self) -> None:
-        self.cluster.detach(self)
-        where, sink = self.where, self.sink
-        if isinstance(where, Room):
-            room = where
-            assert sink is not None
-            with contextlib.suppress(Exception):
-                await room.submit(lambda: room.disconnect(sink))
-        elif where is not None:
-            self.cluster.send_room(self.room_id, {"op": "close", "conn": self.conn})
 
 
 class Cluster(Recovery, Operations):

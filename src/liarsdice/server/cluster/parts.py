@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from liarsdice.server.cluster.node import Port, RemoteSink
+    from liarsdice.server.cluster.links import Port, RemoteSink
     from liarsdice.server.cluster.redisio import Leases, Members
     from liarsdice.server.metrics import Metrics
     from liarsdice.server.room import Room, RoomManager
