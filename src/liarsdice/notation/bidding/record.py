@@ -28,9 +28,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from liarsdice.core.bidding.bid import Bid
 from liarsdice.core.bidding.game import BUY, CHANCE, EXACT, LIAR, NO_SHOW, Game
 from liarsdice.core.bidding.rules import (
     MAX_PLAYERS,
@@ -122,30 +123,34 @@ def record_rules(record: Mapping[str, Any]) -> Rules:
     return _rules_from(record.get("rules"), options)
 
 
-def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
-    fail = failer(r, m)
-    raw, player, keys = load_move_player(data, players, fail)
-    move: dict[str, Any] = {"player": player}
-    for single in ("call", "ask", "buy"):
-        if single in keys and keys != {single}:
-            others = ", ".join(sorted(keys - {single}))
-            raise fail(f"a {single} move has no other keys (found {others})")
-    if "call" in keys:
-        if raw["call"] not in _CALLS:
-            raise fail(f"a call is 'liar' or 'exact', not {raw['call']!r}")
-        move["call"] = raw["call"]
-        return move
-    if "ask" in keys:
-        if raw["ask"] not in _QUESTIONS:
-            raise fail(f"a question is 'turn' or 'count', not {raw['ask']!r}")
-        move["ask"] = raw["ask"]
-        return move
-    if "buy" in keys:
-        buy = raw["buy"]
-        if not int_list(buy) or len(buy) > 1:
-            raise fail(f"'buy' lists the bought die's face, e.g. [4], not {buy!r}")
-        move["buy"] = list(buy)
-        return move
+def _load_call(value: Any, fail: Fail) -> object:
+    if value not in _CALLS:
+        raise fail(f"a call is 'liar' or 'exact', not {value!r}")
+    return value
+
+
+def _load_ask(value: Any, fail: Fail) -> object:
+    if value not in _QUESTIONS:
+        raise fail(f"a question is 'turn' or 'count', not {value!r}")
+    return value
+
+
+def _load_buy(value: Any, fail: Fail) -> list[int]:
+    if not int_list(value) or len(value) > 1:
+        raise fail(f"'buy' lists the bought die's face, e.g. [4], not {value!r}")
+    return list(value)
+
+
+_SINGLES: dict[str, Callable[[Any, Fail], object]] = {
+    "call": _load_call,
+    "ask": _load_ask,
+    "buy": _load_buy,
+}
+"""The moves that are one key besides ``player``, and the check of that key's value."""
+
+
+def _load_show_and_bid(raw: Mapping[str, Any], keys: set[str], fail: Fail) -> dict[str, Any]:
+    """A bid, a show (with its reroll), or both."""
     unknown = keys - {"bid", "show", "reroll"}
     if unknown:
         raise fail(f"unknown move key(s): {', '.join(sorted(unknown))}")
@@ -153,6 +158,7 @@ def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, An
         raise fail("a move needs one of bid, show, call, buy or ask")
     if "reroll" in keys and "show" not in keys:
         raise fail("'reroll' comes with a 'show'")
+    move: dict[str, Any] = {}
     if "show" in keys:
         if not int_list(raw["show"]):
             raise fail(f"'show' lists the faces shown, not {raw['show']!r}")
@@ -168,6 +174,18 @@ def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, An
             raise fail(f"'bid' is a string such as \"3x5\", not {raw['bid']!r}")
         move["bid"] = raw["bid"]
     return move
+
+
+def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
+    fail = failer(r, m)
+    raw, player, keys = load_move_player(data, players, fail)
+    single = next((key for key in _SINGLES if key in keys), None)
+    if single is None:
+        return {"player": player, **_load_show_and_bid(raw, keys, fail)}
+    if keys != {single}:
+        others = ", ".join(sorted(keys - {single}))
+        raise fail(f"a {single} move has no other keys (found {others})")
+    return {"player": player, single: _SINGLES[single](raw[single], fail)}
 
 
 def _load_round(raw: object, r: int, players: list[str], rules: Rules) -> dict[str, Any]:
@@ -254,6 +272,139 @@ def _rules_fields(rules: Rules) -> tuple[str, dict[str, Any]]:
     return CUSTOM, {k: v for k, v in rules.options().items() if k != "name"}
 
 
+class _RecordWriter:
+    """The rounds of a record, written event by event from a game's log
+    (:func:`record_from_state`): a move is opened by its decision and completed by the chance
+    faces or the show that follow it."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.names = game.names
+        self.rules = game.rules
+        self.before = game.rules.show_reroll is ShowReroll.BEFORE
+        self.rounds: list[dict[str, Any]] = []
+        self.moves: list[dict[str, Any]] = []  # the moves of the latest round
+        self.move: dict[str, Any] | None = None  # the move still taking chance faces or a show
+        self.deferred: list[dict[str, Any]] = []  # questions asked in the middle of a move or roll
+        self.roll: list[int] = []
+        self.rolling = False
+        self.declined: dict[str, Any] | None = None  # the bid move whose show was declined last
+
+    def _flush(self) -> None:
+        self.moves.extend(self.deferred)
+        self.deferred.clear()
+
+    def event(self, s: State, player: int, action: int) -> None:
+        """Write one event of the log, ``s`` being the state it is applied to."""
+        if isinstance(action, str):
+            self._question(s, player, action)
+        elif player == CHANCE:
+            self._chance(s, action)
+        else:
+            self._decision(s, player, action)
+
+    def _question(self, s: State, player: int, question: str) -> None:
+        ask = {"player": self.names[player], "ask": question}
+        if s.current_player == CHANCE or s.phase is Phase.SHOW:
+            self.deferred.append(ask)
+        else:
+            self._flush()
+            self.move = None
+            self.moves.append(ask)
+
+    def _chance(self, s: State, face: int) -> None:
+        phase = s.phase
+        if phase is Phase.ROLL:
+            self._rolled(s, face)
+        elif phase is Phase.REROLL and self.move is not None:
+            self.move["reroll"].append(face)
+        elif phase is Phase.BUY_ROLL and self.move is not None:
+            self.move["buy"].append(face)
+
+    def _rolled(self, s: State, face: int) -> None:
+        """One die of a round's roll; the round begins once every die is rolled."""
+        if not self.rolling:
+            self.rolling, self.roll = True, []
+        self.roll.append(face)
+        if len(self.roll) == s.table.cap:
+            self.rolling = False
+            self._new_round(s)
+
+    def _new_round(self, s: State) -> None:
+        t = s.table
+        dice: dict[str, list[int]] = {}
+        i = 0
+        for seat, k in enumerate(t.dice):
+            if k:
+                dice[self.names[seat]] = self.roll[i : i + k]
+                i += k
+        self.moves = []
+        rnd: dict[str, Any] = {"opener": self.names[t.opener], "dice": dice}
+        if self.rules.stash is not Stash.NONE:
+            rnd["stash"] = self.roll[i:]
+        rnd["moves"] = self.moves
+        self.rounds.append(rnd)
+        self.move = None
+        self._flush()
+
+    def _decision(self, s: State, player: int, action: int) -> None:
+        name = self.names[player]
+        self.declined = None
+        shown = self.game.action_shown(action)
+        bid = self.game.action_bid(action)
+        move = self.move
+        if s.phase is Phase.SHOW and move is not None:
+            if action == NO_SHOW:
+                self.declined = move
+            else:
+                move["show"] = list(shown or ())
+                move["reroll"] = []
+        elif bid is not None and move is not None and self._bids_after_show(move, name):
+            move["bid"] = str(bid)
+        else:
+            self._flush()
+            self.move = _new_move(name, action, shown, bid)
+            self.moves.append(self.move)
+
+    def _bids_after_show(self, move: dict[str, Any], name: str) -> bool:
+        """Whether a bid completes ``move``, the same player's show (show-and-reroll not
+        'before', no question asked in between)."""
+        return (
+            not self.deferred
+            and move["player"] == name
+            and "show" in move
+            and "bid" not in move
+            and not self.before
+        )
+
+    def finish(self, s: State) -> list[dict[str, Any]]:
+        """The rounds, once the whole log is written (``s``: the state it leads to)."""
+        move = self.move
+        if s.phase in (Phase.SHOW, Phase.REROLL, Phase.BUY_ROLL) and move is not None:
+            # The last move is unfinished: questions asked meanwhile go before it, so that the
+            # replay still ends in the middle of that move.
+            at = next(i for i, mv in enumerate(self.moves) if mv is move)
+            self.moves[at:at] = self.deferred
+        elif self.rounds and s.phase not in (Phase.SETUP, Phase.ROLL):
+            self._flush()
+        if self.declined is not None and self.moves and self.moves[-1] is self.declined:
+            self.declined["show"] = []
+        return self.rounds
+
+
+def _new_move(
+    name: str, action: int, shown: tuple[int, ...] | None, bid: Bid | None
+) -> dict[str, Any]:
+    """The move a decision opens: a call, a purchase, a show or a bid."""
+    if action in (LIAR, EXACT):
+        return {"player": name, "call": "liar" if action == LIAR else "exact"}
+    if action == BUY:
+        return {"player": name, "buy": []}
+    if shown is not None:
+        return {"player": name, "show": list(shown), "reroll": []}
+    return {"player": name, "bid": str(bid)}
+
+
 def record_from_state(state: State) -> LoadedRecord[Rules]:
     """The record of everything that happened up to ``state`` (walks its event log).
 
@@ -265,103 +416,16 @@ def record_from_state(state: State) -> LoadedRecord[Rules]:
     in the middle of that move.
     """
     game = state.game
-    names = game.names
     rules = game.rules
-    before = rules.show_reroll is ShowReroll.BEFORE
     rules_name, options = _rules_fields(rules)
-    rounds: list[dict[str, Any]] = []
-    moves: list[dict[str, Any]] = []
-    move: dict[str, Any] | None = None  # the move still taking chance faces or a show
-    deferred: list[dict[str, Any]] = []  # questions asked in the middle of a move or roll
-    roll: list[int] = []
-    rolling = False
-    declined: dict[str, Any] | None = None  # the bid move whose show was declined last
-
-    def flush() -> None:
-        moves.extend(deferred)
-        deferred.clear()
-
+    writer = _RecordWriter(game)
     s = game.new_initial_state()
     for player, action in state.history():
-        phase = s.phase
-        if isinstance(action, str):
-            ask = {"player": names[player], "ask": action}
-            if s.current_player == CHANCE or phase is Phase.SHOW:
-                deferred.append(ask)
-            else:
-                flush()
-                move = None
-                moves.append(ask)
-        elif player == CHANCE:
-            if phase is Phase.ROLL:
-                if not rolling:
-                    rolling, roll = True, []
-                roll.append(action)
-                if len(roll) == s.table.cap:
-                    rolling = False
-                    t = s.table
-                    dice: dict[str, list[int]] = {}
-                    i = 0
-                    for seat, k in enumerate(t.dice):
-                        if k:
-                            dice[names[seat]] = roll[i : i + k]
-                            i += k
-                    moves = []
-                    rnd: dict[str, Any] = {"opener": names[t.opener], "dice": dice}
-                    if rules.stash is not Stash.NONE:
-                        rnd["stash"] = roll[i:]
-                    rnd["moves"] = moves
-                    rounds.append(rnd)
-                    move = None
-                    flush()
-            elif phase is Phase.REROLL and move is not None:
-                move["reroll"].append(action)
-            elif phase is Phase.BUY_ROLL and move is not None:
-                move["buy"].append(action)
-        else:
-            name = names[player]
-            declined = None
-            shown = game.action_shown(action)
-            bid = game.action_bid(action)
-            if phase is Phase.SHOW and move is not None:
-                if action == NO_SHOW:
-                    declined = move
-                else:
-                    move["show"] = list(shown or ())
-                    move["reroll"] = []
-            elif (
-                bid is not None
-                and move is not None
-                and not deferred
-                and move["player"] == name
-                and "show" in move
-                and "bid" not in move
-                and not before
-            ):
-                move["bid"] = str(bid)
-            else:
-                flush()
-                if action in (LIAR, EXACT):
-                    move = {"player": name, "call": "liar" if action == LIAR else "exact"}
-                elif action == BUY:
-                    move = {"player": name, "buy": []}
-                elif shown is not None:
-                    move = {"player": name, "show": list(shown), "reroll": []}
-                else:
-                    move = {"player": name, "bid": str(bid)}
-                moves.append(move)
+        writer.event(s, player, action)
         s = s.apply_event(player, action)
-    if s.phase in (Phase.SHOW, Phase.REROLL, Phase.BUY_ROLL) and move is not None:
-        # The last move is unfinished: questions asked meanwhile go before it, so that the
-        # replay still ends in the middle of that move.
-        at = next(i for i, mv in enumerate(moves) if mv is move)
-        moves[at:at] = deferred
-    elif rounds and s.phase not in (Phase.SETUP, Phase.ROLL):
-        flush()
-    if declined is not None and moves and moves[-1] is declined:
-        declined["show"] = []
+    rounds = writer.finish(s)
     named = rules if rules.name == rules_name else rules.replace(name=rules_name)
-    return LoadedRecord(FAMILY, named, record_header(rules_name, options, names, rounds))
+    return LoadedRecord(FAMILY, named, record_header(rules_name, options, game.names, rounds))
 
 
 # ---------------------------------------------------------------------------------- replaying

@@ -137,52 +137,53 @@ def _load_attempt(raw: object, i: int, fail: Fail) -> dict[str, Any]:
     return out
 
 
-def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
-    fail = common.failer(r, m)
-    raw, player, keys = common.load_move_player(data, players, fail)
-    move: dict[str, Any] = {"player": player}
-    if "call" in keys:
-        if keys != {"call"}:
-            raise fail(
-                f"a call move has no other keys (found {', '.join(sorted(keys - {'call'}))})"
-            )
-        if raw["call"] != "liar":
-            raise fail(f"the only call is 'liar', not {raw['call']!r}")
-        move["call"] = "liar"
+def _load_call(raw: Mapping[str, Any], keys: set[str], fail: Fail) -> dict[str, Any]:
+    if keys != {"call"}:
+        raise fail(f"a call move has no other keys (found {', '.join(sorted(keys - {'call'}))})")
+    if raw["call"] != "liar":
+        raise fail(f"the only call is 'liar', not {raw['call']!r}")
+    return {"call": "liar"}
+
+
+def _load_challenge(raw: Mapping[str, Any], keys: set[str], fail: Fail) -> list[Any]:
+    """The ``attempts`` of an accept move that takes up a five-of-a-kind challenge."""
+    others = keys & (_ACCEPT_KEYS - {"attempts"})
+    if others:
+        raise fail(
+            "a five-of-a-kind challenge lists only its 'attempts' "
+            f"(found {', '.join(sorted(others))})"
+        )
+    attempts = raw["attempts"]
+    if not isinstance(attempts, list):
+        raise fail(f"'attempts' is a list of {{keep, rolled}} objects, not {attempts!r}")
+    return [_load_attempt(a, i, fail) for i, a in enumerate(attempts)]
+
+
+def _load_accept(raw: Mapping[str, Any], keys: set[str], fail: Fail) -> dict[str, Any]:
+    if raw["accept"] is not True:
+        raise fail(f"'accept' is true (leave it out to make another move), not {raw['accept']!r}")
+    unknown = keys - _ACCEPT_KEYS - {"accept"}
+    if unknown:
+        raise fail(f"unknown accept move key(s): {', '.join(sorted(unknown))}")
+    move: dict[str, Any] = {"accept": True}
+    if "attempts" in keys:
+        move["attempts"] = _load_challenge(raw, keys, fail)
         return move
-    if "accept" in keys:
-        if raw["accept"] is not True:
-            raise fail(
-                f"'accept' is true (leave it out to make another move), not {raw['accept']!r}"
-            )
-        unknown = keys - _ACCEPT_KEYS - {"accept"}
-        if unknown:
-            raise fail(f"unknown accept move key(s): {', '.join(sorted(unknown))}")
-        move["accept"] = True
-        if "attempts" in keys:
-            others = keys & (_ACCEPT_KEYS - {"attempts"})
-            if others:
-                raise fail(
-                    "a five-of-a-kind challenge lists only its 'attempts' "
-                    f"(found {', '.join(sorted(others))})"
-                )
-            attempts = raw["attempts"]
-            if not isinstance(attempts, list):
-                raise fail(f"'attempts' is a list of {{keep, rolled}} objects, not {attempts!r}")
-            move["attempts"] = [_load_attempt(a, i, fail) for i, a in enumerate(attempts)]
-            return move
-        if "out" in keys:
-            move["out"] = _faces(raw["out"], "'out'", fail)
-        if "shake" in keys:
-            move["shake"] = _typed(raw, "shake", bool, "true or false", fail)
-            move["reroll"] = _faces(raw.get("reroll", []), "'reroll'", fail)
-        elif "reroll" in keys:
-            raise fail("'reroll' comes with 'shake' (true or false)")
-        if "rolled" in keys:
-            move["rolled"] = _faces(raw["rolled"], "'rolled'", fail)
-        if "bid" in keys:
-            move["bid"] = _typed(raw, "bid", str, 'a string such as "pair K"', fail)
-        return move
+    if "out" in keys:
+        move["out"] = _faces(raw["out"], "'out'", fail)
+    if "shake" in keys:
+        move["shake"] = _typed(raw, "shake", bool, "true or false", fail)
+        move["reroll"] = _faces(raw.get("reroll", []), "'reroll'", fail)
+    elif "reroll" in keys:
+        raise fail("'reroll' comes with 'shake' (true or false)")
+    if "rolled" in keys:
+        move["rolled"] = _faces(raw["rolled"], "'rolled'", fail)
+    if "bid" in keys:
+        move["bid"] = _typed(raw, "bid", str, 'a string such as "pair K"', fail)
+    return move
+
+
+def _load_bid(raw: Mapping[str, Any], keys: set[str], fail: Fail) -> dict[str, Any]:
     unknown = keys - {"bid", "pass"}
     if unknown:
         raise fail(f"unknown move key(s): {', '.join(sorted(unknown))}")
@@ -190,12 +191,24 @@ def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, An
         raise fail("a move needs one of bid, call or accept")
     if not isinstance(raw["bid"], str):
         raise fail(f"'bid' is a string such as \"pair K\", not {raw['bid']!r}")
-    move["bid"] = raw["bid"]
+    move: dict[str, Any] = {"bid": raw["bid"]}
     if "pass" in keys:
         if raw["pass"] not in _PASSES:
             raise fail(f"'pass' is 'left' or 'right', not {raw['pass']!r}")
         move["pass"] = raw["pass"]
     return move
+
+
+def _load_move(data: object, r: int, m: int, players: list[str]) -> dict[str, Any]:
+    fail = common.failer(r, m)
+    raw, player, keys = common.load_move_player(data, players, fail)
+    if "call" in keys:
+        rest = _load_call(raw, keys, fail)
+    elif "accept" in keys:
+        rest = _load_accept(raw, keys, fail)
+    else:
+        rest = _load_bid(raw, keys, fail)
+    return {"player": player, **rest}
 
 
 def _roll_of(raw: Mapping[str, Any], fail: Fail) -> dict[str, Any]:
