@@ -209,6 +209,26 @@ class Line:
         return out
 
 
+class _Reading:
+    """What :meth:`TextReader.read` has read so far: the record's data, its rounds, the round
+    being read, and the line number of each round and move."""
+
+    def __init__(self) -> None:
+        self.record: dict[str, Any] = {"options": {}}
+        self.rounds: list[dict[str, Any]] = []
+        self.current: dict[str, Any] | None = None
+        self.where: dict[tuple[int, int | None], int] = {}
+
+
+def _version(line: Line) -> int | str:
+    """The version the first line of a text record names."""
+    match = _MAGIC_RE.fullmatch(line.text)
+    if match is None:
+        raise line.error(f"not a liarsdice text record: expected '{MAGIC} {VERSION}'")
+    version = match.group(1)
+    return int(version) if version.isdigit() else version
+
+
 class TextReader:
     """Reads a text record into JSON record data (unchecked): the first line, the header, the
     round heads and the moves' lines; a family reads its options, dice lines and moves."""
@@ -253,57 +273,59 @@ class TextReader:
 
     def read(self, text: str) -> tuple[Record, dict[tuple[int, int | None], int]]:
         """The record data of ``text`` and the line number of each round and move."""
-        record: dict[str, Any] = {"options": {}}
-        rounds: list[dict[str, Any]] = []
-        current: dict[str, Any] | None = None
-        where: dict[tuple[int, int | None], int] = {}
+        reading = _Reading()
         seen_magic = False
         for number, raw in enumerate(text.splitlines(), start=1):
             stripped = raw.strip()
             if not stripped or stripped.startswith(("#", "=")):
                 continue
-            r = len(rounds) - 1 if rounds else None
+            r = len(reading.rounds) - 1 if reading.rounds else None
             line = Line(stripped, number, r, None, self.keywords, self.quoted)
-            if not seen_magic:
-                match = _MAGIC_RE.fullmatch(stripped)
-                if match is None:
-                    raise line.error(f"not a liarsdice text record: expected '{MAGIC} {VERSION}'")
-                version = match.group(1)
-                record["liarsdice"] = int(version) if version.isdigit() else version
-                seen_magic = True
-                continue
-            word, quoted = line.token()
-            keyword = "" if quoted else word.lower()
-            if keyword == "round":
-                current = self._round(line, len(rounds))
-                where[len(rounds), None] = number
-                rounds.append(current)
-            elif keyword in {"rules", "option", "players"}:
-                if current is not None:
-                    raise line.error(f"the {word} header goes before the first round")
-                if not line.accept(":"):
-                    raise line.error(f"expected '{word}:'")
-                self._header(keyword, line, record)
-            elif keyword and keyword == self.dice_keyword:
-                if current is None or not line.accept(":"):
-                    raise line.error(self.dice_place)
-                self.dice(line, current)
+            if seen_magic:
+                self._line(line, reading)
             else:
-                if current is None:
-                    raise line.error(f"can't read {stripped!r} before the first round")
-                if line.accept(":"):
-                    line.move = len(current["moves"])
-                    where[len(rounds) - 1, line.move] = number
-                    current["moves"].append(self.move(line, word, line.rest()))
-                else:
-                    self.other_line(word, line, current)
+                reading.record["liarsdice"] = _version(line)
+                seen_magic = True
         if not seen_magic:
             raise RecordError(f"empty text record: expected '{MAGIC} {VERSION}'")
         for key in ("rules", "players"):
-            if key not in record:
+            if key not in reading.record:
                 raise RecordError(f"the text record has no {key.capitalize()}: line")
-        record["rounds"] = rounds
-        return record, where
+        reading.record["rounds"] = reading.rounds
+        return reading.record, reading.where
+
+    def _line(self, line: Line, reading: _Reading) -> None:
+        """Read a line after the first: a round's head, a header, a dice line or a round's."""
+        word, quoted = line.token()
+        keyword = "" if quoted else word.lower()
+        if keyword == "round":
+            reading.current = self._round(line, len(reading.rounds))
+            reading.where[len(reading.rounds), None] = line.number
+            reading.rounds.append(reading.current)
+        elif keyword in {"rules", "option", "players"}:
+            if reading.current is not None:
+                raise line.error(f"the {word} header goes before the first round")
+            if not line.accept(":"):
+                raise line.error(f"expected '{word}:'")
+            self._header(keyword, line, reading.record)
+        elif keyword and keyword == self.dice_keyword:
+            if reading.current is None or not line.accept(":"):
+                raise line.error(self.dice_place)
+            self.dice(line, reading.current)
+        else:
+            self._in_round(word, line, reading)
+
+    def _in_round(self, word: str, line: Line, reading: _Reading) -> None:
+        """Read a line of the current round that starts with a name: a move or another line."""
+        current = reading.current
+        if current is None:
+            raise line.error(f"can't read {line.text!r} before the first round")
+        if line.accept(":"):
+            line.move = len(current["moves"])
+            reading.where[len(reading.rounds) - 1, line.move] = line.number
+            current["moves"].append(self.move(line, word, line.rest()))
+        else:
+            self.other_line(word, line, current)
 
     def _round(self, line: Line, count: int) -> dict[str, Any]:
         match = _ROUND.fullmatch(line.text)

@@ -171,33 +171,34 @@ def _ints(text: str, line: Line, what: str) -> list[int]:
     return out
 
 
+def _item(item: str, line: Line) -> tuple[str, str | list[int]]:
+    """The key and value of one item of a move (a call, a question, a purchase, a show, a
+    reroll or a bid)."""
+    words = item.split()
+    head, args = words[0].lower(), " ".join(words[1:])
+    match head:
+        case "liar" | "exact" if not args:
+            return "call", head
+        case "ask" | "asks" if args.lower() in {"turn", "count"}:
+            return "ask", args.lower()
+        case "buy" | "show" | "reroll":
+            return head, _ints(args, line, head)
+        case "no" if args.lower() == "show":
+            return "show", []
+    if _BID.fullmatch(item):
+        return "bid", item
+    raise line.error(f"can't read {item!r} (a bid such as 3x5, liar, exact, show, ...)")
+
+
 def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     move: dict[str, Any] = {"player": player}
     items = [item.strip() for item in body.split(",")]
     if items == [""]:
         raise line.error(f"{player} makes no move")
     for item in items:
-        value: str | list[int]
-        words = item.split()
-        if not words:
+        if not item.split():
             raise line.error(f"empty item in {body!r}")
-        head, args = words[0].lower(), " ".join(words[1:])
-        if head in {"liar", "exact"} and not args:
-            key, value = "call", head
-        elif head in {"ask", "asks"} and args.lower() in {"turn", "count"}:
-            key, value = "ask", args.lower()
-        elif head == "buy":
-            key, value = "buy", _ints(args, line, "buy")
-        elif head == "show":
-            key, value = "show", _ints(args, line, "show")
-        elif head == "no" and args.lower() == "show":
-            key, value = "show", []
-        elif head == "reroll":
-            key, value = "reroll", _ints(args, line, "reroll")
-        elif _BID.fullmatch(item):
-            key, value = "bid", item
-        else:
-            raise line.error(f"can't read {item!r} (a bid such as 3x5, liar, exact, show, ...)")
+        key, value = _item(item, line)
         if key in move:
             raise line.error(f"{player}'s move has two {key} items")
         move[key] = value

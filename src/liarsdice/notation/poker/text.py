@@ -220,10 +220,56 @@ def _attempt(words: list[str], line: Line) -> dict[str, Any]:
     }
 
 
+def _worded(head: str, args: list[str], line: Line) -> tuple[str, Any] | None:
+    """The key and value of an item that is a word and its arguments (a call, an accept, a
+    pass, a shake, faces out, rerolled or rolled), or None when the item is none of these."""
+    low = " ".join(args).lower()
+    match head:
+        case "liar" if not args:
+            return "call", "liar"
+        case "accept" if not args:
+            return "accept", True
+        case "pass" if low in {"left", "right"}:
+            return "pass", low
+        case "shake" if not args:
+            return "shake", True
+        case "no" if low == "shake":
+            return "shake", False
+        case "out" | "reroll" | "rolled" if args:
+            return head, _face_list(args, line, head)
+    return None
+
+
+def _bid_item(item: str, line: Line) -> tuple[str, Any]:
+    try:
+        parse_poker_bid(item)
+    except NotationError:
+        raise line.error(
+            f"can't read {item!r} (a bid such as pair K, liar, accept, out F F, ...)"
+        ) from None
+    return "bid", item
+
+
+def _is_attempt(head: str, args: list[str]) -> bool:
+    """Whether an item is one attempt at a five-of-a-kind challenge, or 'no attempts'."""
+    if head == "no":
+        return " ".join(args).lower() == "attempts"
+    return head == "keep" and bool(args)
+
+
+def _add_attempt(move: dict[str, Any], head: str, args: list[str], line: Line) -> None:
+    attempts = move.get("attempts")
+    # An empty list was left by 'no attempts': no attempt may come with it.
+    if attempts == [] or (head == "no" and attempts is not None):
+        raise line.error(f"{move['player']}'s move has 'no attempts' and other attempts")
+    attempts = move.setdefault("attempts", [])
+    if head != "no":
+        attempts.append(_attempt(args, line))
+
+
 def _move(line: Line, player: str, body: str) -> dict[str, Any]:
     move: dict[str, Any] = {"player": player}
     items = _split_items(body, line)
-    no_attempts = False
     if items == [""]:
         raise line.error(f"{player} makes no move")
     for item in items:
@@ -231,44 +277,13 @@ def _move(line: Line, player: str, body: str) -> dict[str, Any]:
         if not words:
             raise line.error(f"empty item in {body!r}")
         head, args = words[0].lower(), words[1:]
-        low = " ".join(args).lower()
-        key: str
-        value: Any
         if item.startswith('"'):
             key, value = "bid", line.string(item)
-        elif head == "liar" and not args:
-            key, value = "call", "liar"
-        elif head == "accept" and not args:
-            key, value = "accept", True
-        elif head == "pass" and low in {"left", "right"}:
-            key, value = "pass", low
-        elif head == "out" and args:
-            key, value = "out", _face_list(args, line, "out")
-        elif head == "shake" and not args:
-            key, value = "shake", True
-        elif head == "no" and low == "shake":
-            key, value = "shake", False
-        elif head == "reroll" and args:
-            key, value = "reroll", _face_list(args, line, "reroll")
-        elif head == "rolled" and args:
-            key, value = "rolled", _face_list(args, line, "rolled")
-        elif (head == "no" and low == "attempts") or (head == "keep" and args):
-            if no_attempts or (head == "no" and "attempts" in move):
-                raise line.error(f"{player}'s move has 'no attempts' and other attempts")
-            attempts = move.setdefault("attempts", [])
-            if head == "no":
-                no_attempts = True
-            else:
-                attempts.append(_attempt(args, line))
+        elif _is_attempt(head, args):
+            _add_attempt(move, head, args, line)
             continue
         else:
-            try:
-                parse_poker_bid(item)
-            except NotationError:
-                raise line.error(
-                    f"can't read {item!r} (a bid such as pair K, liar, accept, out F F, ...)"
-                ) from None
-            key, value = "bid", item
+            key, value = _worded(head, args, line) or _bid_item(item, line)
         if key in move:
             raise line.error(f"{player}'s move has two {key} items")
         move[key] = value
