@@ -207,7 +207,7 @@ class _Node:
     need of the past (:attr:`memo`) is built only when asked for, from the parent's, and
     kept: applying an action costs the same at any depth."""
 
-    __slots__ = ("depth", "memo", "move", "parent", "shared", "state")
+    __slots__ = ("depth", "history_text", "memo", "move", "parent", "shared", "state")
 
     def __init__(
         self, state: Any, parent: _Node | None, move: tuple[int, int] | None, shared: _Shared
@@ -218,6 +218,22 @@ class _Node:
         self.shared = shared
         self.memo: Any = None
         self.depth: int = 0 if parent is None else parent.depth + 1
+        self.history_text: str | None = "" if parent is None else None
+
+    def history_str(self) -> str:
+        """The actions so far as pyspiel writes them (``"3, 5, 7"``), built from the nearest
+        ancestor's and kept (OpenSpiel's Python best response keys its cache by it)."""
+        chain: list[_Node] = []
+        node: _Node = self
+        while node.history_text is None and node.parent is not None:
+            chain.append(node)
+            node = node.parent
+        text = node.history_text or ""
+        for n in reversed(chain):
+            action = str(n.move[1]) if n.move is not None else ""
+            text = f"{text}, {action}" if text else action
+            n.history_text = text
+        return text
 
     def moves(self) -> list[tuple[int, int]]:
         """The moves (``(player, action)``) from the first state to this one, in order."""
@@ -476,7 +492,13 @@ class LiarsDiceState(pyspiel.State):  # type: ignore[misc]
         return [PlayerAction(player, action) for player, action in self._node.moves()]
 
     def history_str(self) -> str:
-        return ", ".join(str(action) for action in self.history())
+        return self._node.history_str()
+
+    def is_simultaneous_node(self) -> bool:
+        return False  # (every game of the binding is turn-based: no call to C++ and back)
+
+    def is_player_node(self) -> bool:
+        return bool(self._node.state.current_player >= 0)
 
     def move_number(self) -> int:
         return self._node.depth
