@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import socket
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,8 @@ from liarsdice.cli.reasons import STORE_ERRORS, os_reason
 from liarsdice.i18n import N_, _
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from liarsdice.server.claim import Claim
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -208,8 +211,6 @@ def serve(
     store_timeout: float,
     store_retry: float,
 ) -> None:
-    import gc
-
     import uvicorn
 
     from liarsdice.server.app import create_app
@@ -240,13 +241,7 @@ def serve(
     raise_fd_limit()
     said = _("liarsdice: serving on {url} (database {database})")
     click.echo(said.format(url=f"http://{host}:{port}/", database=db_url), err=True)
-    # The garbage collector: every collection pauses every room. The objects of startup (modules,
-    # the app) are frozen out of collections, and young collections run every 50 000 new objects
-    # instead of 700 (older generations on the usual multipliers): at 500 connections this
-    # brings the p99 action-to-broadcast latency of bench/load.py from 150-250 ms to ~20 ms.
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 10, 10)
+    _tune_collector()
     limits = Limits(
         ws_per_ip=max_ws_per_ip,
         max_conns_per_ip=max_conns_per_ip,
@@ -263,6 +258,22 @@ def serve(
     app = create_app(settings, limits)
     config = uvicorn_config(app, settings, limits, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config) if redis_url is None else DrainingServer(config)
+    _run(server, sock, claim)
+
+
+def _tune_collector() -> None:
+    """Tune the garbage collector for the server: every collection pauses every room. The
+    objects of startup (modules, the app) are frozen out of collections, and young collections
+    run every 50 000 new objects instead of 700 (older generations on the usual multipliers):
+    at 500 connections this brings the p99 action-to-broadcast latency of bench/load.py from
+    150-250 ms to ~20 ms."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 10, 10)
+
+
+def _run(server: uvicorn.Server, sock: socket.socket, claim: Claim | None) -> None:
+    """Serve on ``sock`` until the server stops, then release the database's ``claim``."""
     try:
         server.run(sockets=[sock])
     finally:

@@ -19,6 +19,7 @@ import click
 
 from liarsdice.cli.command import Command, fail
 from liarsdice.cli.reasons import os_reason
+from liarsdice.core.api import StateAPI
 from liarsdice.core.bidding.game import CHANCE
 from liarsdice.core.bidding.state import Phase as BiddingPhase
 from liarsdice.core.errors import LiarsDiceError, RecordError
@@ -70,11 +71,23 @@ def verify_record(record: AnyRecord) -> list[str]:
     rounds = rec.rounds
     if not any("fair" in r for r in rounds):
         raise RecordError(_("the record has no 'fair' seeds to verify"))
-    game = final.game
-    # Chance events of the replay, by round (the round the state is in when they happen):
-    # (outcomes, the one applied, whose dice: a seat, or None for the stash or a roll-off).
-    by_round: dict[int, list[tuple[int, int, int | None]]] = {}
-    state = game.new_initial_state()
+    by_round = _rolls_by_round(final)
+    problems: list[str] = []
+    for r, rnd in enumerate(rounds):
+        problems += _round_problems(r, rnd, players, by_round.get(r, []))
+    return problems
+
+
+_Roll = tuple[int, int, int | None]
+"""A chance event of a replay: (its number of outcomes, the one applied, whose dice: a seat,
+or None for the stash or a roll-off)."""
+
+
+def _rolls_by_round(final: StateAPI) -> dict[int, list[_Roll]]:
+    """The chance events of the replay that led to ``final``, by round (the round the state is
+    in when they happen)."""
+    by_round: dict[int, list[_Roll]] = {}
+    state = final.game.new_initial_state()
     waiting: list[tuple[int, int, int, int | None]] = []  # rolls whose owner moves next
     for player, action in final.history():
         if player == CHANCE:
@@ -92,27 +105,32 @@ def verify_record(record: AnyRecord) -> list[str]:
             waiting.clear()
     for at, k, index, _owner in waiting:
         by_round.setdefault(at, []).append((k, index, None))
+    return by_round
+
+
+def _round_problems(
+    r: int, rnd: dict[str, Any], players: list[str], rolls: list[_Roll]
+) -> list[str]:
+    """What is wrong with round ``r``'s ``fair`` seeds, or with the ``rolls`` they re-derive
+    (the first roll they do not give; an empty list: the round is proven)."""
+    info = rnd.get("fair")
+    if info is None:  # every round of a server game is dealt from the fair stream
+        return [_round(r, _("no 'fair' seeds, so its dice are not proven"))]
+    why = _seed_problem(info, players)
+    if why is not None:
+        return [_round(r, why)]
     problems: list[str] = []
-    for r, rnd in enumerate(rounds):
-        info = rnd.get("fair")
-        if info is None:  # every round of a server game is dealt from the fair stream
-            problems.append(_round(r, _("no 'fair' seeds, so its dice are not proven")))
-            continue
-        why = _seed_problem(info, players)
-        if why is not None:
-            problems.append(_round(r, why))
-            continue
-        stream = DiceStream(info["server_seed"], [str(info["client_seeds"][p]) for p in players])
-        if info.get("opener_draw"):
-            drawn = stream.draw(len(players))
-            if r != 0 or players[drawn] != rnd.get("opener"):
-                said = _("the opener draw gives {name}").format(name=players[drawn])
-                problems.append(_round(r, said))
-        for i, (k, index, owner) in enumerate(by_round.get(r, [])):
-            got = stream.draw(k)
-            if got != index:
-                problems.append(_mismatch(r, i, k, (got, index), owner, players))
-                break
+    stream = DiceStream(info["server_seed"], [str(info["client_seeds"][p]) for p in players])
+    if info.get("opener_draw"):
+        drawn = stream.draw(len(players))
+        if r != 0 or players[drawn] != rnd.get("opener"):
+            said = _("the opener draw gives {name}").format(name=players[drawn])
+            problems.append(_round(r, said))
+    for i, (k, index, owner) in enumerate(rolls):
+        got = stream.draw(k)
+        if got != index:
+            problems.append(_mismatch(r, i, k, (got, index), owner, players))
+            break
     return problems
 
 
