@@ -11,6 +11,7 @@ import pytest
 
 from liarsdice.core.bidding import CHANCE, Game, IllegalActionError, RulesError, preset
 from liarsdice.core.bidding.rules import PRESETS
+from liarsdice.core.bidding.support import cover, left_out
 from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.sim.bidding import WAIT, VectorEnv, check_supported
 
@@ -88,6 +89,11 @@ CASES: list[tuple[str, int | None, dict[str, Any]]] = [
     ("classic", 3, {"dice": 2, "exact_count": "all-but-bidder-spare-last"}),
     ("openspiel", 2, {"exact": "spot-on", "dice": 2}),
     ("snyd-joker", 2, {"loss": "difference", "exact_count": "all-but-bidder", "dice": 3}),
+]
+# every value the simulator plays (the table of liarsdice.core.bidding.support) in some case
+CASES += [
+    ("classic", 3, {"dice": 2, **changes})
+    for changes in cover("sim", [preset(n, **o) for n, _, o in CASES], preset("classic", dice=2))
 ]
 
 
@@ -167,6 +173,14 @@ def test_unsupported_options_are_named(options: dict[str, Any], named: str) -> N
         VectorEnv(preset("spot-on", **options), 2)
 
 
+def test_the_cases_play_every_value_the_simulator_supports() -> None:
+    played = [preset(name, **options) for name, _, options in CASES]
+    assert cover("sim", played, preset("classic")) == []
+    for name, value in left_out("sim"):  # and each value left out is refused
+        with pytest.raises(RulesError, match=name):
+            check_supported(preset("classic", **{name: value}))
+
+
 def test_random_play_is_reproducible_from_the_seed() -> None:
     def run() -> list[float]:
         env = VectorEnv("perudo", 8, players=3, seed=4)
@@ -201,5 +215,6 @@ def test_the_paths_without_lookup_tables_agree_too(
 
     monkeypatch.setattr(vector, "_TABLE_BYTES", 0)
     env = VectorEnv(preset(name, **options), 16, players=players, seed=9, record=True)
-    assert env._move_table is None and env._head_table is None and env._show_table is None
+    views = env._views
+    assert views.move_table is None and views.head_table is None and views.show_table is None
     assert replay_check(env, 100, seed=3) > 0

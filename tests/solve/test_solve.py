@@ -26,6 +26,7 @@ from liarsdice.solve import (
 )
 from liarsdice.solve.br import Plan, reach
 from liarsdice.solve.lp import solve_lp
+from liarsdice.solve.memo import Memo
 from liarsdice.solve.policy import make_player_view, uniform_weights
 from liarsdice.solve.tree import make_game
 
@@ -278,7 +279,7 @@ def test_cli_cache_solves_once_into_the_users_cache(
     from liarsdice.solve import cache
 
     monkeypatch.setenv(cache.CACHE_ENV, str(tmp_path))
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     args = ["--rules", "snyd-normal", "--dice", "1,2", "--faces", "5", "--cache", "--json"]
     runner = CliRunner()
     first = runner.invoke(solve_cmd, args)
@@ -287,7 +288,7 @@ def test_cli_cache_solves_once_into_the_users_cache(
     assert cache.is_cached(game) and "cached in" in first.stderr
     summary = json.loads(first.stdout)
     assert summary["exploitability"] <= 1e-3
-    monkeypatch.setattr(cache, "_MEMORY", {})  # a new process reads the file: no solve
+    monkeypatch.setattr(cache, "MEMORY", Memo())  # a new process reads the file: no solve
 
     def no_solve(*a, **k):  # type: ignore[no-untyped-def]
         raise AssertionError("solved again")

@@ -21,6 +21,7 @@ from liarsdice.solve.cache import (
     read_policy,
     write_policy,
 )
+from liarsdice.solve.memo import Memo
 from liarsdice.solve.policy import Policy
 from liarsdice.solve.tree import PublicTree, SolverError, make_game
 
@@ -31,7 +32,7 @@ TARGET = 1e-3
 @pytest.fixture(autouse=True)
 def tmp_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     return tmp_path / "policies"
 
 
@@ -93,7 +94,7 @@ def test_solved_once_then_read_from_disk(tmp_cache: Path, monkeypatch: pytest.Mo
     assert calls == [1] and first.exploitability() <= TARGET
     assert cached_policy(game, target=TARGET, disk=True) is first  # the process's copy
     assert [p.name for p in tmp_cache.iterdir()] == [cache_path(game, TARGET).name]
-    monkeypatch.setattr(cache, "_MEMORY", {})  # a new process
+    monkeypatch.setattr(cache, "MEMORY", Memo())  # a new process
     again = cached_policy(game, target=TARGET, disk=True)
     assert calls == [1]
     for p in (0, 1):
@@ -160,7 +161,7 @@ def test_a_damaged_file_is_solved_again(damage, monkeypatch: pytest.MonkeyPatch)
     tree = PublicTree(game)
     assert read_policy(path, cache_key(game, TARGET), tree) is None
     calls = _solves(monkeypatch)
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     fresh = cached_policy(game, target=TARGET, disk=True)
     assert calls == [1]
     assert fresh.exploitability() == pytest.approx(good.exploitability(), abs=1e-12)
@@ -203,13 +204,13 @@ def test_a_cached_policy_is_read_beyond_the_solve_limit(monkeypatch: pytest.Monk
         cached_policy(game, target=TARGET, disk=True, max_bytes=1024)
     first = cached_policy(game, target=TARGET, disk=True)
     assert cache.is_cached(game, TARGET)
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     calls = _solves(monkeypatch)
     again = cached_policy(game, target=TARGET, disk=True, max_bytes=1024)
     assert calls == []
     np.testing.assert_array_equal(again.seqs[0], first.seqs[0])
     # a damaged file is not trusted, and the solve it would take is refused by the limit
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     cache_path(game, TARGET).write_bytes(b"not a policy")
     with pytest.raises(SolverError, match="limit"):
         cached_policy(game, target=TARGET, disk=True, max_bytes=1024)

@@ -29,21 +29,15 @@ generator; every decision it returns is a player's. The rules are the engine's, 
 
 from __future__ import annotations
 
-import itertools
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR, NO_SHOW
+from liarsdice.core.bidding.actions import BID_BASE, EXACT, NO_SHOW
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import (
-    Economy,
-    ExactCall,
-    ExactCount,
     FirstOpener,
-    Loss,
-    NextOpener,
     Resolution,
     Rules,
     Scoring,
@@ -51,9 +45,12 @@ from liarsdice.core.bidding.rules import (
     Stash,
     preset,
 )
+from liarsdice.core.bidding.support import restricted, unsupported
 from liarsdice.core.errors import IllegalActionError, RulesError
 from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.families.tensors import Floats32
+from liarsdice.sim.settle import settle
+from liarsdice.sim.views import Views
 
 __all__ = ["UNSUPPORTED", "WAIT", "VectorEnv", "check_supported"]
 
@@ -61,16 +58,15 @@ Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
 Floats = npt.NDArray[np.float64]
 
-#: Rule options the batched simulator rejects (none of them is in a preset): money changes
-#: hands (and, with Rich Man's Dice, dice are bought), or the calling advantage's pile lifts
-#: a seat above its starting dice.
-UNSUPPORTED = ("economy", "calling_advantage")
+#: Rule options the batched simulator rejects some values of (none of them in a preset; the
+#: table of what each engine supports: :data:`liarsdice.core.bidding.support.SUPPORT`).
+UNSUPPORTED = restricted("sim")
 
 #: The action that leaves a game as it is in a step (:meth:`VectorEnv.step`): its player to act
 #: waits while the other games move.
 WAIT = -1
 
-_NOT_OUT = 10**6  # a key larger than any seat distance or dice count
+_WHY = {"economy": " (chips and bought dice)"}  # said beside the option refused
 _TABLE_BYTES = 16 * 2**20  # the most memory a lookup table may take
 
 
@@ -84,14 +80,9 @@ def check_supported(rules: Rules) -> None:
     ...
     liarsdice.core.errors.RulesError: the batched simulator does not support economy=rich-man ...
     """
-    if rules.economy is not Economy.NONE:
+    for name, value in unsupported(rules, "sim"):
         raise RulesError(
-            f"the batched simulator does not support economy={rules.economy.value} "
-            "(chips and bought dice); use the engine (liarsdice.core.Game) for it"
-        )
-    if rules.calling_advantage:
-        raise RulesError(
-            "the batched simulator does not support calling_advantage=true; "
+            f"the batched simulator does not support {name}={value}{_WHY.get(name, '')}; "
             "use the engine (liarsdice.core.Game) for it"
         )
 
@@ -182,7 +173,7 @@ class VectorEnv:
         self._rows_p = self._rows * P
         self._rel_seats = (self._seats[:, None] + self._seats[None, :]) % P
         self._after = (self._seats[:, None] + self._offsets[None, :]) % P  # seats after each
-        self._setup_tables()
+        self._views = Views(self, _TABLE_BYTES)
         self._mask = np.zeros((N, self.num_actions), dtype=np.bool_)
         self._obs = np.zeros((N, self.observation_size), dtype=np.float32)
 
@@ -285,10 +276,11 @@ class VectorEnv:
         """One uniformly random legal action per game."""
         rng = rng or self.rng
         u = rng.random(self.num_envs)
-        if self._list_table is not None and self._count_table is not None:
-            key = self._key
-            pick = (u * self._count_table.take(key)).astype(np.int64)
-            out: Ints = self._list_table.reshape(-1).take(key * self.num_actions + pick)
+        views = self._views
+        if views.list_table is not None and views.count_table is not None:
+            key = views.key
+            pick = (u * views.count_table.take(key)).astype(np.int64)
+            out: Ints = views.list_table.reshape(-1).take(key * self.num_actions + pick)
             return out
         idx = np.flatnonzero(self._mask)
         counts = np.count_nonzero(self._mask, axis=1)
@@ -328,7 +320,7 @@ class VectorEnv:
             self.bids_made[e, p[e], b[e]] = True
         to_show = None
         if self._show is ShowReroll.BEFORE:
-            hidden = self._hand_of_player().sum(1)
+            hidden = self._views.hand_of_player().sum(1)
             to_show = bids & (self.bid >= 0) & (hidden >= 2)
         np.copyto(self.bid, b, where=bids)
         np.copyto(self.bidder, p, where=bids)
@@ -372,139 +364,7 @@ class VectorEnv:
             e, call = e[~wait], call[~wait]
             if not len(e):
                 return
-        self._resolve(e, call, rewards, terminated)
-
-    # ------------------------------------------------------------- resolution
-    def _resolve(self, e: Ints, call: Ints, rewards: Floats, terminated: Bools) -> None:
-        """Settle the challenge in games ``e`` (as ``settle_challenge`` and ``State._resolve``
-        do): dice lost and won, scores, the end of the game (rewards, a new game) or the next
-        round's opener (palifico rounds first) and its roll."""
-        rules = self.rules
-        P = self.num_players
-        k = len(e)
-        rows = np.arange(k)
-        seats = self._seats[None, :]
-        caller = self.player.take(e)
-        bidder = self.bidder.take(e)
-        b = self.bid.take(e)
-        q = self._qty.take(b)
-        face = self._face.take(b)
-        F = self.faces
-        total = self.total.reshape(-1)
-        count = total.take(e * F + face - 1)
-        if self._wild is not None:
-            use = face != self._wild
-            if rules.palifico:
-                use &= ~self.palifico.take(e)
-            count = count + np.where(use, total.take(e * F + self._wild - 1), 0)
-        liar = call == LIAR
-        if rules.scoring is Scoring.SINGLE_ROUND and liar.all():
-            # the engine's fast path too: one liar call ends the game, a true bid stands
-            champion = np.where(count >= q, bidder, caller)
-            terminated[e] = True
-            rewards[e] = -1.0 / (P - 1)
-            rewards.reshape(-1)[e * P + champion] = 1.0
-            self._new_games(e)
-            return
-
-        dice = self.dice.take(e, axis=0)
-        before = dice.copy()
-        active = dice > 0
-        losses = np.zeros((k, P), dtype=np.int64)
-        gains = np.zeros((k, P), dtype=np.int64)
-        stood = np.zeros(k, dtype=np.bool_)  # room scoring: a true bid ends the game
-        if rules.scoring is Scoring.ROOM:
-            stood = liar & (count >= q)
-            lost = liar & ~stood
-            losses[rows[lost], bidder[lost]] = 1
-            winner = np.where(stood, bidder, caller)
-        else:
-            if rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE):
-                upheld, everyone = liar & (count >= q), np.zeros(k, dtype=np.bool_)
-            else:
-                upheld, everyone = liar & (count > q), liar & (count == q)
-            false = liar & (count < q)
-            difference = rules.loss is Loss.DIFFERENCE
-            amount = np.where(difference & (count > q), count - q, 1)
-            losses[rows[upheld], caller[upheld]] = amount[upheld]
-            amount = (q - count) if difference else np.ones(k, dtype=np.int64)
-            losses[rows[false], bidder[false]] = amount[false]
-            if everyone.any():
-                lose = active & (seats != bidder[:, None])
-                if rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST:
-                    lose &= ~((dice == 1) & (seats != caller[:, None]))
-                losses[everyone] = lose[everyone]
-            winner = np.where(upheld | everyone, bidder, caller)
-        exact = ~liar
-        if exact.any():
-            right = exact & (count == q)
-            wrong = exact & (count != q)
-            winner = np.where(right, caller, np.where(wrong, bidder, winner))
-            losses[rows[wrong], caller[wrong]] = 1
-            if rules.exact is ExactCall.SPOT_ON:
-                lose = active & (seats != caller[:, None])
-                losses[right] = lose[right]
-            else:  # calza: a right call wins a die back, up to the start
-                regain = right & (dice[rows, caller] < self._start[caller])
-                gains[rows[regain], caller[regain]] = 1
-        losers = losses > 0
-        dice = dice + gains
-        dice -= np.minimum(losses, dice)
-        if rules.scoring is Scoring.ROOM:
-            scores = self.scores[e]
-            scores += stood[:, None] * np.where(seats == bidder[:, None], 1, -1)
-            scores -= (before > 0) & (dice == 0)
-            self.scores[e] = scores
-        self.dice[e] = dice
-
-        if rules.scoring is Scoring.SINGLE_ROUND:
-            over = np.ones(k, dtype=np.bool_)
-            champion = winner
-        else:
-            live = dice > 0
-            alive = live.sum(1)
-            over = stood | (alive <= 1)
-            champion = np.where(stood | (alive == 0), winner, live.argmax(1))
-        if over.any():
-            ended = e[over]
-            terminated[ended] = True
-            if rules.scoring is Scoring.ROOM:
-                rewards[ended] = self.scores[ended]
-            else:
-                rewards[ended] = -1.0 / (P - 1)
-                rewards[ended, champion[over]] = 1.0
-            self._new_games(ended)
-        going = ~over
-        if not going.any():
-            return
-        e, dice, before = e[going], dice[going], before[going]
-        winner, bidder, caller = winner[going], bidder[going], caller[going]
-        losers = losers[going]
-        kk = len(e)
-        rows = np.arange(kk)
-        clockwise = (seats - bidder[:, None]) % P  # distance from the bidder, clockwise
-
-        nxt = rules.next_opener
-        if nxt is NextOpener.WINNER:
-            opener = winner
-        elif nxt is NextOpener.BIDDER:
-            opener = bidder
-        else:
-            alive_losers = losers & (dice > 0)
-            fewest = np.where(alive_losers, dice * P + clockwise, _NOT_OUT).argmin(1)
-            first = np.where(losers, clockwise, _NOT_OUT).argmin(1)
-            opener = np.where(~losers.any(1), caller, np.where(alive_losers.any(1), fewest, first))
-        if rules.palifico:
-            fresh = (dice == 1) & (before > 1) & ~self.palifico_used[e]
-            has_fresh = fresh.any(1)
-            first_fresh = np.where(fresh, clockwise, _NOT_OUT).argmin(1)
-            opener = np.where(has_fresh, first_fresh, opener)
-            self.palifico[e] = has_fresh
-            self.palifico_used[e[has_fresh], first_fresh[has_fresh]] = True
-        out = dice[rows, opener] == 0
-        if out.any():
-            opener[out] = self._next_seat(e[out], opener[out])
-        self._start_round(e, opener)
+        settle(self, e, call, rewards, terminated)
 
     # ------------------------------------------------------------ chance, rounds
     def _roll_counts(self, dice: Ints, max_dice: int) -> Ints:
@@ -609,203 +469,9 @@ class VectorEnv:
         return opener
 
     # ------------------------------------------------------ masks, observations
-    def _setup_tables(self) -> None:
-        """Lookup tables for the legal moves and the bid block of the observation, where
-        they fit in memory: the legal moves other than shows depend only on (dice in play,
-        current bid, palifico round, must raise, show phase), so they are computed once for
-        every combination by :meth:`_moves` itself and looked up by key afterwards."""
-        rules, B, P = self.rules, self.num_bids, self.num_players
-        dims = [self.game.max_quantity + 1, B + 1]
-        dims += [2 if rules.palifico else 1]
-        dims += [2 if self._show is ShowReroll.AFTER else 1]
-        dims += [2 if self._show is ShowReroll.BEFORE else 1]
-        self._key_dims = dims
-        rows = int(np.prod(dims))
-        self._move_table: Bools | None = None
-        if rows * self.num_actions <= _TABLE_BYTES:
-            grid = np.indices(dims).reshape(len(dims), -1).astype(np.int64)
-            cap, bid, pal, must, phase = grid
-            self._move_table = self._moves(
-                cap, bid - 1, pal.astype(np.bool_), must.astype(np.bool_), phase.astype(np.bool_)
-            )
-        self._count_table: Ints | None = None
-        self._list_table: Ints | None = None
-        if self._move_table is not None and self._show is ShowReroll.OFF:
-            table = self._move_table
-            self._count_table = table.sum(1)
-            # each key's legal actions, ascending, padded with its last one
-            order = np.argsort(~table, axis=1, kind="stable")
-            last = np.maximum(self._count_table - 1, 0)
-            j = np.minimum(np.arange(self.num_actions)[None, :], last[:, None])
-            self._list_table = np.take_along_axis(order, j, axis=1)
-        self._key = np.zeros(self.num_envs, dtype=np.int64)
-        # The legal shows by hidden hand: a hand's counts per face, read as digits in base
-        # (most dice + 1), index a table of hand numbers, which index the shows they allow.
-        self._show_table: Bools | None = None
-        self._radix = (self._max_hand + 1) ** np.arange(self.faces, dtype=np.int64)
-        codes = (self._max_hand + 1) ** self.faces
-        if self._show is not ShowReroll.OFF and codes <= 2**20:
-            hands = np.array(
-                [
-                    c
-                    for c in itertools.product(range(self._max_hand + 1), repeat=self.faces)
-                    if sum(c) <= self._max_hand
-                ],
-                dtype=np.int64,
-            )
-            if len(hands) * len(self._show_size) <= _TABLE_BYTES:
-                self._hand_code = np.zeros(codes, dtype=np.int64)
-                self._hand_code[hands @ self._radix] = np.arange(len(hands))
-                self._show_table = self._fits(hands)
-        # The observation's head (seat, to move, bid, bidder) by (bid, bidder, seat), as
-        # whole rows of the observation (zeros elsewhere).
-        self._head_table: Floats32 | None = None
-        sl, D = self.encoding.slices, self.observation_size
-        if (B + 1) * (P + 1) * P * D * 4 <= _TABLE_BYTES:
-            head = np.zeros(((B + 1) * (P + 1) * P, D), dtype=np.float32)
-            for b in range(-1, B):
-                for bidder in range(-1, P):
-                    for seat in range(P):
-                        row = head[((b + 1) * (P + 1) + bidder + 1) * P + seat]
-                        row[sl["seat"].start + seat] = 1.0
-                        row[sl["to_move"].start] = 1.0
-                        if b >= 0 and bidder >= 0:
-                            row[sl["bid"].start + b] = 1.0
-                            row[sl["bidder"].start + (bidder - seat) % P] = 1.0
-            self._head_table = head
-
     def _refresh(self) -> None:
-        self._mask = self._legal()
-        self._obs = self._observe()
-
-    def _legal(self) -> Bools:
-        if self._move_table is not None:
-            d = self._key_dims
-            key = self.cap * d[1] + self.bid + 1
-            if d[2] > 1:
-                key = key * 2 + self.palifico
-            if d[3] > 1:
-                key = key * 2 + self.must_raise
-            if d[4] > 1:
-                key = key * 2 + self.show_phase
-            self._key = key
-            mask: Bools = self._move_table.take(key, axis=0)
-        else:
-            mask = self._moves(self.cap, self.bid, self.palifico, self.must_raise, self.show_phase)
-        if self._show is not ShowReroll.OFF:
-            self._add_shows(mask)
-        return mask
-
-    def _moves(self, cap: Ints, bid: Ints, pal: Bools, must: Bools, phase: Bools) -> Bools:
-        """The legal moves other than shows, for any batch of (cap, bid, palifico round, must
-        raise, show phase)."""
-        rules = self.rules
-        B = self.num_bids
-        opened = bid >= 0
-        bids = self._qty[None, :] <= cap[:, None]
-        if self._total_order:
-            bids &= self._ids[None, :] > bid[:, None]
-        else:
-            last = np.maximum(bid, 0)
-            above = (self._qty[None, :] >= self._qty[last][:, None]) & (
-                self._rank[None, :] >= self._rank[last][:, None]
-            )
-            above &= self._ids[None, :] != bid[:, None]
-            bids &= above | ~opened[:, None]
-        if self._no_wild_open:
-            no_wild = ~opened & ~pal if rules.palifico else ~opened
-            bids &= ~(no_wild[:, None] & (self._face == self._wild)[None, :])
-        if rules.palifico:
-            r = np.flatnonzero(pal & opened)
-            if len(r):
-                last = bid[r]
-                same = self._face[None, :] == self._face[last][:, None]
-                more = self._qty[None, :] > self._qty[last][:, None]
-                bids[r] &= same & more
-        can_call = opened
-        if self._show is ShowReroll.AFTER:
-            can_call = opened & ~must
-        elif self._show is ShowReroll.BEFORE:
-            can_call = opened & ~phase
-            bids &= ~phase[:, None]
-        mask = np.zeros((len(bid), self.num_actions), dtype=np.bool_)
-        mask[:, BID_BASE : BID_BASE + B] = bids
-        mask[:, LIAR] = can_call
-        if rules.exact is not ExactCall.NONE:
-            mask[:, EXACT] = can_call
-        if self._show is ShowReroll.BEFORE:
-            mask[:, NO_SHOW] = phase
-        return mask
-
-    def _add_shows(self, mask: Bools) -> None:
-        """Set the legal show actions in ``mask`` (they depend on the hidden hand)."""
-        hand = self._hand_of_player()
-        hidden = hand.sum(1)
-        if self._show is ShowReroll.AFTER:
-            bids = mask[:, BID_BASE : self._show_base]
-            may = mask[:, LIAR] & bids.any(1) & (hidden >= 2)
-        else:
-            may = self.show_phase
-        r = np.flatnonzero(may)
-        if len(r):
-            hand = hand.take(r, axis=0)
-            if self._show_table is not None:
-                code = self._hand_code.take(hand @ self._radix)
-                fits = self._show_table.take(code, axis=0)
-            else:
-                fits = self._fits(hand)
-            mask[r, self._show_base :] = fits
-
-    def _fits(self, hand: Ints) -> Bools:
-        """The show actions each hidden hand (counts per face) allows."""
-        fits = (self._show_counts[None, :, :] <= hand[:, None, :]).all(2)
-        fits &= self._show_size[None, :] < hand.sum(1)[:, None]
-        return cast(Bools, fits)
-
-    def _hand_of_player(self) -> Ints:
-        """The hidden dice (counts per face) of every game's player to act."""
-        N, P, F = self.num_envs, self.num_players, self.faces
-        out: Ints = self.hand.reshape(N * P, F).take(self._rows_p + self.player, axis=0)
-        return out
-
-    def _observe(self) -> Floats32:
-        sl = self.encoding.slices
-        N, P, F, B = self.num_envs, self.num_players, self.faces, self.num_bids
-        p = self.player
-        if self._head_table is not None:
-            key = ((self.bid + 1) * (P + 1) + self.bidder + 1) * P + p
-            obs: Floats32 = self._head_table.take(key, axis=0)
-        else:
-            obs = np.zeros((N, self.observation_size), dtype=np.float32)
-            flat = obs.reshape(-1)
-            flat[self._rows * self.observation_size + (sl["seat"].start + p)] = 1.0
-            obs[:, sl["to_move"].start] = 1.0
-            r = np.flatnonzero(self.bid >= 0)
-            obs[r, sl["bid"].start + self.bid[r]] = 1.0
-            obs[r, sl["bidder"].start + (self.bidder[r] - p[r]) % P] = 1.0
-        obs[:, sl["my_dice"]] = self._hand_of_player()
-        rel = self._rows_p[:, None] + self._rel_seats.take(p, axis=0)  # N x P flat seats
-        obs[:, sl["dice"]] = self.dice.reshape(-1).take(rel)
-        if "shown" in sl:
-            obs[:, sl["shown"]] = self.shown.reshape(N * P, F).take(rel, axis=0).reshape(N, -1)
-        if "stash" in sl:
-            obs[:, sl["stash"]] = self.stash
-        if "stash_size" in sl:
-            obs[:, sl["stash_size"].start] = (self.dice > 0).sum(1)
-        if "callers" in sl:
-            obs[:, sl["callers"]] = self.called.reshape(-1).take(rel)
-        if "palifico" in sl:
-            obs[:, sl["palifico"].start] = self.palifico
-        if "must_raise" in sl:
-            obs[:, sl["must_raise"].start] = self.must_raise
-        if "show_phase" in sl:
-            obs[:, sl["show_phase"].start] = self.show_phase
-        if "scores" in sl:
-            obs[:, sl["scores"]] = self.scores.reshape(-1).take(rel)
-        if self.bids_made is not None:
-            made = self.bids_made.reshape(N * P, B).take(rel, axis=0)
-            obs[:, sl["history"]] = made.reshape(N, P * B)
-        return obs
+        self._mask = self._views.legal()
+        self._obs = self._views.observe()
 
 
 def _faces_of(counts: list[int]) -> list[int]:

@@ -40,12 +40,14 @@ import platformdirs
 
 from liarsdice.core.bidding.game import Game
 from liarsdice.solve.cfr import Algorithm, Progress, solve
+from liarsdice.solve.memo import Memo
 from liarsdice.solve.policy import Policy
 from liarsdice.solve.tree import DEFAULT_MAX_BYTES, PublicTree
 
 __all__ = [
     "CACHE_ENV",
     "DISK_MIN_NODES",
+    "MEMORY",
     "SOLVER_VERSION",
     "cache_dir",
     "cache_key",
@@ -68,7 +70,10 @@ _FORMAT = "liarsdice-policy-cache"
 #: e.g. two dice each with 6 faces by ``liarsdice solve --cache --max-gib 16``).
 LOAD_MAX_BYTES = 1 << 40
 
-_MEMORY: dict[tuple[str, ...], Policy] = {}
+#: The policies this process solved or read, by their key's digest: one per game, for the
+#: process's life (a game's policy is solved once); ``MEMORY.clear()`` forgets them (the next
+#: request reads the disk cache or solves again, as a new process would).
+MEMORY: Memo[tuple[str, ...], Policy] = Memo()
 _LOCK = threading.Lock()
 
 
@@ -188,7 +193,7 @@ def cached_policy(
     key = cache_key(game, target, algorithm)
     memo = (_digest(key),)
     with _LOCK:  # one solve per game at a time, whatever the threads
-        policy = _MEMORY.get(memo)
+        policy = MEMORY.get(memo)
         if policy is not None:
             return policy
         path = cache_path(game, target, algorithm)
@@ -206,5 +211,5 @@ def cached_policy(
             if use_disk:
                 with contextlib.suppress(OSError):
                     write_policy(policy, path, key)
-        _MEMORY[memo] = policy
+        MEMORY.put(memo, policy)
         return policy
