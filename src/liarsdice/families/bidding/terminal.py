@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from rich.markup import escape
@@ -199,43 +200,10 @@ def parse_command(text: str, *, faces: int, wild: int | None = 1) -> tuple[str, 
     low = " ".join(raw.lower().split())
     if not low:
         return ("empty", None)
-    command = meta_command(low)
-    if command is not None:
-        return (command, None)
-    if low in ("buy", "buy a die", "buy die") or low in words_of(_WORDS["buy"]):
-        return ("buy", None)
-    if low in _NO_SHOW or low in words_of(_WORDS["no-show"]):
-        return ("no-show", None)
-    ask = _command_word(low, "ask", pgettext("command", "ask"))
-    if ask is not None:
-        question = ask.strip(" ?¿")
-        for q in (Question.TURN, Question.COUNT):
-            if question in words_of(_WORDS[q]):
-                return ("ask", q)
-        if question in _QUESTIONS:
-            return ("ask", _QUESTIONS[question])
-        return (
-            "error",
-            _("ask 'turn' (whose turn is it?) or 'count' (how many dice are left?)"),
-        )
-    show = _command_word(low, "show", pgettext("command", "show"))
-    if show is not None:
-        numbers = re.findall(r"[0-9]+", show)
-        if not numbers or re.search(r"[^0-9,\s]", show):
-            return ("error", _("say which dice to show, e.g. 'show 6 6'"))
-        shown = tuple(int(n) for n in numbers)
-        bad = [f for f in shown if not 1 <= f <= faces]
-        if bad:
-            return (
-                "error",
-                _("there is no face {face}: faces run 1..{faces}").format(face=bad[0], faces=faces),
-            )
-        return ("show", tuple(sorted(shown)))
-    call = parse_call(raw)
-    if call is Call.LIAR or low.strip("!.¡ ") in words_of(_WORDS["liar"]):
-        return ("liar", None)
-    if call is Call.EXACT or low.strip("!.¡ ") in words_of(_WORDS["exact"]):
-        return ("exact", None)
+    for read in _READERS:
+        found = read(raw, low, faces)
+        if found is not None:
+            return found
     if current() != DEFAULT:
         raw = _from_words(raw)
     if wild is not None:
@@ -244,6 +212,67 @@ def parse_command(text: str, *, faces: int, wild: int | None = 1) -> tuple[str, 
         return ("bid", parse_human_bid(raw, faces=faces))
     except NotationError as e:
         return ("error", f"{e} {_(_TRY)}")
+
+
+def _read_word(raw: str, low: str, faces: int) -> tuple[str, Any] | None:
+    """A command of one word or phrase: a meta command (help, quit...), buy or no-show."""
+    command = meta_command(low)
+    if command is not None:
+        return (command, None)
+    if low in ("buy", "buy a die", "buy die") or low in words_of(_WORDS["buy"]):
+        return ("buy", None)
+    if low in _NO_SHOW or low in words_of(_WORDS["no-show"]):
+        return ("no-show", None)
+    return None
+
+
+def _read_ask(raw: str, low: str, faces: int) -> tuple[str, Any] | None:
+    ask = _command_word(low, "ask", pgettext("command", "ask"))
+    if ask is None:
+        return None
+    question = ask.strip(" ?¿")
+    for q in (Question.TURN, Question.COUNT):
+        if question in words_of(_WORDS[q]):
+            return ("ask", q)
+    if question in _QUESTIONS:
+        return ("ask", _QUESTIONS[question])
+    return ("error", _("ask 'turn' (whose turn is it?) or 'count' (how many dice are left?)"))
+
+
+def _read_show(raw: str, low: str, faces: int) -> tuple[str, Any] | None:
+    show = _command_word(low, "show", pgettext("command", "show"))
+    if show is None:
+        return None
+    numbers = re.findall(r"[0-9]+", show)
+    if not numbers or re.search(r"[^0-9,\s]", show):
+        return ("error", _("say which dice to show, e.g. 'show 6 6'"))
+    shown = tuple(int(n) for n in numbers)
+    bad = [f for f in shown if not 1 <= f <= faces]
+    if bad:
+        return (
+            "error",
+            _("there is no face {face}: faces run 1..{faces}").format(face=bad[0], faces=faces),
+        )
+    return ("show", tuple(sorted(shown)))
+
+
+def _read_call(raw: str, low: str, faces: int) -> tuple[str, Any] | None:
+    call = parse_call(raw)
+    if call is Call.LIAR or low.strip("!.¡ ") in words_of(_WORDS["liar"]):
+        return ("liar", None)
+    if call is Call.EXACT or low.strip("!.¡ ") in words_of(_WORDS["exact"]):
+        return ("exact", None)
+    return None
+
+
+_READERS: tuple[Callable[[str, str, int], tuple[str, Any] | None], ...] = (
+    _read_word,
+    _read_ask,
+    _read_show,
+    _read_call,
+)
+"""The readers of the commands that are not bids, in the order they are tried: each gives
+the command of a line (``raw``, its lower-case words ``low``; ``faces``), or None."""
 
 
 def _command_word(low: str, *words: str) -> str | None:
@@ -269,8 +298,9 @@ def _bid(bid: Bid) -> str:
     return f"{bid} ({bid_words(bid)})"
 
 
-class BiddingTerminal(GameTerminal):
-    """A bidding-family game at the terminal."""
+class _BiddingTable(GameTerminal):
+    """What every part of the bidding family's terminal shares: the game, the round's
+    palifico and questions, and the table's facts at the start and end of a round."""
 
     game: Game
     rules: Rules
@@ -281,8 +311,13 @@ class BiddingTerminal(GameTerminal):
         self.questions: dict[int, int] = {}  # penalty questions asked this round, by seat
         self.hinter = ProbBot(random.Random(0), bluff=0.0, noise=0.0)
 
-    # ------------------------------------------------------------------- the whole game
     def announces(self, state: State) -> bool:
+        return state.phase is Phase.BID
+
+    def rolls_in_move(self, state: State) -> bool:
+        return state.phase in (Phase.REROLL, Phase.BUY_ROLL)
+
+    def hints_on_turn(self, state: State) -> bool:
         return state.phase is Phase.BID
 
     def round_header(self, state: State) -> list[str]:
@@ -321,9 +356,20 @@ class BiddingTerminal(GameTerminal):
             lines.append(_("Drinks: {drinks}.").format(drinks=self.by_name(view.lost)))
         return lines
 
-    # ----------------------------------------------------------------------------- moves
-    def rolls_in_move(self, state: State) -> bool:
-        return state.phase in (Phase.REROLL, Phase.BUY_ROLL)
+    def bid_example(self, view: PlayerView) -> str:
+        """A bid the player may make now, as typed: the least legal raise (or opening bid) on
+        the face they hold most of, in digits and in words: ``6x4 or 'six fours'``."""
+        bids = [b for a in view.legal_actions if (b := self.game.action_bid(a)) is not None]
+        if not bids:
+            return _("no bid (none is left)")
+        held = [view.my_dice.count(b.face) for b in bids]
+        best = max(range(len(bids)), key=lambda i: (held[i], -i))  # legal order: least first
+        bid = bids[best]
+        return _("{bid} or '{words}'").format(bid=bid, words=bid_words(bid))
+
+
+class _BiddingNarration(_BiddingTable):
+    """The bidding family's narration: every move as the table sees it, and the reveal."""
 
     def narrate(self, before: State, after: State, seat: int, action: int) -> list[str]:
         game = self.game
@@ -382,43 +428,8 @@ class BiddingTerminal(GameTerminal):
                 lines.append(f"  {self.name(p)}: {dice_text(hand)}")
         if r.stash:
             lines.append(_("  stash: {dice}").format(dice=dice_text(r.stash)))
-        wild = None if self.palifico_round else self.rules.wild
-        what = face_count(r.count, r.bid.face)
-        if wild is not None and r.bid.face != wild:
-            what += _(" (wild {faces} included)").format(faces=face_plural(wild))
-        q = r.bid.quantity
-        if r.call == "exact":
-            verdict = _("exactly right") if r.count == q else _("not exact")
-        elif r.count >= q:
-            verdict = _("the bid was true (exactly)") if r.count == q else _("the bid was true")
-        else:
-            verdict = _("the bid was false")
-        lines.append(
-            _("Counted: {what} against {bid}: {verdict}.").format(
-                what=what, bid=_bid(r.bid), verdict=verdict
-            )
-        )
-        for p, k in sorted(r.losses.items()):
-            line = self.subject(p, _("{name} lose {dice}"), _("{name} loses {dice}"), dice=dice(k))
-            asked = min(k, self.questions.get(p, 0))
-            note = _("{asked} for asking questions").format(asked=asked) if asked else ""
-            if r.dice[p] == 0:
-                line += f" ({note})" if note else ""
-                line += self.subject(p, _(" and are out"), _(" and is out"))
-            else:
-                left = r.dice[p]
-                if self.you(p):  # the same English; other languages may say "you" and "they"
-                    message = (
-                        pgettext("you", " ({note}; {left} left)")
-                        if note
-                        else pgettext("you", " ({left} left)")
-                    )
-                else:
-                    message = _(" ({note}; {left} left)") if note else _(" ({left} left)")
-                line += message.format(note=note, left=left)
-            if self.rules.drinking:
-                line += _("; drink {drinks}").format(drinks=k)
-            lines.append(line + ".")
+        lines.append(self._counted(r))
+        lines += [self._loss(r, p, k) for p, k in sorted(r.losses.items())]
         for p, k in sorted(r.gains.items()):
             lines.append(
                 self.subject(
@@ -432,18 +443,64 @@ class BiddingTerminal(GameTerminal):
         self.questions = {}
         if not r.losses and not r.gains:
             lines.append(_("Nobody loses a die."))
+        lines.append(self._won(r))
+        return lines + self._tallies(r)
+
+    def _counted(self, r: RoundResult) -> str:
+        """The count of the bid's face against the bid, and the verdict."""
+        wild = None if self.palifico_round else self.rules.wild
+        what = face_count(r.count, r.bid.face)
+        if wild is not None and r.bid.face != wild:
+            what += _(" (wild {faces} included)").format(faces=face_plural(wild))
+        q = r.bid.quantity
+        if r.call == "exact":
+            verdict = _("exactly right") if r.count == q else _("not exact")
+        elif r.count >= q:
+            verdict = _("the bid was true (exactly)") if r.count == q else _("the bid was true")
+        else:
+            verdict = _("the bid was false")
+        return _("Counted: {what} against {bid}: {verdict}.").format(
+            what=what, bid=_bid(r.bid), verdict=verdict
+        )
+
+    def _loss(self, r: RoundResult, p: int, k: int) -> str:
+        """Seat ``p``'s loss of ``k`` dice: the questions it paid for, what it has left."""
+        line = self.subject(p, _("{name} lose {dice}"), _("{name} loses {dice}"), dice=dice(k))
+        asked = min(k, self.questions.get(p, 0))
+        note = _("{asked} for asking questions").format(asked=asked) if asked else ""
+        if r.dice[p] == 0:
+            line += f" ({note})" if note else ""
+            line += self.subject(p, _(" and are out"), _(" and is out"))
+        else:
+            left = r.dice[p]
+            if self.you(p):  # the same English; other languages may say "you" and "they"
+                message = (
+                    pgettext("you", " ({note}; {left} left)")
+                    if note
+                    else pgettext("you", " ({left} left)")
+                )
+            else:
+                message = _(" ({note}; {left} left)") if note else _(" ({left} left)")
+            line += message.format(note=note, left=left)
+        if self.rules.drinking:
+            line += _("; drink {drinks}").format(drinks=k)
+        return line + "."
+
+    def _won(self, r: RoundResult) -> str:
         if r.round_pot_won:
-            won = self.subject(
+            return self.subject(
                 r.winner,
                 _("{name} win the challenge and the round pot of {pot} chips."),
                 _("{name} wins the challenge and the round pot of {pot} chips."),
                 pot=r.round_pot_won,
             )
-        else:
-            won = self.subject(
-                r.winner, _("{name} win the challenge."), _("{name} wins the challenge.")
-            )
-        lines.append(won)
+        return self.subject(
+            r.winner, _("{name} win the challenge."), _("{name} wins the challenge.")
+        )
+
+    def _tallies(self, r: RoundResult) -> list[str]:
+        """The chips, pile and scores after the round, where the rules keep them."""
+        lines = []
         if r.chips is not None:
             lines.append(
                 _("Chips: {chips}; game pot {pot}.").format(
@@ -456,9 +513,10 @@ class BiddingTerminal(GameTerminal):
             lines.append(_("Scores: {scores}.").format(scores=self.by_name(r.scores)))
         return lines
 
-    # ------------------------------------------------------------------------- a human
-    def hints_on_turn(self, state: State) -> bool:
-        return state.phase is Phase.BID
+
+class _BiddingScreen(_BiddingNarration):
+    """What a human player is shown on their turn: the table, their dice and options, hints
+    and help."""
 
     def table_lines(self, view: PlayerView) -> list[str]:
         """Public facts of the table, from one player's view."""
@@ -647,6 +705,11 @@ class BiddingTerminal(GameTerminal):
             )
         return [escape(line) for line in lines]
 
+
+class BiddingTerminal(_BiddingScreen):
+    """A bidding-family game at the terminal: its narration, screen and the reading of a
+    human's moves (prompts, and a move checked before it is made)."""
+
     def prompt(self, state: State, seat: int) -> str:
         view = state.view(seat)
         if view.phase == "show":
@@ -668,17 +731,6 @@ class BiddingTerminal(GameTerminal):
             if words
             else _("Type or 'help'.")
         )
-
-    def bid_example(self, view: PlayerView) -> str:
-        """A bid the player may make now, as typed: the least legal raise (or opening bid) on
-        the face they hold most of, in digits and in words: ``6x4 or 'six fours'``."""
-        bids = [b for a in view.legal_actions if (b := self.game.action_bid(a)) is not None]
-        if not bids:
-            return _("no bid (none is left)")
-        held = [view.my_dice.count(b.face) for b in bids]
-        best = max(range(len(bids)), key=lambda i: (held[i], -i))  # legal order: least first
-        bid = bids[best]
-        return _("{bid} or '{words}'").format(bid=bid, words=bid_words(bid))
 
     def parse(self, line: str) -> tuple[str, Any]:
         return parse_command(line, faces=self.rules.faces, wild=self.rules.wild)
