@@ -109,19 +109,39 @@ def parse_poker_command(text: str) -> tuple[str, str]:
     low = _clean(text)
     if not low:
         return ("empty", "")
+    for read in _READERS:
+        found = read(low)
+        if found is not None:
+            return found
+    try:
+        return ("move", format_poker_bid(parse_poker_bid(text)))
+    except NotationError as e:
+        return ("error", f"{e} {_(_TRY)}")
+
+
+def _read_meta(low: str) -> tuple[str, str] | None:
     command = meta_command(low)
-    if command is not None:
-        return (command, "")
+    return None if command is None else (command, "")
+
+
+def _read_two_moves(low: str) -> tuple[str, str] | None:
+    """Two moves on one line: say which to type now."""
     first, then, rest = low.partition(" then ")
-    if then:  # two moves on one line: say which to type now
-        now, later = parse_poker_command(first), parse_poker_command(rest)
-        if now[0] == "move" and later[0] == "move":
-            return (
-                "error",
-                _("one move at a time: type '{now}' now, then '{later}'").format(
-                    now=now[1], later=later[1]
-                ),
-            )
+    if not then:
+        return None
+    now, later = parse_poker_command(first), parse_poker_command(rest)
+    if now[0] == "move" and later[0] == "move":
+        return (
+            "error",
+            _("one move at a time: type '{now}' now, then '{later}'").format(
+                now=now[1], later=later[1]
+            ),
+        )
+    return None
+
+
+def _read_call(low: str) -> tuple[str, str] | None:
+    """A call, an accept, or a direction to pass the cup."""
     if low in _LIAR or low in words_of(_WORDS["liar"]):
         return ("move", "liar")
     if low in _ACCEPT or low in words_of(_WORDS["accept"]):
@@ -132,6 +152,11 @@ def parse_poker_command(text: str) -> tuple[str, str]:
     for word in ("left", "right"):
         if low in (word, f"pass {word}", f"pass it {word}", f"pass the cup {word}"):
             return ("move", word)
+    return None
+
+
+def _read_roll(low: str) -> tuple[str, str] | None:
+    """A shake of the cup, a roll of outside dice, both or neither."""
     if low in _NO_ROLL:
         return ("move", "no reroll")
     m = re.fullmatch(r"(no shake|dont shake)? ?(?:and )?(?:re)?roll (" + _FACES_RE + ")", low)
@@ -143,13 +168,26 @@ def parse_poker_command(text: str) -> tuple[str, str]:
         if not faces or faces == "none":
             return ("move", "shake")
         return ("move", f"shake reroll {_norm_faces(faces)}")
+    return None
+
+
+def _read_dice(low: str) -> tuple[str, str] | None:
+    """The dice left outside the cup, or kept in a five-of-a-kind challenge."""
     for word in ("out", "keep"):
         if low == word or low.startswith(word + " "):
             return ("move", f"{word} {_norm_faces(low[len(word) :])}".strip())
-    try:
-        return ("move", format_poker_bid(parse_poker_bid(text)))
-    except NotationError as e:
-        return ("error", f"{e} {_(_TRY)}")
+    return None
+
+
+_READERS: tuple[Callable[[str], tuple[str, str] | None], ...] = (
+    _read_meta,
+    _read_two_moves,
+    _read_call,
+    _read_roll,
+    _read_dice,
+)
+"""The readers of the lines that are not bids, in the order they are tried: each gives the
+command of a line (cleaned: :func:`_clean`), or None."""
 
 
 _MOVE_WORDS: dict[str, Callable[[], str]] = {
@@ -318,8 +356,9 @@ _PROMPTS = {
 }
 
 
-class PokerTerminal(GameTerminal):
-    """A poker-dice game at the terminal."""
+class _PokerTable(GameTerminal):
+    """What every part of the poker-dice terminal shares: the game, the lives, the order of
+    play and the moves the player to move may type now."""
 
     game: PokerGame
     rules: PokerRules
@@ -329,7 +368,6 @@ class PokerTerminal(GameTerminal):
         self.continuing: int | None = None  # the seat that moves again right after its move
         self.hinter = PokerProbBot(random.Random(0), bluff=0.0, noise=0.0)
 
-    # ------------------------------------------------------------------- the whole game
     def banner_facts(self) -> str:
         if self.rules.five_of_a_kind_rule:
             facts = _("{lives} each, five-of-a-kind rule on, ")
@@ -367,9 +405,54 @@ class PokerTerminal(GameTerminal):
             p = (p + state.direction) % n
         return " -> ".join(self.name(p) for p in [*order, seat])
 
-    # ----------------------------------------------------------------------------- moves
     def rolls_in_move(self, state: PokerState) -> bool:
         return state.phase in (Phase.REROLL, Phase.FIVE_ROLL)
+
+    def _neighbour(self, view: PokerView, step: int) -> int:
+        n = len(view.lives)
+        p = (view.player + step) % n
+        while view.lives[p] == 0:
+            p = (p + step) % n
+        return p
+
+    def _pass_options(self, view: PokerView) -> str:
+        """Where 'left' and 'right' pass the cup (Player One, before passing it)."""
+        left = self._neighbour(view, 1)
+        right = self._neighbour(view, -1)
+        if left == right:
+            return _("Pass the cup 'left' or 'right' (both go to {name})").format(
+                name=self.name(left)
+            )
+        return _(
+            "Pass the cup 'left' (to {left}) or 'right' (to {right}); this sets the round's "
+            "direction"
+        ).format(left=self.name(left), right=self.name(right))
+
+    def examples(self, view: PokerView) -> str:
+        """Moves of the player to move that are legal now, written as they may be typed."""
+        phase = view.phase
+        if phase == "bid":
+            least = self.game.action_bid(view.legal_actions[0]) if view.legal_actions else None
+            if view.current_bid is None or least is None:
+                return _("a bid such as 'pair K' or 'a pair of kings'")
+            return _("a bid of at least '{bid}'").format(bid=format_poker_bid(least))
+        if phase == "pass":
+            return _("'left' or 'right'")
+        if phase == "respond":
+            return _("'liar' or 'accept'") if ACCEPT in view.legal_actions else _("'liar'")
+        if phase == "arrange":
+            return _("'{example}' or 'out none'").format(example=_out_example(view))
+        if phase == "shake":
+            if view.outside:
+                return _("'shake', 'no shake', 'roll {face}'").format(
+                    face=format_face(max(view.outside))
+                )
+            return _("'shake' or 'no shake'")
+        return _("'{example}' or 'keep none'").format(example=_keep_example(view.outside))
+
+
+class _PokerNarration(_PokerTable):
+    """The poker-dice narration: every move as the table sees it, and the reveal."""
 
     def narrate(self, before: PokerState, after: PokerState, seat: int, action: int) -> list[str]:
         self.continuing = seat if after.current_player == seat else None
@@ -540,7 +623,11 @@ class PokerTerminal(GameTerminal):
             lives=lives(left),
         )
 
-    # ------------------------------------------------------------------------- a human
+
+class _PokerScreen(_PokerNarration):
+    """What a human player is shown on their turn: the table, the dice they may see, their
+    options, hints and help."""
+
     def turn_lines(self, state: PokerState, seat: int) -> list[str]:
         return self.status(state, seat, brief=self.continuing == seat)
 
@@ -685,48 +772,6 @@ class PokerTerminal(GameTerminal):
             ).format(cup=cup, face=face)
         return ""
 
-    def _pass_options(self, view: PokerView) -> str:
-        """Where 'left' and 'right' pass the cup (Player One, before passing it)."""
-        left = self._neighbour(view, 1)
-        right = self._neighbour(view, -1)
-        if left == right:
-            return _("Pass the cup 'left' or 'right' (both go to {name})").format(
-                name=self.name(left)
-            )
-        return _(
-            "Pass the cup 'left' (to {left}) or 'right' (to {right}); this sets the round's "
-            "direction"
-        ).format(left=self.name(left), right=self.name(right))
-
-    def examples(self, view: PokerView) -> str:
-        """Moves of the player to move that are legal now, written as they may be typed."""
-        phase = view.phase
-        if phase == "bid":
-            least = self.game.action_bid(view.legal_actions[0]) if view.legal_actions else None
-            if view.current_bid is None or least is None:
-                return _("a bid such as 'pair K' or 'a pair of kings'")
-            return _("a bid of at least '{bid}'").format(bid=format_poker_bid(least))
-        if phase == "pass":
-            return _("'left' or 'right'")
-        if phase == "respond":
-            return _("'liar' or 'accept'") if ACCEPT in view.legal_actions else _("'liar'")
-        if phase == "arrange":
-            return _("'{example}' or 'out none'").format(example=_out_example(view))
-        if phase == "shake":
-            if view.outside:
-                return _("'shake', 'no shake', 'roll {face}'").format(
-                    face=format_face(max(view.outside))
-                )
-            return _("'shake' or 'no shake'")
-        return _("'{example}' or 'keep none'").format(example=_keep_example(view.outside))
-
-    def _neighbour(self, view: PokerView, step: int) -> int:
-        n = len(view.lives)
-        p = (view.player + step) % n
-        while view.lives[p] == 0:
-            p = (p + step) % n
-        return p
-
     def hint(self, state: PokerState, seat: int) -> list[str]:
         view = state.view(seat)
         game = self.game
@@ -790,6 +835,11 @@ class PokerTerminal(GameTerminal):
             return [message.format(reading=format_poker_bid(reading), bid=cur)]
         return []
 
+    def typed_plan(self, arrange: int, roll: int) -> str:
+        """An arrangement and a roll as one line to type (see :meth:`arrange_and_roll`)."""
+        out, rolled = _typed(self.game, arrange), _typed(self.game, roll)
+        return out if rolled == "shake" else f"{out}, {rolled}"
+
     def help(self) -> list[str]:
         # Translators: each help line is a command as typed, then what it does, in columns.
         lines = [
@@ -817,6 +867,11 @@ class PokerTerminal(GameTerminal):
         if not self.rules.five_of_a_kind_rule:
             lines.append(_("Five of a kind is an ordinary bid in these rules (no challenge)."))
         return [escape(line) for line in lines]
+
+
+class PokerTerminal(_PokerScreen):
+    """A poker-dice game at the terminal: its narration, screen and the reading of a human's
+    moves (prompts, and what cannot be read explained for the step the player is at)."""
 
     def prompt(self, state: PokerState, seat: int) -> str:
         view = state.view(seat)
@@ -902,11 +957,6 @@ class PokerTerminal(GameTerminal):
         except LiarsDiceError as e:
             return Answer(lines=(self.not_allowed(str(e)),))
         return Answer(action=arrange, then=(roll,))
-
-    def typed_plan(self, arrange: int, roll: int) -> str:
-        """An arrangement and a roll as one line to type (see :meth:`arrange_and_roll`)."""
-        out, rolled = _typed(self.game, arrange), _typed(self.game, roll)
-        return out if rolled == "shake" else f"{out}, {rolled}"
 
     def _one_move_now(self, state: PokerState, line: str) -> bool:
         """Whether ``line`` is two moves ('out K K, then shake') whose first is legal now (the
