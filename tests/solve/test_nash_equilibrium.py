@@ -21,6 +21,7 @@ from liarsdice.families.bidding import BIDDING
 from liarsdice.solve import cache
 from liarsdice.solve.cache import CACHE_ENV, cache_path
 from liarsdice.solve.cfr import Progress
+from liarsdice.solve.memo import Memo
 from liarsdice.solve.policy import policy_exploitability
 from liarsdice.solve.tree import in_reach, make_game
 
@@ -29,7 +30,7 @@ from liarsdice.solve.tree import in_reach, make_game
 def tmp_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     monkeypatch.setenv(PROGRESS_ENV, "0")
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     return tmp_path / "policies"
 
 
@@ -89,7 +90,7 @@ def test_nash_bot_reads_the_disk_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     bot = BIDDING.make_bot("nash", random.Random(0))
     assert isinstance(bot, NashBot)
     policy = bot.policy_for(game)
-    monkeypatch.setattr(cache, "_MEMORY", {})  # a new process: no solve, the file is read
+    monkeypatch.setattr(cache, "MEMORY", Memo())  # a new process: no solve, the file is read
 
     def no_solve(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("solved again")
@@ -132,7 +133,7 @@ def test_cached_policy_shows_the_bar_only_when_solving(
     cached_policy(game, 1e-3, progress=True)
     assert seen and seen[-1].exploitability <= 1e-3
     seen.clear()
-    monkeypatch.setattr(cache, "_MEMORY", {})
+    monkeypatch.setattr(cache, "MEMORY", Memo())
     cached_policy(game, 1e-3, progress=True)  # from disk: no bar
     assert seen == []
 
@@ -147,11 +148,11 @@ def test_beyond_first_use_the_expert_plays_a_cached_equilibrium(
 
     game = make_game("snyd-normal", (1, 2), 5)
     monkeypatch.setattr(expert_module, "EQUILIBRIUM_MAX_BYTES", 1024)
-    monkeypatch.setattr(expert_module, "_UNSOLVABLE", set())
+    monkeypatch.setattr(expert_module, "MEMORY", expert_module.ExpertMemory())
     expert = ExpertBot(random.Random(0))
     assert expert.equilibrium(game) is None  # not on disk: re-solve or read the table
     cache.cached_policy(game, target=1e-3, disk=True)
-    monkeypatch.setattr(cache, "_MEMORY", {})  # a new process
+    monkeypatch.setattr(cache, "MEMORY", Memo())  # a new process
 
     def no_solve(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("solved on first use")
@@ -167,4 +168,4 @@ def test_beyond_first_use_the_expert_plays_a_cached_equilibrium(
     # the rules of a game far beyond any cache are given up on once
     huge = Game(preset("snyd-normal", players=2, dice=5))
     assert expert.equilibrium(huge) is None
-    assert (huge.rules, huge.start_dice) in expert_module._UNSOLVABLE
+    assert (huge.rules, huge.start_dice) in expert_module.MEMORY.unsolvable

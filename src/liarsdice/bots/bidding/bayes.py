@@ -70,8 +70,10 @@ from liarsdice.core.bidding.state import game_winner_after, settle_challenge
 from liarsdice.core.bidding.view import PlayerView
 from liarsdice.nets.positions import PositionValues
 from liarsdice.odds import sigmoid
+from liarsdice.solve.memo import Memo
 
 __all__ = [
+    "CALL_VALUES",
     "BayesBot",
     "Belief",
     "BidModel",
@@ -496,14 +498,16 @@ def _power_share(amounts: Sequence[float], me: int, power: float) -> float:
     )
 
 
-_CALL_CACHE: dict[tuple[Situation, int, int, int, int, int], FloatArray] = {}
+#: The call values worked out by the bots of this process (each depends on its key alone), for
+#: the process's life; bounded (one entry per situation and bid met); ``clear()`` forgets them.
+CALL_VALUES: Memo[tuple[Situation, int, int, int, int, int], FloatArray] = Memo(limit=20000)
 
 
 def call_values(sit: Situation, me: int, call: int, caller: int, bidder: int, q: int) -> FloatArray:
     """``v[c]``: the viewer's position value when ``caller`` calls ``bidder``'s bid of
     quantity ``q`` and the count is ``c`` (0..every die in play)."""
     key = (sit, me, call, caller, bidder, q)
-    hit = _CALL_CACHE.get(key)
+    hit = CALL_VALUES.get(key)
     if hit is not None:
         return hit
     top = sum(sit.dice) + len(sit.dice) + 2
@@ -511,9 +515,7 @@ def call_values(sit: Situation, me: int, call: int, caller: int, bidder: int, q:
     for c in range(top + 1):
         dice, _, game_winner, scores = settle(sit, call, caller, bidder, q, c)
         out[c] = position_value(sit, me, dice, game_winner, scores)
-    if len(_CALL_CACHE) > 20000:
-        _CALL_CACHE.clear()
-    _CALL_CACHE[key] = out
+    CALL_VALUES.put(key, out)
     return out
 
 

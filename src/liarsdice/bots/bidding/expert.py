@@ -153,6 +153,7 @@ from liarsdice.core.bidding.rules import ExactCall, Rules, Scoring, ShowReroll, 
 from liarsdice.core.bidding.state import _BOUGHT, _MUST_RAISE, Phase, State, Table, _next_seats
 from liarsdice.core.bidding.view import PlayerView
 from liarsdice.nets.positions import packaged_family, packaged_positions
+from liarsdice.solve.memo import Memo
 
 if TYPE_CHECKING:
     from liarsdice.bots.bidding.nash import NashBot
@@ -162,8 +163,10 @@ if TYPE_CHECKING:
 __all__ = [
     "BLUEPRINT_RESOLVE_MAX_SIZE",
     "EQUILIBRIUM_MAX_BYTES",
+    "MEMORY",
     "RESOLVE_MAX_SIZE",
     "ExpertBot",
+    "ExpertMemory",
     "ExpertV1Bot",
     "Playout",
     "bluff_models",
@@ -178,7 +181,36 @@ RESOLVE_MAX_SIZE = 12_000
 BLUEPRINT_RESOLVE_MAX_SIZE = 120_000
 
 
-_ORDERS: dict[tuple[object, ...], bool] = {}  # (space, dice in play, palifico) -> total order
+@dataclass
+class ExpertMemory:
+    """What the expert bots of a process work out once and share: each entry depends only on
+    its key (the game, the situation), never on a bot's state. Each memo is bounded where its
+    keys grow with the games met; :meth:`clear` forgets it all (a long-running server may, and
+    tests do to start from a fresh process's memory)."""
+
+    # (space, dice in play, ladder modes) -> whether the round's raises are one total order
+    orders: Memo[tuple[object, ...], bool] = field(default_factory=lambda: Memo(limit=4096))
+    # games out of the solver's reach ((rules, dice)) and rules the re-solve does not model
+    unsolvable: Memo[tuple[object, ...], bool] = field(default_factory=lambda: Memo(limit=4096))
+    # the shipped learned strategies by rules and faces (a few packaged files)
+    policies: Memo[tuple[str, str, int], RoundPolicies | None] = field(default_factory=Memo)
+    # the opponent's solved opening per situation: bid id -> likelihood per opponent hand
+    openings: Memo[tuple[object, ...], dict[int, FloatArray]] = field(
+        default_factory=lambda: Memo(limit=256)
+    )
+    # one solve of a round from its opening per situation: both players' strategies per node
+    rounds: Memo[tuple[object, ...], list[list[FloatArray]]] = field(
+        default_factory=lambda: Memo(limit=64)
+    )
+
+    def clear(self) -> None:
+        """Forget everything (the next decisions work it out again)."""
+        for memo in (self.orders, self.unsolvable, self.policies, self.openings, self.rounds):
+            memo.clear()
+
+
+#: The process's expert memory: shared by every expert bot, for the life of the process.
+MEMORY = ExpertMemory()
 
 
 def _round_modes(rules: Rules, palifico: bool) -> tuple[int, int]:
@@ -194,11 +226,11 @@ def _total_order(game: Game, cap: int, palifico: bool) -> bool:
     space = game.space
     modes = _round_modes(game.rules, palifico)
     key = (space, cap, modes)
-    hit = _ORDERS.get(key)
+    hit = MEMORY.orders.get(key)
     if hit is None:
         top = sum(1 for b in space.bids if b.quantity <= cap)
         hit = all(set(space.raises(b, cap, modes[1])) == set(range(b + 1, top)) for b in range(top))
-        _ORDERS[key] = hit
+        MEMORY.orders.put(key, hit)
     return hit
 
 
@@ -220,8 +252,6 @@ def _sample_range(
 # Two-player single-round games whose solver arrays fit in this many bytes are solved on first
 # use (then cached) and played from the equilibrium instead of searched.
 EQUILIBRIUM_MAX_BYTES = 3 * 2**30
-_UNSOLVABLE: set[tuple[object, ...]] = set()  # games out of the solver's reach (rules, dice)
-_POLICIES: dict[tuple[str, str, int], RoundPolicies | None] = {}  # shipped learned strategies
 
 
 def determinise(
@@ -399,10 +429,6 @@ POSITIONS = ("auto", "learned", "share")
 LEARNED_BY_DEFAULT = ("perudo",)
 
 
-# The opponent's solved opening per situation: bid id -> likelihood per opponent hand.
-_OPENINGS: dict[tuple[object, ...], dict[int, FloatArray]] = {}
-
-
 def _opening(
     game: Game, view: PlayerView, sit: Situation, opp: int, iterations: int, seconds: float
 ) -> dict[int, FloatArray]:
@@ -412,7 +438,7 @@ def _opening(
 
     rules = game.rules
     key = (sit, opp, view.player, view.palifico, iterations)
-    hit = _OPENINGS.get(key)
+    hit = MEMORY.openings.get(key)
     if hit is not None:
         return hit
     space = game.space
@@ -429,14 +455,8 @@ def _opening(
     solved.solve(iterations, seconds=seconds)
     root = solved.average(0, solved.root)
     out = {i: root[:, t] + LIKELIHOOD_FLOOR for t, i in enumerate(ids)}
-    if len(_OPENINGS) > 256:
-        _OPENINGS.clear()
-    _OPENINGS[key] = out
+    MEMORY.openings.put(key, out)
     return out
-
-
-# One solve of a round from its opening per situation: both players' strategies at every node.
-_ROUNDS: dict[tuple[object, ...], list[list[FloatArray]]] = {}
 
 
 def _round_strategy(
@@ -456,7 +476,7 @@ def _round_strategy(
     from liarsdice.solve.subgame import BidSubgame
 
     key = (sit, opener, other, view.palifico, iterations, seconds)
-    hit = _ROUNDS.get(key)
+    hit = MEMORY.rounds.get(key)
     if hit is not None:
         return hit
     faces = game.rules.faces
@@ -480,9 +500,7 @@ def _round_strategy(
     )
     solved.solve(iterations, seconds=seconds)
     out = [[solved.average(p, j) for j in range(solved.K + 1)] for p in (0, 1)]
-    if len(_ROUNDS) > 64:
-        _ROUNDS.clear()
-    _ROUNDS[key] = out
+    MEMORY.rounds.put(key, out)
     return out
 
 
@@ -714,7 +732,7 @@ class ExpertBot(BayesBot):
         if not self.solve or rules.scoring is not Scoring.SINGLE_ROUND or game.num_players != 2:
             return None
         key = (rules, game.start_dice)
-        if key in _UNSOLVABLE:
+        if key in MEMORY.unsolvable:
             return None
         from liarsdice.bots.bidding.nash import NashBot
         from liarsdice.solve.cache import LOAD_MAX_BYTES, is_cached
@@ -727,7 +745,7 @@ class ExpertBot(BayesBot):
             # Too large to solve on first use: played once solved into the disk cache
             # (``liarsdice solve --cache``; two dice each with 6 faces: 11 GiB, half an hour).
             if not in_reach(game, LOAD_MAX_BYTES):
-                _UNSOLVABLE.add(key)
+                MEMORY.unsolvable.put(key, True)
                 return None
             if not (self.cached and is_cached(game, nash.target)):
                 return None
@@ -769,9 +787,7 @@ class ExpertBot(BayesBot):
 
         rules = game.rules
         key = ("lookahead", rules.name, rules.faces)
-        if key not in _POLICIES:
-            _POLICIES[key] = packaged_round_policies(rules.name, rules.faces)
-        pol = _POLICIES[key]
+        pol = MEMORY.policies.get_or(key, lambda: packaged_round_policies(rules.name, rules.faces))
         if pol is None or view.phase != "bid" or view.palifico or pol.unfit(game):
             return None
         dice, actor = round_seat(view)
@@ -840,10 +856,10 @@ class ExpertBot(BayesBot):
         show-and-reroll, stash or economy, and the round's raises in one total order."""
         rules = game.rules
         key = ("resolve", rules)
-        if key in _UNSOLVABLE:
+        if key in MEMORY.unsolvable:
             return False
         if basic_round_lacks(rules) or rules.scoring is Scoring.ROOM:
-            _UNSOLVABLE.add(key)
+            MEMORY.unsolvable.put(key, True)
             return False
         if view.phase != "bid" or sum(1 for d in view.dice_counts if d > 0) != 2:
             return False
