@@ -51,8 +51,9 @@ from liarsdice.cli.reasons import RAY_ERRORS, SPEC_ERRORS
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import Family, family_of
 from liarsdice.i18n import N_, _
-from liarsdice.parallel import RAY_HINT, RayUnavailableError
+from liarsdice.parallel import RayUnavailableError
 from liarsdice.parallel import ray_cluster as _ray_cluster
+from liarsdice.parallel.errors import RAY_HINT
 
 __all__ = [
     "MatchOptions",
