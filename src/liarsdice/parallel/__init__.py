@@ -30,7 +30,7 @@ from typing import TypeVar
 
 from liarsdice.parallel.errors import RAY_HINT, RayUnavailableError
 
-__all__ = ["RayUnavailableError", "chunks", "spread"]
+__all__ = ["RAY_HINT", "RayUnavailableError", "chunks", "spread"]
 
 S = TypeVar("S")
 R = TypeVar("R")
