@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from liarsdice.server import fair
+from liarsdice.server import room_events as evt
 from liarsdice.server.store import CLOSED, Batch
 
 if TYPE_CHECKING:  # (the room's modules import this one)
@@ -37,69 +38,65 @@ def project(
     batch.events = [(ev.seq, ev.kind, ev.text) for ev in events]  # JSON made once
     batch.seeds = [(idx, seed, fair.commitment(seed)) for idx, seed in seeds.items()]
     for ev, after in zip(events, states, strict=True):
-        _ROWS.get(ev.kind, _nothing)(batch, ev, after)
+        _rows(batch, ev, after)
     if batch.reseat:  # seats were removed: the projection is the whole list, rewritten
         batch.seats = [_seat_row(s) for s in states[-1].seats]
     batch.snapshot = snapshot
     return batch
 
 
-def _nothing(batch: Batch, ev: Event, after: RoomState) -> None:
-    return None
+def _rows(batch: Batch, ev: Event, after: RoomState) -> None:
+    """Add to ``batch`` the rows ``ev`` writes (most events write none: the log has them)."""
+    match b := ev.body:
+        case evt.RoomCreated():
+            batch.new_room = _new_room(b)
+        case evt.SeatJoined(seat=seat):
+            batch.seats.append(_seat_row(after.seats[seat]))
+        case evt.SeatRemoved():
+            batch.reseat = True
+        case evt.GameStarted():
+            _game_started(batch, b, ev.seq, after)
+        case evt.GameOver(game_no=game_no):
+            record = json.dumps(after.record())
+            batch.game_updates.append((game_no, {"finished_seq": ev.seq, "record": record}))
+            batch.room_update["status"] = "finished"
+            batch.standings = after.standings()
+        case evt.RoomClosed():
+            batch.room_update["status"] = CLOSED
+        case evt.ClientSeed() | evt.SeatLeft() | evt.HostChanged() | evt.Banned():
+            return  # the seats' rows do not show these (a removal rewrites them: reseat)
+        case evt.SettingsChanged() | evt.Locked() | evt.Chat():
+            return  # the log alone keeps them
+        case evt.FairRoundOpened() | evt.FairReveal() | evt.Chance() | evt.Action():
+            return  # a game's play: its record is written when it is over
+        case evt.RevealBegun() | evt.RevealOver():
+            return
+        case _:
+            assert_never(b)
 
 
-def _room_created(batch: Batch, ev: Event, after: RoomState) -> None:
-    d = ev.data
-    batch.new_room = {
-        "preset": d["preset"],
-        "options": dict(d["options"]),
+def _new_room(b: evt.RoomCreated) -> dict[str, Any]:
+    return {
+        "preset": b.preset,
+        "options": dict(b.options),
         "status": "lobby",
         "game_no": 0,
         "seq": 0,
-        "private": bool(d.get("private", False)),
-        "tutorial": bool(d.get("tutorial", False)),
+        "private": bool(b.private),
+        "tutorial": bool(b.tutorial),
     }
 
 
-def _seat_joined(batch: Batch, ev: Event, after: RoomState) -> None:
-    batch.seats.append(_seat_row(after.seats[ev.data["seat"]]))
-
-
-def _seat_removed(batch: Batch, ev: Event, after: RoomState) -> None:
-    batch.reseat = True
-
-
-def _game_started(batch: Batch, ev: Event, after: RoomState) -> None:
-    d = ev.data
+def _game_started(batch: Batch, b: evt.GameStarted, seq: int, after: RoomState) -> None:
     batch.games.append(
         {
-            "game_no": d["game_no"],
+            "game_no": b.game_no,
             "rules": after.preset,
-            "players": json.dumps(d["players"]),
-            "started_seq": ev.seq,
+            "players": json.dumps(list(b.players)),
+            "started_seq": seq,
         }
     )
-    batch.room_update.update(status="playing", game_no=d["game_no"])
+    batch.room_update.update(status="playing", game_no=b.game_no)
 
-
-def _game_over(batch: Batch, ev: Event, after: RoomState) -> None:
-    record = json.dumps(after.record())
-    batch.game_updates.append((ev.data["game_no"], {"finished_seq": ev.seq, "record": record}))
-    batch.room_update["status"] = "finished"
-    batch.standings = after.standings()
-
-
-def _room_closed(batch: Batch, ev: Event, after: RoomState) -> None:
-    batch.room_update["status"] = CLOSED
-
-
-_ROWS = {
-    "room_created": _room_created,
-    "seat_joined": _seat_joined,
-    "seat_removed": _seat_removed,
-    "game_started": _game_started,
-    "game_over": _game_over,
-    "room_closed": _room_closed,
-}
 
 __all__ = ["project"]

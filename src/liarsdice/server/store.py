@@ -194,6 +194,50 @@ def _check_fences(conn: Connection, batches: list[Batch]) -> None:
             raise Fenced(b.room_id, b.epoch, fences.get(b.room_id))
 
 
+@dataclass
+class _Rows:
+    """The rows of a group of batches, gathered to be inserted table by table."""
+
+    now: datetime
+    rooms: list[dict[str, Any]] = field(default_factory=list)
+    seeds: list[dict[str, Any]] = field(default_factory=list)
+    secrets: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    seats: list[dict[str, Any]] = field(default_factory=list)
+    games: list[dict[str, Any]] = field(default_factory=list)
+    room_updates: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def add(self, b: Batch) -> None:
+        """Gather the rows of ``b`` (one command's)."""
+        now = self.now
+        if b.new_room is not None:
+            row = dict(b.new_room)
+            row["options"] = json.dumps(row["options"])
+            self.rooms.append({"id": b.room_id, "created_at": now, "updated_at": now, **row})
+        self.seeds += [
+            {"room_id": b.room_id, "idx": idx, "server_seed": seed, "commitment": commit}
+            for idx, seed, commit in b.seeds
+        ]
+        self.events += [
+            {"room_id": b.room_id, "seq": seq, "kind": kind, "data": _text(data), "created_at": now}
+            for seq, kind, data in b.events
+        ]
+        if b.secret is not None:
+            self.secrets.append({"room_id": b.room_id, "bot_secret": b.secret})
+        self.seats += [{"room_id": b.room_id, **seat} for seat in b.seats]
+        self.games += [{"room_id": b.room_id, **game} for game in b.games]
+        if b.room_update or b.events or b.touch:
+            values = self.room_updates.setdefault(b.room_id, {})
+            values.update(b.room_update)
+            if b.events:
+                values["seq"] = b.events[-1][0]
+
+
+def _text(data: Any) -> str:
+    """An event's data as its row stores it (JSON made once: the event's own text)."""
+    return data if isinstance(data, str) else json.dumps(data, separators=(",", ":"))
+
+
 def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
     """Write ``batches`` (each one command's) on ``conn``, inside the caller's transaction.
 
@@ -201,65 +245,38 @@ def _write_group(conn: Connection, batches: list[Batch], now: datetime) -> None:
     to the commit). SQLite's driver begins the transaction only at the first write, so there
     they are read again after the writes, under the write lock, which holds them to the commit."""
     _check_fences(conn, batches)
-    rooms: list[dict[str, Any]] = []
-    seeds: list[dict[str, Any]] = []
-    secrets: list[dict[str, Any]] = []
-    events: list[dict[str, Any]] = []
-    seats: list[dict[str, Any]] = []
-    games: list[dict[str, Any]] = []
-    room_updates: dict[str, dict[str, Any]] = {}
+    rows = _Rows(now)
     for b in batches:
-        if b.new_room is not None:
-            row = dict(b.new_room)
-            row["options"] = json.dumps(row["options"])
-            rooms.append({"id": b.room_id, "created_at": now, "updated_at": now, **row})
-        seeds += [
-            {"room_id": b.room_id, "idx": idx, "server_seed": seed, "commitment": commit}
-            for idx, seed, commit in b.seeds
-        ]
-        events += [
-            {
-                "room_id": b.room_id,
-                "seq": seq,
-                "kind": kind,
-                "data": data if isinstance(data, str) else json.dumps(data, separators=(",", ":")),
-                "created_at": now,
-            }
-            for seq, kind, data in b.events
-        ]
-        if b.secret is not None:
-            secrets.append({"room_id": b.room_id, "bot_secret": b.secret})
-        seats += [{"room_id": b.room_id, **seat} for seat in b.seats]
-        games += [{"room_id": b.room_id, **game} for game in b.games]
-        if b.room_update or b.events or b.touch:
-            values = room_updates.setdefault(b.room_id, {})
-            values.update(b.room_update)
-            if b.events:
-                values["seq"] = b.events[-1][0]
-    _insert_many(conn, rooms_table, rooms)
-    _insert_many(conn, fair_seeds_table, seeds)
-    _insert_many(conn, room_secrets_table, secrets)
-    _insert_many(conn, events_table, events)
+        rows.add(b)
+    _insert_many(conn, rooms_table, rows.rooms)
+    _insert_many(conn, fair_seeds_table, rows.seeds)
+    _insert_many(conn, room_secrets_table, rows.secrets)
+    _insert_many(conn, events_table, rows.events)
     for b in batches:
         if b.reseat:
             conn.execute(delete(seats_table).where(seats_table.c.room_id == b.room_id))
-    _insert_many(conn, seats_table, seats)
-    _insert_many(conn, games_table, games)
+    _insert_many(conn, seats_table, rows.seats)
+    _insert_many(conn, games_table, rows.games)
     _insert_many(conn, players_table, [p for b in batches for p in b.players])
     for b in batches:
-        for player_id, name in b.renames:
-            conn.execute(
-                update(players_table)
-                .where(players_table.c.id == player_id)
-                .values(name=name, updated_at=now)
-            )
-        if b.standings is not None:
-            b.rated = _rate_game(conn, b.room_id, *b.standings, now)
+        _rename_and_rate(conn, b, now)
     for b in batches:
         _write_one(conn, b)
-    _update_rooms(conn, room_updates, now)
+    _update_rooms(conn, rows.room_updates, now)
     if conn.dialect.name != "postgresql":
         _check_fences(conn, batches)
+
+
+def _rename_and_rate(conn: Connection, b: Batch, now: datetime) -> None:
+    """A batch's players' new names, and its finished game's ratings (``b.rated``)."""
+    for player_id, name in b.renames:
+        conn.execute(
+            update(players_table)
+            .where(players_table.c.id == player_id)
+            .values(name=name, updated_at=now)
+        )
+    if b.standings is not None:
+        b.rated = _rate_game(conn, b.room_id, *b.standings, now)
 
 
 def _write_one(conn: Connection, b: Batch) -> None:

@@ -4,7 +4,7 @@ facts (:class:`Live`: presence, spectators, the running turn timer).
 
 Game state reaches a recipient only through the rules core's own ``state.view(seat)``
 (:func:`seat_view`): a seat sees its own hidden dice (or the cup while it looks under it) and
-public facts; a spectator sees public facts only. Chance outcomes (the dice rolled) are never
+public facts; a spectator sees public facts only. evt.Chance outcomes (the dice rolled) are never
 put in an event; server seeds only after their round is over; seat tokens and client seeds
 never. Bots get their input from :func:`seat_view` as well.
 
@@ -18,10 +18,11 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from liarsdice.core.api import GameAPI, StateAPI, ViewAPI
 from liarsdice.families import family_of_game
+from liarsdice.server import room_events as evt
 from liarsdice.server.protocol import PROTOCOL_VERSION, envelope
 
 if TYPE_CHECKING:
@@ -126,55 +127,35 @@ def history(room: RoomState) -> list[dict[str, Any]]:
     return out
 
 
-# What a recipient may see of each logged event: (key sent, key logged) pairs, in order; a
-# logged key ending in "?" may be missing (sent as null). Anything not listed stays on the
-# server: chance outcomes, client seeds until a round locks them, server seeds until revealed.
-_EVENT_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "room_created": (("preset", "preset"), ("options", "options"), ("turn_timer", "turn_timer?")),
-    "seat_joined": (("seat", "seat"), ("name", "name"), ("seat_kind", "kind"), ("level", "level?")),
-    "client_seed": (("seat", "seat"),),
-    "settings": (("turn_timer", "turn_timer?"),),
-    "locked": (("locked", "locked"),),
-    "banned": (),  # the name follows in the seat's removal
-    "game_started": (("game_no", "game_no"), ("players", "players"), ("opener", "opener?")),
-    "action": (
-        ("seat", "seat"),
-        ("action", "action"),
-        ("text", "text?"),
-        ("auto", "auto?"),
-        ("timeout", "timeout?"),
-    ),
-    "chance": (),  # a die was rolled: its face is in the views of those who may see it
-    "fair_round": tuple(
-        (k, k) for k in ("game_no", "round", "commitment", "client_seeds", "next_commitment")
-    ),
-    "fair_reveal": tuple((k, k) for k in ("game_no", "round", "commitment", "server_seed")),
-    "game_over": (("game_no", "game_no"), ("winner", "winner?")),
-    "reveal": (
-        ("game_no", "game_no"),
-        ("round", "round"),
-        ("seconds", "seconds"),
-        ("plan", "plan?"),
-    ),
-    "reveal_over": (("game_no", "game_no"), ("round", "round"), ("by", "by")),
-    "chat": (("seat", "seat"), ("name", "name"), ("text", "text")),
-    "seat_removed": (("seat", "seat"), ("name", "name"), ("by", "by")),
-    "seat_left": (("seat", "seat"), ("by", "by")),
-    "host_changed": (("seat", "seat"),),
-}
-
-
 def event_dict(ev: Event, game: GameAPI | None = None) -> dict[str, Any]:
-    """A logged event as every recipient may see it (no event field depends on the seat);
-    an ``action`` event with its structured ``move`` too when the room's ``game`` is given
-    (the family's ``move_json`` of its notation)."""
-    d = ev.data
-    out: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind}
-    for key, logged in _EVENT_FIELDS.get(ev.kind, ()):
-        out[key] = d.get(logged[:-1]) if logged.endswith("?") else d[logged]
-    if ev.kind == "action" and game is not None and out.get("text"):
-        out["move"] = family_of_game(game).move_json(game, out["text"])
+    """A logged event as every recipient may see it (its class's ``public`` fields: no event
+    field depends on the seat); an ``action`` event with its structured ``move`` too when the
+    room's ``game`` is given (the family's ``move_json`` of its notation)."""
+    body = ev.body
+    out: dict[str, Any] = {"seq": ev.seq, "kind": ev.kind, **body.public()}
+    out.update(_derived(body, game))
     return out
+
+
+def _derived(body: evt.RoomEvent, game: GameAPI | None) -> dict[str, Any]:
+    """What a recipient sees of an event beyond its logged fields."""
+    match body:
+        case evt.Action(text=text):
+            if game is None or not text:
+                return {}
+            return {"move": family_of_game(game).move_json(game, text)}
+        case evt.GameStarted() | evt.GameOver() | evt.FairRoundOpened() | evt.FairReveal():
+            return {}  # (the game's facts: in the room's part of the frame)
+        case evt.Chance() | evt.RevealBegun() | evt.RevealOver() | evt.Chat():
+            return {}
+        case evt.RoomCreated() | evt.SeatJoined() | evt.SeatRemoved() | evt.SeatLeft():
+            return {}
+        case evt.HostChanged() | evt.ClientSeed() | evt.Banned() | evt.RoomClosed():
+            return {}
+        case evt.SettingsChanged() | evt.Locked():
+            return {}
+        case _:
+            assert_never(body)
 
 
 def room_dict(room: RoomState, live: Live) -> dict[str, Any]:

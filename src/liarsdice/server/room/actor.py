@@ -50,6 +50,14 @@ from liarsdice.server.room.mailbox import Mailbox
 from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
 from liarsdice.server.room.state import Event, RoomState, Seat, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
+from liarsdice.server.room_events import (
+    Action,
+    GameOver,
+    GameStarted,
+    SeatJoined,
+    SeatLeft,
+    SeatRemoved,
+)
 from liarsdice.server.store import Fenced, Store
 from liarsdice.server.views import (
     Encoded,
@@ -243,7 +251,7 @@ class Room(Mailbox):
         """Write the decision's events and rows; on failure pause and refuse the command."""
         snap = None
         for ev, before in zip(decision.events, (decision.before, *decision.states), strict=False):
-            if ev.kind == "game_started":  # startup reads the room from here on
+            if isinstance(ev.body, GameStarted):  # startup reads the room from here on
                 snap = (ev.seq - 1, snapshot_json(before))
         batch = project(self.id, decision.events, decision.states, decision.seeds, snap)
         if not batch:
@@ -270,21 +278,21 @@ class Room(Mailbox):
         reseated = False
         for ev in events:
             self.fanout.remember(ev)
-            if ev.kind == "seat_joined":
-                self.presence.append(Here())
-                if ev.data["kind"] == "human":  # a seat nobody connects to goes away in time
-                    self.turns.start_grace(ev.data["seat"])
-            elif ev.kind == "seat_removed":
-                self._drop_seat(ev.data["seat"], ev.data["by"])
-                reseated = True
-            elif ev.kind == "seat_left":
-                self._disconnect_seat(ev.data["seat"], ev.data["by"])
-            elif ev.kind == "game_over":
-                self._keep_record(ev.data["game_no"], value)
-            elif ev.kind == "action" and ev.data.get("auto"):
-                seat = ev.data["seat"]
-                if seat < len(self.presence) and self.presence[seat].away:
-                    self.presence[seat].away_moves += 1
+            match ev.body:
+                case SeatJoined(seat=seat, seat_kind=kind):
+                    self.presence.append(Here())
+                    if kind == "human":  # a seat nobody connects to goes away in time
+                        self.turns.start_grace(seat)
+                case SeatRemoved(seat=seat, by=by):
+                    self._drop_seat(seat, by)
+                    reseated = True
+                case SeatLeft(seat=seat, by=by):
+                    self._disconnect_seat(seat, by)
+                case GameOver(game_no=game_no):
+                    self._keep_record(game_no, value)
+                case Action(seat=seat, auto=True):
+                    if seat < len(self.presence) and self.presence[seat].away:
+                        self.presence[seat].away_moves += 1
         if reseated:
             self.turns.restart_graces()
         self.turns.schedule()

@@ -22,6 +22,7 @@ from liarsdice.core.api import GameAPI
 from liarsdice.core.errors import LiarsDiceError
 from liarsdice.families import family_of
 from liarsdice.server import fair
+from liarsdice.server import room_events as evt
 from liarsdice.server.names import ReservedName, confusable_with, name_key, normalize_name
 from liarsdice.server.protocol import (
     ActionMsg,
@@ -144,8 +145,8 @@ class _Draft:
         self.states: list[RoomState] = []
         self.seeds: dict[int, str] = {}
 
-    def emit(self, kind: str, data: dict[str, Any]) -> None:
-        ev = Event(self.state.seq + 1, kind, data)
+    def emit(self, body: evt.RoomEvent) -> None:
+        ev = Event.of(self.state.seq + 1, body)
         self.state = fold(self.state, ev)
         self.events.append(ev)
         self.states.append(self.state)
@@ -183,12 +184,28 @@ def decide(
 
 
 def _run(d: _Draft, seat: int, msg: Any) -> Any:
-    s = d.state
-    if s.status == "closed":
+    """The events of ``msg`` (made in ``d``), and its answer for the sender."""
+    if d.state.status == "closed":
         raise CommandError("no_room", "the room was closed")
     match msg:
         case ActionMsg():
             return _action(d, seat, msg)
+        case CreateRoom(body=body, player=player):
+            return _create(d, body, player)
+        case Join(name=name, client_seed=client_seed, player=player):
+            return _seat_human(d, name, client_seed, player)
+        case _ if isinstance(msg, _HOST_ONLY):
+            _host(d.state, seat)
+            _host_command(d, msg)
+        case _:
+            _anyone_command(d, seat, msg)
+    return None
+
+
+def _anyone_command(d: _Draft, seat: int, msg: Any) -> None:
+    """A command that is not the host's alone (the server's own, or a seat's, or anyone's)."""
+    s = d.state
+    match msg:
         case BotMove(action=action, timeout=timeout):
             _not_revealing(s)
             _play(d, seat, action, auto=True, timeout=timeout)
@@ -196,55 +213,66 @@ def _run(d: _Draft, seat: int, msg: Any) -> Any:
             r = s.reveal
             if not s.revealing or r is None or (r.game_no, r.round) != (game_no, rnd):
                 raise CommandError("bad_state", "that reveal is over")
-            d.emit("reveal_over", {"game_no": game_no, "round": rnd, "by": by})
+            d.emit(evt.RevealOver(game_no=game_no, round=rnd, by=by))
             _advance(d)
         case ChatMsg(text=text):
-            clean = "".join(c for c in text if c.isprintable()).strip()
-            if not clean:
-                raise CommandError("invalid", "chat: the message is empty")
-            # a spectator chats too, as "watcher" with no seat (the text is all it says)
-            who = (seat, s.seats[seat].name) if seat >= 0 else (None, WATCHER)
-            d.emit("chat", {"seat": who[0], "name": who[1], "text": html.escape(clean)})
+            _chat(d, seat, text)
         case ClientSeedMsg(seed=seed):
             _seated(seat, "spectators have no client seed")
-            d.emit("client_seed", {"seat": seat, "seed": seed})
+            d.emit(evt.ClientSeed(seat=seat, seed=seed))
+        case LeaveMsg():
+            _seated(seat, "spectators have no seat to leave")
+            _remove(d, seat, "self")
+        case CloseRoom():
+            d.emit(evt.RoomClosed(reason="idle"))
+        case _:
+            raise CommandError("unknown_type", f"unknown message {type(msg).__name__}")
+
+
+# The host's commands (each refused to anyone else before anything else is checked)
+_HOST_ONLY = (
+    AddBotMsg,
+    SettingsMsg,
+    LockMsg,
+    BanMsg,
+    RemoveSeatMsg,
+    MakeHostMsg,
+    StartMsg,
+    RematchMsg,
+)
+
+
+def _host_command(d: _Draft, msg: Any) -> None:
+    """A command of the host's (one of :data:`_HOST_ONLY`, from the host)."""
+    s = d.state
+    match msg:
         case AddBotMsg(level=level):
-            _host(s, seat)
             _add_bot(d, level)
         case SettingsMsg(turn_timer=turn_timer):
-            _host(s, seat)
             _between_games(s, "change the settings between games")
-            d.emit("settings", {"turn_timer": turn_timer})
+            d.emit(evt.SettingsChanged(turn_timer=turn_timer))
         case LockMsg(locked=locked):
-            _host(s, seat)
-            d.emit("locked", {"locked": locked})
+            d.emit(evt.Locked(locked=locked))
         case BanMsg(seat=target):
-            _host(s, seat)
             _check_seat(s, target)
             if s.seats[target].kind != "human":
                 raise CommandError("invalid", "bots are removed, not banned")
             _remove(d, target, "host", ban=True)
         case RemoveSeatMsg(seat=target):
-            _host(s, seat)
             _remove(d, target, "host")
-        case LeaveMsg():
-            _seated(seat, "spectators have no seat to leave")
-            _remove(d, seat, "self")
         case MakeHostMsg(seat=target):
-            _host(s, seat)
             _make_host(d, target)
         case StartMsg() | RematchMsg():
-            _host(s, seat)
             _start(d, isinstance(msg, RematchMsg))
-        case CreateRoom(body=body, player=player):
-            return _create(d, body, player)
-        case Join(name=name, client_seed=client_seed, player=player):
-            return _seat_human(d, name, client_seed, player)
-        case CloseRoom():
-            d.emit("room_closed", {"reason": "idle"})
-        case _:
-            raise CommandError("unknown_type", f"unknown message {type(msg).__name__}")
-    return None
+
+
+def _chat(d: _Draft, seat: int, text: str) -> None:
+    clean = "".join(c for c in text if c.isprintable()).strip()
+    if not clean:
+        raise CommandError("invalid", "chat: the message is empty")
+    # a spectator chats too, as "watcher" with no seat (the text is all it says)
+    who = (seat, d.state.seats[seat].name) if seat >= 0 else (None, WATCHER)
+    d.emit(evt.Chat(seat=who[0], name=who[1], text=html.escape(clean)))
 
 
 # ------------------------------------------------------------------------------ checks
@@ -284,17 +312,16 @@ def _create(d: _Draft, body: CreateRoomBody, player: str | None) -> tuple[int, s
     except (LiarsDiceError, ValueError) as err:
         raise CommandError("bad_rules", str(err)) from None
     idx = d.new_seed()
-    data: dict[str, Any] = {
-        "preset": body.preset.lower(),
-        "options": dict(body.options),
-        "turn_timer": body.turn_timer,
-        "seed_idx": idx,
-    }
-    if body.private:
-        data["private"] = True
-    if body.tutorial:  # (the store rates no game of the room: ``rooms.tutorial``)
-        data["tutorial"] = True
-    d.emit("room_created", data)
+    d.emit(
+        evt.RoomCreated(
+            preset=body.preset.lower(),
+            options=dict(body.options),
+            turn_timer=body.turn_timer,
+            seed_idx=idx,
+            private=body.private or None,
+            tutorial=body.tutorial or None,  # (the store rates no game of the room)
+        )
+    )
     return _seat_human(d, body.name, body.client_seed, player)
 
 
@@ -324,16 +351,16 @@ def _seat_human(
         )
     token = d.entropy.token()
     seat = len(s.seats)
-    data: dict[str, Any] = {
-        "seat": seat,
-        "name": name,
-        "kind": "human",
-        "token_hash": hash_token(token),
-        "client_seed": client_seed or d.entropy.client_seed(),
-    }
-    if player is not None:
-        data["player"] = player
-    d.emit("seat_joined", data)
+    d.emit(
+        evt.SeatJoined(
+            seat=seat,
+            name=name,
+            seat_kind="human",
+            token_hash=hash_token(token),
+            client_seed=client_seed or d.entropy.client_seed(),
+            player=player,
+        )
+    )
     return seat, token
 
 
@@ -351,14 +378,13 @@ def _add_bot(d: _Draft, level: str) -> None:
     while f"{level}-bot-{n}" in taken:
         n += 1
     d.emit(
-        "seat_joined",
-        {
-            "seat": len(s.seats),
-            "name": f"{level}-bot-{n}",
-            "kind": "bot",
-            "level": level,
-            "client_seed": d.entropy.client_seed(),
-        },
+        evt.SeatJoined(
+            seat=len(s.seats),
+            name=f"{level}-bot-{n}",
+            seat_kind="bot",
+            level=level,
+            client_seed=d.entropy.client_seed(),
+        )
     )
 
 
@@ -379,16 +405,16 @@ def _remove(d: _Draft, seat: int, by: str, *, ban: bool = False) -> None:
     if info.left:
         raise CommandError("bad_state", f"{info.name} has left already")
     if ban:
-        d.emit("banned", {"key": name_key(info.name)})
+        d.emit(evt.Banned(key=name_key(info.name)))
     if seat == s.host:
         order = [(seat + i) % len(s.seats) for i in range(1, len(s.seats))]
         heirs = [i for i in order if s.seats[i].kind == "human" and not s.seats[i].left]
         if heirs:
-            d.emit("host_changed", {"seat": heirs[0]})
+            d.emit(evt.HostChanged(seat=heirs[0]))
     if playing:
-        d.emit("seat_left", {"seat": seat, "by": by})
+        d.emit(evt.SeatLeft(seat=seat, by=by))
     else:
-        d.emit("seat_removed", {"seat": seat, "name": info.name, "by": by})
+        d.emit(evt.SeatRemoved(seat=seat, name=info.name, by=by))
 
 
 def _make_host(d: _Draft, target: int) -> None:
@@ -399,7 +425,7 @@ def _make_host(d: _Draft, target: int) -> None:
         raise CommandError("invalid", f"{info.name} cannot be the host: not a player")
     if target == s.host:
         raise CommandError("invalid", f"{info.name} is the host already")
-    d.emit("host_changed", {"seat": target})
+    d.emit(evt.HostChanged(seat=target))
 
 
 # ------------------------------------------------------------------------------ games
@@ -413,7 +439,7 @@ def _start(d: _Draft, rematch: bool) -> None:
     if len(s.seats) - len(left) < 2:
         raise CommandError("bad_state", "a game needs at least 2 seats: invite or add a bot")
     for seat in reversed(left):  # players who left the last game: their seats go now
-        d.emit("seat_removed", {"seat": seat, "name": s.seats[seat].name, "by": "left"})
+        d.emit(evt.SeatRemoved(seat=seat, name=s.seats[seat].name, by="left"))
     names = [x.name for x in d.state.seats]
     try:
         game = build_game(s.preset, s.options, names, None)
@@ -421,14 +447,14 @@ def _start(d: _Draft, rematch: bool) -> None:
         raise CommandError("bad_rules", str(err)) from None
     _bots_can_play(d.state, game)
     game_no = s.game_no + 1
-    data: dict[str, Any] = {"game_no": game_no, "players": names, "opener": None}
+    started = evt.GameStarted(game_no=game_no, players=tuple(names))
     if family_of(s.preset).needs_opener_draw(game):
         _fair_round(d, game_no, 0)
         cur = d.state.fair_round
         assert cur is not None
         opener, at = fair.draw_at(d.state.seeds[cur.idx], cur.client_seeds, cur.at, len(names))
-        data.update(opener=opener, opener_draw=True, at=list(at))
-    d.emit("game_started", data)
+        started = replace(started, opener=opener, opener_draw=True, at=at)
+    d.emit(started)
     _advance(d)
 
 
@@ -450,16 +476,15 @@ def _fair_round(d: _Draft, game_no: int, rnd: int) -> None:
     nxt = d.new_seed()
     s = d.state
     d.emit(
-        "fair_round",
-        {
-            "game_no": game_no,
-            "round": rnd,
-            "idx": idx,
-            "commitment": fair.commitment(s.seeds[idx]),
-            "client_seeds": [x.client_seed for x in s.seats],
-            "next_idx": nxt,
-            "next_commitment": fair.commitment(s.seeds[nxt]),
-        },
+        evt.FairRoundOpened(
+            game_no=game_no,
+            round=rnd,
+            idx=idx,
+            commitment=fair.commitment(s.seeds[idx]),
+            client_seeds=tuple(x.client_seed for x in s.seats),
+            next_idx=nxt,
+            next_commitment=fair.commitment(s.seeds[nxt]),
+        )
     )
 
 
@@ -470,28 +495,26 @@ def _advance(d: _Draft) -> None:
         st, cur = s.live_state, s.fair_round
         if cur is not None and (st.is_terminal() or st.round != cur.round):
             d.emit(
-                "fair_reveal",
-                {
-                    "game_no": s.game_no,
-                    "round": cur.round,
-                    "idx": cur.idx,
-                    "commitment": cur.commitment,
-                    "server_seed": s.seeds[cur.idx],
-                },
+                evt.FairReveal(
+                    game_no=s.game_no,
+                    round=cur.round,
+                    idx=cur.idx,
+                    commitment=cur.commitment,
+                    server_seed=s.seeds[cur.idx],
+                )
             )
             if d.hold > 0:  # the round's reveal shows before anything of the next round
                 plan = _reveal_plan(s, cur.round, d.hold)
                 d.emit(
-                    "reveal",
-                    {
-                        "game_no": s.game_no,
-                        "round": cur.round,
-                        "seconds": plan.seconds,
-                        "plan": plan.to_json(),
-                    },
+                    evt.RevealBegun(
+                        game_no=s.game_no,
+                        round=cur.round,
+                        seconds=plan.seconds,
+                        plan=plan.to_json(),
+                    )
                 )
         elif st.is_terminal():
-            d.emit("game_over", {"game_no": s.game_no, "winner": st.winner})
+            d.emit(evt.GameOver(game_no=s.game_no, winner=st.winner))
         elif not st.is_chance_node():
             return
         elif cur is None:
@@ -499,7 +522,7 @@ def _advance(d: _Draft) -> None:
         else:
             outcomes = st.chance_outcomes()
             i, at = fair.draw_at(s.seeds[cur.idx], cur.client_seeds, cur.at, len(outcomes))
-            d.emit("chance", {"value": outcomes[i][0], "at": list(at)})
+            d.emit(evt.Chance(value=outcomes[i][0], at=at))
 
 
 def _reveal_plan(s: RoomState, rnd: int, hold: float) -> RevealPlan:
@@ -511,18 +534,16 @@ def _reveal_plan(s: RoomState, rnd: int, hold: float) -> RevealPlan:
 
 def _play(d: _Draft, seat: int, action: int, *, auto: bool = False, **flags: Any) -> None:
     s = d.state
-    data: dict[str, Any] = {
-        "seat": seat,
-        "action": action,
-        "text": s.live_game.action_to_string(action, seat),
-    }
-    if auto:
-        data["auto"] = True
-    if flags.get("timeout"):
-        data["timeout"] = True  # the player's turn timer ran out: played for them
-    if flags.get("msg_id") is not None:  # logged, never sent: repeats of it are no-ops
-        data["id"] = flags["msg_id"]
-    d.emit("action", data)
+    d.emit(
+        evt.Action(
+            seat=seat,
+            action=action,
+            text=s.live_game.action_to_string(action, seat),
+            auto=auto or None,
+            timeout=flags.get("timeout") or None,  # the turn timer ran out: played for them
+            id=flags.get("msg_id"),  # logged, never sent: repeats of it are no-ops
+        )
+    )
     _advance(d)
 
 

@@ -17,6 +17,7 @@ from liarsdice.server.room.actor import Room
 from liarsdice.server.room.commands import CreateRoom
 from liarsdice.server.room.events import fold
 from liarsdice.server.room.state import Event, RoomState, from_snapshot, snapshot_json
+from liarsdice.server.room_events import GameStarted
 from liarsdice.server.store import Batch, Store, StoredRoom
 
 log = logging.getLogger("liarsdice.server")
@@ -35,7 +36,7 @@ def replay(stored: StoredRoom) -> tuple[RoomState, list[Event], tuple[int, Any] 
     events = [Event(seq, kind, data) for seq, kind, data in stored.events if seq > value.seq]
     missing: tuple[int, Any] | None = None
     for ev in events:
-        if stored.snapshot is None and ev.kind == "game_started":
+        if stored.snapshot is None and ev.kind == GameStarted.KIND:
             missing = (value.seq, snapshot_json(value))
         value = fold(value, ev)
     return value, events, missing

@@ -18,6 +18,7 @@ from liarsdice.core.api import GameAPI, StateAPI
 from liarsdice.families import Family, Record, family_of, family_of_game
 from liarsdice.server import fair
 from liarsdice.server.ratings import Standing
+from liarsdice.server.room_events import RoomEvent, parse
 
 MAX_SEATS = 12
 CHAT_KEEP = 50  # chat lines a room remembers (and sends in a snapshot)
@@ -137,11 +138,25 @@ MOVES_KEEP = 1000  # public moves of one game a room remembers (and a snapshot s
 
 @dataclass(frozen=True)
 class Event:
-    """One event of a room's log: ``seq`` counts from 1 in each room."""
+    """One event of a room's log: ``seq`` counts from 1 in each room; ``kind`` and ``data``
+    as the log stores them, and its typed value (``body``, one of :data:`RoomEvent`)."""
 
     seq: int
     kind: str
     data: dict[str, Any]
+
+    @classmethod
+    def of(cls, seq: int, body: RoomEvent) -> Event:
+        """The logged event ``seq`` of ``body`` (its data made from it, once)."""
+        ev = cls(seq, body.KIND, body.to_json())
+        ev.__dict__["body"] = body  # (the cached value: the same object, not parsed again)
+        return ev
+
+    @cached_property
+    def body(self) -> RoomEvent:
+        """The typed event (parsed from ``data`` once; UnknownEvent: no class reads
+        ``kind``)."""
+        return parse(self.kind, self.data)
 
     @cached_property
     def text(self) -> str:

@@ -37,6 +37,7 @@ import { FAMILIES, familyNamed, familyOf } from "./family.js";
 import { hostSeat, me, myTurn, nameOf, seatName } from "./facts.js";
 import { speakerOff, speakerOn } from "./icons.js";
 import { Tips } from "./tips.js";
+import { EVENT } from "./event-kinds.js";
 import { RoomStore } from "./store.js";
 
 /** @typedef {import("./api.js").ErrorLike} ErrorLike */
@@ -747,7 +748,7 @@ function onFrame(frame) {
     case "update": {
       for (const ev of d.events || []) onEvent(ev, before.view);
       if (d.reply_to && d.reply_to === page.pending) page.pending = null;
-      if ((d.events || []).some((e) => e.kind === "action" || e.kind === "game_started")) page.pending = null;
+      if ((d.events || []).some((e) => e.kind === EVENT.ACTION || e.kind === EVENT.GAME_STARTED)) page.pending = null;
       if (page.leaving && d.reply_to) goLobbyAfterLeave();
       afterFrame(true, before.view);
       break;
@@ -778,10 +779,10 @@ function onEvent(ev, before) {
   const S = store.state;
   const namesView = { ...S, view: before || S.view };
   switch (ev.kind) {
-    case "chat":
+    case EVENT.CHAT:
       if (ev.seat !== S.seat) announce(_("{name} says: {text}", { name: ev.name, text: unescapeHtml(ev.text) }));
       break;
-    case "action": {
+    case EVENT.ACTION: {
       if (!ev.move) break; // (an event logged before moves were structured: the log has it)
       // "played by the computer" only for a person's seat (away, or left): bots always are
       const person = ((namesView.room && namesView.room.seats[ev.seat]) || {}).kind !== "bot";
@@ -796,23 +797,23 @@ function onEvent(ev, before) {
       if (family.isBid(ev.move)) play("bid");
       break;
     }
-    case "game_started":
+    case EVENT.GAME_STARTED:
       announce(_("Game {game} starts.", { game: ev.game_no }));
       break;
-    case "game_over":
+    case EVENT.GAME_OVER:
       announce(ev.winner === null || ev.winner === undefined ? _("Game over.") : ev.winner === me(namesView) ? _("Game over: you win!") : _("Game over: {name} wins.", { name: nameOf(namesView, ev.winner) }));
       if (ev.winner === me(namesView)) setTimeout(() => play("win"), 1200);
       break;
-    case "seat_joined":
+    case EVENT.SEAT_JOINED:
       announce(_("{name} joins the room.", { name: ev.name }));
       break;
-    case "seat_removed":
+    case EVENT.SEAT_REMOVED:
       announce(_("{name} left the room.", { name: ev.name }));
       break;
-    case "seat_left":
+    case EVENT.SEAT_LEFT:
       announce(_("{name} left the game: a computer plays for them.", { name: nameOf(namesView, ev.seat) }));
       break;
-    case "host_changed":
+    case EVENT.HOST_CHANGED:
       announce(ev.seat === S.seat ? _("You are now the host.") : _("{name} is now the host.", { name: seatName(S, ev.seat) }));
       break;
     case "presence":

@@ -6,6 +6,7 @@
 // move in flight, announcements, scrolling, the reveal's animation) is the page's own state,
 // kept apart in app.js and reveal.js.
 
+import { EVENT } from "./event-kinds.js";
 import { hostSeat } from "./facts.js";
 
 /** @typedef {import("./types.js").Frame} Frame */
@@ -94,11 +95,11 @@ function logWithEvents(log, events, before) {
   let round = before ? before.round : null;
   let out = log;
   for (const ev of events) {
-    if (ev.kind === "fair_round" || ev.kind === "game_started") {
+    if (ev.kind === EVENT.FAIR_ROUND || ev.kind === EVENT.GAME_STARTED) {
       game = ev.game_no;
-      round = ev.kind === "fair_round" ? ev.round : 0;
-      if (ev.kind === "game_started") out = { game, rounds: {} };
-    } else if (ev.kind === "action" && game !== null && round !== null) {
+      round = ev.kind === EVENT.FAIR_ROUND ? ev.round : 0;
+      if (ev.kind === EVENT.GAME_STARTED) out = { game, rounds: {} };
+    } else if (ev.kind === EVENT.ACTION && game !== null && round !== null) {
       if (out.game !== game) out = { game, rounds: {} };
       out = logPut(out, round, ev);
     }
@@ -112,7 +113,7 @@ function logWithEvents(log, events, before) {
  * @param {RoomEvent[]} events
  */
 function chatWithEvents(chat, events) {
-  const lines = events.filter((ev) => ev.kind === "chat");
+  const lines = events.filter((ev) => ev.kind === EVENT.CHAT);
   if (!lines.length) return chat;
   const out = new Map(chat);
   for (const ev of lines) out.set(ev.seq, ev);
