@@ -20,10 +20,9 @@ from liarsdice.bots.bidding.expert import (
     LIKELIHOOD_FLOOR,
     READINGS,
     RESOLVE_MAX_SIZE,
-    _bid_likelihoods,
-    _round_strategy,
     bluff_models,
 )
+from liarsdice.bots.bidding.resolving import _bid_likelihoods, _round_strategy
 from liarsdice.core.bidding import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.core.bidding.game import BID_BASE
 from liarsdice.core.bidding.state import State
@@ -445,3 +444,15 @@ def test_panel_bench_smoke() -> None:
     assert low <= line["win_rate"] <= high
     whole = panel.pairing("classic", None, 3, "bluffer", "prob", 2, 3, 1, None)
     assert whole["games"] == 2 and whole["players"] == 3
+
+
+def test_the_expert_memory_is_shared_and_forgets_on_clear() -> None:
+    from liarsdice.bots.bidding import expert, resolving
+
+    assert expert.MEMORY is resolving.MEMORY  # one memory for every expert of the process
+    memory = resolving.ExpertMemory()
+    memory.orders.put(("space", 3), True)
+    memory.openings.put(("situation",), {})
+    assert memory.openings.limit == 256 and memory.rounds.limit == 64
+    memory.clear()
+    assert len(memory.orders) == len(memory.openings) == 0

@@ -53,6 +53,14 @@ def _solves(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+def test_the_process_memory_forgets_on_clear(monkeypatch: pytest.MonkeyPatch) -> None:
+    solves = _solves(monkeypatch)
+    policy = cached_policy(_game(), target=TARGET, disk=False)
+    assert cached_policy(_game(), target=TARGET, disk=False) is policy and len(solves) == 1
+    cache.MEMORY.clear()  # as a new process: solved again (in memory only here)
+    assert cached_policy(_game(), target=TARGET, disk=False) is not policy and len(solves) == 2
+
+
 def test_cache_dir_follows_the_environment(
     tmp_cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

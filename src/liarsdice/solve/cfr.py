@@ -356,20 +356,26 @@ class CFRSolver:
 
     # ------------------------------------------------------------------ update
     def _update(self, i: int, t: int) -> None:
-        tree = self.tree
         o = 1 - i
         if self._plan_owner != o:
             raise RuntimeError("the plan buffer must hold the opponent's current plan")
         v = self._values(i)
-        beh = self.strategy[i]
         w = float(t) ** _AVERAGE_POWER[self.algorithm]
         self.weight_sum[o] += w
         alpha = float(t) ** 1.5
         discount = alpha / (alpha + 1.0)
+        self._backward(i, w, discount)  # 1. values, call regrets, the opponent's average
+        if o == 1:
+            self.average[1][0, 0] += w  # player 1's empty sequence at the root
+        self._bid_regrets(i, v, discount)  # 2. the bids' regrets
+        self._regret_matching(i)  # 3. the new behaviour
+        self._run_forward(i)  # 4. forward: the new current plan
+
+    def _backward(self, i: int, w: float, discount: float) -> None:
+        """Backward through ``i``'s call steps: node values, ``i``'s call regrets, and the
+        opponent's plan added to its average with weight ``w``."""
         regret_step = self._regret_step
         multiply, matmul = np.multiply, np.matmul
-
-        # 1. backward: values, call regrets, the opponent's average
         for st in self._back[i]:
             multiply(st.y, w, out=st.acc)
             np.add(st.avg, st.acc, out=st.avg)
@@ -397,18 +403,20 @@ class CFRSolver:
                 else:
                     multiply(st.beh, node, out=st.term)
                     np.add(st.parent, st.term, out=st.parent)
-        if o == 1:
-            self.average[1][0, 0] += w  # player 1's empty sequence at the root
 
-        # 2. bids: their regrets; numerators summed per own node into `total` (which takes
-        # the storage of the opponent's-node values as they are used up, level by level)
-        total = v[o]
+    def _bid_regrets(self, i: int, v: Array, discount: float) -> None:
+        """``i``'s bids: their regrets; numerators summed per own node into ``total`` (which
+        takes the storage of the opponent's-node values as they are used up, level by
+        level)."""
+        regret_step = self._regret_step
+        beh = self.strategy[i]
+        total = v[1 - i]
         if i == 0:  # the opening bid 0, from the root (no call there)
             inst = self._tmp(0, 1, self.sizes[0])
             np.subtract(v[1, 0:1], v[0, 0:1], out=inst)
             pos = self._tmp(2, 1, self.sizes[0])
             regret_step(self.regret[0][1, 0:1], inst, beh[1, 0:1], pos, discount)
-            if 0 not in tree.opening:
+            if 0 not in self.tree.opening:
                 beh[1, 0] = 0.0
         # else: player 1's call after the bid 0, whose numerator starts the sum
         total[0] = beh[1, 0]
@@ -420,8 +428,12 @@ class CFRSolver:
             np.add(bs.total_parent, bs.numerator, out=bs.total_parent)
             bs.total_node[...] = bs.call
 
-        # 3. regret matching
+    def _regret_matching(self, i: int) -> None:
+        """``i``'s behaviour from its numerators and their sums (uniform where they sum to
+        nothing); no opening bid the rules forbid."""
+        tree, beh = self.tree, self.strategy[i]
         tiny = self._tiny
+        multiply = np.multiply
         for prep, calls, bids in self._norm[i]:
             if prep is not None:
                 np.equal(prep.total, 0.0, out=prep.flags)
@@ -439,9 +451,6 @@ class CFRSolver:
                     beh[1, tree.root_child_row(b)] = 0.0
         else:
             beh[0, 0] = 1.0
-
-        # 4. forward: the new current plan
-        self._run_forward(i)
 
     def iterate(self, n: int = 1) -> None:
         """Run ``n`` iterations (each updates player 0, then player 1)."""

@@ -175,18 +175,7 @@ class _Forest:
         self.H = (self.HA, self.HB)
         self.ranges = ranges
         n = len(lasts)
-        levels = [_Level(lasts, np.full(n, -1), np.arange(n), self.K)]
-        while (depth is None or len(levels) <= depth) and levels[-1].count.sum() > 0:
-            levels.append(_Level(*levels[-1].children(), self.K))
-        self.levels = levels
-        # The last level holds leaves when the depth cut it (some of its nodes could raise).
-        self.leafy = depth is not None and len(levels) == depth + 1 and depth > 0
-        if self.leafy and levels[-1].n and leaf is None:
-            raise LimitedError("a depth-limited subgame needs a leaf function")
-        if self.leafy:
-            levels[-1].count = np.zeros(levels[-1].n, dtype=np.int64)
-            levels[-1].call = np.zeros(levels[-1].n, dtype=bool)
-            levels[-1].groups = []
+        self.levels = levels = self._grow(lasts, depth, leaf)
         self.leaf = leaf
         self.leaf_calls = 0
         # Each level's ranges per node (of the root it hangs from).
@@ -212,6 +201,23 @@ class _Forest:
         self.follow = np.ones((n, self.HB))
         # The leaves' values at the last evaluation of the average strategies.
         self.leaf_values: tuple[Ints, Floats, Floats] | None = None
+
+    def _grow(self, lasts: Ints, depth: int | None, leaf: LeafFn | None) -> list[_Level]:
+        """The levels below roots whose last bids are ``lasts``, down to ``depth`` (None: the
+        end of the round); sets :attr:`leafy`, whether the last level holds leaves (the depth
+        cut it: some of its nodes could raise)."""
+        n = len(lasts)
+        levels = [_Level(lasts, np.full(n, -1), np.arange(n), self.K)]
+        while (depth is None or len(levels) <= depth) and levels[-1].count.sum() > 0:
+            levels.append(_Level(*levels[-1].children(), self.K))
+        self.leafy = depth is not None and len(levels) == depth + 1 and depth > 0
+        if self.leafy and levels[-1].n and leaf is None:
+            raise LimitedError("a depth-limited subgame needs a leaf function")
+        if self.leafy:
+            levels[-1].count = np.zeros(levels[-1].n, dtype=np.int64)
+            levels[-1].call = np.zeros(levels[-1].n, dtype=bool)
+            levels[-1].groups = []
+        return levels
 
     # ------------------------------------------------------------------ strategies
     def _strategy(self, t: int, pos_c: Floats, pos_e: Floats | None) -> tuple[Floats, Floats]:
@@ -306,58 +312,16 @@ class _Forest:
         levels = self.levels
         L = len(levels)
         reach = self._reach(se)
-        val: list[Floats] = [np.zeros((levels[-1].n, self.HA)), np.zeros((levels[-1].n, self.HB))]
-        last = levels[-1]
-        if self.leafy and last.n:
-            assert self.leaf is not None
-            at = reach if leaf_se is None else self._reach(leaf_se)
-            (ra, ma), (rb, mb) = self._pbs(at, 0), self._pbs(at, 1)
-            to_act = np.full(last.n, (L - 1) % 2, dtype=np.int64)
-            va, vb = self.leaf(last.last.copy(), to_act, ra, rb)
-            self.leaf_calls += 1
-            va, vb = np.asarray(va, dtype=np.float64), np.asarray(vb, dtype=np.float64)
-            if va.shape != ra.shape or vb.shape != rb.shape:
-                raise LimitedError(
-                    f"the leaf function returned values of shapes {va.shape} and {vb.shape} "
-                    f"for ranges of shapes {ra.shape} and {rb.shape}"
-                )
-            val = [va * mb[:, None], vb * ma[:, None]]
-            if mode == "eval":
-                self.leaf_values = (last.last.copy(), va, vb)
-        T = self.truth
+        val = self._leaf_pass(reach, mode, leaf_se)
         for t in range(L - 2 if self.leafy else L - 1, -1, -1):
             lv = levels[t]
             p, o = t % 2, 1 - t % 2
-            w_o = reach[o][t] * self.rng[t][o]  # the opponent's weight per hand
-            w_p = reach[p][t] * self.rng[t][p]
-            q_c = np.zeros((lv.n, self.H[p]))
-            v_oc = np.zeros((lv.n, self.H[o]))
-            for m, idx in lv.groups:
-                # A's payoff of a call on bid m is 1 - 2 truth when A calls, else 2 truth - 1.
-                tm = T[m]
-                if p == 0:
-                    wo = w_o[idx]
-                    q_c[idx] = wo.sum(axis=1)[:, None] - 2.0 * (wo @ tm.T)
-                    wp = w_p[idx] * sc[t][idx]
-                    v_oc[idx] = -(wp.sum(axis=1)[:, None] - 2.0 * (wp @ tm))
-                else:
-                    wo = w_o[idx]
-                    q_c[idx] = wo.sum(axis=1)[:, None] - 2.0 * (wo @ tm)
-                    wp = w_p[idx] * sc[t][idx]
-                    v_oc[idx] = -(wp.sum(axis=1)[:, None] - 2.0 * (wp @ tm.T))
+            q_c, v_oc = self._calls(t, reach, sc)
             has_kids = t + 1 < L
             q_e = val[p] if has_kids else np.zeros((0, self.H[p]))
             v_o = v_oc + (lv.group_sum(val[o]) if has_kids else 0.0)
             if mode == "br":
-                best = np.where(lv.call[:, None], q_c, -np.inf)
-                if has_kids:
-                    kid_best = np.full((lv.n, self.H[p]), -np.inf)
-                    if len(lv.nonempty):
-                        kid_best[lv.nonempty] = np.maximum.reduceat(
-                            q_e, lv.start[lv.nonempty], axis=0
-                        )
-                    best = np.maximum(best, kid_best)
-                v_p = np.where(np.isfinite(best), best, 0.0)
+                v_p = self._best(t, q_c, q_e if has_kids else None)
             else:
                 v_p = sc[t] * q_c + (lv.group_sum(se[t] * q_e) if has_kids else 0.0)
             if mode == "cfr" and p in players:
@@ -370,6 +334,68 @@ class _Forest:
                     self.tot_e[t] += weight[kp] * se[t]
             val = [v_p, v_o] if p == 0 else [v_o, v_p]
         return val[0], val[1], sc
+
+    def _leaf_pass(
+        self, reach: list[list[Floats]], mode: str, leaf_se: list[Floats] | None
+    ) -> list[Floats]:
+        """Both players' values at the last level: the leaf function's at its ranges there
+        (under ``leaf_se`` when given), weighted by the other's mass; zeros without leaves."""
+        last = self.levels[-1]
+        if not (self.leafy and last.n):
+            return [np.zeros((last.n, self.HA)), np.zeros((last.n, self.HB))]
+        assert self.leaf is not None
+        at = reach if leaf_se is None else self._reach(leaf_se)
+        (ra, ma), (rb, mb) = self._pbs(at, 0), self._pbs(at, 1)
+        to_act = np.full(last.n, (len(self.levels) - 1) % 2, dtype=np.int64)
+        va, vb = self.leaf(last.last.copy(), to_act, ra, rb)
+        self.leaf_calls += 1
+        va, vb = np.asarray(va, dtype=np.float64), np.asarray(vb, dtype=np.float64)
+        if va.shape != ra.shape or vb.shape != rb.shape:
+            raise LimitedError(
+                f"the leaf function returned values of shapes {va.shape} and {vb.shape} "
+                f"for ranges of shapes {ra.shape} and {rb.shape}"
+            )
+        if mode == "eval":
+            self.leaf_values = (last.last.copy(), va, vb)
+        return [va * mb[:, None], vb * ma[:, None]]
+
+    def _calls(self, t: int, reach: list[list[Floats]], sc: list[Floats]) -> tuple[Floats, Floats]:
+        """At level ``t``: the actor's value of calling per node and hand, and the other's
+        value of the actor's calls (under ``sc``)."""
+        lv = self.levels[t]
+        p, o = t % 2, 1 - t % 2
+        w_o = reach[o][t] * self.rng[t][o]  # the opponent's weight per hand
+        w_p = reach[p][t] * self.rng[t][p]
+        q_c = np.zeros((lv.n, self.H[p]))
+        v_oc = np.zeros((lv.n, self.H[o]))
+        T = self.truth
+        for m, idx in lv.groups:
+            # A's payoff of a call on bid m is 1 - 2 truth when A calls, else 2 truth - 1.
+            tm = T[m]
+            if p == 0:
+                wo = w_o[idx]
+                q_c[idx] = wo.sum(axis=1)[:, None] - 2.0 * (wo @ tm.T)
+                wp = w_p[idx] * sc[t][idx]
+                v_oc[idx] = -(wp.sum(axis=1)[:, None] - 2.0 * (wp @ tm))
+            else:
+                wo = w_o[idx]
+                q_c[idx] = wo.sum(axis=1)[:, None] - 2.0 * (wo @ tm)
+                wp = w_p[idx] * sc[t][idx]
+                v_oc[idx] = -(wp.sum(axis=1)[:, None] - 2.0 * (wp @ tm.T))
+        return q_c, v_oc
+
+    def _best(self, t: int, q_c: Floats, q_e: Floats | None) -> Floats:
+        """Level ``t``'s actor's best reply value per node and hand: its best call or raise
+        (``q_e``: the raises' values, None at the last level)."""
+        lv = self.levels[t]
+        best = np.where(lv.call[:, None], q_c, -np.inf)
+        if q_e is not None:
+            kid_best = np.full((lv.n, self.H[t % 2]), -np.inf)
+            if len(lv.nonempty):
+                kid_best[lv.nonempty] = np.maximum.reduceat(q_e, lv.start[lv.nonempty], axis=0)
+            best = np.maximum(best, kid_best)
+        out: Floats = np.where(np.isfinite(best), best, 0.0)
+        return out
 
     def restart(self, ranges: tuple[Floats, Floats]) -> None:
         """New root ranges: a warm start. The regrets are scaled to one iteration's size
@@ -528,12 +554,7 @@ def resolve(
     K, HA, HB = t.shape
     ra = _check_range(range_a, "range_a", HA)
     rb = _check_range(range_b, "range_b", HB)
-    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise LimitedError(f"depth must be a positive integer or None, not {depth!r}")
-    if iterations < 1:
-        raise LimitedError(f"iterations must be at least 1, not {iterations}")
-    if opened and K < 1:
-        raise LimitedError("an opened subgame needs its standing bid (truth[0])")
+    _check_resolve(depth, iterations, opened and K < 1)
     start = time.perf_counter()
     forest = _Forest(
         t, np.array([0 if opened else -1], dtype=np.int64), (ra[None], rb[None]), depth, leaf
@@ -542,12 +563,7 @@ def resolve(
         raise LimitedError(f"algorithm must be 'dcfr' or 'cfr+', not {algorithm!r}")
     forest.algorithm = algorithm
     if safe_values_b is not None:
-        gadget = np.asarray(safe_values_b, dtype=np.float64)
-        if gadget.shape != (HB,) or not np.isfinite(gadget).all():
-            raise LimitedError(
-                f"safe_values_b must be {HB} finite values (B's hands), not shape {gadget.shape}"
-            )
-        forest.set_gadget(gadget[None])
+        forest.set_gadget(_safe_values(safe_values_b, HB)[None])
     deadline = None if seconds is None else start + seconds
     for i in range(iterations):
         forest.iterate()
@@ -567,6 +583,26 @@ def resolve(
         leaf_calls=forest.leaf_calls,
         seconds=time.perf_counter() - start,
     )
+
+
+def _check_resolve(depth: int | None, iterations: int, no_standing_bid: bool) -> None:
+    """:func:`resolve`'s arguments checked (a LimitedError naming the one amiss)."""
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise LimitedError(f"depth must be a positive integer or None, not {depth!r}")
+    if iterations < 1:
+        raise LimitedError(f"iterations must be at least 1, not {iterations}")
+    if no_standing_bid:
+        raise LimitedError("an opened subgame needs its standing bid (truth[0])")
+
+
+def _safe_values(values: npt.ArrayLike, hands: int) -> Floats:
+    """``safe_values_b`` checked: one finite value per hand of B's."""
+    gadget = np.asarray(values, dtype=np.float64)
+    if gadget.shape != (hands,) or not np.isfinite(gadget).all():
+        raise LimitedError(
+            f"safe_values_b must be {hands} finite values (B's hands), not shape {gadget.shape}"
+        )
+    return gadget
 
 
 # ---------------------------------------------------------------------- exact leaves

@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 from liarsdice.bots.base import Bot
+from liarsdice.core.bidding.bid import Bid
 from liarsdice.core.bidding.game import BUY, EXACT, LIAR, Game
 from liarsdice.core.bidding.view import PlayerView
 from liarsdice.odds import match_probability, unseen_dice
@@ -49,19 +50,28 @@ class RandomBot(Bot):
         calls = [a for a in legal if a in (LIAR, EXACT)]
         if not bids and not calls:  # a show, or a die to buy and nothing else
             return self.rng.choice(legal)
-        in_play = unseen_dice(view) + len(view.my_dice) + sum(len(s) for s in view.shown)
-        in_play += len(view.stash or ())
-        modest = [
-            a
-            for a, bid in bids
-            if bid.quantity <= in_play * match_probability(game, view, bid.face) + self.margin
-        ]
+        modest = self._modest(game, view, bids)
         if calls and (not modest or self.rng.random() < self.call):
-            if EXACT in calls and (LIAR not in calls or self.rng.random() < self.exact):
-                return EXACT
-            return LIAR
+            return self._call(calls)
         if modest:
             return self.rng.choice(modest)
         if bids:  # no modest raise and no call: the least raise
             return min(bids, key=lambda ab: (ab[1].quantity, ab[0]))[0]
         return self.rng.choice([a for a in legal if a != BUY] or legal)
+
+    def _modest(self, game: Game, view: PlayerView, bids: list[tuple[int, Bid]]) -> list[int]:
+        """The raises of ``bids`` no higher than the count a player would expect on their
+        face from the dice in play, plus ``margin``."""
+        in_play = unseen_dice(view) + len(view.my_dice) + sum(len(s) for s in view.shown)
+        in_play += len(view.stash or ())
+        return [
+            a
+            for a, bid in bids
+            if bid.quantity <= in_play * match_probability(game, view, bid.face) + self.margin
+        ]
+
+    def _call(self, calls: list[int]) -> int:
+        """Liar, or ``exact`` of the time an exact call (always where liar is not open)."""
+        if EXACT in calls and (LIAR not in calls or self.rng.random() < self.exact):
+            return EXACT
+        return LIAR
