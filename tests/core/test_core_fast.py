@@ -1,7 +1,7 @@
 """The engine's fast paths against its general ones, over many random games.
 
 The hot paths of :mod:`liarsdice.core.bidding.state` take shortcuts: legal actions come from shared
-per-round tables (``_Round``), the deal cuts the rolls with a cached plan, a single-round game
+per-round tables (``RoundFacts``), the deal cuts the rolls with a cached plan, a single-round game
 fills the tables of its deal and of its end only when read, a round's :class:`RoundResult` is
 built only when read, and the next seats come from a cache. Each is checked here against the
 path that works the same thing out from scratch (a twin built by :meth:`State._make`, which
@@ -15,7 +15,7 @@ import os
 import random
 import subprocess
 import sys
-from dataclasses import astuple
+from dataclasses import astuple, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,7 +48,7 @@ CASES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 
 GAMES = int(os.environ.get("CORE_FAST_GAMES", "40"))
-FIELDS = [f for f in Table.__slots__ if f != "_results"] + ["results"]
+FIELDS = [f for f in Table.__slots__ if f != "chain"] + ["results"]
 
 
 def make(name: str, players: int, over: dict[str, Any]) -> Game:
@@ -142,7 +142,8 @@ def test_single_round_end_matches_the_general_resolution(
     the out order, which the game-over shortcut leaves as it was)."""
     name, players, over = case
     general = make(name, players, over)
-    general._single_liar = general._quick_liar = False  # every call: the general resolution
+    # every call: the general resolution
+    general.tables = replace(general.tables, single_liar=False, quick_liar=False)
     lazy_ends = 0
     for states in games(case, GAMES * 3):
         final = states[-1]
@@ -213,7 +214,7 @@ def test_next_seats_cache_is_bounded() -> None:
 
         started = _start_round(game, s.table.copy(), None, 0)
         assert started.table.nxt == _next_seats(dice)
-    assert 0 < len(game._nxt) <= 4096
+    assert 0 < len(game.tables.nxt) <= 4096
 
 
 def test_illegal_moves_still_raise_on_the_fast_paths() -> None:
@@ -267,9 +268,7 @@ def test_returns_match_the_general_path_on_random_games(
     single-round short resolution, no deal tables kept)."""
     name, players, over = case
     general = make(name, players, over)
-    general._single_liar = False
-    general._few_deals = False
-    general._endings = None
+    general.tables = replace(general.tables, single_liar=False, few_deals=False, endings=None)
     for states in games(case, GAMES):
         final = states[-1]
         for s in states[:-1]:

@@ -35,15 +35,14 @@ from __future__ import annotations
 
 import array
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, SupportsIndex, overload
 
 from liarsdice.core.bidding.actions import BID_BASE, BUY, SHOW_BASE
-from liarsdice.core.bidding.rules import Economy, Resolution, Scoring, ShowReroll, Stash
-from liarsdice.core.bidding.state import Phase
-
-if TYPE_CHECKING:
-    from liarsdice.core.bidding.game import Game
-    from liarsdice.core.bidding.view import PlayerView
+from liarsdice.core.bidding.ladder import BidSpace
+from liarsdice.core.bidding.records import Phase
+from liarsdice.core.bidding.rules import Economy, Resolution, Rules, Scoring, ShowReroll, Stash
+from liarsdice.core.bidding.tables import GameTables
+from liarsdice.core.bidding.view import PlayerView
 
 __all__ = ["Encoder", "FloatTensor", "TensorLayout"]
 
@@ -112,11 +111,20 @@ _MAX_TABLES = 4096
 _PLAIN = ("seat", "to_move", "bid", "bidder", "my_dice", "dice")
 
 
+class LaidOut(Protocol):
+    """What a layout reads of its game (a :class:`~liarsdice.core.bidding.game.Game`)."""
+
+    rules: Rules
+    num_players: int
+    space: BidSpace
+    tables: GameTables
+
+
 class TensorLayout:
     """The tensors' blocks of one game (``blocks``: name and width, in order; ``slices``: each
     block's slice, ``history`` last) and the encoder writing them."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: LaidOut) -> None:
         rules = game.rules
         self.game = game
         self.players = P = game.num_players
@@ -171,7 +179,7 @@ class TensorLayout:
         # (viewer, hidden dice, every seat's dice, history?) -> the tensor's fixed part
         self._templates: dict[tuple[int, tuple[int, ...], tuple[int, ...], bool], FloatTensor]
         self._templates = {}
-        self._recurring = game._few_deals  # whether round tables recur (few deals)
+        self._recurring = game.tables.few_deals  # whether round tables recur (few deals)
         self.encoders = self._encoders()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -295,7 +303,7 @@ class TensorLayout:
                     if history:
                         # The round's bids, newest first: in these games a round's moves
                         # are all bids after its rolls, so the first chance event ends them.
-                        node = state._log
+                        node = state.log
                         while node is not None:
                             node, p, a = node
                             if p < 0:
@@ -314,7 +322,7 @@ class TensorLayout:
         """Every block, from ``player``'s view of ``state``."""
         out = [0.0] * (self.info_size if history else self.size)
         space = self.game.space
-        P, F = self.players, self.faces
+        P = self.players
         sl = self.slices
         view: PlayerView = state.view(player)
 
@@ -333,43 +341,81 @@ class TensorLayout:
         if view.current_bid is not None:
             out[sl["bid"].start + space.ids[view.current_bid]] = 1.0
             out[sl["bidder"].start + rel(view.bidder)] = 1.0
-        if "shown" in sl:
-            base = sl["shown"].start
-            for seat, faces in enumerate(view.shown):
-                for f in faces:
-                    out[base + rel(seat) * F + f - 1] += 1.0
-        if "stash" in sl and view.stash is not None:
-            for f in view.stash:
-                out[sl["stash"].start + f - 1] += 1.0
-        if "stash_size" in sl:
-            out[sl["stash_size"].start] = float(view.stash_size)
-        if "callers" in sl:
-            for seat in view.callers:
-                out[sl["callers"].start + rel(seat)] = 1.0
-        if "palifico" in sl:
-            out[sl["palifico"].start] = float(view.palifico)
-        if "must_raise" in sl:
-            out[sl["must_raise"].start] = float(must_raise(state, view))
-        if "show_phase" in sl:
-            out[sl["show_phase"].start] = float(view.phase == "show")
-        if "scores" in sl:
-            for seat, score in enumerate(view.scores):
-                out[sl["scores"].start + rel(seat)] = float(score)
-        if "chips" in sl:
-            for seat, chips in enumerate(view.chips):
-                out[sl["chips"].start + rel(seat)] = float(chips)
-            pots = sl["pots"].start
-            out[pots] = float(view.round_pot)
-            out[pots + 1] = float(view.game_pot)
-        if "bought" in sl:
-            out[sl["bought"].start] = float(last_move(state, view) == BUY)
-        if "pile" in sl:
-            out[sl["pile"].start] = float(view.pile)
+        for name, _ in self.blocks[len(_PLAIN) :]:  # the rules' own blocks
+            _WRITERS[name](out, sl[name].start, Seen(state, view, rel, self.faces))
         if history:
             base = sl["history"].start
             for seat, bid in view.bids:
                 out[base + rel(seat) * self.num_bids + space.ids[bid]] = 1.0
         return FloatTensor("f", out)
+
+
+class Seen(NamedTuple):
+    """What a block's writer reads: the state, the viewer's view of it, the seat relative
+    to the viewer, the faces."""
+
+    state: Any
+    view: PlayerView
+    rel: Callable[[int], int]
+    faces: int
+
+
+def _write_shown(out: list[float], at: int, seen: Seen) -> None:
+    for seat, faces in enumerate(seen.view.shown):
+        for f in faces:
+            out[at + seen.rel(seat) * seen.faces + f - 1] += 1.0
+
+
+def _write_stash(out: list[float], at: int, seen: Seen) -> None:
+    if seen.view.stash is not None:
+        for f in seen.view.stash:
+            out[at + f - 1] += 1.0
+
+
+def _write_callers(out: list[float], at: int, seen: Seen) -> None:
+    for seat in seen.view.callers:
+        out[at + seen.rel(seat)] = 1.0
+
+
+def _write_by_seat(field: str) -> Callable[[list[float], int, Seen], None]:
+    """A writer of the view's per-seat ``field``, by seat relative to the viewer."""
+
+    def write(out: list[float], at: int, seen: Seen) -> None:
+        for seat, value in enumerate(getattr(seen.view, field)):
+            out[at + seen.rel(seat)] = float(value)
+
+    return write
+
+
+def _write_one(value: Callable[[Seen], float]) -> Callable[[list[float], int, Seen], None]:
+    """A writer of the one float ``value`` finds."""
+
+    def write(out: list[float], at: int, seen: Seen) -> None:
+        out[at] = value(seen)
+
+    return write
+
+
+def _write_pots(out: list[float], at: int, seen: Seen) -> None:
+    out[at] = float(seen.view.round_pot)
+    out[at + 1] = float(seen.view.game_pot)
+
+
+#: The writer of each block but the plain ones (``_PLAIN``), by name.
+_WRITERS: dict[str, Callable[[list[float], int, Seen], None]] = {
+    "shown": _write_shown,
+    "stash": _write_stash,
+    "stash_size": _write_one(lambda seen: float(seen.view.stash_size)),
+    "callers": _write_callers,
+    "palifico": _write_one(lambda seen: float(seen.view.palifico)),
+    "must_raise": _write_one(lambda seen: float(must_raise(seen.state, seen.view))),
+    "show_phase": _write_one(lambda seen: float(seen.view.phase == "show")),
+    "scores": _write_by_seat("scores"),
+    "chips": _write_by_seat("chips"),
+    "pots": _write_pots,
+    "bought": _write_one(lambda seen: float(last_move(seen.state, seen.view) == BUY)),
+    "pile": _write_one(lambda seen: float(seen.view.pile)),
+}
 
 
 def _check(player: int, players: int) -> None:

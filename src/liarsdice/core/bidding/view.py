@@ -1,5 +1,7 @@
 """Per-player views: the only thing a player, a bot or a client ever receives.
 
+(:func:`~liarsdice.core.bidding.state.make_view` builds them from a state.)
+
 A view holds the viewer's own hidden dice and public facts only: shown dice, dice counts, the
 stash when it is open, the bids of the round, and the reveals of finished rounds.
 
@@ -16,14 +18,11 @@ stash when it is open, the bids of the round, and the reveals of finished rounds
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from liarsdice.core.bidding.bid import Bid
-from liarsdice.core.bidding.rules import Stash
-from liarsdice.core.common import CHANCE, TERMINAL, ViewBase, view_fields
-
-if TYPE_CHECKING:
-    from liarsdice.core.bidding.state import RoundResult, State
+from liarsdice.core.bidding.records import RoundResult
+from liarsdice.core.common import CHANCE, TERMINAL, ViewBase
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,42 +76,4 @@ class PlayerView(ViewBase):
         }
 
 
-def make_view(state: State, player: int) -> PlayerView:
-    """Build ``player``'s view of ``state``; -1 builds a spectator's view."""
-    game = state.game
-    t = state.table
-    space = game.space
-    bids: list[tuple[int, Bid]] = []
-    if state.phase.name != "OVER":
-        for seat, action in state.round_events():
-            if isinstance(action, str):  # a house-rule question (rules source 002), not a move
-                continue
-            bid = game.action_bid(action)
-            if bid is not None:
-                bids.append((seat, bid))
-    seen = 0 <= player < game.num_players
-    stash_open = game.rules.stash is Stash.OPEN
-    complete = state.phase.name not in ("ROLL",)
-    return PlayerView(
-        **view_fields(state, player, t.round, t.opener),
-        dice_counts=t.dice,
-        my_dice=t.hands[player] if seen and complete else (),
-        shown=t.shown,
-        stash=t.stash if stash_open and complete else None,
-        stash_size=len(t.active()) if game.rules.stash is not Stash.NONE else 0,
-        dice_in_play=t.cap,
-        bids=tuple(bids),
-        current_bid=None if state.bid < 0 else space.bids[state.bid],
-        bidder=state.bidder,
-        callers=state.callers,
-        chips=t.chips,
-        game_pot=t.game_pot,
-        round_pot=t.round_pot,
-        pile=t.pile,
-        scores=t.scores,
-        lost=t.lost,
-        palifico=t.palifico,
-    )
-
-
-__all__ = ["CHANCE", "TERMINAL", "PlayerView", "make_view"]
+__all__ = ["CHANCE", "TERMINAL", "PlayerView"]
