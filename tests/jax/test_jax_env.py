@@ -16,6 +16,7 @@ jnp = pytest.importorskip("jax.numpy")
 
 from jax_util import case_ids, differential  # noqa: E402
 from liarsdice.core.bidding import RulesError, preset  # noqa: E402
+from liarsdice.core.bidding.support import cover, left_out  # noqa: E402
 from liarsdice.jax import JaxBiddingEnv, check_supported  # noqa: E402
 
 # (preset, players, options, games at once, steps): about 6,500 games in all
@@ -48,6 +49,11 @@ CASES: list[tuple[str, int | None, dict[str, Any], int, int]] = [
     ("milton-bradley", 2, {"dice": 2}, 48, 30),
     ("classic", 3, {"dice": 3, "show_reroll": "before", "exact": "calza"}, 32, 50),
     ("house-rules", 2, {"dice": 1, "first_opener": "roll-two"}, 96, 24),
+]
+# every value the environment plays (the table of liarsdice.core.bidding.support) in some case
+CASES += [
+    ("classic", 3, {"dice": 2, **changes}, 32, 40)
+    for changes in cover("jax", [preset(c[0], **c[2]) for c in CASES], preset("classic", dice=2))
 ]
 
 
@@ -138,6 +144,14 @@ def test_unsupported_options_are_named(name: str, options: dict[str, Any], named
         check_supported(preset(name, **options))
     with pytest.raises(RulesError, match=named):
         JaxBiddingEnv(preset(name, **options))
+
+
+def test_the_cases_play_every_value_the_environment_supports() -> None:
+    played = [preset(c[0], **c[2]) for c in CASES]
+    assert cover("jax", played, preset("classic")) == []
+    for name, value in left_out("jax"):  # and each value left out is refused
+        with pytest.raises(RulesError, match=name):
+            check_supported(preset("classic", **{name: value}))
 
 
 def test_importing_the_project_does_not_import_jax() -> None:

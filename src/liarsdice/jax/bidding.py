@@ -31,8 +31,7 @@ True
 
 from __future__ import annotations
 
-import itertools
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -41,21 +40,20 @@ import numpy as np
 from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR, NO_SHOW
 from liarsdice.core.bidding.game import Game
 from liarsdice.core.bidding.rules import (
-    Economy,
     ExactCall,
-    ExactCount,
     FirstOpener,
-    Loss,
-    NextOpener,
     Resolution,
     Rules,
-    Scoring,
     ShowReroll,
     Stash,
     preset,
 )
+from liarsdice.core.bidding.support import unsupported
 from liarsdice.core.errors import RulesError
 from liarsdice.families.bidding.encoding import BiddingEncoding
+from liarsdice.jax.observe import observation
+from liarsdice.jax.settle import settle
+from liarsdice.jax.tables import move_tables, show_tables
 
 __all__ = ["EnvState", "JaxBiddingEnv", "StepResult", "check_supported"]
 
@@ -76,20 +74,11 @@ def check_supported(rules: Rules) -> None:
     ...
     liarsdice.core.errors.RulesError: the JAX environment does not support economy=chips ...
     """
-    unsupported = {
-        "economy": rules.economy is not Economy.NONE,
-        "calling_advantage": rules.calling_advantage,
-    }
-    for name, bad in unsupported.items():
-        if bad:
-            value = getattr(rules, name)
-            value = getattr(value, "value", value)
-            if isinstance(value, bool):
-                value = str(value).lower()
-            raise RulesError(
-                f"the JAX environment does not support {name}={value} "
-                "(use the NumPy simulator, liarsdice.sim.bidding, or the engine)"
-            )
+    for name, value in unsupported(rules, "jax"):
+        raise RulesError(
+            f"the JAX environment does not support {name}={value} "
+            "(use the NumPy simulator, liarsdice.sim.bidding, or the engine)"
+        )
 
 
 class EnvState(NamedTuple):
@@ -176,8 +165,10 @@ class JaxBiddingEnv:
         self._show_counts = jnp.asarray(counts)
         self._show_size = jnp.asarray(counts.sum(1))
         self._show_base = BID_BASE + B
-        self._setup_tables()
-        self._setup_show_tables(counts)
+        self._tables = move_tables(self, _TABLE_BYTES)
+        # the calls a row lists first once a bid stands (LIAR, and EXACT where it exists)
+        self._num_calls = 1 + (rules.exact is not ExactCall.NONE)
+        self._shows = show_tables(self, counts, _TABLE_BYTES)
 
     # ------------------------------------------------------------------ helpers
     def _next_seat(self, dice: Array, p: Array) -> Array:
@@ -322,8 +313,8 @@ class JaxBiddingEnv:
 
     def legal_mask(self, s: EnvState) -> Array:
         """The player to act's legal actions (``num_actions`` bools, the dense indices)."""
-        if self._mask_table is not None:
-            base = self._mask_table[self._table_key(s)]
+        if self._tables is not None:
+            base = self._tables.mask[self._table_key(s)]
         else:
             base = self._moves(s.cap, s.bid, s.palifico)
         show = self.rules.show_reroll
@@ -332,8 +323,8 @@ class JaxBiddingEnv:
         calls, bids = base[:BID_BASE], base[BID_BASE:]
         hand = s.hand[s.player]
         hidden = hand.sum()
-        if self._hand_index is not None:
-            fits = self._show_fits[self._hand_row(hand)]
+        if self._shows is not None:
+            fits = self._shows.fits[self._hand_row(hand)]
         else:
             fits = (self._show_counts <= hand).all(1) & (self._show_size < hidden)
         if show is ShowReroll.AFTER:
@@ -368,70 +359,10 @@ class JaxBiddingEnv:
             calls = calls.at[EXACT].set(opened)
         return jnp.concatenate([calls, bids])
 
-    def _setup_tables(self) -> None:
-        """The legal actions depend only on (cap, bid, palifico round): tabulate them (and each
-        row's legal actions listed, for sampling) where that fits in ``_TABLE_BYTES``."""
-        self._mask_table: Array | None = None
-        self._list_table: Array | None = None
-        # the calls a row lists first once a bid stands (LIAR, and EXACT where it exists)
-        self._num_calls = 1 + (self.rules.exact is not ExactCall.NONE)
-        self._count_table: Array | None = None
-        pal = 2 if self.rules.palifico else 1
-        dims = (self.game.max_quantity + 1, self.num_bids + 1, pal)
-        rows = int(np.prod(dims))
-        if rows * self.num_actions > _TABLE_BYTES:
-            return
-        cap, bid, pf = np.indices(dims).reshape(3, -1)
-        table = np.asarray(
-            jax.jit(jax.vmap(self._moves))(
-                jnp.asarray(cap, dtype=jnp.int32),
-                jnp.asarray(bid - 1, dtype=jnp.int32),
-                jnp.asarray(pf.astype(bool)),
-            )
-        )
-        count = table.sum(1)
-        order = np.argsort(~table, axis=1, kind="stable")  # legal actions first, ascending
-        j = np.minimum(np.arange(self.num_actions)[None, :], np.maximum(count - 1, 0)[:, None])
-        self._mask_table = jnp.asarray(table)
-        self._list_table = jnp.asarray(np.take_along_axis(order, j, 1).astype(np.int32))
-        self._count_table = jnp.asarray(count.astype(np.int32))
-
-    def _setup_show_tables(self, counts: np.ndarray[Any, Any]) -> None:
-        """Show-and-reroll: the shows a hand may make depend only on the hand (its counts per
-        face): tabulate, per hand, which shows fit, how many, and their list (for sampling),
-        where the hands' code table fits in ``_TABLE_BYTES``."""
-        self._hand_index: Array | None = None
-        if self.rules.show_reroll is ShowReroll.OFF:
-            return
-        F, M = self.faces, self.max_hand
-        radix = M + 1
-        if radix**F * 4 > _TABLE_BYTES:
-            return
-        hands = [
-            h for h in itertools.product(range(radix), repeat=F) if sum(h) <= M
-        ]  # every hand of at most M dice, as counts per face
-        code = np.zeros(radix**F, dtype=np.int32)
-        weights = radix ** np.arange(F)
-        hand_arr = np.array(hands, dtype=np.int32)
-        code[hand_arr @ weights] = np.arange(len(hands), dtype=np.int32)
-        size = counts.sum(1)
-        fits = (counts[None, :, :] <= hand_arr[:, None, :]).all(2) & (
-            size[None, :] < hand_arr.sum(1)[:, None]
-        )
-        if not len(self.encoding.shows):
-            fits[:] = False
-        n = fits.sum(1)
-        order = np.argsort(~fits, axis=1, kind="stable")
-        self._hand_weights = jnp.asarray(weights.astype(np.int32))
-        self._hand_index = jnp.asarray(code)
-        self._show_fits = jnp.asarray(fits)
-        self._show_num = jnp.asarray(n.astype(np.int32))
-        self._show_list = jnp.asarray(order.astype(np.int32))
-
     def _hand_row(self, hand: Array) -> Array:
         """The row of the show tables for ``hand`` (counts per face)."""
-        assert self._hand_index is not None
-        return self._hand_index[(hand * self._hand_weights).sum()]
+        assert self._shows is not None
+        return self._shows.rows[(hand * self._shows.weights).sum()]
 
     def sample_action(self, s: EnvState, key: Array) -> Array:
         """A uniformly random legal action, drawn from ``key``."""
@@ -441,12 +372,12 @@ class JaxBiddingEnv:
         """The legal action at ``u`` (uniform in [0, 1)): ``u``'s share of the legal actions
         listed in ascending order (a uniform ``u`` picks a uniformly random legal action)."""
         show = self.rules.show_reroll
-        if self._list_table is not None and self._count_table is not None:
+        if self._tables is not None:
             k = self._table_key(s)
             if show is ShowReroll.OFF:
-                pick = jnp.floor(u * self._count_table[k]).astype(jnp.int32)
-                return self._list_table[k, pick]
-            if self._hand_index is not None:
+                pick = jnp.floor(u * self._tables.counts[k]).astype(jnp.int32)
+                return self._tables.listed[k, pick]
+            if self._shows is not None:
                 return self._pick_with_shows(s, u, k)
         mask = self.legal_mask(s)
         pick = jnp.floor(u * mask.sum(dtype=jnp.int32)).astype(jnp.int32)
@@ -457,13 +388,13 @@ class JaxBiddingEnv:
         """:meth:`pick_action` under show-and-reroll, from the tables: the legal calls and
         bids of the row ``k`` (less what the show phase or a show rules out), then the shows
         the hand may make, in ascending order."""
-        assert self._list_table is not None and self._count_table is not None
+        assert self._tables is not None and self._shows is not None
         hand = s.hand[s.player]
         row = self._hand_row(hand)
-        listed = self._list_table[k]
-        base = self._count_table[k]
+        listed = self._tables.listed[k]
+        base = self._tables.counts[k]
         calls = jnp.where(s.bid >= 0, self._num_calls, 0)  # the row's calls come first
-        shows = self._show_num[row]
+        shows = self._shows.num[row]
         if self.rules.show_reroll is ShowReroll.AFTER:
             # having shown, the player must raise (no calls); shows only where a call and a
             # raise are both open, with two hidden dice or more
@@ -479,7 +410,7 @@ class JaxBiddingEnv:
             total = first + jnp.where(phase, shows, 0)
             pick = jnp.floor(u * total).astype(jnp.int32)
             early = jnp.where(phase, NO_SHOW, listed[jnp.minimum(pick, listed.shape[0] - 1)])
-        late = self._show_base + self._show_list[row, jnp.clip(pick - first, 0, None)]
+        late = self._show_base + self._shows.listed[row, jnp.clip(pick - first, 0, None)]
         return jnp.where(pick < first, early, late).astype(jnp.int32)
 
     def observe(self, s: EnvState) -> Array:
@@ -489,51 +420,7 @@ class JaxBiddingEnv:
     def view(self, s: EnvState, viewer: Array, acting: Array) -> Array:
         """Seat ``viewer``'s observation (float32, the encoding's vector); ``acting``: a seat
         is to act (false at a game's end, where the ``to_move`` block is zero)."""
-        sl = self.encoding.slices
-        P, B = self.num_players, self.num_bids
-        p = jnp.asarray(viewer, dtype=jnp.int32)
-        # the one-hot head (seat, to_move, bid, bidder) as one comparison with an iota
-        j = jnp.arange(sl["my_dice"].start, dtype=jnp.int32)
-        bidder = sl["bidder"].start + (s.bidder - p) % P
-        head = (j == p) | (acting & (j == sl["to_move"].start + (s.player - p) % P))
-        head |= (s.bid >= 0) & ((j == sl["bid"].start + s.bid) | (j == bidder))
-        parts: list[Array] = [
-            head.astype(jnp.float32),
-            s.hand[p].astype(jnp.float32),  # my_dice
-            self._relative(s.dice, p).astype(jnp.float32),  # dice
-        ]
-        parts += self._optional_blocks(s, p)
-        if self.history:
-            made = self._relative(s.bids_made, p)
-            parts.append(made.reshape(P * B).astype(jnp.float32))
-        return jnp.concatenate(parts)
-
-    def _optional_blocks(self, s: EnvState, p: Array) -> list[Array]:
-        """The observation's blocks that only some rules have, from seat ``p``'s view."""
-        sl = self.encoding.slices
-        parts: list[Array] = []
-        if "shown" in sl:
-            parts.append(self._relative(s.shown, p).reshape(-1).astype(jnp.float32))
-        if "stash" in sl:
-            parts.append(s.stash.astype(jnp.float32))
-        if "stash_size" in sl:
-            parts.append((s.dice > 0).sum(keepdims=True).astype(jnp.float32))
-        if "callers" in sl:
-            parts.append(self._relative(s.called, p).astype(jnp.float32))
-        if "palifico" in sl:
-            parts.append(s.palifico[None].astype(jnp.float32))
-        if "must_raise" in sl:
-            parts.append(s.must_raise[None].astype(jnp.float32))
-        if "show_phase" in sl:
-            parts.append(s.show_phase[None].astype(jnp.float32))
-        if "scores" in sl:
-            parts.append(self._relative(s.scores, p).astype(jnp.float32))
-        return parts
-
-    def _relative(self, x: Array, p: Array) -> Array:
-        """``x`` (per seat, first axis) from seat ``p``'s view: row ``k`` is seat ``p + k``."""
-        twice = jnp.concatenate([x, x])
-        return jax.lax.dynamic_slice_in_dim(twice, p, self.num_players)
+        return observation(self, s, viewer, acting)
 
     def step(self, s: EnvState, action: Array, key: Array) -> StepResult:
         """The player to act takes ``action`` (a legal dense index; an illegal one is not
@@ -569,7 +456,7 @@ class JaxBiddingEnv:
         elif show is ShowReroll.BEFORE:
             to_show = (s.bid >= 0) & (s.hand[p].sum() >= 2)
             after_bid = after_bid._replace(show_phase=to_show, player=jnp.where(to_show, p, nxt))
-        called, reward, done, dice, end = self._resolve(s, a, key, reset, force)
+        called, reward, done, dice, end = settle(self, s, a, key, reset, force)
         keep = jnp.bool_(True) if force is None else ~force  # bids and shows stand
         is_bid = a >= BID_BASE
         if show is not ShowReroll.OFF:
@@ -617,144 +504,6 @@ class JaxBiddingEnv:
         if self.rules.show_reroll is ShowReroll.AFTER:
             return out._replace(must_raise=jnp.bool_(True))
         return out._replace(show_phase=jnp.bool_(False), player=nxt)
-
-    # ------------------------------------------------------------- resolution
-    def _resolve(
-        self, s: EnvState, a: Array, key: Array, reset: bool, force: Array | None
-    ) -> tuple[EnvState, Array, Array, Array, EnvState]:
-        """The call ``a`` on the current bid, settled as the engine does: dice lost and won,
-        the game's end (rewards, the next game or, without ``reset``, the end state) or the
-        next round's opener and roll; ``force``: start the next game anyway. Also the end
-        state (the engine's terminal state) where the call ends the game."""
-        rules = self.rules
-        P = self.num_players
-        seats = self._seats
-        caller, bidder = s.player, s.bidder
-        last = jnp.maximum(s.bid, 0)
-        q, face = self._qty[last], self._face[last]
-        count = s.total[face - 1]
-        wild = rules.wild
-        if wild is not None:
-            use = face != wild
-            if rules.palifico:
-                use &= ~s.palifico
-            count = count + jnp.where(use, s.total[wild - 1], 0)
-        liar = a == LIAR
-        dice = s.dice
-        active = dice > 0
-        zeros = jnp.zeros(P, dtype=jnp.int32)
-        stood = jnp.bool_(False)  # room scoring: a true bid ends the game
-        if rules.scoring is Scoring.ROOM:
-            stood = liar & (count >= q)
-            upheld = everyone = jnp.bool_(False)
-            false = liar & ~stood
-        elif rules.exact_count in (ExactCount.BID_STANDS, ExactCount.CALLER_LOSES_ONE):
-            upheld, everyone = liar & (count >= q), jnp.bool_(False)
-        else:
-            upheld, everyone = liar & (count > q), liar & (count == q)
-        if rules.scoring is not Scoring.ROOM:
-            false = liar & (count < q)
-        difference = rules.loss is Loss.DIFFERENCE and rules.scoring is not Scoring.ROOM
-        up_amount = jnp.where(count > q, count - q, 1) if difference else jnp.int32(1)
-        false_amount = q - count if difference else jnp.int32(1)
-        losses = jnp.where(upheld & (seats == caller), up_amount, zeros)
-        losses = jnp.where(false & (seats == bidder), false_amount, losses)
-        lose = active & (seats != bidder)
-        if rules.exact_count is ExactCount.ALL_BUT_BIDDER_SPARE_LAST:
-            lose &= ~((dice == 1) & (seats != caller))
-        losses = jnp.where(everyone, lose.astype(jnp.int32), losses)
-        winner = jnp.where(upheld | everyone | stood, bidder, caller)
-        gains = zeros
-        if rules.exact is not ExactCall.NONE:
-            exact = ~liar
-            right = exact & (count == q)
-            wrong = exact & (count != q)
-            winner = jnp.where(right, caller, jnp.where(wrong, bidder, winner))
-            losses = jnp.where(wrong & (seats == caller), 1, losses)
-            if rules.exact is ExactCall.SPOT_ON:
-                spot = (active & (seats != caller)).astype(jnp.int32)
-                losses = jnp.where(right, spot, losses)
-            else:  # calza: a right call wins a die back, up to the start
-                regain = right & (dice[caller] < self._start[caller])
-                gains = jnp.where(regain & (seats == caller), 1, zeros)
-        losers = losses > 0
-        new = dice + gains
-        new = new - jnp.minimum(losses, new)
-
-        live = new > 0
-        scores = s.scores
-        if rules.scoring is Scoring.SINGLE_ROUND:
-            over = jnp.bool_(True)
-            champion = winner
-        else:
-            alive = live.sum()
-            over = stood | (alive <= 1)
-            champion = jnp.where(stood | (alive == 0), winner, jnp.argmax(live))
-        if rules.scoring is Scoring.ROOM:
-            scores = scores + jnp.where(stood, jnp.where(seats == bidder, 1, -1), 0)
-            scores = scores - (active & ~live)
-            reward = scores.astype(jnp.float32)
-        else:
-            reward = jnp.where(seats == champion, 1.0, -1.0 / (P - 1)).astype(jnp.float32)
-        reward = jnp.where(over, reward, 0.0)
-
-        # the next round's opener
-        clockwise = (seats - bidder) % P
-        big = jnp.int32(10**6)
-        nxt = rules.next_opener
-        if nxt is NextOpener.WINNER:
-            opener = winner
-        elif nxt is NextOpener.BIDDER:
-            opener = bidder
-        else:
-            alive_losers = losers & live
-            fewest = jnp.argmax(-jnp.where(alive_losers, new * P + clockwise, big))
-            first = jnp.argmax(-jnp.where(losers, clockwise, big))
-            opener = jnp.where(~losers.any(), caller, jnp.where(alive_losers.any(), fewest, first))
-        palifico, used = s.palifico, s.palifico_used
-        if rules.palifico:
-            fresh = (new == 1) & (dice > 1) & ~used
-            has_fresh = fresh.any()
-            first_fresh = jnp.argmax(-jnp.where(fresh, clockwise, big))
-            opener = jnp.where(has_fresh, first_fresh, opener)
-            palifico = has_fresh
-            used = used | (has_fresh & (seats == first_fresh))
-        opener = opener.astype(jnp.int32)
-        opener = jnp.where(new[opener] == 0, self._next_seat(new, opener), opener)
-        words = self._words(key, self._num_words)
-        end = s._replace(
-            dice=new,
-            scores=scores,
-            called=s.called | (seats == caller),
-            palifico=jnp.bool_(False),
-        )
-        going = s._replace(palifico=palifico, palifico_used=used, scores=scores)
-        if reset:  # one roll: the next round's or (when over or forced) the next game's
-            restart = over if force is None else over | force
-            state = self._roll_round(words, key, restart, going, new, opener)
-        elif rules.scoring is Scoring.SINGLE_ROUND:
-            state = end
-        else:
-            state = self._round(words, going, new, opener)
-            state = jax.tree.map(lambda x, y: jnp.where(over, x, y), end, state)
-        return state, reward, over, new, end
-
-    def _roll_round(
-        self, words: Array, key: Array, restart: Array, going: EnvState, dice: Array, opener: Array
-    ) -> EnvState:
-        """A new round of ``going`` with ``dice`` and ``opener`` or, where ``restart``, the
-        next game's first state (the same words: a game ends or a round starts, never
-        both), rolled once."""
-        fresh = going._replace(
-            palifico=jnp.bool_(False),
-            palifico_used=jnp.zeros_like(going.palifico_used),
-            scores=jnp.zeros_like(going.scores),
-        )
-        base = jax.tree.map(lambda x, y: jnp.where(restart, x, y), fresh, going)
-        first = self._first_opener(words, key)
-        return self._round(
-            words, base, jnp.where(restart, self._start, dice), jnp.where(restart, first, opener)
-        )
 
 
 def _mix(x: Array) -> Array:
