@@ -30,100 +30,50 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from liarsdice.core.common import CHANCE, TERMINAL, StateBase
-from liarsdice.core.errors import IllegalActionError
+from liarsdice.core.common import CHANCE, TERMINAL, GameBase, StateBase, view_fields
+from liarsdice.core.errors import IllegalActionError, NotationError
 from liarsdice.core.poker import actions as act
+from liarsdice.core.poker.actions import (
+    ACCEPT,
+    ARRANGE_BASE,
+    BID_BASE,
+    KEEP_BASE,
+    LEFT,
+    LIAR,
+    MULTISETS,
+    NUM_MULTISETS,
+    RIGHT,
+    ROLL_BASE,
+    SHAKE_BASE,
+    multiset_index,
+)
 from liarsdice.core.poker.hands import (
     ALL_BIDS,
+    BID_IDS,
     NUM_BIDS,
     Category,
     PokerBid,
     format_face,
     format_poker_bid,
-    hand_bid,
     is_five_of_a_kind,
+    parse_face,
+    parse_poker_bid,
     satisfies,
 )
-from liarsdice.core.poker.view import PokerView, make_view
+from liarsdice.core.poker.records import Phase, PokerRoundResult
+from liarsdice.core.poker.rules import MAX_PLAYERS, MIN_PLAYERS, POKER_PRESETS, PokerRules
+from liarsdice.core.poker.view import PokerView
 
-if TYPE_CHECKING:
-    from liarsdice.core.poker.game import PokerGame
+__all__ = ["FIVE_ROLLS", "PokerGame", "PokerState", "initial_state", "make_view"]
+# (the records other packages import from here, where they were first)
+__all__ += ["Phase", "PokerRoundResult"]
 
 FIVE_ROLLS = 3  # rolls allowed to make five of a kind after accepting a five-of-a-kind bid
-
-
-class Phase(IntEnum):
-    """What the state is waiting for."""
-
-    ROLL = 0  # chance: Player One's five dice, under the cup
-    BID = 1  # the holder bids (Player One opening: any bid, junk included)
-    PASS = 2  # Player One passes the cup left or right (sets the round's direction)
-    RESPOND = 3  # the receiver calls liar or accepts
-    ARRANGE = 4  # the accepter splits the dice between outside and under the cup
-    SHAKE = 5  # the accepter decides whether to shake the cup and which outside dice to roll
-    REROLL = 6  # chance: the shaken cup dice (first), then the outside dice rolled in view
-    KEEP = 7  # five-of-a-kind challenge: which dice to keep before the next roll
-    FIVE_ROLL = 8  # chance: the challenge's re-rolled dice
-    OVER = 9
-
-
-@dataclass(frozen=True, slots=True)
-class PokerRoundResult:
-    """How a round ended. All of it is public once the cup is lifted."""
-
-    round: int
-    opener: int
-    bid: PokerBid  # the bid called (or accepted, in a five-of-a-kind challenge)
-    bidder: int
-    call: str  # "liar", or "five": a five-of-a-kind bid accepted under five_of_a_kind_rule
-    caller: int  # who called liar, or who accepted the five-of-a-kind bid
-    hand: tuple[int, ...]  # the five dice when the cup was lifted (sorted)
-    loser: int | None  # who lost a life (None: the five-of-a-kind challenge succeeded)
-    lives: tuple[int, ...]  # every seat's lives after the round
-    next_opener: int | None  # Player One of the next round (None when the game is over)
-    attempts: tuple[tuple[int, ...], ...] = ()  # five-of-a-kind challenge: dice after each roll
-    success: bool | None = None  # five-of-a-kind challenge outcome (None for a liar call)
-
-    @property
-    def eliminated(self) -> tuple[int, ...]:
-        """The seat this round put out of the game (its last life lost), if any."""
-        out = self.loser is not None and self.lives[self.loser] == 0
-        return (self.loser,) if out and self.loser is not None else ()
-
-    @property
-    def reading(self) -> PokerBid:
-        """The best reading of :attr:`hand`."""
-        return hand_bid(self.hand)
-
-    @property
-    def stood(self) -> bool:
-        """Whether :attr:`hand` satisfies the bid."""
-        return satisfies(self.hand, self.bid)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-friendly form (bids and dice in notation)."""
-        return {
-            "round": self.round,
-            "opener": self.opener,
-            "bid": format_poker_bid(self.bid),
-            "bidder": self.bidder,
-            "call": self.call,
-            "caller": self.caller,
-            "hand": [format_face(d) for d in self.hand],
-            "reading": format_poker_bid(self.reading),
-            "stood": self.stood,
-            "loser": self.loser,
-            "lives": list(self.lives),
-            "eliminated": list(self.eliminated),
-            "next_opener": self.next_opener,
-            "attempts": [[format_face(d) for d in a] for a in self.attempts],
-            "success": self.success,
-        }
 
 
 @lru_cache(maxsize=2048)
@@ -161,10 +111,6 @@ def _still_known(
     have.update(before)
     have.subtract(after)
     return tuple(sorted(have.elements()))
-
-
-def _faces(dice: tuple[int, ...]) -> str:
-    return " ".join(format_face(d) for d in dice) if dice else "none"
 
 
 _CHANCE_PHASES = frozenset({Phase.ROLL, Phase.REROLL, Phase.FIVE_ROLL})
@@ -270,9 +216,9 @@ class PokerState(StateBase):
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, PokerState):
             return NotImplemented
-        if self.game is not other.game or self._n != other._n:
+        if self.game is not other.game or self._n != len(other):
             return False
-        return self._log is other._log or self.history() == other.history()
+        return self is other or self.history() == other.history()
 
     def __hash__(self) -> int:
         return hash((self._n, tuple(self.history())))
@@ -341,62 +287,27 @@ class PokerState(StateBase):
         """
         if action in self.legal_actions():
             return ""
-        game = self.game
-        phase = self.phase
-        if phase is Phase.OVER:
+        if self.phase is Phase.OVER:
             return "the game is over"
         if self.player == CHANCE:
             return f"a die roll is due here: 1..6 (9, 10, J, Q, K, A), not {action}"
         try:
-            what = game.action_to_string(action, self.player)
+            what = self.game.action_to_string(action, self.player)
         except IllegalActionError:
             return f"unknown action {action}"
-        cur = self.current_bid
-        dice = self.dice
-        if phase is Phase.BID:
-            bid = game.action_bid(action)
-            if bid is None:
-                if cur is None:
-                    return f"bid a poker hand now (any bid, junk included), not {what!r}"
-                return f"bid a poker hand higher than {cur} now, not {what!r}"
-            if bid.category is Category.JUNK:
-                return "junk may only be bid by Player One to open the round"
-            legal = self.legal_actions()
-            least = ", ".join(game.action_to_string(a) for a in legal[:4])
-            return f"{bid} does not beat {cur}; least legal bids: {least}"
-        if phase is Phase.PASS:
-            return "pass the cup left or right (this sets the round's direction)"
-        if phase is Phase.RESPOND:
-            if action == act.ACCEPT:
-                return f"{cur} is the top bid: nothing beats it, so you must call liar"
-            return f"first accept {cur} or call liar, not {what!r}"
-        if phase in _CHOOSE_DICE:
-            how, all_five = _CHOOSE_DICE[phase]
-            arranging = phase is Phase.ARRANGE
-            chosen = game.action_arranged(action) if arranging else game.action_kept(action)
-            if chosen is None:
-                return f"{how} (the dice: {_faces(dice)})"
-            if len(chosen) == 5:
-                return all_five
-            return f"{_faces(chosen)} are not among the dice {_faces(dice)}"
-        if phase is Phase.SHAKE:
-            roll = game.action_roll(action)
-            if roll is None:
-                return (
-                    "decide whether to shake the cup and which outside dice to roll, e.g. "
-                    "'shake', 'shake reroll K', 'reroll K', 'no reroll'"
-                )
-            return f"you can only roll dice that are outside the cup: {_faces(self.outside)}"
-        return f"{what!r} is not legal here"
+        return _WHY_ILLEGAL[self.phase](self, action, what)
 
     # --------------------------------------------------------------- applying
-    def _next(self, action: int, **changes: Any) -> PokerState:
+    def advance(self, action: int, **changes: Any) -> PokerState:
+        """This state after ``action`` (logged as the player to act's), with the fields
+        ``changes`` names changed: every step of :data:`_MOVES` ends in one."""
         return dataclasses.replace(
             self, _log=(self._log, self.player, action), _n=self._n + 1, **changes
         )
 
     def apply_action(self, action: int) -> PokerState:
-        """The state after the current player (or chance) takes ``action``.
+        """The state after the current player (or chance) takes ``action``: its phase's step
+        (:data:`_MOVES`).
 
         Raises :class:`IllegalActionError` saying why when the action is not legal.
         """
@@ -408,48 +319,7 @@ class PokerState(StateBase):
                 raise IllegalActionError(self.explain_illegal(action))
         elif action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
-        if self.player == CHANCE:
-            return self._apply_chance(action)
-        player = self.player
-        if phase is Phase.BID:
-            bid = action - act.BID_BASE
-            bids = (*self.bids, (player, bid))
-            if self.bid < 0 and len(self.active_players()) > 2:
-                return self._next(action, phase=Phase.PASS, bid=bid, bidder=player, bids=bids)
-            direction = self.direction or 1
-            return self._pass_cup(action, direction, bid=bid, bidder=player, bids=bids)
-        if phase is Phase.PASS:
-            return self._pass_cup(action, 1 if action == act.LEFT else -1)
-        if phase is Phase.RESPOND:
-            if action == act.LIAR:
-                return self._call_liar(action)
-            if ALL_BIDS[self.bid].category is Category.FIVE and self.game.rules.five_of_a_kind_rule:
-                return self._lift_for_five(action)
-            known = self._knowing(player, self.cup)  # the accepter looks under the cup
-            return self._next(action, phase=Phase.ARRANGE, holder=player, known=known)
-        if phase is Phase.ARRANGE:
-            out = self.game.action_arranged(action) or ()
-            cup = _minus(self.dice, out)
-            known = tuple(
-                cup if p == player else _still_known(k, self.outside, out)
-                for p, k in enumerate(self.known)
-            )
-            return self._next(action, phase=Phase.SHAKE, cup=cup, outside=out, known=known)
-        if phase is Phase.SHAKE:
-            shake, rolled_out = self.game.action_roll(action) or (False, ())
-            if not shake and not rolled_out:
-                return self._next(action, phase=Phase.BID)
-            known = ((),) * len(self.known) if shake else self.known  # nobody knows a shaken cup
-            return self._next(
-                action,
-                phase=Phase.REROLL,
-                player=CHANCE,
-                pending=(shake, rolled_out, ()),
-                known=known,
-            )
-        # Phase.KEEP
-        kept = self.game.action_kept(action) or ()
-        return self._next(action, phase=Phase.FIVE_ROLL, player=CHANCE, pending=(kept, ()))
+        return _MOVES[phase](self, action)
 
     def apply_event(self, player: int, action: int) -> PokerState:
         """Apply one event of a log, checking that ``player`` is the one to act."""
@@ -463,164 +333,6 @@ class PokerState(StateBase):
     def child(self, action: int) -> PokerState:
         """Alias of :meth:`apply_action` (states are immutable)."""
         return self.apply_action(action)
-
-    def _knowing(self, seat: int, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-        """``known`` with ``seat`` knowing ``dice`` under the cup (it looked)."""
-        return tuple(dice if p == seat else k for p, k in enumerate(self.known))
-
-    def _to_holder(self, action: int, phase: Phase, **changes: Any) -> PokerState:
-        """The dice rolled for the holder are all in: the holder acts next, in ``phase``."""
-        return self._next(action, phase=phase, player=self.holder, pending=(), **changes)
-
-    def _pass_cup(self, action: int, direction: int, **changes: Any) -> PokerState:
-        holder = self.holder
-        passed = list(self.passed)
-        passed[holder] = self.cup
-        n = len(self.lives)
-        receiver = (holder + direction) % n
-        while self.lives[receiver] == 0:
-            receiver = (receiver + direction) % n
-        return self._next(
-            action,
-            phase=Phase.RESPOND,
-            player=receiver,
-            direction=direction,
-            passed=tuple(passed),
-            **changes,
-        )
-
-    def _apply_chance(self, action: int) -> PokerState:
-        phase = self.phase
-        if phase is Phase.ROLL:
-            rolled = (*self.pending, action)
-            if len(rolled) < 5:
-                return self._next(action, pending=rolled)
-            cup = tuple(sorted(rolled))
-            return self._next(
-                action,
-                phase=Phase.BID,
-                player=self.opener,
-                cup=cup,
-                pending=(),
-                known=self._knowing(self.opener, cup),  # Player One looks under the cup
-            )
-        if phase is Phase.REROLL:
-            shake, rolled_out, rolled = self.pending
-            rolled = (*rolled, action)
-            k = len(self.cup) if shake else 0
-            if len(rolled) < k + len(rolled_out):
-                return self._next(action, pending=(shake, rolled_out, rolled))
-            cup = tuple(sorted(rolled[:k])) if shake else self.cup
-            outside = tuple(sorted(_minus(self.outside, rolled_out) + rolled[k:]))
-            return self._to_holder(
-                action,
-                Phase.BID,
-                cup=cup,
-                outside=outside,
-                known=self._knowing(self.holder, cup),  # the holder looks again before bidding
-            )
-        # Phase.FIVE_ROLL
-        kept, rolled = self.pending
-        rolled = (*rolled, action)
-        if len(kept) + len(rolled) < 5:
-            return self._next(action, pending=(kept, rolled))
-        dice = tuple(sorted(kept + rolled))
-        attempts = (*self.attempts, dice)
-        if is_five_of_a_kind(dice) or len(attempts) >= FIVE_ROLLS:
-            return self._end_round(
-                action,
-                call="five",
-                caller=self.holder,
-                hand=self.lifted,
-                loser=None if is_five_of_a_kind(dice) else self.holder,
-                attempts=attempts,
-                success=is_five_of_a_kind(dice),
-                outside=dice,
-            )
-        return self._to_holder(action, Phase.KEEP, outside=dice, attempts=attempts)
-
-    def _call_liar(self, action: int) -> PokerState:
-        hand = self.dice
-        stood = satisfies(hand, ALL_BIDS[self.bid])
-        return self._end_round(
-            action,
-            call="liar",
-            caller=self.player,
-            hand=hand,
-            loser=self.player if stood else self.bidder,
-        )
-
-    def _lift_for_five(self, action: int) -> PokerState:
-        dice = self.dice
-        if is_five_of_a_kind(dice):
-            return self._end_round(
-                action, call="five", caller=self.player, hand=dice, loser=None, success=True
-            )
-        return self._next(
-            action,
-            phase=Phase.KEEP,
-            holder=self.player,
-            cup=(),
-            outside=dice,
-            lifted=dice,
-            attempts=(),
-            known=((),) * len(self.known),  # the cup is lifted: every die is in view
-        )
-
-    def _end_round(
-        self,
-        action: int,
-        *,
-        call: str,
-        caller: int,
-        hand: tuple[int, ...],
-        loser: int | None,
-        attempts: tuple[tuple[int, ...], ...] = (),
-        success: bool | None = None,
-        outside: tuple[int, ...] | None = None,
-    ) -> PokerState:
-        lives = list(self.lives)
-        if loser is not None:
-            lives[loser] -= 1
-        bid = ALL_BIDS[self.bid]
-        result = PokerRoundResult(
-            round=self.round,
-            opener=self.opener,
-            bid=bid,
-            bidder=self.bidder,
-            call=call,
-            caller=caller,
-            hand=hand,
-            loser=loser,
-            lives=tuple(lives),
-            next_opener=_next_opener(lives, caller if loser is None else loser),
-            attempts=attempts,
-            success=success,
-        )
-        results = (*self.results, result)
-        next_opener = result.next_opener
-        if next_opener is None:
-            return self._next(
-                action,
-                phase=Phase.OVER,
-                player=TERMINAL,
-                lives=tuple(lives),
-                results=results,
-                winner=next(p for p, k in enumerate(lives) if k > 0),
-                cup=(),
-                outside=self.dice if outside is None else outside,
-                pending=(),
-                attempts=attempts,
-                known=((),) * len(self.known),
-            )
-        return self._next(
-            action,
-            lives=tuple(lives),
-            round=self.round + 1,
-            round_start=self._n + 1,
-            results=results,
-            **_new_round(next_opener, len(lives)),
-        )
 
     # ---------------------------------------------------------------- returns
     def returns(self) -> tuple[float, ...]:
@@ -649,6 +361,313 @@ class PokerState(StateBase):
     def view(self, player: int) -> PokerView:
         """What ``player`` may see now (-1: a spectator)."""
         return make_view(self, player)
+
+
+# ------------------------------------------------------------------ why a move is illegal
+def _why_not_bid(s: PokerState, action: int, what: str) -> str:
+    game = s.game
+    cur = s.current_bid
+    bid = game.action_bid(action)
+    if bid is None:
+        if cur is None:
+            return f"bid a poker hand now (any bid, junk included), not {what!r}"
+        return f"bid a poker hand higher than {cur} now, not {what!r}"
+    if bid.category is Category.JUNK:
+        return "junk may only be bid by Player One to open the round"
+    legal = s.legal_actions()
+    least = ", ".join(game.action_to_string(a) for a in legal[:4])
+    return f"{bid} does not beat {cur}; least legal bids: {least}"
+
+
+def _why_not_pass(s: PokerState, action: int, what: str) -> str:
+    return "pass the cup left or right (this sets the round's direction)"
+
+
+def _why_not_respond(s: PokerState, action: int, what: str) -> str:
+    cur = s.current_bid
+    if action == act.ACCEPT:
+        return f"{cur} is the top bid: nothing beats it, so you must call liar"
+    return f"first accept {cur} or call liar, not {what!r}"
+
+
+def _why_not_choose(s: PokerState, action: int, what: str) -> str:
+    how, all_five = _CHOOSE_DICE[s.phase]
+    game = s.game
+    dice = s.dice
+    arranging = s.phase is Phase.ARRANGE
+    chosen = game.action_arranged(action) if arranging else game.action_kept(action)
+    if chosen is None:
+        return f"{how} (the dice: {_faces_text(dice)})"
+    if len(chosen) == 5:
+        return all_five
+    return f"{_faces_text(chosen)} are not among the dice {_faces_text(dice)}"
+
+
+def _why_not_shake(s: PokerState, action: int, what: str) -> str:
+    if s.game.action_roll(action) is None:
+        return (
+            "decide whether to shake the cup and which outside dice to roll, e.g. "
+            "'shake', 'shake reroll K', 'reroll K', 'no reroll'"
+        )
+    return f"you can only roll dice that are outside the cup: {_faces_text(s.outside)}"
+
+
+def _not_legal(s: PokerState, action: int, what: str) -> str:
+    return f"{what!r} is not legal here"
+
+
+#: Why a player's move, written ``what``, is not legal, by phase.
+_WHY_ILLEGAL: dict[Phase, Callable[[PokerState, int, str], str]] = {
+    Phase.BID: _why_not_bid,
+    Phase.PASS: _why_not_pass,
+    Phase.RESPOND: _why_not_respond,
+    Phase.ARRANGE: _why_not_choose,
+    Phase.KEEP: _why_not_choose,
+    Phase.SHAKE: _why_not_shake,
+    Phase.ROLL: _not_legal,
+    Phase.REROLL: _not_legal,
+    Phase.FIVE_ROLL: _not_legal,
+    Phase.OVER: _not_legal,
+}
+
+
+# ------------------------------------------------------------------------ the players' steps
+def _bid(s: PokerState, action: int) -> PokerState:
+    """The holder bids; Player One's opening bid waits for the cup's direction when more
+    than two seats play."""
+    player = s.player
+    bid = action - act.BID_BASE
+    bids = (*s.bids, (player, bid))
+    if s.bid < 0 and len(s.active_players()) > 2:
+        return s.advance(action, phase=Phase.PASS, bid=bid, bidder=player, bids=bids)
+    return _pass_cup(s, action, s.direction or 1, bid=bid, bidder=player, bids=bids)
+
+
+def _pass(s: PokerState, action: int) -> PokerState:
+    """Player One passes the cup left or right."""
+    return _pass_cup(s, action, 1 if action == act.LEFT else -1)
+
+
+def _respond(s: PokerState, action: int) -> PokerState:
+    """The receiver calls liar, or accepts (and looks under the cup, or lifts it for a
+    five-of-a-kind challenge)."""
+    if action == act.LIAR:
+        return _call_liar(s, action)
+    if ALL_BIDS[s.bid].category is Category.FIVE and s.game.rules.five_of_a_kind_rule:
+        return _lift_for_five(s, action)
+    known = _knowing(s, s.player, s.cup)  # the accepter looks under the cup
+    return s.advance(action, phase=Phase.ARRANGE, holder=s.player, known=known)
+
+
+def _arrange(s: PokerState, action: int) -> PokerState:
+    """The accepter leaves some dice outside the cup, the rest under it."""
+    player = s.player
+    out = s.game.action_arranged(action) or ()
+    cup = _minus(s.dice, out)
+    known = tuple(
+        cup if p == player else _still_known(k, s.outside, out) for p, k in enumerate(s.known)
+    )
+    return s.advance(action, phase=Phase.SHAKE, cup=cup, outside=out, known=known)
+
+
+def _shake(s: PokerState, action: int) -> PokerState:
+    """The accepter shakes the cup or not, and rolls some outside dice or none."""
+    shake, rolled_out = s.game.action_roll(action) or (False, ())
+    if not shake and not rolled_out:
+        return s.advance(action, phase=Phase.BID)
+    known = ((),) * len(s.known) if shake else s.known  # nobody knows a shaken cup
+    return s.advance(
+        action, phase=Phase.REROLL, player=CHANCE, pending=(shake, rolled_out, ()), known=known
+    )
+
+
+def _keep(s: PokerState, action: int) -> PokerState:
+    """Five-of-a-kind challenge: the dice kept, the others' roll due."""
+    kept = s.game.action_kept(action) or ()
+    return s.advance(action, phase=Phase.FIVE_ROLL, player=CHANCE, pending=(kept, ()))
+
+
+def _knowing(s: PokerState, seat: int, dice: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``known`` with ``seat`` knowing ``dice`` under the cup (it looked)."""
+    return tuple(dice if p == seat else k for p, k in enumerate(s.known))
+
+
+def _to_holder(s: PokerState, action: int, phase: Phase, **changes: Any) -> PokerState:
+    """The dice rolled for the holder are all in: the holder acts next, in ``phase``."""
+    return s.advance(action, phase=phase, player=s.holder, pending=(), **changes)
+
+
+def _pass_cup(s: PokerState, action: int, direction: int, **changes: Any) -> PokerState:
+    holder = s.holder
+    passed = list(s.passed)
+    passed[holder] = s.cup
+    n = len(s.lives)
+    receiver = (holder + direction) % n
+    while s.lives[receiver] == 0:
+        receiver = (receiver + direction) % n
+    return s.advance(
+        action,
+        phase=Phase.RESPOND,
+        player=receiver,
+        direction=direction,
+        passed=tuple(passed),
+        **changes,
+    )
+
+
+# ------------------------------------------------------------------------- chance's steps
+def _roll(s: PokerState, action: int) -> PokerState:
+    """A die of Player One's roll under the cup; with the fifth, Player One looks."""
+    rolled = (*s.pending, action)
+    if len(rolled) < 5:
+        return s.advance(action, pending=rolled)
+    cup = tuple(sorted(rolled))
+    return s.advance(
+        action,
+        phase=Phase.BID,
+        player=s.opener,
+        cup=cup,
+        pending=(),
+        known=_knowing(s, s.opener, cup),  # Player One looks under the cup
+    )
+
+
+def _reroll(s: PokerState, action: int) -> PokerState:
+    """A die of the shaken cup (first) or of the outside dice rolled in view."""
+    shake, rolled_out, rolled = s.pending
+    rolled = (*rolled, action)
+    k = len(s.cup) if shake else 0
+    if len(rolled) < k + len(rolled_out):
+        return s.advance(action, pending=(shake, rolled_out, rolled))
+    cup = tuple(sorted(rolled[:k])) if shake else s.cup
+    outside = tuple(sorted(_minus(s.outside, rolled_out) + rolled[k:]))
+    return _to_holder(
+        s,
+        action,
+        Phase.BID,
+        cup=cup,
+        outside=outside,
+        known=_knowing(s, s.holder, cup),  # the holder looks again before bidding
+    )
+
+
+def _five_roll(s: PokerState, action: int) -> PokerState:
+    """A die of a five-of-a-kind challenge's roll; the last ends the round or the try."""
+    kept, rolled = s.pending
+    rolled = (*rolled, action)
+    if len(kept) + len(rolled) < 5:
+        return s.advance(action, pending=(kept, rolled))
+    dice = tuple(sorted(kept + rolled))
+    attempts = (*s.attempts, dice)
+    if is_five_of_a_kind(dice) or len(attempts) >= FIVE_ROLLS:
+        return _end_round(
+            s,
+            action,
+            call="five",
+            caller=s.holder,
+            hand=s.lifted,
+            loser=None if is_five_of_a_kind(dice) else s.holder,
+            attempts=attempts,
+            success=is_five_of_a_kind(dice),
+            outside=dice,
+        )
+    return _to_holder(s, action, Phase.KEEP, outside=dice, attempts=attempts)
+
+
+# ------------------------------------------------------------------------- a round's end
+def _call_liar(s: PokerState, action: int) -> PokerState:
+    hand = s.dice
+    stood = satisfies(hand, ALL_BIDS[s.bid])
+    return _end_round(
+        s, action, call="liar", caller=s.player, hand=hand, loser=s.player if stood else s.bidder
+    )
+
+
+def _lift_for_five(s: PokerState, action: int) -> PokerState:
+    dice = s.dice
+    if is_five_of_a_kind(dice):
+        return _end_round(
+            s, action, call="five", caller=s.player, hand=dice, loser=None, success=True
+        )
+    return s.advance(
+        action,
+        phase=Phase.KEEP,
+        holder=s.player,
+        cup=(),
+        outside=dice,
+        lifted=dice,
+        attempts=(),
+        known=((),) * len(s.known),  # the cup is lifted: every die is in view
+    )
+
+
+def _end_round(
+    s: PokerState,
+    action: int,
+    *,
+    call: str,
+    caller: int,
+    hand: tuple[int, ...],
+    loser: int | None,
+    attempts: tuple[tuple[int, ...], ...] = (),
+    success: bool | None = None,
+    outside: tuple[int, ...] | None = None,
+) -> PokerState:
+    lives = list(s.lives)
+    if loser is not None:
+        lives[loser] -= 1
+    result = PokerRoundResult(
+        round=s.round,
+        opener=s.opener,
+        bid=ALL_BIDS[s.bid],
+        bidder=s.bidder,
+        call=call,
+        caller=caller,
+        hand=hand,
+        loser=loser,
+        lives=tuple(lives),
+        next_opener=_next_opener(lives, caller if loser is None else loser),
+        attempts=attempts,
+        success=success,
+    )
+    results = (*s.results, result)
+    next_opener = result.next_opener
+    if next_opener is None:
+        return s.advance(
+            action,
+            phase=Phase.OVER,
+            player=TERMINAL,
+            lives=tuple(lives),
+            results=results,
+            winner=next(p for p, k in enumerate(lives) if k > 0),
+            cup=(),
+            outside=s.dice if outside is None else outside,
+            pending=(),
+            attempts=attempts,
+            known=((),) * len(s.known),
+        )
+    return s.advance(
+        action,
+        lives=tuple(lives),
+        round=s.round + 1,
+        round_start=len(s) + 1,
+        results=results,
+        **_new_round(next_opener, len(lives)),
+    )
+
+
+#: Each phase's step.
+_MOVES: dict[Phase, Callable[[PokerState, int], PokerState]] = {
+    Phase.ROLL: _roll,
+    Phase.BID: _bid,
+    Phase.PASS: _pass,
+    Phase.RESPOND: _respond,
+    Phase.ARRANGE: _arrange,
+    Phase.SHAKE: _shake,
+    Phase.REROLL: _reroll,
+    Phase.KEEP: _keep,
+    Phase.FIVE_ROLL: _five_roll,
+}
 
 
 def initial_state(game: PokerGame) -> PokerState:
@@ -689,4 +708,185 @@ def _new_round(opener: int, n: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["FIVE_ROLLS", "Phase", "PokerRoundResult", "PokerState", "initial_state"]
+# -------------------------------------------------------------------------------- views
+def make_view(state: PokerState, player: int) -> PokerView:
+    """Build ``player``'s view of ``state``; -1 builds a spectator's view."""
+    game = state.game
+    seat = 0 <= player < game.num_players
+    return PokerView(
+        **view_fields(state, player, state.round, state.opener),
+        lives=state.lives,
+        direction=state.direction,
+        holder=state.holder,
+        cup=state.cup if seat and state.sees_cup(player) else (),
+        cup_count=len(state.cup),
+        outside=state.outside,
+        passed_cup=state.passed[player] if seat else None,
+        known_cup=state.known[player if seat else -1],
+        public_cup=state.known[-1],
+        cup_known_by=tuple(
+            p for p, k in enumerate(state.known[:-1]) if state.cup and len(k) == len(state.cup)
+        ),
+        bids=tuple((p, ALL_BIDS[b]) for p, b in state.bids),
+        current_bid=state.current_bid,
+        bidder=state.bidder,
+        five_attempts=state.attempts,
+    )
+
+
+# ----------------------------------------------------------------------------- the game
+def _in_range(action: int, base: int) -> tuple[int, ...] | None:
+    if base <= action < base + NUM_MULTISETS:
+        return MULTISETS[action - base]
+    return None
+
+
+def _faces_text(faces: Sequence[int]) -> str:
+    return " ".join(format_face(f) for f in faces) if faces else "none"
+
+
+def _parse_faces(text: str) -> tuple[int, ...]:
+    t = text.replace(",", " ").strip()
+    if t in ("", "none", "nothing", "-"):
+        return ()
+    try:
+        return tuple(sorted(parse_face(x) for x in t.split()))
+    except NotationError as e:
+        raise IllegalActionError(str(e)) from None
+
+
+class PokerGame(GameBase[PokerState]):
+    """A poker-dice game: rules and seat names. Immutable; shared by any number of states.
+
+    ``opener`` is Player One of the first round (seat 0 when not given).
+    """
+
+    family = "poker"  # the rule family's name (liarsdice.families finds it by this)
+    rules: PokerRules
+
+    def __init__(
+        self,
+        rules: PokerRules | None = None,
+        players: int | Sequence[str] | None = None,
+        *,
+        opener: int | None = None,
+    ) -> None:
+        if rules is None:
+            rules = POKER_PRESETS["poker-dice"]
+        self._seat(rules, players, opener, (MIN_PLAYERS, MAX_PLAYERS))
+        self.bids = ALL_BIDS
+        self.num_bids = NUM_BIDS
+
+    def _initial_state(self) -> PokerState:
+        """The first opener's roll is due."""
+        return initial_state(self)
+
+    # ---------------------------------------------------------------- actions
+    def bid_action(self, bid: PokerBid) -> int:
+        """The action id of a bid."""
+        return BID_BASE + BID_IDS[bid]
+
+    def action_bid(self, action: int) -> PokerBid | None:
+        """The bid an action makes, or None when it is not a bid."""
+        if BID_BASE <= action < BID_BASE + NUM_BIDS:
+            return ALL_BIDS[action - BID_BASE]
+        return None
+
+    def arrange_action(self, outside: Iterable[int]) -> int:
+        """The action leaving the dice ``outside`` out of the cup (the rest go under it)."""
+        return ARRANGE_BASE + multiset_index(outside)
+
+    def action_arranged(self, action: int) -> tuple[int, ...] | None:
+        """The outside dice of an arrange action, or None."""
+        return _in_range(action, ARRANGE_BASE)
+
+    def roll_action(self, shake: bool, outside: Iterable[int]) -> int:
+        """The action (not) shaking the cup and rolling these outside dice in view."""
+        return (SHAKE_BASE if shake else ROLL_BASE) + multiset_index(outside)
+
+    def action_roll(self, action: int) -> tuple[bool, tuple[int, ...]] | None:
+        """``(shake, outside dice rolled)`` of a roll action, or None."""
+        ms = _in_range(action, ROLL_BASE)
+        if ms is not None:
+            return False, ms
+        ms = _in_range(action, SHAKE_BASE)
+        if ms is not None:
+            return True, ms
+        return None
+
+    def keep_action(self, kept: Iterable[int]) -> int:
+        """Five-of-a-kind challenge: the action keeping ``kept`` and re-rolling the rest."""
+        return KEEP_BASE + multiset_index(kept)
+
+    def action_kept(self, action: int) -> tuple[int, ...] | None:
+        """The dice a keep action keeps, or None."""
+        return _in_range(action, KEEP_BASE)
+
+    def action_move(self, action: int) -> tuple[str, Any]:
+        """A player's action as ``(kind, what)``: ``("liar", None)``, ``("accept", None)``,
+        ``("left", None)``, ``("right", None)``, ``("bid", bid)``, ``("arrange", outside
+        dice)``, ``("roll", (shake, dice rolled))`` or ``("keep", kept dice)``; what its
+        notation (:meth:`action_to_string`) and the families' structured moves write."""
+        fixed = {LIAR: "liar", ACCEPT: "accept", LEFT: "left", RIGHT: "right"}
+        if action in fixed:
+            return fixed[action], None
+        decoders = (
+            ("bid", self.action_bid),
+            ("arrange", self.action_arranged),
+            ("roll", self.action_roll),
+            ("keep", self.action_kept),
+        )
+        for kind, decode in decoders:
+            what = decode(action)
+            if what is not None:
+                return kind, what
+        raise IllegalActionError(f"unknown action {action}")
+
+    def action_to_string(self, action: int, player: int = 0) -> str:
+        """Notation of an action: ``liar``, ``accept``, ``left``, ``pair K``, ``out K K``,
+        ``shake``, ``shake reroll 9``, ``reroll 9 10``, ``no reroll``, ``keep Q Q``, and
+        ``roll Q`` for a chance outcome (``player`` = -1)."""
+        if player == CHANCE:
+            return f"roll {format_face(action)}" if 1 <= action <= 6 else f"roll {action}"
+        kind, what = self.action_move(action)
+        if kind == "bid":
+            return format_poker_bid(what)
+        if kind == "arrange":
+            return f"out {_faces_text(what)}"
+        if kind == "roll":
+            shake, dice = what
+            if shake:
+                return "shake" + (f" reroll {_faces_text(dice)}" if dice else "")
+            return f"reroll {_faces_text(dice)}" if dice else "no reroll"
+        if kind == "keep":
+            return f"keep {_faces_text(what)}"
+        return kind  # liar, accept, left, right: the word itself
+
+    def string_to_action(self, text: str) -> int:
+        """Parse :meth:`action_to_string` output (or a bid in words) back to an action."""
+        t = " ".join(text.strip().lower().split())
+        fixed = {"liar": LIAR, "accept": ACCEPT, "left": LEFT, "right": RIGHT}
+        if t in fixed:
+            return fixed[t]
+        if t == "out" or t.startswith("out "):
+            return self.arrange_action(_parse_faces(t[3:]))
+        if t in ("no reroll", "stay"):
+            return self.roll_action(False, ())
+        if t == "shake" or t.startswith("shake "):
+            rest = t[5:].strip()
+            if rest.startswith("reroll"):
+                rest = rest[6:]
+            elif rest:
+                raise IllegalActionError(f"can't read {text!r}: try 'shake reroll K 9'")
+            return self.roll_action(True, _parse_faces(rest))
+        if t.startswith("reroll "):
+            return self.roll_action(False, _parse_faces(t[7:]))
+        if t == "keep" or t.startswith("keep "):
+            return self.keep_action(_parse_faces(t[4:]))
+        try:
+            return self.bid_action(parse_poker_bid(t))
+        except NotationError as e:
+            raise IllegalActionError(
+                f"{e}; other moves: liar, accept, left, right, out K K, shake, "
+                "shake reroll 9, reroll 9, no reroll, keep Q Q"
+            ) from None

@@ -8,6 +8,7 @@ the viewer's own memory: ``passed_cup``, the cup as the viewer last passed it th
 from outside, and not shaken since; see :class:`~liarsdice.core.poker.state.PokerState`).
 Two public facts of that kind go with it: ``public_cup``, the dice everyone saw put under the
 cup since it was last shaken, and ``cup_known_by``, the seats that know every die under it.
+(:func:`~liarsdice.core.poker.state.make_view` builds a view from a state.)
 
 >>> from liarsdice.core.poker.game import PokerGame
 >>> g = PokerGame(players=2)
@@ -35,13 +36,11 @@ That seat 0 (and seat 1, who looked) know every die under the cup is public:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from liarsdice.core.common import CHANCE, TERMINAL, ViewBase, view_fields
-from liarsdice.core.poker.hands import ALL_BIDS, PokerBid, format_face, format_poker_bid
-
-if TYPE_CHECKING:
-    from liarsdice.core.poker.state import PokerRoundResult, PokerState
+from liarsdice.core.common import CHANCE, TERMINAL, ViewBase
+from liarsdice.core.poker.hands import PokerBid, format_face, format_poker_bid
+from liarsdice.core.poker.records import PokerRoundResult
 
 
 def _faces(dice: tuple[int, ...]) -> list[str]:
@@ -99,29 +98,4 @@ class PokerView(ViewBase):
         }
 
 
-def make_view(state: PokerState, player: int) -> PokerView:
-    """Build ``player``'s view of ``state``; -1 builds a spectator's view."""
-    game = state.game
-    seat = 0 <= player < game.num_players
-    return PokerView(
-        **view_fields(state, player, state.round, state.opener),
-        lives=state.lives,
-        direction=state.direction,
-        holder=state.holder,
-        cup=state.cup if seat and state.sees_cup(player) else (),
-        cup_count=len(state.cup),
-        outside=state.outside,
-        passed_cup=state.passed[player] if seat else None,
-        known_cup=state.known[player if seat else -1],
-        public_cup=state.known[-1],
-        cup_known_by=tuple(
-            p for p, k in enumerate(state.known[:-1]) if state.cup and len(k) == len(state.cup)
-        ),
-        bids=tuple((p, ALL_BIDS[b]) for p, b in state.bids),
-        current_bid=state.current_bid,
-        bidder=state.bidder,
-        five_attempts=state.attempts,
-    )
-
-
-__all__ = ["CHANCE", "TERMINAL", "PokerView", "make_view"]
+__all__ = ["CHANCE", "TERMINAL", "PokerView"]
