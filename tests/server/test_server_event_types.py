@@ -10,6 +10,7 @@ import json
 import re
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, get_args
 
 import pytest
@@ -138,3 +139,32 @@ def test_a_field_with_another_key_and_optional_fields() -> None:
 def test_an_unknown_kind_does_not_replay() -> None:
     with pytest.raises(events.ReplayError, match="unknown event kind"):
         events.fold(RoomState(room_id="r"), Event(1, "no_such_kind", {}))
+
+
+def test_the_room_modules_import_no_circle() -> None:
+    """The room's parts (``server/room/*``) take narrow protocols of the room, never the room:
+    their imports, ``TYPE_CHECKING`` ones included, form no circle."""
+    package = Path(events.__file__).parent
+    graph: dict[str, set[str]] = {}
+    for path in package.glob("*.py"):
+        if path.stem == "__init__":
+            continue
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                name = node.module
+                if name.startswith("liarsdice.server.room."):
+                    found.add(name.rpartition(".")[2])
+        graph[path.stem] = found
+    done: set[str] = set()
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        assert module not in path, f"an import circle: {' -> '.join((*path, module))}"
+        if module in done:
+            return
+        for dep in sorted(graph.get(module, ())):
+            visit(dep, (*path, module))
+        done.add(module)
+
+    for module in sorted(graph):
+        visit(module, ())

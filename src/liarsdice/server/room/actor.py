@@ -18,7 +18,7 @@ import hmac
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
 from liarsdice.core.api import GameAPI, StateAPI
@@ -46,7 +46,7 @@ from liarsdice.server.room.commands import (
     hash_token,
 )
 from liarsdice.server.room.fanout import Fanout, Sink
-from liarsdice.server.room.mailbox import Mailbox
+from liarsdice.server.room.mailbox import Mailbox, within
 from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
 from liarsdice.server.room.state import Event, RoomState, Seat, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
@@ -74,22 +74,6 @@ RECORDS_KEPT = 4  # finished games' records a room keeps at hand; older ones fro
 CLOSE_REMOVED = 4410  # the seat was removed (by the host, or its player left)
 
 
-async def within(aw: Awaitable[_T], seconds: float) -> _T:
-    """``await aw``, giving up after ``seconds`` (TimeoutError) *without cancelling it*.
-
-    A write the room stops waiting for must still reach the store's queue and finish there
-    (the probe relies on it), and giving up must not cancel the room's own task:
-    ``asyncio.timeout`` works by cancelling the current task, and on Python 3.11 a cancellation
-    that races with the awaited write's completion can stay pending on the task, to surface at
-    its next await. Waiting on a separate task never cancels anything."""
-    task = asyncio.ensure_future(aw)
-    done, _ = await asyncio.wait({task}, timeout=seconds)
-    if not done:
-        task.add_done_callback(_retrieve)
-        raise TimeoutError(f"no answer within {seconds:g} s")
-    return task.result()
-
-
 def _source(seat: int, msg: Any) -> str:
     """Who sent a command, as the metrics name it: the server (no seat), a turn's timer, a bot
     or a player."""
@@ -98,12 +82,6 @@ def _source(seat: int, msg: Any) -> str:
     if isinstance(msg, BotMove):
         return "timer" if msg.timeout else "bot"
     return "player"
-
-
-def _retrieve(task: asyncio.Future[Any]) -> None:
-    """Mark a finished task's exception as seen (a write given up on may fail later)."""
-    if not task.cancelled():
-        task.exception()
 
 
 class _Fact(Generic[_T]):
@@ -129,8 +107,6 @@ class _Fact(Generic[_T]):
 
 class Room(Mailbox):
     """One room's actor: its value, its connections, its queue of commands."""
-
-    within = staticmethod(within)  # (for the probe, which must not cancel a write either)
 
     def __init__(
         self,
@@ -271,6 +247,12 @@ class Room(Mailbox):
             raise CommandError("store_unavailable", STORE_UNAVAILABLE) from None
         self.secret_stored = True
         self.ratings.update(batch.rated)
+
+    def deadline_armed(self, seq: int, seat: int, deadline: float) -> None:
+        """A turn timer was armed (:class:`Turns`): the cluster keeps it for the room's next
+        owner (``on_deadline``)."""
+        if self.on_deadline is not None:
+            self.on_deadline(self, seq, seat, deadline)
 
     def adopt(self, value: RoomState, events: tuple[Event, ...]) -> None:
         """Keep a committed value: history, records, presence and connections follow it."""

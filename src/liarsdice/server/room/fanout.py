@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from liarsdice.server.config import Settings
 from liarsdice.server.ratings import rating_key
-from liarsdice.server.room.state import Event
+from liarsdice.server.room.state import Event, RoomState
+from liarsdice.server.room.turns import Here
 from liarsdice.server.views import Broadcast, Encoded, Live, snapshot, viewer_of
-
-if TYPE_CHECKING:
-    from liarsdice.server.room.actor import Room
 
 RESYNC_WINDOW = 64  # a resync at most this many events back gets them; further, a snapshot
 
@@ -29,10 +28,36 @@ class Sink(Protocol):
         """Close the connection (after the frames already pushed)."""
 
 
+class Timers(Protocol):
+    """The room's running timers, as frames show them (:class:`~.turns.Turns`)."""
+
+    deadline: tuple[int, float] | None  # (seat, wall-clock time) of a turn timer
+    reveal_deadline: float | None
+    ready: frozenset[int]  # the seats that said ``continue`` in a reveal
+    waited: frozenset[int]  # ... and those that asked to wait
+
+    def waiting_for(self) -> list[int]:
+        """The seats a reveal waits for."""
+
+
+class FanoutRoom(Protocol):
+    """What the frames are built from: the room's value, its live facts (presence, ratings,
+    timers) and its settings (the clock, a test's frame hook)."""
+
+    id: str
+    value: RoomState
+    presence: list[Here]
+    ratings: dict[str, int]
+    settings: Settings
+
+    @property
+    def turns(self) -> Timers: ...
+
+
 class Fanout:
     """The room's connections (``sinks``) and the frames sent to them."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: FanoutRoom) -> None:
         self.room = room
         self.sinks: set[Sink] = set()
         # The last RESYNC_WINDOW events as (seq, kind, data as JSON): the garbage collector
@@ -72,13 +97,13 @@ class Fanout:
     def catch_up(self, sink: Sink, last_seq: int | None, reply_to: str | None = None) -> None:
         """What a client at ``last_seq`` needs: the missing events when they are few (at most
         :data:`RESYNC_WINDOW`) and all remembered, else a snapshot (bounded, and cached)."""
-        if last_seq is not None and 0 <= self.room.seq - last_seq <= RESYNC_WINDOW:
+        if last_seq is not None and 0 <= self.room.value.seq - last_seq <= RESYNC_WINDOW:
             missing = [
                 Event(seq, kind, json.loads(data))
                 for seq, kind, data in self.history
                 if seq > last_seq
             ]
-            if last_seq == self.room.seq or (missing and missing[0].seq == last_seq + 1):
+            if last_seq == self.room.value.seq or (missing and missing[0].seq == last_seq + 1):
                 update = Broadcast(self.room.value, self.live(), last_seq, missing, now=self.now())
                 self.push(sink, update.frame(sink.seat, reply_to))
                 return
@@ -129,4 +154,4 @@ class Fanout:
             self.push(sink, out.frame(sink.seat, reply_to if sink is sender else None))
 
 
-__all__ = ["RESYNC_WINDOW", "Fanout", "Sink"]
+__all__ = ["RESYNC_WINDOW", "Fanout", "FanoutRoom", "Sink", "Timers"]

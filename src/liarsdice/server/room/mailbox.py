@@ -111,4 +111,26 @@ class Mailbox:
         self._queue.put_nowait((lambda: fn(*args), fut))
 
 
-__all__ = ["MOVED", "Mailbox"]
+async def within(aw: Awaitable[_T], seconds: float) -> _T:
+    """``await aw``, giving up after ``seconds`` (TimeoutError) *without cancelling it*.
+
+    A write the room stops waiting for must still reach the store's queue and finish there
+    (the probe relies on it), and giving up must not cancel the room's own task:
+    ``asyncio.timeout`` works by cancelling the current task, and on Python 3.11 a cancellation
+    that races with the awaited write's completion can stay pending on the task, to surface at
+    its next await. Waiting on a separate task never cancels anything."""
+    task = asyncio.ensure_future(aw)
+    done, _ = await asyncio.wait({task}, timeout=seconds)
+    if not done:
+        task.add_done_callback(_retrieve)
+        raise TimeoutError(f"no answer within {seconds:g} s")
+    return task.result()
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    """Mark a finished task's exception as seen (a write given up on may fail later)."""
+    if not task.cancelled():
+        task.exception()
+
+
+__all__ = ["MOVED", "Mailbox", "within"]

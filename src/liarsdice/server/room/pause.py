@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
 
+from liarsdice.server.config import Settings
 from liarsdice.server.room.events import fold
-from liarsdice.server.room.state import Event
+from liarsdice.server.room.fanout import Fanout
+from liarsdice.server.room.mailbox import within
+from liarsdice.server.room.state import Event, RoomState
+from liarsdice.server.store import Store
 from liarsdice.server.views import Broadcast, error_frame
-
-if TYPE_CHECKING:
-    from liarsdice.server.room.actor import Room
 
 log = logging.getLogger("liarsdice.server")
 
@@ -22,10 +24,43 @@ STORE_UNAVAILABLE = "the database is not answering: the room is paused and resum
 BACKOFF_MAX = 30  # probes back off, doubling, up to this many times ``Settings.store_retry``
 
 
+class Stoppable(Protocol):
+    def cancel(self) -> None:
+        """Stop the room's bots and turn timers (until the room schedules them again)."""
+
+
+class PauseRoom(Protocol):
+    """What a pause needs of its room: its store and settings, its value and bots' secret
+    (a probe reads the log's tail into them), its timers (stopped), its connections (told),
+    and its queue (the probe is the room's work)."""
+
+    id: str
+    settings: Settings
+    store: Store
+    value: RoomState
+    secret: str
+    secret_stored: bool
+
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def turns(self) -> Stoppable: ...
+
+    @property
+    def fanout(self) -> Fanout: ...
+
+    def post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Queue ``fn(*args)`` as the room's next work."""
+
+    def adopt(self, value: RoomState, events: tuple[Event, ...]) -> None:
+        """Keep a committed value (and what follows it: history, presence, timers)."""
+
+
 class Pause:
     """One room's store health: whether it is paused, and its probe."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: PauseRoom) -> None:
         self.room = room
         self.paused = False
         self._probe: asyncio.TimerHandle | None = None
@@ -62,14 +97,14 @@ class Pause:
             return
         timeout = room.settings.store_timeout
         try:
-            await room.within(room.store.probe(room_id=room.id), timeout)
-            stored = await room.within(room.store.load_room(room.id, since=room.seq), timeout)
+            await within(room.store.probe(room_id=room.id), timeout)
+            stored = await within(room.store.load_room(room.id, since=room.value.seq), timeout)
         except Exception as err:
             log.info("room %s: the store still fails (%r)", room.id, err)
             self._wait = min(self._wait * 2, room.settings.store_retry * BACKOFF_MAX)
             self._arm()
             return
-        from_seq = room.seq
+        from_seq = room.value.seq
         tail: list[Event] = []
         value = room.value
         if stored is not None:  # fold what a write of unknown outcome did commit
@@ -83,11 +118,11 @@ class Pause:
                     tail.append(ev)
         self.paused = False
         room.adopt(value, tuple(tail))
-        log.warning("room %s: the store answers again: resumed at seq %d", room.id, room.seq)
+        log.warning("room %s: the store answers again: resumed at seq %d", room.id, room.value.seq)
         note = {"kind": "notice", "code": "store_ok", "note": "the room resumed"}
         out = Broadcast(room.value, room.fanout.live(), from_seq, tail, (note,), room.fanout.now())
-        for sink in list(room.sinks):
+        for sink in list(room.fanout.sinks):
             room.fanout.push(sink, out.frame(sink.seat))
 
 
-__all__ = ["STORE_UNAVAILABLE", "Pause"]
+__all__ = ["STORE_UNAVAILABLE", "Pause", "PauseRoom"]

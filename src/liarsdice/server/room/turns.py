@@ -12,16 +12,16 @@ import asyncio
 import hashlib
 import hmac
 import random
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from liarsdice.bots.table import AnyBot
 from liarsdice.core.api import StateAPI
+from liarsdice.server.config import Settings
 from liarsdice.server.room.commands import BotMove, CommandError, EndReveal
+from liarsdice.server.room.state import RoomState
 from liarsdice.server.views import seat_view
-
-if TYPE_CHECKING:
-    from liarsdice.server.room.actor import Room
 
 
 @dataclass
@@ -40,11 +40,36 @@ class Here:
     summary: dict[str, Any] | None = None
 
 
+class TurnsRoom(Protocol):
+    """What the timers need of their room: its value, its seats' presence, its settings and
+    bots' secret, and its queue of commands (they change nothing themselves)."""
+
+    value: RoomState
+    presence: list[Here]
+    settings: Settings
+    secret: str
+
+    @property
+    def paused(self) -> bool: ...
+
+    def post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+        """Queue ``fn(*args)`` as the room's next work."""
+
+    async def command(self, seat: int, msg: Any) -> Any:
+        """Decide and commit ``msg`` from ``seat`` (CommandError: refused)."""
+
+    def set_away(self, seat: int, away: bool, note: str) -> None:
+        """Mark ``seat``'s player away (a bot plays its turns) or back."""
+
+    def deadline_armed(self, seq: int, seat: int, deadline: float) -> None:
+        """A turn timer was armed: ``seat`` must move by ``deadline`` (wall clock)."""
+
+
 class Turns:
     """The room's timers: the next bot move or the turn timer of the human to move, and each
     absent seat's grace period."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: TurnsRoom) -> None:
         self.room = room
         self._timer: asyncio.TimerHandle | None = None
         self._key: tuple[StateAPI, int, bool] | None = None  # (state, seat, bot) of _timer
@@ -110,8 +135,7 @@ class Turns:
             delay = max(0.0, deadline - now)
             self._timer = loop.call_later(delay, room.post, self._timed_out, st)
             self.deadline = (p, deadline)
-            if room.on_deadline is not None:
-                room.on_deadline(room, v.seq, p, deadline)
+            room.deadline_armed(v.seq, p, deadline)
         else:
             return
         self._key = (st, p, bot)
@@ -186,7 +210,7 @@ class Turns:
         if self._reveal is not None and self._reveal[0] == key:
             return
         self._cancel_reveal()
-        hold = room_reveal_seconds(room)
+        hold = room_reveal_seconds(room.settings)
         if r.plan is not None and r.plan.hold > hold:  # this server's setting is shorter
             self._end_reveal_in(key, replace(r.plan, hold=hold).seconds)
         else:
@@ -234,7 +258,7 @@ class Turns:
     def hold(self) -> float:
         """How long the verdict of a round ending now shows at least (after the count): 0
         when no player is there (no reveal phase)."""
-        return room_reveal_seconds(self.room) if self.waiting_for() else 0.0
+        return room_reveal_seconds(self.room.settings) if self.waiting_for() else 0.0
 
     def continue_(self, seat: int) -> bool:
         """``seat`` is done looking at the reveal; True when nobody else is waited for."""
@@ -304,9 +328,9 @@ class Turns:
 WAIT_SECONDS = 15.0  # "Wait" holds a reveal this long at most (from the press)
 
 
-def room_reveal_seconds(room: Room) -> float:
-    """How long a reveal's verdict shows in ``room`` (the server's ``Settings.reveal_seconds``)."""
-    return max(0.0, float(room.settings.reveal_seconds))
+def room_reveal_seconds(settings: Settings) -> float:
+    """How long a reveal's verdict shows (the server's ``Settings.reveal_seconds``)."""
+    return max(0.0, float(settings.reveal_seconds))
 
 
-__all__ = ["WAIT_SECONDS", "Here", "Turns", "room_reveal_seconds"]
+__all__ = ["WAIT_SECONDS", "Here", "Turns", "TurnsRoom", "room_reveal_seconds"]
