@@ -194,7 +194,19 @@ class PokerBid:
 
 
 def _validate(cat: Category, ranks: tuple[int, ...], kickers: tuple[int, ...]) -> None:
+    """Raise :class:`NotationError` with the first reason the bid is not one."""
     name = _SHORT[cat]
+    _validate_counts(cat, name, ranks, kickers)
+    _validate_ranks(cat, ranks)
+    _validate_kickers(cat, name, ranks, kickers)
+    if cat is Category.HIGH:
+        _validate_high(ranks[0], kickers)
+
+
+def _validate_counts(
+    cat: Category, name: str, ranks: tuple[int, ...], kickers: tuple[int, ...]
+) -> None:
+    """Faces 1..6, as many ranks as the category names and no more kickers than it takes."""
     for v in (*ranks, *kickers):
         if not isinstance(v, int) or not 1 <= v <= 6:
             raise NotationError(f"faces are 1..6 (9, 10, J, Q, K, A), not {v!r}")
@@ -206,6 +218,10 @@ def _validate(cat: Category, ranks: tuple[int, ...], kickers: tuple[int, ...]) -
         if most == 0:
             raise NotationError(f"{name} takes no kickers")
         raise NotationError(f"{name} takes at most {most} kicker(s), not {len(kickers)}")
+
+
+def _validate_ranks(cat: Category, ranks: tuple[int, ...]) -> None:
+    """A straight's top face, and two different ranks where the category names two."""
     if cat is Category.STRAIGHT and ranks[0] not in (LOW_STRAIGHT, HIGH_STRAIGHT):
         raise NotationError("a straight is low (K Q J 10 9) or high (A K Q J 10)")
     if cat is Category.TWO_PAIR and ranks[0] == ranks[1]:
@@ -215,6 +231,12 @@ def _validate(cat: Category, ranks: tuple[int, ...], kickers: tuple[int, ...]) -
         )
     if cat is Category.FULL_HOUSE and ranks[0] == ranks[1]:
         raise NotationError("a full house needs two different ranks: that would be five of a kind")
+
+
+def _validate_kickers(
+    cat: Category, name: str, ranks: tuple[int, ...], kickers: tuple[int, ...]
+) -> None:
+    """Kickers that differ from the ranks and from each other (else a better hand)."""
     for k in kickers:
         if k in ranks:
             what = "pair" if cat is Category.TWO_PAIR else name
@@ -228,34 +250,24 @@ def _validate(cat: Category, ranks: tuple[int, ...], kickers: tuple[int, ...]) -
         raise NotationError(
             f"kickers must differ from each other: {_faces((dup, dup))} would be a pair"
         )
-    if cat is Category.HIGH:
-        high = ranks[0]
-        if kickers and kickers[0] > high:
-            raise NotationError(
-                f"a high-die bid's other dice must be lower than its high die {format_face(high)}"
-            )
-        if len(kickers) == 4 and high - kickers[-1] == 4:
-            which = "high" if high == HIGH_STRAIGHT else "low"
-            raise NotationError(
-                f"high {_faces((high, *kickers))} is the {which} straight: bid '{which} straight'"
-            )
+
+
+def _validate_high(high: int, kickers: tuple[int, ...]) -> None:
+    """A high-die bid's other dice lower than its high die, and not a straight."""
+    if kickers and kickers[0] > high:
+        raise NotationError(
+            f"a high-die bid's other dice must be lower than its high die {format_face(high)}"
+        )
+    if len(kickers) == 4 and high - kickers[-1] == 4:
+        which = "high" if high == HIGH_STRAIGHT else "low"
+        raise NotationError(
+            f"high {_faces((high, *kickers))} is the {which} straight: bid '{which} straight'"
+        )
 
 
 # ------------------------------------------------------------------ all bids, ranked
 def _all_bids() -> tuple[PokerBid, ...]:
-    out: list[PokerBid] = [PokerBid(Category.JUNK)]
-    for h in FACES:
-        lower = [f for f in FACES if f < h]
-        for k in range(5):
-            for ks in combinations(lower, k):
-                if k == 4 and h - min(ks) == 4:
-                    continue
-                out.append(PokerBid(Category.HIGH, (h,), ks))
-    for cat in (Category.PAIR, Category.THREE, Category.FOUR):
-        for r in FACES:
-            others = [f for f in FACES if f != r]
-            for k in range(_MAX_KICKERS[cat] + 1):
-                out.extend(PokerBid(cat, (r,), ks) for ks in combinations(others, k))
+    out: list[PokerBid] = [PokerBid(Category.JUNK), *_high_bids(), *_made_bids()]
     for lo, hi in combinations(FACES, 2):
         others = [f for f in FACES if f not in (lo, hi)]
         out.append(PokerBid(Category.TWO_PAIR, (hi, lo)))
@@ -266,6 +278,30 @@ def _all_bids() -> tuple[PokerBid, ...]:
     out.extend(PokerBid(Category.FIVE, (r,)) for r in FACES)
     out.sort(key=lambda b: b.key)
     return tuple(out)
+
+
+def _high_bids() -> list[PokerBid]:
+    """Every high-die bid: a high die and up to four lower ones, straights left out."""
+    out: list[PokerBid] = []
+    for h in FACES:
+        lower = [f for f in FACES if f < h]
+        for k in range(5):
+            for ks in combinations(lower, k):
+                if k == 4 and h - min(ks) == 4:
+                    continue
+                out.append(PokerBid(Category.HIGH, (h,), ks))
+    return out
+
+
+def _made_bids() -> list[PokerBid]:
+    """Every pair, three and four of a kind bid, with every choice of kickers."""
+    out: list[PokerBid] = []
+    for cat in (Category.PAIR, Category.THREE, Category.FOUR):
+        for r in FACES:
+            others = [f for f in FACES if f != r]
+            for k in range(_MAX_KICKERS[cat] + 1):
+                out.extend(PokerBid(cat, (r,), ks) for ks in combinations(others, k))
+    return out
 
 
 ALL_BIDS: tuple[PokerBid, ...] = _all_bids()
@@ -438,6 +474,28 @@ def parse_poker_bid(text: str) -> PokerBid:
     ...
     liarsdice.core.errors.NotationError: 'pair K K': kicker K repeats ... that is three of a kind
     """
+    keywords, faces = _read_tokens(text)
+    cat, straight = _category(text, keywords)
+    try:
+        if straight is not None:
+            if faces:
+                raise NotationError("a straight names no faces")
+            return PokerBid(cat, (straight,))
+        need = _RANKS[cat]
+        if len(faces) < need:
+            raise NotationError(
+                f"{_SHORT[cat]} needs {need} rank(s), e.g. "
+                f"{format_poker_bid(next(b for b in ALL_BIDS if b.category is cat))!r}"
+            )
+        return PokerBid(cat, tuple(faces[:need]), tuple(faces[need:]))
+    except NotationError as e:
+        if str(e).startswith(repr(text)):
+            raise
+        raise NotationError(f"{text!r}: {e}") from None
+
+
+def _read_tokens(text: str) -> tuple[list[str], list[int]]:
+    """The hand's keywords and the faces of a bid's ``text``, fillers and articles left out."""
     cleaned = re.sub(r"[,;:.!()\-–—]", " ", text.strip().lower())
     cleaned = re.sub(r"\bof a kind\b", " ", cleaned)
     tokens = cleaned.split()
@@ -462,6 +520,11 @@ def parse_poker_bid(text: str) -> PokerBid:
         if face is None:
             raise NotationError(f"{text!r}: can't read {tok!r}; {_HELP}")
         faces.append(face)
+    return keywords, faces
+
+
+def _category(text: str, keywords: list[str]) -> tuple[Category, int | None]:
+    """The category the ``keywords`` of a bid's ``text`` name (and a straight's top face)."""
     if not keywords:
         raise NotationError(f"{text!r}: which hand? {_HELP}")
     found = _CATEGORY_WORDS.get(tuple(keywords))
@@ -471,23 +534,7 @@ def parse_poker_bid(text: str) -> PokerBid:
                 f"{text!r}: say 'low straight' (K high) or 'high straight' (A high)"
             )
         raise NotationError(f"{text!r}: unknown hand {' '.join(keywords)!r}; {_HELP}")
-    cat, straight = found
-    try:
-        if straight is not None:
-            if faces:
-                raise NotationError("a straight names no faces")
-            return PokerBid(cat, (straight,))
-        need = _RANKS[cat]
-        if len(faces) < need:
-            raise NotationError(
-                f"{_SHORT[cat]} needs {need} rank(s), e.g. "
-                f"{format_poker_bid(next(b for b in ALL_BIDS if b.category is cat))!r}"
-            )
-        return PokerBid(cat, tuple(faces[:need]), tuple(faces[need:]))
-    except NotationError as e:
-        if str(e).startswith(repr(text)):
-            raise
-        raise NotationError(f"{text!r}: {e}") from None
+    return found
 
 
 __all__ = [
