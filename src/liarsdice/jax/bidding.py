@@ -12,6 +12,9 @@ A finished game starts the next one inside the same ``step`` (the NumPy simulato
 ``SAME_STEP`` auto-reset): :class:`StepResult` carries the reward, the ``done`` flag and the
 dice per seat after the call (before any reset). Chance is drawn from the ``key`` given to
 ``step``: the new round's dice (or the next game's dice and opener) when the action ends one.
+Challenges are settled in :mod:`liarsdice.jax.settle`, observations made in
+:mod:`liarsdice.jax.observe`, lookup tables built in :mod:`liarsdice.jax.tables`; what the
+environment supports is the table of :mod:`liarsdice.core.bidding.support`.
 
 >>> import jax
 >>> env = JaxBiddingEnv("perudo", players=3)

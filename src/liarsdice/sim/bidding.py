@@ -13,6 +13,9 @@ Chance (dice, random openers, roll-offs, re-rolls) is drawn inside the simulator
 generator; every decision it returns is a player's. The rules are the engine's, exactly:
 ``tests/sim/test_sim.py`` replays batched games through
 :class:`~liarsdice.core.bidding.game.Game` with the same dice and actions and compares every step.
+Challenges are settled in :mod:`liarsdice.sim.settle`, masks and observations computed in
+:mod:`liarsdice.sim.views`; what the simulator supports is the table of
+:mod:`liarsdice.core.bidding.support`.
 
 >>> env = VectorEnv("perudo", 8, players=3, seed=1)
 >>> obs, info = env.reset()
