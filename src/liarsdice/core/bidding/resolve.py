@@ -429,49 +429,51 @@ def _pend(table: Table, t: Table) -> PendingResult:
 
 
 # ------------------------------------------------------------- the single-round path
-def single_round_end(tables: GameTables, t: Table, c: Challenge) -> Table:
-    """The table after a liar call ``c`` in a single-round game that loses one die, no
-    penalties: only the dice, the dice lost and the winner change; the rest is read from
-    ``t`` when asked for (an :class:`EndTable`), and the round's result is built when read."""
-    if c.matched >= c.bid.quantity:
-        winner, loser = c.bidder, c.caller
+def single_round_end(
+    tables: GameTables, t: Table, bid_id: int, bidder: int, caller: int, callers: tuple[int, ...]
+) -> Table:
+    """The table after ``caller``'s liar call on ``bidder``'s bid ``bid_id`` in a single-round
+    game that loses one die, no penalties: only the dice, the dice lost and the winner change;
+    the rest is read from ``t`` when asked for (an :class:`EndTable`), and the round's result
+    is built when read. (Written out: random playouts end here once a game.)"""
+    bid = tables.space.bids[bid_id]
+    quantity, face = bid
+    if t.palifico or t.stash or any(t.shown):
+        count = count_matches(t, tables.rules.wild, face)
+    else:  # hands only: each hand's count of every face (wilds in) is kept per hand
+        counts = tables.hand_counts
+        count = 0
+        for hand in t.hands:
+            got = counts.get(hand)
+            if got is None:
+                if len(counts) >= MAX_HANDS:
+                    counts.clear()
+                got = counts[hand] = tables.face_counts(hand)
+            count += got[face]
+    if count >= quantity:
+        winner, loser = bidder, caller
     else:
-        winner, loser = c.caller, c.bidder
-    dice, lost, eliminated = _after_loss_kept(tables, t, loser)
+        winner, loser = caller, bidder
+    seen = tables.memo.last_loss
+    if seen[0] is t.dice and seen[1] is t.lost:
+        dice, lost, eliminated = seen[2][loser]
+    else:
+        dice, lost, eliminated = _after_loss_kept(tables, t, loser)
     table = EndTable()
     table.base = t
     table.dice = dice
     table.lost = lost
     table.winner = winner
-    pending = _pend(table, t)  # the record's fields, from these when read:
-    pending.source = (t, c.bid, c.caller, c.callers, c.bidder, c.matched, loser, winner, dice,
-                      eliminated)  # fmt: skip
+    # the record's fields, from these when read:
+    _pend(table, t).source = (t, bid, caller, callers, bidder, count, loser, winner, dice,
+                              eliminated)  # fmt: skip
     return table
 
 
-def hand_count(tables: GameTables, t: Table, face: int) -> int:
-    """The dice matching ``face`` on table ``t``, for a round whose dice are all in hands
-    (no palifico, stash or shown dice): each hand's count of every face is kept per hand."""
-    counts = tables.hand_counts
-    count = 0
-    for hand in t.hands:
-        got = counts.get(hand)
-        if got is None:
-            if len(counts) >= MAX_HANDS:
-                counts.clear()
-            got = counts[hand] = tables.face_counts(hand)
-        count += got[face]
-    return count
-
-
 def _after_loss_kept(tables: GameTables, t: Table, loser: int) -> Loss3:
-    """:func:`after_loss` on table ``t``, kept for the last dice and losses seen (the first
-    round of every game starts from the same ones) and by (dice, lost, loser)."""
-    memo = tables.memo
-    seen = memo.last_loss
-    if seen[0] is t.dice and seen[1] is t.lost:
-        after: Loss3 = seen[2][loser]
-        return after
+    """:func:`after_loss` on table ``t``, kept by (dice, lost, loser), and for two seats as
+    the last dice and losses seen (the first round of every game starts from the same ones:
+    :func:`single_round_end` reads those first)."""
     key = (t.dice, t.lost, loser)
     kept = tables.after_loss.get(key)
     if kept is None:
@@ -480,7 +482,7 @@ def _after_loss_kept(tables: GameTables, t: Table, loser: int) -> Loss3:
         kept = tables.after_loss[key] = after_loss(t.dice, t.lost, loser)
     if len(t.dice) == 2:
         other = after_loss(t.dice, t.lost, 1 - loser)
-        memo.last_loss = (t.dice, t.lost, (kept, other) if loser == 0 else (other, kept))
+        tables.memo.last_loss = (t.dice, t.lost, (kept, other) if loser == 0 else (other, kept))
     return kept
 
 

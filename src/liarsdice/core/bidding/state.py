@@ -48,7 +48,6 @@ from liarsdice.core.bidding.resolve import (
     count_matches,
     dealt_table,
     game_winner_after,
-    hand_count,
     resolve_round,
     settle_challenge,
     single_round_end,
@@ -314,15 +313,12 @@ class State(StateBase):
         return int(rng.random() * self.game.rules.faces) + 1
 
     # ----------------------------------------------------------- legal moves
-    def _bid_mode(self) -> int:
-        return self.table.modes[self.bid >= 0]
-
     def legal_bids(self) -> tuple[int, ...]:
         """Action ids of the bids the current player may make now."""
         if self.phase is not _P_BID:
             return ()
         space = self.game.space
-        raises = space.raises(self.bid, self.table.cap, self._bid_mode())
+        raises = space.raises(self.bid, self.table.cap, self.table.modes[self.bid >= 0])
         return tuple(BID_BASE + i for i in raises)
 
     def legal_actions(self) -> tuple[int, ...]:
@@ -406,7 +402,11 @@ class State(StateBase):
                 s.pending = rolled
                 return s
             # The last die: hand the dice out seat by seat (hands sorted), the stash last.
-            s.table = _deal(tables, t, rolled)
+            if t is tables.memo.deal_root:  # a game's first deal, of few possible rolls
+                table = tables.deals.get(rolled)  # each built once, then shared
+                s.table = table if table is not None else _keep_deal(tables, t, rolled)
+            else:
+                s.table = dealt_table(tables, t, rolled)
             s.phase = _P_BID
             s.player = t.opener
             s.pending = ()
@@ -439,6 +439,11 @@ class State(StateBase):
             return s
         log = (self._log, player, action)
         if phase is _P_BID:
+            # A liar call ending a single-round game, inline too (rd: this state came from
+            # the game's own moves, not from State.make: no question can have cost a die).
+            quick = action == LIAR and self._rd is not None and self.game.tables.quick_liar
+            if quick and self.bid >= 0 and not self.flags:
+                return _single_round_over(self, player, (player,), log, self._n + 1)
             return self._move(action, log, self._n + 1)
         return _MOVES[phase](self, action, log, self._n + 1)
 
@@ -448,10 +453,6 @@ class State(StateBase):
         if action == LIAR and self.bid >= 0 and not self.flags:  # (flags: _MUST_RAISE)
             tables = self.game.tables
             if tables.first_call:
-                # (no question can have cost a die when they are off and rd says this
-                # state came from the game's own moves, not from State.make)
-                if tables.quick_liar and self._rd is not None:
-                    return _single_round_over(self, player, (player,), log, n)
                 return self._resolve(LIAR, player, (player,), log, n)
             return self._apply_call(LIAR, log, n)
         if action in (LIAR, EXACT):
@@ -475,9 +476,7 @@ class State(StateBase):
             raise IllegalActionError(f"it is {who}'s turn, not seat {player}'s")
         return self.apply_action(action)
 
-    def child(self, action: int) -> State:
-        """Alias of :meth:`apply_action` (states are immutable)."""
-        return self.apply_action(action)
+    child = apply_action  # (states are immutable: a child is the state after the action)
 
     def _apply_call(self, action: int, log: Any, n: int) -> State:
         game = self.game
@@ -787,17 +786,13 @@ def _bid_reason(s: State, bid: Bid) -> str:
 
 
 # ----------------------------------------------------------------- the steps of each phase
-def _deal(tables: GameTables, t: Table, rolled: tuple[int, ...]) -> Table:
-    """The table of the deal ``rolled`` on round table ``t``: a game's first deals, of few
-    possible rolls, are built once each, then shared."""
-    if t is not tables.memo.deal_root:
-        return dealt_table(tables, t, rolled)
+def _keep_deal(tables: GameTables, t: Table, rolled: tuple[int, ...]) -> Table:
+    """The table of the deal ``rolled`` on a game's first round table ``t``, built and kept
+    (a game's first deals, of few possible rolls, are built once each)."""
     deals = tables.deals
-    table = deals.get(rolled)
-    if table is None:
-        if len(deals) >= MAX_DEALS:
-            deals.clear()
-        table = deals[rolled] = dealt_table(tables, t, rolled)
+    if len(deals) >= MAX_DEALS:
+        deals.clear()
+    table = deals[rolled] = dealt_table(tables, t, rolled)
     return table
 
 
@@ -968,29 +963,21 @@ def _single_round_over(
     return s
 
 
-def _liar_call(before: State, caller: int, callers: tuple[int, ...]) -> Challenge:
-    """``caller``'s liar call on the bid of ``before``, the dice counted (by hand where the
-    dice are all in hands: each hand's count of every face is kept)."""
-    game = before.game
-    t = before.table
-    bid = game.space.bids[before.bid]
-    if t.palifico or t.stash or any(t.shown):
-        count = before.count(bid)
-    else:
-        count = hand_count(game.tables, t, bid.face)
-    return Challenge(LIAR, caller, callers, before.bidder, bid, count)
-
-
 def _single_round_end(before: State, caller: int, callers: tuple[int, ...]) -> Table:
     """The table after ``caller`` calls liar on the bid of ``before`` (see
     :func:`_single_round_over`)."""
-    return single_round_end(before.game.tables, before.table, _liar_call(before, caller, callers))
+    return single_round_end(
+        before.game.tables, before.table, before.bid, before.bidder, caller, callers
+    )
 
 
 def _single_round_table(before: State, caller: int, callers: tuple[int, ...]) -> Table:
     """The table :func:`_single_round_end` makes, its result built at once (the tests'
     reference)."""
-    return single_round_table(before.table, _liar_call(before, caller, callers))
+    bid = before.current_bid
+    assert bid is not None
+    challenge = Challenge(LIAR, caller, callers, before.bidder, bid, before.count(bid))
+    return single_round_table(before.table, challenge)
 
 
 def _placements(t: Table, players: int) -> list[int]:

@@ -81,7 +81,7 @@ class GameTables:
     show_before: bool
     first_call: bool  # the first call resolves the round (not all-call)
     single_liar: bool  # a single-round game losing one die: a liar call ends it
-    quick_liar: bool  # ... with no house penalties either
+    quick_liar: bool  # ... with no house penalties either, its first call resolving it
     few_deals: bool  # few enough deals that their tables are kept
     calling_advantage: bool
     room: bool
@@ -192,6 +192,7 @@ def build_tables(rules: Rules, players: int, space: BidSpace) -> GameTables:
     roll_actions = tuple(range(1, faces + 1))
     seat_actions = tuple(range(n))
     single_liar = rules.scoring is Scoring.SINGLE_ROUND and rules.loss is Loss.ONE
+    first_call = rules.resolution is not Resolution.ALL_CALL
     # Legal actions depend only on (bid, cap, mode, flags) unless dice can be shown or
     # bought; then they also depend on the hand, so nothing is cached.
     simple = rules.show_reroll is ShowReroll.OFF and rules.economy is not Economy.RICH_MAN
@@ -210,9 +211,9 @@ def build_tables(rules: Rules, players: int, space: BidSpace) -> GameTables:
         quantity=space.quantity,
         simple=simple,
         show_before=rules.show_reroll is ShowReroll.BEFORE,
-        first_call=rules.resolution is not Resolution.ALL_CALL,
+        first_call=first_call,
         single_liar=single_liar,
-        quick_liar=single_liar and not rules.house_penalties,
+        quick_liar=single_liar and not rules.house_penalties and first_call,
         few_deals=few_deals,
         calling_advantage=rules.calling_advantage,
         room=rules.scoring is Scoring.ROOM,
