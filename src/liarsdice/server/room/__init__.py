@@ -1,6 +1,9 @@
-"""A room: its value and log (:mod:`.state`, :mod:`.events`), its commands (:mod:`.commands`),
-its actor (:mod:`.actor`), its timers and presence (:mod:`.turns`) and the manager of every
-room (:mod:`.manager`). See docs/ARCHITECTURE.md, "The path of a move"."""
+"""A room: its value and log (:mod:`.state`, :mod:`.events`; the events' classes are
+:mod:`liarsdice.server.room_events`), its commands (:mod:`.commands`), its actor
+(:mod:`.actor`), its timers (:mod:`.turns`), its seats' presence (:mod:`.seating`), its
+connections (:mod:`.fanout`), its pauses (:mod:`.pause`) and the manager of every room
+(:mod:`.manager`). The parts take protocols of the room, never the actor itself. See
+docs/ARCHITECTURE.md, "The path of a move"."""
 
 from liarsdice.server.room.actor import Room, Sink
 from liarsdice.server.room.commands import CommandError, decide, hash_token

@@ -27,7 +27,6 @@ from liarsdice.server.projection import project
 from liarsdice.server.protocol import (
     CLIENT_MESSAGES,
     BackMsg,
-    ClientSeedMsg,
     ContinueMsg,
     PingMsg,
     ResyncMsg,
@@ -48,6 +47,7 @@ from liarsdice.server.room.commands import (
 from liarsdice.server.room.fanout import Fanout, Sink
 from liarsdice.server.room.mailbox import Mailbox, within
 from liarsdice.server.room.pause import STORE_UNAVAILABLE, Pause
+from liarsdice.server.room.seating import CLOSE_REMOVED, Seating
 from liarsdice.server.room.state import Event, RoomState, Seat, snapshot_json
 from liarsdice.server.room.turns import Here, Turns
 from liarsdice.server.room_events import (
@@ -63,15 +63,12 @@ from liarsdice.server.views import (
     Encoded,
     error_frame,
     pong,
-    stock_of,
-    welcome,
 )
 
 log = logging.getLogger("liarsdice.server")
 _T = TypeVar("_T")
 
 RECORDS_KEPT = 4  # finished games' records a room keeps at hand; older ones from the store
-CLOSE_REMOVED = 4410  # the seat was removed (by the host, or its player left)
 
 
 def _source(seat: int, msg: Any) -> str:
@@ -134,6 +131,7 @@ class Room(Mailbox):
         self.entropy: Entropy = entropy or SystemEntropy()
         self.turns = Turns(self)
         self.fanout = Fanout(self)
+        self.seating = Seating(self)  # who is at the table: presence, connections
         self.records: OrderedDict[int, dict[str, Any]] = OrderedDict()  # the latest few
         # The bots' random numbers are keyed by this secret (room_secrets; never sent).
         self.secret = secrets.token_hex(32)
@@ -266,10 +264,10 @@ class Room(Mailbox):
                     if kind == "human":  # a seat nobody connects to goes away in time
                         self.turns.start_grace(seat)
                 case SeatRemoved(seat=seat, by=by):
-                    self._drop_seat(seat, by)
+                    self.seating.drop_seat(seat, by)
                     reseated = True
                 case SeatLeft(seat=seat, by=by):
-                    self._disconnect_seat(seat, by)
+                    self.seating.disconnect_seat(seat, by)
                 case GameOver(game_no=game_no):
                     self._keep_record(game_no, value)
                 case Action(seat=seat, auto=True):
@@ -285,26 +283,6 @@ class Room(Mailbox):
         self.records[game_no] = value.record()
         while len(self.records) > RECORDS_KEPT:
             self.records.popitem(last=False)
-
-    def _disconnect_seat(self, seat: int, by: str) -> None:
-        """Close a removed seat's connections, telling them why."""
-        if by not in ("host", "self"):
-            return
-        why = "you left the room" if by == "self" else "the host removed you from the room"
-        for x in [x for x in self.fanout.sinks if x.seat == seat]:
-            self.fanout.sinks.discard(x)
-            self.fanout.push(x, error_frame("removed", why))
-            x.seat = -1
-            x.close(CLOSE_REMOVED, "removed from the room")
-
-    def _drop_seat(self, gone: int, by: str) -> None:
-        """Seat ``gone`` was removed: its connections go, later seats' move down one."""
-        self._disconnect_seat(gone, by)
-        self.turns.end_grace(gone)
-        del self.presence[gone]
-        for x in self.fanout.sinks:
-            if x.seat > gone:
-                x.seat -= 1
 
     # ------------------------------------------------------------------ messages
     async def handle(self, sink: Sink, kind: str, msg: Any) -> None:
@@ -374,89 +352,15 @@ class Room(Mailbox):
         reply_to: str | None,
         greet: bool = True,
     ) -> None:
-        """A connection said hello: welcome it, catch it up, mark its seat present
-        (``greet=False``: a connection that moves here from another owner in a cluster, already
-        welcomed: it is only caught up)."""
-        self.fanout.sinks.add(sink)
-        if greet:
-            self.fanout.push(sink, welcome(self.value, sink.seat, reply_to))
-        self.fanout.catch_up(sink, last_seq)
-        if self.paused:
-            self.fanout.push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))
-        if sink.seat < 0:
-            return
-        here = self.presence[sink.seat]
-        here.connections += 1
-        here.epoch += 1
-        self.turns.end_grace(sink.seat)
-        was_away = here.away
-        if was_away:
-            self._back(sink.seat)
-        here.away, here.timeouts = False, 0
-        self._presence(sink.seat, "back" if was_away else "connected")
-        if client_seed is not None and client_seed != self.value.seats[sink.seat].client_seed:
-            try:
-                await self.command(sink.seat, ClientSeedMsg(seed=client_seed))
-            except CommandError as err:  # the store is failing: the seed is not changed
-                self.fanout.push(sink, error_frame(err.code, err.message))
-        else:
-            self.turns.schedule()
+        """A connection said hello (:meth:`Seating.connect`)."""
+        await self.seating.connect(sink, last_seq, client_seed, reply_to, greet)
 
     async def disconnect(self, sink: Sink) -> None:
         """A connection closed; after the grace period a bot plays its seat."""
-        self.fanout.sinks.discard(sink)
-        if sink.seat < 0 or sink.seat >= len(self.presence):
-            return
-        here = self.presence[sink.seat]
-        here.connections = max(0, here.connections - 1)
-        if here.connections == 0 and self.value.seats[sink.seat].kind == "human":
-            here.epoch += 1
-            self.turns.start_grace(sink.seat)
-            self._presence(sink.seat, "disconnected")
-            if self.value.revealing:  # the reveal waits for the players still here only
-                self.post(self.turns.check_reveal)
+        await self.seating.disconnect(sink)
 
     def set_away(self, seat: int, away: bool, note: str) -> None:
-        here = self.presence[seat]
-        if away and not here.away:
-            here.away_from, here.away_moves, here.summary = self._stock(seat), 0, None
-        elif not away and here.away:
-            self._back(seat)
-        here.away = away
-        self._presence(seat, note)
-        self.turns.schedule()  # a bot takes the seat's turns, or its player again
-        if away and self.value.revealing:
-            self.post(self.turns.check_reveal)
-
-    def _stock(self, seat: int) -> tuple[int, int] | None:
-        """The game and the seat's dice (or lives) in it now (None: no game)."""
-        got = stock_of(self.value, seat)
-        return None if got is None else (self.value.game_no, got[0])
-
-    def _back(self, seat: int) -> None:
-        """The seat's player is back: what the computer did meanwhile, for their view only
-        (the dice it went from and to when that was one game)."""
-        here = self.presence[seat]
-        now = stock_of(self.value, seat)
-        summary: dict[str, Any] = {"seq": self.seq, "moves": here.away_moves}
-        was = here.away_from
-        if now is not None and was is not None and was[0] == self.value.game_no:
-            summary.update({"from": was[1], "to": now[0], "unit": now[1]})
-        here.summary = summary if here.away_moves or "from" in summary else None
-        here.away_from, here.away_moves = None, 0
-
-    # ------------------------------------------------------------------ sending
-
-    def _presence(self, seat: int, note: str) -> None:
-        here = self.presence[seat]
-        eph = {
-            "kind": "presence",
-            "seat": seat,
-            "connected": here.connections > 0,
-            "away": here.away,
-            "note": note,
-        }
-        self.fanout.update(self.seq, (), ephemeral=(eph,))
+        self.seating.set_away(seat, away, note)
 
     # ------------------------------------------------------------------ idleness
     def idle_for(self, now: float) -> float | None:
