@@ -16,7 +16,6 @@ and a deal's last die hands the hands out (:func:`dealt_table`).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
 
 from liarsdice.core.bidding.actions import EXACT, LIAR
 from liarsdice.core.bidding.bid import Bid
@@ -35,7 +34,6 @@ from liarsdice.core.bidding.tables import MAX_DEALS, MAX_HANDS, GameTables, Loss
 __all__ = [
     "EXACT",
     "LIAR",
-    "Challenge",
     "count_matches",
     "dealt_table",
     "game_winner_after",
@@ -56,17 +54,6 @@ _WINNER = NextOpener.WINNER
 _BIDDER = NextOpener.BIDDER
 _NO_ECONOMY = Economy.NONE
 _CHIPS = Economy.CHIPS
-
-
-class Challenge(NamedTuple):
-    """A call on a bid, and what the reveal counted."""
-
-    call: int  # LIAR or EXACT
-    caller: int
-    callers: tuple[int, ...]  # every seat that called (all-call resolution), in order
-    bidder: int
-    bid: Bid
-    matched: int  # the dice matching the bid
 
 
 # ------------------------------------------------------------------------------- count
@@ -166,14 +153,9 @@ def _active(dice: Sequence[int]) -> list[int]:
 
 
 # ------------------------------------------------------------------------------ losses
-class Losses(NamedTuple):
-    """The dice a round moved: every seat's dice after it, the changes, the pile."""
-
-    dice: list[int]
-    losses: dict[int, int]  # dice lost (challenge and penalties), by seat, all positive
-    gains: dict[int, int]  # dice gained, by seat, all positive
-    lost: list[int]  # every seat's dice lost so far
-    pile: int
+#: The dice a round moved: every seat's dice after it, the dice lost (challenge and penalties)
+#: and gained by seat (all positive), every seat's dice lost so far, the pile.
+Losses = tuple[list[int], dict[int, int], dict[int, int], list[int], int]
 
 
 def take_dice(
@@ -216,7 +198,7 @@ def take_dice(
             pile -= 1
         if not losses[winner]:
             del losses[winner]
-    return Losses(dice, losses, gains, lost, pile)
+    return dice, losses, gains, lost, pile
 
 
 def eliminated_seats(
@@ -273,47 +255,41 @@ def pay_chips(
 # ------------------------------------------------------------------------- next opener
 def next_opener(
     tables: GameTables,
-    c: Challenge,
-    winner: int,
-    moved: Losses,
+    dice: list[int],
     before: tuple[int, ...],
     used: frozenset[int],
-    challenge_losers: list[int],
+    winner: int,
+    bidder: int,
+    caller: int,
+    losers: list[int],
 ) -> tuple[int, bool, frozenset[int]]:
     """Who opens the next round, whether it is a palifico round, and the seats that have had
     theirs: a seat just down to its last die opens a palifico round (once a game), else the
-    rules' next opener, passed on clockwise when out."""
-    dice = moved.dice
-    clockwise = tables.clockwise[c.bidder]
+    rules' next opener (``losers``: the challenge's), passed on clockwise when out."""
+    clockwise = tables.clockwise[bidder]
     if tables.palifico:
         for p in clockwise:
             if dice[p] == 1 and before[p] > 1 and p not in used:
                 return p, True, used | {p}
-    opener = _pick_opener(
-        tables.next_opener, winner, c.bidder, c.caller, challenge_losers, dice, clockwise
-    )
+    rule = tables.next_opener
+    if rule is _WINNER:
+        opener = winner
+    elif rule is _BIDDER:
+        opener = bidder
+    elif not losers:
+        opener = caller
+    elif len(losers) == 1:
+        opener = losers[0]  # the loser opens, whether or not they are still in
+    else:
+        opener = _fewest_dice(losers, dice, clockwise)
     if dice[opener] == 0:  # the next seat clockwise that still has dice
         opener = tables.next_seats(tuple(dice))[opener]
     return opener, False, used
 
 
-def _pick_opener(
-    rule: NextOpener,
-    winner: int,
-    bidder: int,
-    caller: int,
-    losers: list[int],
-    dice: list[int],
-    clockwise: Sequence[int],
-) -> int:
-    if rule is _WINNER:
-        return winner
-    if rule is _BIDDER:
-        return bidder
-    if not losers:
-        return caller
-    if len(losers) == 1:
-        return losers[0]  # the loser opens, whether or not they are still in
+def _fewest_dice(losers: list[int], dice: list[int], clockwise: Sequence[int]) -> int:
+    """Of several losers, the first clockwise of those still in with the fewest dice (the
+    first clockwise when none is)."""
     order = [p for p in clockwise if p in losers]
     alive = [p for p in order if dice[p] > 0]
     if not alive:
@@ -323,97 +299,93 @@ def _pick_opener(
 
 
 # ------------------------------------------------------------------------- the round
-class Resolved(NamedTuple):
-    """A resolved round: the table after it, the game's winner (None: it goes on) and the
-    next round's next seats."""
-
-    table: Table
-    game_winner: int | None
-    nxt: tuple[int, ...]
+#: A resolved round: the table after it, the game's winner (None: it goes on) and the next
+#: round's next seats.
+Resolved = tuple[Table, int | None, tuple[int, ...]]
 
 
 def resolve_round(
-    tables: GameTables, start_dice: tuple[int, ...], t: Table, c: Challenge
+    tables: GameTables,
+    start_dice: tuple[int, ...],
+    t: Table,
+    call: int,
+    caller: int,
+    callers: tuple[int, ...],
+    bidder: int,
+    bid: Bid,
+    count: int,
 ) -> Resolved:
-    """The round on table ``t`` resolved by the challenge ``c``, step by step."""
+    """The round on table ``t`` resolved by ``caller``'s ``call`` (the last of ``callers``)
+    on ``bidder``'s ``bid``, ``count`` dice matching it, step by step."""
     advantage = tables.calling_advantage
-    winner, losses, gains, room_over = settle_challenge(
-        tables.rules, c.call, c.caller, c.bidder, c.bid.quantity, c.matched, t.dice,
-        start_dice, t.pile,
-    )  # fmt: skip
-    pile = 0 if advantage and c.call != LIAR and winner == c.caller else t.pile
-    challenge_losers = list(losses)  # (settle_challenge's losses are all positive)
-    moved = take_dice(t, losses, gains, winner, pile, advantage)
-    dice = moved.dice
-    out = dice.count(0)
-    eliminated = eliminated_seats(moved.losses, dice, t.dice, c.bidder) if out else ()
-    scores = scores_after(tables, t.scores, c.bidder, room_over, eliminated)
-    game_winner = winner if room_over or tables.single_round else last_seat(dice, out, winner)
-    chips, game_pot = pay_chips(t, tables.economy, winner, game_winner)
-    opener: int | None = None
-    palifico, used, nxt = False, t.palifico_used, tables.rot
-    if game_winner is None:
-        if out:
-            nxt = tables.next_seats(tuple(dice))
-        opener, palifico, used = next_opener(
-            tables, c, winner, moved, t.dice, used, challenge_losers
+    if call == LIAR:  # (settle_challenge's first step, taken straight)
+        winner, losses, gains, room_over = _settle_liar(
+            tables.rules, caller, bidder, bid.quantity, count, t.dice
         )
-    table = _table_after(tables, t, moved)
+    else:
+        winner, losses, gains, room_over = settle_challenge(
+            tables.rules, call, caller, bidder, bid.quantity, count, t.dice, start_dice, t.pile
+        )
+    pile = 0 if advantage and call != LIAR and winner == caller else t.pile
+    challenge_losers = list(losses)  # (settle_challenge's losses are all positive)
+    dice, losses, gains, lost, pile = take_dice(t, losses, gains, winner, pile, advantage)
+    out = dice.count(0)
+    eliminated = eliminated_seats(losses, dice, t.dice, bidder) if out else ()
+    scores = scores_after(t.scores, bidder, room_over, eliminated) if tables.room else t.scores
+    if room_over or tables.single_round:
+        game_winner: int | None = winner
+    else:  # the last seat with dice wins (as game_winner_after finds)
+        game_winner = last_seat(dice, winner) if out >= tables.players - 1 else None
+    economy = tables.economy
+    if economy is _NO_ECONOMY:
+        chips, game_pot = t.chips, t.game_pot
+    else:
+        chips, game_pot = pay_chips(t, economy, winner, game_winner)
+    table = copy_table(t)
+    table.dice, table.lost, table.pile, table.round_pot = tuple(dice), tuple(lost), pile, 0
     table.chips, table.game_pot, table.scores = chips, game_pot, scores
+    table.penalties = tables.no_penalties
     if eliminated:
         table.out_order = t.out_order + eliminated
-    table.palifico, table.palifico_used = palifico, used
+    opener: int | None = None
+    nxt = tables.rot
+    if game_winner is None:
+        if out:
+            nxt = tables.next_seats(table.dice)
+        opener, table.palifico, table.palifico_used = next_opener(
+            tables, dice, t.dice, t.palifico_used, winner, bidder, caller, challenge_losers
+        )
+        table.round = t.round + 1
+        table.opener = opener
+    else:
+        table.palifico = False
+        table.winner = game_winner
     # RoundResult's fields but the hands, which the pending result merges when read.
-    economy = tables.economy
     _pend(table, t).fields = (
-        t.round, c.bid, "liar" if c.call == LIAR else "exact", c.caller, c.callers, c.bidder,
-        c.matched, t.stash, moved.losses, moved.gains, winner, table.dice, opener, eliminated,
+        t.round, bid, "liar" if call == LIAR else "exact", caller, callers, bidder, count,
+        t.stash, losses, gains, winner, table.dice, opener, eliminated,
         chips if economy is not _NO_ECONOMY else None,
         t.round_pot if economy is _CHIPS else 0,
-        game_pot, moved.pile, scores if tables.room else None, t.palifico,
+        game_pot, pile, scores if tables.room else None, t.palifico,
     )  # fmt: skip
-    if game_winner is not None:
-        table.winner = game_winner
-    else:
-        table.round = t.round + 1
-        table.opener = opener if opener is not None else 0
-    return Resolved(table, game_winner, nxt)
+    return table, game_winner, nxt
 
 
 def scores_after(
-    tables: GameTables,
-    scores: tuple[int, ...],
-    bidder: int,
-    room_over: bool,
-    eliminated: tuple[int, ...],
+    scores: tuple[int, ...], bidder: int, room_over: bool, eliminated: tuple[int, ...]
 ) -> tuple[int, ...]:
     """Room scoring: a bid that stood wins the bidder a point from every other seat, and a
     seat put out loses one."""
-    if room_over:  # room scoring: the bid stood
+    if room_over:  # the bid stood
         scores = tuple(score + (1 if p == bidder else -1) for p, score in enumerate(scores))
-    if eliminated and tables.room:
+    if eliminated:
         scores = tuple(score - (p in eliminated) for p, score in enumerate(scores))
     return scores
 
 
-def last_seat(dice: list[int], out: int, winner: int) -> int | None:
-    """The game's winner once ``out`` seats have no dice left: the last seat with dice (the
-    challenge ``winner`` should none have), or None while two or more have (as
-    :func:`game_winner_after` finds)."""
-    if out < len(dice) - 1:
-        return None
+def last_seat(dice: list[int], winner: int) -> int:
+    """The last seat with dice (the challenge ``winner`` should none have)."""
     return next((p for p, d in enumerate(dice) if d > 0), winner)
-
-
-def _table_after(tables: GameTables, t: Table, moved: Losses) -> Table:
-    """A copy of table ``t`` with the round's dice moved and its penalties charged."""
-    table = copy_table(t)
-    table.dice = tuple(moved.dice)
-    table.lost = tuple(moved.lost)
-    table.pile = moved.pile
-    table.round_pot = 0
-    table.penalties = tables.no_penalties
-    return table
 
 
 def _pend(table: Table, t: Table) -> PendingResult:
@@ -496,20 +468,21 @@ def after_loss(dice: tuple[int, ...], lost: tuple[int, ...], loser: int) -> Loss
     return tuple(after), tuple(total), (loser,) if after[loser] == 0 else ()
 
 
-def single_round_table(t: Table, c: Challenge) -> Table:
-    """The table after the liar call ``c`` in a single-round game that loses one die (no
-    penalties), its result built at once: the long way to :func:`single_round_end`'s table,
-    which the tests compare it with."""
-    bid = c.bid
-    winner = c.bidder if c.matched >= bid.quantity else c.caller
-    loser = c.caller if winner == c.bidder else c.bidder
+def single_round_table(
+    t: Table, bid: Bid, bidder: int, caller: int, callers: tuple[int, ...], count: int
+) -> Table:
+    """The table after ``caller``'s liar call on ``bidder``'s ``bid`` (``count`` dice match
+    it) in a single-round game that loses one die (no penalties), its result built at once:
+    the long way to :func:`single_round_end`'s table, which the tests compare it with."""
+    winner = bidder if count >= bid.quantity else caller
+    loser = caller if winner == bidder else bidder
     dice = list(t.dice)
     dice[loser] -= 1
     lost = list(t.lost)
     lost[loser] += 1
     result = RoundResult(
-        round=t.round, bid=bid, call="liar", caller=c.caller, callers=c.callers,
-        bidder=c.bidder, count=c.matched,
+        round=t.round, bid=bid, call="liar", caller=caller, callers=callers,
+        bidder=bidder, count=count,
         hands=tuple(tuple(sorted(h + s)) for h, s in zip(t.hands, t.shown, strict=True)),
         stash=t.stash, losses={loser: 1}, gains={}, winner=winner, dice=tuple(dice),
         next_opener=None, eliminated=(loser,) if dice[loser] == 0 else (),

@@ -44,7 +44,6 @@ from liarsdice.core.bidding.records import (
     next_seats,
 )
 from liarsdice.core.bidding.resolve import (
-    Challenge,
     count_matches,
     dealt_table,
     game_winner_after,
@@ -517,9 +516,11 @@ class State(StateBase):
         t = self.table
         if tables.single_liar and call == LIAR and not any(t.penalties):
             return _single_round_over(self, caller, callers, log, n)
-        c = Challenge(call, caller, callers, self.bidder, bid := game.space.bids[self.bid],
-                      self.count(bid))  # fmt: skip
-        table, game_winner, nxt = resolve_round(tables, game.start_dice, t, c)
+        bid = game.space.bids[self.bid]
+        count = count_matches(t, game.rules.wild, bid.face)
+        table, game_winner, nxt = resolve_round(
+            tables, game.start_dice, t, call, caller, callers, self.bidder, bid, count
+        )
         if game_winner is not None:
             return State.make(game, table, _P_OVER, TERMINAL, self.bid, self.bidder, callers,
                                0, (), log, n)  # fmt: skip
@@ -976,8 +977,7 @@ def _single_round_table(before: State, caller: int, callers: tuple[int, ...]) ->
     reference)."""
     bid = before.current_bid
     assert bid is not None
-    challenge = Challenge(LIAR, caller, callers, before.bidder, bid, before.count(bid))
-    return single_round_table(before.table, challenge)
+    return single_round_table(before.table, bid, before.bidder, caller, callers, before.count(bid))
 
 
 def _placements(t: Table, players: int) -> list[int]:
