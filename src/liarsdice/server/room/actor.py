@@ -63,6 +63,7 @@ from liarsdice.server.views import (
     Encoded,
     error_frame,
     pong,
+    welcome,
 )
 
 log = logging.getLogger("liarsdice.server")
@@ -352,8 +353,17 @@ class Room(Mailbox):
         reply_to: str | None,
         greet: bool = True,
     ) -> None:
-        """A connection said hello (:meth:`Seating.connect`)."""
-        await self.seating.connect(sink, last_seq, client_seed, reply_to, greet)
+        """A connection said hello: welcome it, catch it up, mark its seat present
+        (``greet=False``: a connection that moves here from another owner in a cluster, already
+        welcomed: it is only caught up)."""
+        self.fanout.sinks.add(sink)
+        if greet:
+            self.fanout.push(sink, welcome(self.value, sink.seat, reply_to))
+        self.fanout.catch_up(sink, last_seq)
+        if self.paused:
+            self.fanout.push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))
+        if sink.seat >= 0:
+            await self.seating.arrived(sink, client_seed)
 
     async def disconnect(self, sink: Sink) -> None:
         """A connection closed; after the grace period a bot plays its seat."""

@@ -1,5 +1,5 @@
 """Who is at the table: each seat's connections and presence (:class:`~.turns.Here`), and
-what changes them: a connection's hello and close, a player going away and coming back, a
+what changes them: a player's connection's hello and close, a player going away and coming back, a
 seat removed. Presence is not in the log; frames show it (``presence`` notes, and
 :class:`~liarsdice.server.views.Live`)."""
 
@@ -11,10 +11,9 @@ from typing import Any, Protocol
 from liarsdice.server.protocol import ClientSeedMsg
 from liarsdice.server.room.commands import CommandError
 from liarsdice.server.room.fanout import Fanout, Sink
-from liarsdice.server.room.pause import STORE_UNAVAILABLE
 from liarsdice.server.room.state import RoomState
 from liarsdice.server.room.turns import Here, Turns
-from liarsdice.server.views import error_frame, stock_of, welcome
+from liarsdice.server.views import error_frame, stock_of
 
 CLOSE_REMOVED = 4410  # the seat was removed (by the host, or its player left)
 
@@ -25,9 +24,6 @@ class SeatingRoom(Protocol):
 
     value: RoomState
     presence: list[Here]
-
-    @property
-    def paused(self) -> bool: ...
 
     @property
     def fanout(self) -> Fanout: ...
@@ -48,40 +44,24 @@ class Seating:
     def __init__(self, room: SeatingRoom) -> None:
         self.room = room
 
-    async def connect(
-        self,
-        sink: Sink,
-        last_seq: int | None,
-        client_seed: str | None,
-        reply_to: str | None,
-        greet: bool = True,
-    ) -> None:
-        """A connection said hello: welcome it, catch it up, mark its seat present
-        (``greet=False``: a connection that moves here from another owner in a cluster, already
-        welcomed: it is only caught up)."""
-        room, fanout = self.room, self.room.fanout
-        fanout.sinks.add(sink)
-        if greet:
-            fanout.push(sink, welcome(room.value, sink.seat, reply_to))
-        fanout.catch_up(sink, last_seq)
-        if room.paused:
-            fanout.push(sink, error_frame("store_unavailable", STORE_UNAVAILABLE))
-        if sink.seat < 0:
-            return
-        here = room.presence[sink.seat]
+    async def arrived(self, sink: Sink, client_seed: str | None) -> None:
+        """A player's connection said hello: their seat is present (back, if it was away);
+        a new ``client_seed`` of theirs is the seat's from the next fair round."""
+        room, seat = self.room, sink.seat
+        here = room.presence[seat]
         here.connections += 1
         here.epoch += 1
-        room.turns.end_grace(sink.seat)
+        room.turns.end_grace(seat)
         was_away = here.away
         if was_away:
-            self._back(sink.seat)
+            self._back(seat)
         here.away, here.timeouts = False, 0
-        self._announce(sink.seat, "back" if was_away else "connected")
-        if client_seed is not None and client_seed != room.value.seats[sink.seat].client_seed:
+        self._announce(seat, "back" if was_away else "connected")
+        if client_seed is not None and client_seed != room.value.seats[seat].client_seed:
             try:
-                await room.command(sink.seat, ClientSeedMsg(seed=client_seed))
+                await room.command(seat, ClientSeedMsg(seed=client_seed))
             except CommandError as err:  # the store is failing: the seed is not changed
-                fanout.push(sink, error_frame(err.code, err.message))
+                room.fanout.push(sink, error_frame(err.code, err.message))
         else:
             room.turns.schedule()
 
