@@ -380,13 +380,14 @@ class State(StateBase):
         # Every other move is its phase's step (_MOVES).
         phase = self.phase
         if phase is _P_ROLL:
-            tables = self.game.tables
+            game = self.game
+            tables = game.tables
             if not 0 < action <= tables.faces:
                 raise IllegalActionError(f"a die roll must be 1..{tables.faces}, not {action}")
             rolled = self.pending + (action,)  # noqa: RUF005  (twice as fast as unpacking)
             t = self.table
             s = State()
-            s.game = self.game
+            s.game = game
             s.bid = -1
             s.bidder = -1
             s.callers = ()
