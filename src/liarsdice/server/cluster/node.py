@@ -26,6 +26,7 @@ import time
 from collections.abc import Awaitable
 from typing import Any, cast
 
+from liarsdice.server.cluster.cutoff import CLOSE_RECONNECT, CutOff
 from liarsdice.server.cluster.links import Port, RemoteSink
 from liarsdice.server.cluster.operations import Operations
 from liarsdice.server.cluster.recovery import LEASE_MS, Recovery
@@ -47,14 +48,24 @@ log = logging.getLogger("liarsdice.server")
 
 WATCH_EVERY = 0.25  # seconds between looks at the owners of the rooms relayed here
 RPC_TIMEOUT = 3.0
+REDIS_TIMEOUT = 5.0  # seconds a Redis call may hang (a cut link) before it fails
 REDIS_CONNECTIONS = 64  # a node's Redis connections (more callers wait for one)
+
+
+def bounces(message: dict[str, Any], node: str) -> bool:
+    """Whether a message on the channel of a room that ``node`` does not run goes back to
+    its sender to be sent again: a connection's open or message, or a call, meant for this
+    node. Every node subscribed to the channel hears it, a node that let the room go too (its
+    unsubscribe lost while it was cut off): the owner it was meant for has it, and sending it
+    again would apply it twice."""
+    return message["op"] in ("open", "msg", "call") and message.get("to", node) == node
 
 
 class Moved(LookupError):
     """The room has no owner that answers (try again)."""
 
 
-class Cluster(Recovery, Operations):
+class Cluster(Recovery, Operations, CutOff):
     """This node's part of the cluster (see the module docstring)."""
 
     def __init__(
@@ -69,10 +80,13 @@ class Cluster(Recovery, Operations):
         self.metrics = metrics
         assert settings.redis_url is not None
         self.node = self.node_id = settings.node_id
-        self.redis = connect_redis(settings.redis_url, REDIS_CONNECTIONS)
+        self.redis = connect_redis(settings.redis_url, REDIS_CONNECTIONS, REDIS_TIMEOUT)
         # The heartbeat and the leases' renewal have connections of their own: a busy node's
-        # requests never hold them up past the leases' life.
-        self.beat_redis = connect_redis(settings.redis_url, 2)
+        # requests never hold them up past the leases' life; a cut link fails them in time.
+        self.beat_redis = connect_redis(settings.redis_url, 2, LEASE_MS / 2000)
+        self.lease_s = LEASE_MS / 1000
+        self.renewed = time.monotonic()
+        self.paused_since: dict[str, float] = {}
         self.leases = Leases(self.redis, self.node, LEASE_MS, renewer=self.beat_redis)
         self.members = Members(self.beat_redis, self.node, LEASE_MS)
         self.publisher = Publisher(self.redis, self._unheard)
@@ -165,6 +179,8 @@ class Cluster(Recovery, Operations):
             room = self.manager.get(room_id)
             if room is not None and room_id in self.leased:
                 return room
+            if self.cut_off:  # (no owner can be learned in time: the client tries another)
+                raise Moved(room_id)
             owner = await self.leases.owner(room_id)
             if owner is not None and owner[0] != self.node:
                 return owner[0]
@@ -252,9 +268,11 @@ class Cluster(Recovery, Operations):
     async def _relink(self, port: Port) -> None:
         try:
             await port.link(port.last_seq, None, greet=False)
-        except Exception as err:
+        except Exception as err:  # (no owner found in time: its client reconnects, elsewhere)
             log.warning("room %s: connection not re-linked (%r)", port.room_id, err)
             port.where = None
+            if port.sink is not None:
+                port.sink.close(CLOSE_RECONNECT, "the room could not be reached: reconnect")
 
     # ------------------------------------------------------------------ connections here
     def port(self, room_id: str) -> Port:
@@ -301,6 +319,7 @@ class Cluster(Recovery, Operations):
             except Exception as err:  # Redis went away: try again (it resubscribes)
                 log.warning("cluster: subscription lost (%r)", err)
                 lost = True
+                await self._drop_subscription()
                 await asyncio.sleep(0.5)
                 continue
             if lost:  # frames may have been missed meanwhile: catch every connection up
@@ -314,6 +333,16 @@ class Cluster(Recovery, Operations):
                 self._dispatch(msg["channel"], msg["data"])
             except Exception:
                 log.exception("cluster: message not handled")
+
+    async def _drop_subscription(self) -> None:
+        """Close the subscription's connection, so that the next read opens a new one and
+        subscribes again: a link cut without a reset leaves the old one open, and Redis
+        would deliver to it, once the link heals, what it kept for it meanwhile (messages
+        long stale by then, which the nodes have sent again since)."""
+        connection = getattr(self.pubsub, "connection", None)
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.disconnect()
 
     def _dispatch(self, channel: str, data: str) -> None:
         if data.startswith("F "):
@@ -351,7 +380,7 @@ class Cluster(Recovery, Operations):
             return
         room = self.manager.get(room_id)
         if room is None or room_id not in self.leased:
-            if message["op"] in ("open", "msg", "call"):  # not ours (any more): the sender
+            if bounces(message, self.node):  # not ours (any more): back to its sender
                 self._bounce(room_id, message)
             return
         op = message["op"]
@@ -396,7 +425,9 @@ class Cluster(Recovery, Operations):
 
     # ------------------------------------------------------------------ the loops
     async def _beat(self) -> None:
-        """Beat, and renew our leases (a third of their life apart)."""
+        """Beat, and renew our leases (a third of their life apart); cut off past a lease's
+        life without renewing (:mod:`.cutoff`), hold on to a room only while its fence is
+        still ours."""
         while True:
             await asyncio.sleep(LEASE_MS / 3000)
             try:
@@ -406,9 +437,13 @@ class Cluster(Recovery, Operations):
                 raise
             except Exception as err:  # Redis is down: our writes stay fenced by the database
                 log.warning("cluster: heartbeat failed (%r)", err)
+                if self.cut_off:
+                    await self._check_fences()
                 continue
+            self.renewed = time.monotonic()
             for room_id in lost:
                 await self.lose(room_id)
+            await self._pass_on_paused()
 
     async def _watch(self) -> None:
         """Follow the owners of the rooms relayed here, and take over a dead node's rooms."""
@@ -427,4 +462,4 @@ class Cluster(Recovery, Operations):
                 log.warning("cluster: watch failed (%r)", err)
 
 
-__all__ = ["Cluster", "Moved", "Port", "RemoteSink"]
+__all__ = ["Cluster", "Moved", "Port", "RemoteSink", "bounces"]

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from liarsdice.server.cluster.redisio import Leases, Members
     from liarsdice.server.metrics import Metrics
     from liarsdice.server.room import Room, RoomManager
+    from liarsdice.server.store import Store
 
 
 class Parts:
@@ -24,6 +25,7 @@ class Parts:
     members: Members
     metrics: Metrics
     manager: RoomManager
+    store: Store
     leased: dict[str, int]  # room -> the epoch of our lease
     ports: dict[str, Port]  # conn -> a connection held here
     remote: dict[tuple[str, str], RemoteSink]  # (room, conn) -> another node's connection
@@ -40,6 +42,9 @@ class Parts:
         raise NotImplementedError
 
     async def _relink(self, port: Port) -> None:
+        raise NotImplementedError
+
+    def _forget_room(self, room_id: str) -> None:
         raise NotImplementedError
 
 

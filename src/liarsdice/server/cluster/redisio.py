@@ -78,11 +78,18 @@ def parse_owner(value: bytes | str | None) -> tuple[str, int] | None:
     return node, int(epoch)
 
 
-def connect_redis(url: str, connections: int) -> Redis:
+def connect_redis(url: str, connections: int, timeout: float | None = None) -> Redis:
     """A client of ``url`` with at most ``connections`` connections; a caller beyond them
-    waits for one (up to 20 s) rather than failing."""
+    waits for one (up to 20 s) rather than failing. ``timeout``: the seconds a call (or a
+    connection's opening) may wait on the network before it fails (None: no limit); a link
+    cut without a reset otherwise hangs until TCP gives up, many minutes later."""
     pool = BlockingConnectionPool.from_url(
-        url, max_connections=connections, timeout=20, decode_responses=True
+        url,
+        max_connections=connections,
+        timeout=20,
+        decode_responses=True,
+        socket_timeout=timeout,
+        socket_connect_timeout=timeout,
     )
     return Redis(connection_pool=pool)
 

@@ -42,14 +42,17 @@ async def health(request: Request) -> JSONResponse:
 
 @router.get("/api/ready")
 async def ready(request: Request) -> JSONResponse:
-    """200 ``{"ready": true}`` while the store is started and the node is not draining, else
-    503 ``{"ready": false, "reason": "store_not_started" | "draining"}``."""
+    """200 ``{"ready": true}`` while the store is started and the node is neither draining
+    nor cut off from the cluster (its room leases unrenewed past their life), else 503
+    ``{"ready": false, "reason": "store_not_started" | "draining" | "cut_off"}``."""
     srv = server_of(request)
     reason = None
     if srv.store.engine is None:
         reason = "store_not_started"
     elif srv.draining or (srv.cluster is not None and srv.cluster.draining):
         reason = "draining"
+    elif srv.cluster is not None and srv.cluster.cut_off:
+        reason = "cut_off"
     if reason is not None:
         return JSONResponse({"ready": False, "reason": reason}, status_code=503)
     return JSONResponse({"ready": True})
