@@ -453,14 +453,14 @@ class State(StateBase):
         if action == LIAR and self.bid >= 0 and not self.flags:  # (flags: _MUST_RAISE)
             tables = self.game.tables
             if tables.first_call:
-                return self._resolve(LIAR, player, (player,), log, n)
-            return self._apply_call(LIAR, log, n)
+                return _resolve(self, LIAR, player, (player,), log, n)
+            return _call(self, LIAR, log, n, self._rd)
         if action in (LIAR, EXACT):
             if self.bid < 0 or self.flags & _MUST_RAISE:
                 raise IllegalActionError(self.explain_illegal(action))
             if action == EXACT and self.game.rules.exact is ExactCall.NONE:
                 raise IllegalActionError(self.explain_illegal(action))
-            return self._apply_call(action, log, n)
+            return _call(self, action, log, n, self._rd)
         if action not in self.legal_actions():
             raise IllegalActionError(self.explain_illegal(action))
         if action == BUY:
@@ -478,23 +478,6 @@ class State(StateBase):
 
     child = apply_action  # (states are immutable: a child is the state after the action)
 
-    def _apply_call(self, action: int, log: Any, n: int) -> State:
-        game = self.game
-        player = self.player
-        if not game.tables.first_call:
-            callers = (*self.callers, player)
-            t = self.table
-            others = sum(1 for p, d in enumerate(t.dice) if d > 0 and p != self.bidder)
-            if len(callers) < others:
-                s = State.make(
-                    game, t, _P_BID, t.nxt[player], self.bid, self.bidder, callers, 0, (),
-                    log, n,
-                )  # fmt: skip
-                s._rd = self._rd  # legal actions do not depend on the callers
-                return s
-            return self._resolve(action, player, callers, log, n)
-        return self._resolve(action, player, (player,), log, n)
-
     # ------------------------------------------------------------- questions
     def ask(self, player: int, question: str) -> State:
         """Rules source 002 house rule: ``player`` asks a question and forfeits a die for it.
@@ -508,24 +491,6 @@ class State(StateBase):
     def count(self, bid: Bid) -> int:
         """How many dice in play match ``bid`` (wilds counted unless the bid is on wilds)."""
         return count_matches(self.table, self.game.rules.wild, bid.face)
-
-    def _resolve(self, call: int, caller: int, callers: tuple[int, ...], log: Any, n: int) -> State:
-        """The round resolved by ``call`` (:mod:`~liarsdice.core.bidding.resolve`'s steps):
-        the next round's first state, or the game's last."""
-        game = self.game
-        tables = game.tables
-        t = self.table
-        if tables.single_liar and call == LIAR and not any(t.penalties):
-            return _single_round_over(self, caller, callers, log, n)
-        bid = game.space.bids[self.bid]
-        count = count_matches(t, game.rules.wild, bid.face)
-        table, game_winner, nxt = resolve_round(
-            tables, game.start_dice, t, call, caller, callers, self.bidder, bid, count
-        )
-        if game_winner is not None:
-            return State.make(game, table, _P_OVER, TERMINAL, self.bid, self.bidder, callers,
-                               0, (), log, n)  # fmt: skip
-        return _start_round(game, table, log, n, nxt)
 
     # ---------------------------------------------------------------- returns
     def returns(self) -> tuple[float, ...]:
@@ -698,6 +663,43 @@ def _check_bid(s: State, action: int, rd: RoundFacts) -> State | None:
             (s.log, player, action), len(s) + 1,
         )  # fmt: skip
     return None
+
+
+# ------------------------------------------------------------------------- calls
+def _call(s: State, action: int, log: Any, n: int, rd: RoundFacts | None) -> State:
+    """The player to act in ``s`` calls (``action``: liar or exact): all-call resolution
+    waits for every seat but the bidder's call (``rd``: the round's facts, which the next
+    caller's state shares: legal actions do not depend on the callers)."""
+    game = s.game
+    player = s.player
+    if game.tables.first_call:
+        return _resolve(s, action, player, (player,), log, n)
+    callers = (*s.callers, player)
+    t = s.table
+    others = sum(1 for p, d in enumerate(t.dice) if d > 0 and p != s.bidder)
+    if len(callers) < others:
+        nxt = State.make(game, t, _P_BID, t.nxt[player], s.bid, s.bidder, callers, 0, (), log, n)
+        nxt._rd = rd
+        return nxt
+    return _resolve(s, action, player, callers, log, n)
+
+
+def _resolve(s: State, call: int, caller: int, callers: tuple[int, ...], log: Any, n: int) -> State:
+    """The round of ``s`` resolved by ``call`` (:mod:`~liarsdice.core.bidding.resolve`'s
+    steps): the next round's first state, or the game's last."""
+    game = s.game
+    tables = game.tables
+    t = s.table
+    if tables.single_liar and call == LIAR and not any(t.penalties):
+        return _single_round_over(s, caller, callers, log, n)
+    bid = game.space.bids[s.bid]
+    count = count_matches(t, game.rules.wild, bid.face)
+    table, game_winner, nxt = resolve_round(
+        tables, game.start_dice, t, call, caller, callers, s.bidder, bid, count
+    )
+    if game_winner is not None:
+        return State.make(game, table, _P_OVER, TERMINAL, s.bid, s.bidder, callers, 0, (), log, n)
+    return _start_round(game, table, log, n, nxt)
 
 
 # ------------------------------------------------------------------ why a move is illegal
