@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -185,6 +185,17 @@ class PartitionCluster:
         out: dict[str, Any] = r.json()
         return out
 
+    def record(self, room: str, game_no: int) -> dict[str, Any]:
+        """A finished game's JSON record, from the first node that gives it."""
+        path = f"/api/rooms/{room}/games/{game_no}/record?format=json"
+        for i in range(NODES):
+            with contextlib.suppress(httpx.HTTPError):
+                r = httpx.get(self.base(i) + path, timeout=5, trust_env=False)
+                if r.status_code == 200:
+                    out: dict[str, Any] = r.json()
+                    return out
+        raise RuntimeError(f"no node gave the record of {room} game {game_no}")
+
     def events(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
         """The room's log in the database: ``(seq, kind, data)`` in seq order."""
         rows = self.psql(
@@ -334,6 +345,142 @@ async def _connect(url: str) -> Any:
     return await connect(url, proxy=None, ping_interval=None, open_timeout=5)
 
 
+# ---------------------------------------------------------------------- the faults, played
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One network fault of issue 43: what it does, and how to make it."""
+
+    what: str
+    cut: Callable[[Network], object]
+
+
+FAULTS: dict[str, Fault] = {
+    "a": Fault("the owner cut from Redis", lambda net: net.cut("n0", "redis")),
+    "b": Fault("the owner cut from PostgreSQL", lambda net: net.cut("n0", "pg")),
+    "c": Fault(
+        "the owner cut from everything, its players still linked", lambda net: net.isolate("n0")
+    ),
+    "d": Fault(
+        "Redis cut from every node", lambda net: [net.cut(f"n{i}", "redis") for i in range(NODES)]
+    ),
+    "e": Fault(
+        "30% of what the owner sends Redis lost",
+        lambda net: net.lossy("n0", "redis", 0.3, one_way=True),
+    ),
+    "f": Fault(
+        "5% loss on every link",
+        lambda net: [net.lossy(a, b, 0.05) for a in net.hosts for b in net.hosts if a < b],
+    ),
+    "g": Fault("the owner cut from everything, then healed", lambda net: net.isolate("n0")),
+}
+
+
+async def seated(c: PartitionCluster, nodes: tuple[int, int]) -> list[HistoryPlayer]:
+    """A two-player room made on node 0 (its owner), the players connected through
+    ``nodes``, the game started."""
+    made = c.post(0, "/api/rooms", {"name": "ann", "options": {"dice": 5}})
+    room = made["room"]
+    joined = c.post(0, f"/api/rooms/{room}/join", {"name": "bob"})
+    ann = HistoryPlayer(c, room, made["token"], 0, nodes[0])
+    bob = HistoryPlayer(c, room, joined["token"], 1, nodes[1])
+    for p in (ann, bob):
+        await p.open()
+    await ann.until(lambda: ann.seq >= 3 and bob.seq >= 3)
+    await ann.send("start")
+    await ann.until(lambda: ann.status == "playing")
+    return [ann, bob]
+
+
+THINK = 0.3  # seconds a player takes over a move (a steady, human pace)
+
+
+async def play(players: list[HistoryPlayer], seconds: float) -> float:
+    """Play for ``seconds`` (a rematch when a game ends); the longest time without a new
+    event seen by any player."""
+    end = time.monotonic() + seconds
+    last, longest = time.monotonic(), 0.0
+    seen = max(p.seq for p in players)
+    while time.monotonic() < end:
+        for p in players:
+            await p.tend()
+            await p.move(THINK)
+        host = players[0]
+        if host.status == "finished" and host.closed is None:
+            await host.rematch()
+        now_seen = max(p.seq for p in players)
+        now = time.monotonic()
+        if now_seen > seen:
+            seen, last = now_seen, now
+        longest = max(longest, now - last)
+        await asyncio.sleep(0.02)
+    return longest
+
+
+LEASE_S = 2.0  # a room's lease (server/cluster/recovery.py)
+TAKEOVER_S = LEASE_S + 5.0  # the longest a room may stop while the other side can take it
+LEARN_S = 10.0  # the longest a cut-off node's players may take to learn it and reconnect
+
+
+@dataclass
+class Run:
+    """What one fault did: the verdict, the longest stop while it held and after the heal,
+    when it began, and the players (their histories)."""
+
+    verdict: Verdict
+    stopped: float
+    healed: float
+    at: float
+    players: list[HistoryPlayer]
+
+    def learned(self, seat: int) -> float | None:
+        """Seconds from the fault to the player's first reconnect after a close (None: it
+        never had to)."""
+        times = [t for t, code, _ in self.players[seat].history.reconnects if code is not None]
+        return min(times) - self.at if times else None
+
+
+async def run_fault(
+    c: PartitionCluster,
+    fault: Callable[[Network], object],
+    during: float = 8.0,
+    after: float = 10.0,
+) -> Run:
+    """Steady play on a new room (owned by node 0; ann through node 0, bob through node 1),
+    ``fault`` for ``during`` seconds, then healed and played on for ``after`` seconds."""
+    players = await seated(c, (0, 1))
+    try:
+        await play(players, 2.0)
+        at = time.monotonic()
+        fault(c.net)
+        try:
+            stopped = await play(players, during)
+        finally:
+            c.net.heal()
+        healed = await play(players, after)
+        for p in players:
+            await p.close()
+        log = c.events(players[0].room)
+        verdict = check_room(log, players)
+        verdict.records, verdict.record_problems = verify_records(c, players[0].room, log)
+        run = Run(verdict, stopped, healed, at, players)
+        print(  # (shown with -s: what happened, for a reader of the run)
+            f"\n{run.verdict}; stopped {stopped:.2f} s during the fault, {healed:.2f} s after; "
+            f"reconnects {[p.history.reconnects for p in players]}; "
+            f"refused {[p.history.refused for p in players]}"
+        )
+        if not run.verdict.ok:  # the log and every player's sends and answers, to read
+            for seq, kind, data in log:
+                print(seq, kind, data)
+            for p in players:
+                print(p.seat, p.history.log)
+        return run
+    finally:
+        for p in players:
+            await p.close()
+
+
 # ---------------------------------------------------------------------- the checker
 @dataclass
 class Verdict:
@@ -345,10 +492,33 @@ class Verdict:
     applied_twice: list[str]
     gaps: list[int]
     unseen_in_log: list[str]
+    records: int = 0  # finished games whose records were verified
+    record_problems: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return not (self.lost or self.applied_twice or self.gaps or self.unseen_in_log)
+        return not (
+            self.lost or self.applied_twice or self.gaps or self.unseen_in_log
+            or self.record_problems
+        )  # fmt: skip
+
+
+def verify_records(
+    cluster: PartitionCluster, room: str, log: list[tuple[int, str, dict[str, Any]]]
+) -> tuple[int, list[str]]:
+    """Each finished game's record checked as ``liarsdice verify`` does: how many, and the
+    problems found."""
+    from liarsdice.cli.verify import verify_record
+
+    games = [int(data["game_no"]) for _, kind, data in log if kind == "game_over"]
+    problems = []
+    for game_no in games:
+        try:
+            found = verify_record(cluster.record(room, game_no))
+        except Exception as err:
+            found = [repr(err)]
+        problems += [f"game {game_no}: {p}" for p in found]
+    return len(games), problems
 
 
 def check_room(
