@@ -109,3 +109,49 @@ async def test_repeated_action_id_is_applied_once(tmp_path: Path) -> None:
         events = await store.events(room.id)
         ids = [d["id"] for _, k, d in events if k == "action" and "id" in d]
         assert len(ids) == len(set(ids))
+
+
+@async_test
+async def test_a_repeat_that_arrives_in_a_later_game_is_not_applied(tmp_path: Path) -> None:
+    """A move's id is remembered across the room's games (and in its snapshots): the same
+    frame sent again once its game has ended (a retry after a lost acknowledgement, which
+    the partition harness found arriving late) is acknowledged, not played in the new game."""
+    from liarsdice.server.room.state import from_snapshot, snapshot_json
+
+    async with room_manager(tmp_path) as (_, manager):
+        room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
+        await room.join("bob", None)
+        ann, bob = Sink(0), Sink(1)
+        for s in (ann, bob):
+            await room.submit(lambda s=s: room.connect(s, None, None, None))
+        await room.submit(lambda: room.handle(ann, "start", EmptyMsg()))
+        sent: dict[int, ActionMsg] = {}  # each seat's first move of game 1
+        n = 0
+        while room.status == "playing":  # game 1: everyone bids the least, calls when it must
+            st = room.state
+            assert st is not None
+            p, n = st.current_player, n + 1
+            msg = ActionMsg(action=min(st.legal_actions()), id=f"g1m{n}")
+            sent.setdefault(p, msg)
+            await room.submit(lambda s=(ann, bob)[p], m=msg: room.handle(s, "action", m))
+        await room.submit(lambda: room.handle(ann, "rematch", EmptyMsg()))
+        assert room.game_no == 2 and room.status == "playing"
+        kept = from_snapshot(room.id, json.loads(json.dumps(snapshot_json(room.value))))
+        assert kept.action_ids == room.value.action_ids and len(kept.action_ids) == n
+        for _ in range(400):  # later games: the old frames come again once they are legal
+            if room.status == "finished":
+                await room.submit(lambda: room.handle(ann, "rematch", EmptyMsg()))
+            st = room.state
+            assert st is not None
+            p = st.current_player
+            old = sent.get(p)
+            if old is not None and old.action in st.legal_actions():
+                seq, before = room.seq, len((ann, bob)[p].frames)
+                await room.submit(lambda s=(ann, bob)[p], m=old: room.handle(s, "action", m))
+                reply = (ann, bob)[p].frames[before:]
+                assert room.seq == seq and [f["type"] for f in reply] == ["update"]
+                assert reply[0]["data"]["reply_to"] == old.id and reply[0]["data"]["events"] == []
+                return
+            msg = ActionMsg(action=max(a for a in st.legal_actions()))
+            await room.submit(lambda s=(ann, bob)[p], m=msg: room.handle(s, "action", m))
+        raise AssertionError("no old move became legal again in a later game")

@@ -582,8 +582,9 @@ def _action(d: _Draft, seat: int, msg: ActionMsg) -> None:
 
 
 def _is_repeat(s: RoomState, seat: int, msg: ActionMsg) -> bool:
-    """Whether ``msg`` repeats an action this seat had applied in this game: the same
-    ``id`` and the same move (a reused ``id`` with another move is a new message)."""
+    """Whether ``msg`` repeats an action this seat had applied in this room (in this game or
+    an earlier one: a retry whose game has ended since): the same ``id`` and the same move
+    (a reused ``id`` with another move is a new message)."""
     seen = s.action_ids.get((seat, msg.id or ""))
     if seen is None or s.game is None:
         return False

@@ -17,6 +17,7 @@ from liarsdice.server import fair
 from liarsdice.server import room_events as evt
 from liarsdice.server.ratings import bot_player
 from liarsdice.server.room.state import (
+    ACTION_IDS_KEEP,
     CHAT_KEEP,
     GAMES_LISTED,
     MOVES_KEEP,
@@ -116,7 +117,6 @@ def _game_started(s: RoomState, b: evt.GameStarted, seq: int) -> Changes:
         state=game.new_initial_state(),
         game_no=b.game_no,
         status="playing",
-        action_ids={},
         out_order=(),
         reveal=None,
         moves=(),
@@ -146,6 +146,8 @@ def _action(s: RoomState, b: evt.Action, seq: int) -> Changes:
     ids = s.action_ids
     if b.id is not None:
         ids = {**ids, (b.seat, b.id): (seq, b.action)}
+        if len(ids) > ACTION_IDS_KEEP:  # (the oldest first: dicts keep their order)
+            ids = dict(list(ids.items())[-ACTION_IDS_KEEP:])
     text = b.text or s.live_game.action_to_string(b.action, b.seat)
     move = Move(seq, st.round, b.seat, text, bool(b.auto), bool(b.timeout))
     moves = (*s.moves, move)[-MOVES_KEEP:]

@@ -134,6 +134,7 @@ class Move:
 
 
 MOVES_KEEP = 1000  # public moves of one game a room remembers (and a snapshot sends)
+ACTION_IDS_KEEP = 256  # action ids a room remembers, across its games (repeats are no-ops)
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,9 @@ class RoomState:
     out_order: tuple[int, ...] = ()  # this game's seats in the order they went out
     chat: tuple[Event, ...] = ()  # the last CHAT_KEEP chat events
     games: tuple[int, ...] = ()  # the latest GAMES_LISTED finished games' numbers
+    # the last ACTION_IDS_KEEP action ids, whatever the game: (seat, id) -> (seq, action); a
+    # repeat that arrives after its game ended (a retry of a move whose acknowledgement was
+    # lost) is not a move of the next game
     action_ids: Mapping[tuple[int, str], tuple[int, int]] = field(default_factory=dict)
     reveal: Reveal | None = None  # the reveal phase after a round, while it holds the next
     moves: tuple[Move, ...] = ()  # this game's public moves (the log's history)
@@ -319,7 +323,6 @@ _NOT_SNAPSHOT = frozenset(
         "game",
         "state",
         "seeds",
-        "action_ids",
         "out_order",
         "reveal",
         "moves",
@@ -338,6 +341,7 @@ _FROM_JSON: dict[str, Callable[[Any], Any]] = {
     "banned": frozenset,
     "ranking": lambda v: None if v is None else tuple(v),
     "games": tuple,
+    "action_ids": lambda v: {(seat, key): (seq, action) for seat, key, seq, action in v},
 }
 
 
@@ -357,7 +361,9 @@ def _to_json(value: Any) -> Any:
 
 def snapshot_json(s: RoomState) -> dict[str, Any]:
     """The value as JSON, taken just before a ``game_started`` event."""
-    return {f.name: _to_json(getattr(s, f.name)) for f in fields(s) if f.name not in _NOT_SNAPSHOT}
+    out = {f.name: _to_json(getattr(s, f.name)) for f in fields(s) if f.name not in _NOT_SNAPSHOT}
+    out["action_ids"] = [[*key, *value] for key, value in s.action_ids.items()]
+    return out
 
 
 def from_snapshot(room_id: str, d: Mapping[str, Any]) -> RoomState:
@@ -378,6 +384,7 @@ __all__ = [
     "CHAT_KEEP",
     "GAMES_LISTED",
     "MAX_SEATS",
+    "ACTION_IDS_KEEP",
     "MOVES_KEEP",
     "Event",
     "FairRound",
