@@ -38,6 +38,7 @@ lint: $(DEV)
 	$(BIN)/lint-imports
 	$(BIN)/vulture src vulture_whitelist.py --min-confidence 60
 	$(BIN)/python -m liarsdice.i18n.build --check
+	$(BIN)/python tests/code_shape.py --census
 	@$(MAKE) --no-print-directory tsc
 
 # The browser client's type check: tsc --checkJs over server/static/*.js (tsconfig.json), with
