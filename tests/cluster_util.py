@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,18 +87,9 @@ class Nodes:
 
     def ready(self, i: int) -> None:
         """Wait until node ``i`` answers its health check (30 s at most)."""
-        deadline = time.monotonic() + 30
-        while True:
-            proc = self.procs[i]
-            assert proc is not None
-            if proc.poll() is not None:
-                raise RuntimeError(f"node {i} exited:\n{self.log(i)}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base(i) + "/api/health", timeout=1, trust_env=False).is_success:
-                    return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"node {i} did not come up:\n{self.log(i)}")
-            time.sleep(0.1)
+        proc = self.procs[i]
+        assert proc is not None
+        wait_ready(self.base(i), proc, lambda: self.log(i), f"node {i}", 30.0)
 
     def log(self, i: int) -> str:
         return (self.tmp / f"node{i}.log").read_text(errors="replace")
@@ -129,6 +120,23 @@ class Nodes:
         r = httpx.get(self.base(i) + "/api/health", timeout=5, trust_env=False)
         out: dict[str, Any] = r.json()
         return out
+
+
+def wait_ready(
+    base: str, proc: subprocess.Popen[bytes], log: Callable[[], str], name: str, timeout: float
+) -> None:
+    """Wait until the server at ``base`` (the process ``proc``) answers its health check;
+    an error with the end of its ``log()`` when it exits or takes over ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{name} exited:\n{log()[-3000:]}")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(base + "/api/health", timeout=1, trust_env=False).is_success:
+                return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{name} did not come up:\n{log()[-3000:]}")
+        time.sleep(0.1)
 
 
 @contextlib.contextmanager

@@ -27,7 +27,7 @@ from typing import Any
 
 import httpx
 
-from cluster_util import Player
+from cluster_util import Player, wait_ready
 from netns_util import Network
 from pg_util import _as_owner, ensure_postgres
 from redis_util import ensure_redis
@@ -126,18 +126,9 @@ class PartitionCluster:
 
     def ready(self, i: int, timeout: float = 60.0) -> None:
         """Wait until node ``i`` answers its health check."""
-        deadline = time.monotonic() + timeout
-        while True:
-            proc = self.nodes[i]
-            assert proc is not None
-            if proc.poll() is not None:
-                raise RuntimeError(f"node {i} exited:\n{self.log(i)[-3000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base(i) + "/api/health", timeout=1, trust_env=False).is_success:
-                    return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"node {i} did not come up:\n{self.log(i)[-3000:]}")
-            time.sleep(0.1)
+        proc = self.nodes[i]
+        assert proc is not None
+        wait_ready(self.base(i), proc, lambda: self.log(i), f"node {i}", timeout)
 
     def log(self, i: int) -> str:
         return (self.root / f"n{i}.log").read_text(errors="replace")

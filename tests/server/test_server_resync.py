@@ -52,15 +52,21 @@ async def test_resync_far_back_gets_a_cached_snapshot(tmp_path: Path, monkeypatc
         assert soon.frames[1]["type"] == "update" and len(soon.frames[1]["data"]["events"]) == 3
 
 
+async def _two_playing(manager: Any) -> tuple[Any, Sink, Sink]:
+    """A classic room of ann and bob, both connected, its game started."""
+    room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
+    await room.join("bob", None)
+    ann, bob = Sink(0), Sink(1)
+    for s in (ann, bob):
+        await room.submit(lambda s=s: room.connect(s, None, None, None))
+    await room.submit(lambda: room.handle(ann, "start", EmptyMsg()))
+    return room, ann, bob
+
+
 @async_test
 async def test_repeated_action_id_is_applied_once(tmp_path: Path) -> None:
     async with room_manager(tmp_path) as (store, manager):
-        room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
-        await room.join("bob", None)
-        ann, bob = Sink(0), Sink(1)
-        for s in (ann, bob):
-            await room.submit(lambda s=s: room.connect(s, None, None, None))
-        await room.submit(lambda: room.handle(ann, "start", EmptyMsg()))
+        room, ann, bob = await _two_playing(manager)
         game = room.game
         assert game is not None
         liar = game.string_to_action("liar")
@@ -119,12 +125,7 @@ async def test_a_repeat_that_arrives_in_a_later_game_is_not_applied(tmp_path: Pa
     from liarsdice.server.room.state import from_snapshot, snapshot_json
 
     async with room_manager(tmp_path) as (_, manager):
-        room, _, _ = await manager.create(CreateRoomBody(preset="classic", name="ann"))
-        await room.join("bob", None)
-        ann, bob = Sink(0), Sink(1)
-        for s in (ann, bob):
-            await room.submit(lambda s=s: room.connect(s, None, None, None))
-        await room.submit(lambda: room.handle(ann, "start", EmptyMsg()))
+        room, ann, bob = await _two_playing(manager)
         sent: dict[int, ActionMsg] = {}  # each seat's first move of game 1
         n = 0
         while room.status == "playing":  # game 1: everyone bids the least, calls when it must
