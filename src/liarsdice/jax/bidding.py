@@ -55,7 +55,9 @@ from liarsdice.core.bidding.support import unsupported
 from liarsdice.core.errors import RulesError
 from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.jax.observe import observation
+from liarsdice.jax.parts import EnvParts
 from liarsdice.jax.settle import settle
+from liarsdice.jax.state import EnvState
 from liarsdice.jax.tables import move_tables, show_tables
 
 __all__ = ["EnvState", "JaxBiddingEnv", "StepResult", "check_supported"]
@@ -84,33 +86,6 @@ def check_supported(rules: Rules) -> None:
         )
 
 
-class EnvState(NamedTuple):
-    """One game's state (a pytree of fixed-shape arrays; batch it with :func:`jax.vmap`).
-
-    ``P`` seats, ``F`` faces, ``B`` bids. ``hand`` and ``stash`` are dice counted per face;
-    ``total`` is every die in play per face; ``cap`` how many dice a bid may name; ``bid`` the
-    current bid id (-1 before the opening bid) and ``bidder`` its seat; ``bids_made`` the
-    round's bids per seat (only with ``history``; else ``P x 0``).
-    """
-
-    dice: Array  # (P,) int32: dice per seat, 0 once out
-    hand: Array  # (P, F) int32
-    stash: Array  # (F,) int32
-    total: Array  # (F,) int32
-    cap: Array  # () int32
-    bid: Array  # () int32
-    bidder: Array  # () int32
-    player: Array  # () int32: the seat to act
-    palifico: Array  # () bool: a palifico round
-    palifico_used: Array  # (P,) bool
-    called: Array  # (P,) bool: the seats that called the current bid (all-call)
-    scores: Array  # (P,) int32: room scores
-    shown: Array  # (P, F) int32: dice on show (show-and-reroll)
-    must_raise: Array  # () bool: the player to act showed and must raise ('after')
-    show_phase: Array  # () bool: the bidder may now show ('before')
-    bids_made: Array  # (P, B) bool, or (P, 0)
-
-
 class StepResult(NamedTuple):
     """What :meth:`JaxBiddingEnv.step` returns."""
 
@@ -120,7 +95,7 @@ class StepResult(NamedTuple):
     dice: Array  # (P,) int32: dice per seat after the action (before a reset)
 
 
-class JaxBiddingEnv:
+class JaxBiddingEnv(EnvParts):
     """One bidding-family rule set (a preset name or :class:`Rules`) as pure JAX functions.
 
     ``players``: the number of seats (default: the rules'); ``opener``: the first round's

@@ -4,20 +4,18 @@ NumPy simulator's and the engine's for the same state."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import jax
 import jax.numpy as jnp
 
-if TYPE_CHECKING:
-    from liarsdice.jax.bidding import EnvState, JaxBiddingEnv
+from liarsdice.jax.parts import EnvParts
+from liarsdice.jax.state import EnvState
 
 __all__ = ["observation"]
 
 Array = jax.Array
 
 
-def observation(env: JaxBiddingEnv, s: EnvState, viewer: Array, acting: Array) -> Array:
+def observation(env: EnvParts, s: EnvState, viewer: Array, acting: Array) -> Array:
     """Seat ``viewer``'s observation (float32, the encoding's vector); ``acting``: a seat
     is to act (false at a game's end, where the ``to_move`` block is zero)."""
     sl = env.encoding.slices
@@ -40,7 +38,7 @@ def observation(env: JaxBiddingEnv, s: EnvState, viewer: Array, acting: Array) -
     return jnp.concatenate(parts)
 
 
-def _optional_blocks(env: JaxBiddingEnv, s: EnvState, p: Array) -> list[Array]:
+def _optional_blocks(env: EnvParts, s: EnvState, p: Array) -> list[Array]:
     """The observation's blocks that only some rules have, from seat ``p``'s view."""
     sl = env.encoding.slices
     parts: list[Array] = []
@@ -63,7 +61,7 @@ def _optional_blocks(env: JaxBiddingEnv, s: EnvState, p: Array) -> list[Array]:
     return parts
 
 
-def _relative(env: JaxBiddingEnv, x: Array, p: Array) -> Array:
+def _relative(env: EnvParts, x: Array, p: Array) -> Array:
     """``x`` (per seat, first axis) from seat ``p``'s view: row ``k`` is seat ``p + k``."""
     twice = jnp.concatenate([x, x])
     return jax.lax.dynamic_slice_in_dim(twice, p, env.num_players)

@@ -3,22 +3,21 @@ or the next round's opener and roll, for one game (batched with ``vmap``), as th
 ``settle_challenge`` and ``State._resolve`` do.
 
 Each step is a function of the :class:`~liarsdice.jax.bidding.JaxBiddingEnv` (static: its
-rules choose the code traced) and the game's :class:`~liarsdice.jax.bidding.EnvState`;
-:func:`settle` runs them in order.
+rules choose the code traced; typed by its parts, :class:`~liarsdice.jax.parts.EnvParts`) and
+the game's :class:`~liarsdice.jax.state.EnvState`; :func:`settle` runs them in order.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import jax
 import jax.numpy as jnp
 
 from liarsdice.core.bidding.actions import LIAR
 from liarsdice.core.bidding.rules import ExactCall, ExactCount, Loss, NextOpener, Scoring
-
-if TYPE_CHECKING:
-    from liarsdice.jax.bidding import EnvState, JaxBiddingEnv
+from liarsdice.jax.parts import EnvParts
+from liarsdice.jax.state import EnvState
 
 __all__ = ["settle"]
 
@@ -47,7 +46,7 @@ class _Losses(NamedTuple):
 
 
 def settle(
-    env: JaxBiddingEnv, s: EnvState, a: Array, key: Array, reset: bool, force: Array | None
+    env: EnvParts, s: EnvState, a: Array, key: Array, reset: bool, force: Array | None
 ) -> tuple[EnvState, Array, Array, Array, EnvState]:
     """The call ``a`` on the current bid, settled as the engine does: dice lost and won, the
     game's end (rewards, the next game or, without ``reset``, the end state) or the next
@@ -80,7 +79,7 @@ def settle(
     return state, reward, over, new, end
 
 
-def _called(env: JaxBiddingEnv, s: EnvState, a: Array) -> _Call:
+def _called(env: EnvParts, s: EnvState, a: Array) -> _Call:
     """The called bid's quantity and the dice that count for it (wilds too, but in a palifico
     round)."""
     rules = env.rules
@@ -96,7 +95,7 @@ def _called(env: JaxBiddingEnv, s: EnvState, a: Array) -> _Call:
     return _Call(q, count, a == LIAR)
 
 
-def _losses(env: JaxBiddingEnv, s: EnvState, c: _Call) -> _Losses:
+def _losses(env: EnvParts, s: EnvState, c: _Call) -> _Losses:
     """Who loses dice and how many: a liar call costs the caller when the bid holds, the
     bidder when it does not (one die or the difference), everyone but the bidder on an exact
     count where the rules say so; room scoring: a false called bid costs its bidder a die;
@@ -132,7 +131,7 @@ def _losses(env: JaxBiddingEnv, s: EnvState, c: _Call) -> _Losses:
     return out if rules.exact is ExactCall.NONE else _exact(env, s, c, out)
 
 
-def _exact(env: JaxBiddingEnv, s: EnvState, c: _Call, lost: _Losses) -> _Losses:
+def _exact(env: EnvParts, s: EnvState, c: _Call, lost: _Losses) -> _Losses:
     """An exact call: a wrong one costs the caller a die; a right one costs everyone else one
     (spot-on) or wins the caller a die back, up to the start (calza)."""
     seats, caller, dice = env._seats, s.player, s.dice
@@ -151,9 +150,7 @@ def _exact(env: JaxBiddingEnv, s: EnvState, c: _Call, lost: _Losses) -> _Losses:
     return _Losses(losses, gains, winner, lost.stood)
 
 
-def _outcome(
-    env: JaxBiddingEnv, s: EnvState, new: Array, lost: _Losses
-) -> tuple[Array, Array, Array]:
+def _outcome(env: EnvParts, s: EnvState, new: Array, lost: _Losses) -> tuple[Array, Array, Array]:
     """Whether the game is over after the call, the rewards (zero if not) and the scores."""
     rules, P, seats = env.rules, env.num_players, env._seats
     live = new > 0
@@ -176,7 +173,7 @@ def _outcome(
 
 
 def _next_opener(
-    env: JaxBiddingEnv, s: EnvState, new: Array, lost: _Losses
+    env: EnvParts, s: EnvState, new: Array, lost: _Losses
 ) -> tuple[Array, Array, Array]:
     """The next round's opener (the rules' opener, a seat starting a palifico round first,
     the next seat with dice when the opener has none), the palifico round flag and the seats
@@ -212,7 +209,7 @@ def _next_opener(
 
 
 def _roll_round(
-    env: JaxBiddingEnv,
+    env: EnvParts,
     words: Array,
     key: Array,
     restart: Array,

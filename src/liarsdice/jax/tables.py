@@ -6,16 +6,14 @@ each hidden hand may make; each only where it fits in ``limit`` bytes.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 
 from liarsdice.core.bidding.rules import ShowReroll
-
-if TYPE_CHECKING:
-    from liarsdice.jax.bidding import JaxBiddingEnv
+from liarsdice.jax.parts import EnvParts
 
 __all__ = ["MoveTables", "ShowTables", "move_tables", "show_tables"]
 
@@ -43,7 +41,7 @@ class ShowTables(NamedTuple):
     listed: Array
 
 
-def move_tables(env: JaxBiddingEnv, limit: int) -> MoveTables | None:
+def move_tables(env: EnvParts, limit: int) -> MoveTables | None:
     """The legal actions depend only on (cap, bid, palifico round): tabulate them (and each
     row's legal actions listed, for sampling) where that fits in ``limit`` bytes."""
     pal = 2 if env.rules.palifico else 1
@@ -69,7 +67,7 @@ def move_tables(env: JaxBiddingEnv, limit: int) -> MoveTables | None:
     )
 
 
-def show_tables(env: JaxBiddingEnv, counts: np.ndarray[Any, Any], limit: int) -> ShowTables | None:
+def show_tables(env: EnvParts, counts: np.ndarray[Any, Any], limit: int) -> ShowTables | None:
     """Show-and-reroll: the shows a hand may make depend only on the hand (its counts per
     face): tabulate, per hand, which shows fit, how many, and their list (for sampling),
     where the hands' code table fits in ``limit`` bytes."""

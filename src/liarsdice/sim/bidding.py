@@ -52,6 +52,7 @@ from liarsdice.core.bidding.support import restricted, unsupported
 from liarsdice.core.errors import IllegalActionError, RulesError
 from liarsdice.families.bidding.encoding import BiddingEncoding
 from liarsdice.families.tensors import Floats32
+from liarsdice.sim.parts import EnvParts
 from liarsdice.sim.settle import settle
 from liarsdice.sim.views import Views
 
@@ -90,7 +91,7 @@ def check_supported(rules: Rules) -> None:
         )
 
 
-class VectorEnv:
+class VectorEnv(EnvParts):
     """``num_envs`` games of one bidding-family rule set, stepped together.
 
     ``rules``: a preset name or a :class:`~liarsdice.core.bidding.rules.Rules`; ``players``: the

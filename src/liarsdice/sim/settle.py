@@ -2,23 +2,21 @@
 game or the next round's opener, for many games at once (as the engine's ``settle_challenge``
 and ``State._resolve`` do for one).
 
-Each step is a function of the :class:`~liarsdice.sim.bidding.VectorEnv` whose games ``e``
-settle; :func:`settle` runs them in order and writes the games' new state into the env.
+Each step is a function of the :class:`~liarsdice.sim.bidding.VectorEnv` (typed by its parts,
+:class:`~liarsdice.sim.parts.EnvParts`) whose games ``e`` settle; :func:`settle` runs them in
+order and writes the games' new state into the env.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from liarsdice.core.bidding.actions import LIAR
 from liarsdice.core.bidding.rules import ExactCall, ExactCount, Loss, NextOpener, Scoring
-
-if TYPE_CHECKING:
-    from liarsdice.sim.bidding import VectorEnv
+from liarsdice.sim.parts import EnvParts
 
 __all__ = ["settle"]
 
@@ -42,7 +40,7 @@ class _Challenge:
     liar: Bools
 
     @classmethod
-    def of(cls, env: VectorEnv, e: Ints, call: Ints) -> _Challenge:
+    def of(cls, env: EnvParts, e: Ints, call: Ints) -> _Challenge:
         b = env.bid.take(e)
         face = env._face.take(b)
         F = env.faces
@@ -57,7 +55,7 @@ class _Challenge:
         return cls(e, caller, bidder, env._qty.take(b), count, call == LIAR)
 
 
-def settle(env: VectorEnv, e: Ints, call: Ints, rewards: Floats, terminated: Bools) -> None:
+def settle(env: EnvParts, e: Ints, call: Ints, rewards: Floats, terminated: Bools) -> None:
     """Settle the challenge in games ``e``: dice lost and won, scores, the end of the game
     (rewards, a new game) or the next round's opener (palifico rounds first) and its roll."""
     c = _Challenge.of(env, e, call)
@@ -93,7 +91,7 @@ def settle(env: VectorEnv, e: Ints, call: Ints, rewards: Floats, terminated: Boo
         env._start_round(e[going], opener)
 
 
-def _end_single_round(env: VectorEnv, c: _Challenge, rewards: Floats, terminated: Bools) -> None:
+def _end_single_round(env: EnvParts, c: _Challenge, rewards: Floats, terminated: Bools) -> None:
     """One liar call ends each game: the bidder wins when the bid is true, else the caller."""
     P = env.num_players
     champion = np.where(c.count >= c.q, c.bidder, c.caller)
@@ -112,7 +110,7 @@ def _room_losses(c: _Challenge, stood: Bools, losses: Ints) -> Ints:
     return winner
 
 
-def _liar_losses(env: VectorEnv, c: _Challenge, dice: Ints, losses: Ints) -> Ints:
+def _liar_losses(env: EnvParts, c: _Challenge, dice: Ints, losses: Ints) -> Ints:
     """Liar calls: the caller loses when the bid holds, the bidder when it does not (one die
     or the difference), everyone but the bidder on an exact count where the rules say so.
     Returns the winners."""
@@ -141,7 +139,7 @@ def _liar_losses(env: VectorEnv, c: _Challenge, dice: Ints, losses: Ints) -> Int
 
 
 def _exact_losses(
-    env: VectorEnv, c: _Challenge, dice: Ints, winner: Ints, losses: Ints, gains: Ints
+    env: EnvParts, c: _Challenge, dice: Ints, winner: Ints, losses: Ints, gains: Ints
 ) -> Ints:
     """Exact calls: a wrong one costs the caller a die; a right one costs everyone else one
     (spot-on) or wins the caller a die back, up to the start (calza). Returns the winners."""
@@ -161,7 +159,7 @@ def _exact_losses(
 
 
 def _end_games(
-    env: VectorEnv,
+    env: EnvParts,
     e: Ints,
     dice: Ints,
     winner: Ints,
@@ -194,7 +192,7 @@ def _end_games(
 
 
 def _next_opener(
-    env: VectorEnv,
+    env: EnvParts,
     c: _Challenge,
     going: Bools,
     dice: Ints,

@@ -7,7 +7,7 @@ once, from lookup tables where they fit in memory (``limit`` bytes each).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -15,9 +15,7 @@ import numpy.typing as npt
 from liarsdice.core.bidding.actions import BID_BASE, EXACT, LIAR, NO_SHOW
 from liarsdice.core.bidding.rules import ExactCall, ShowReroll
 from liarsdice.families.tensors import Floats32
-
-if TYPE_CHECKING:
-    from liarsdice.sim.bidding import VectorEnv
+from liarsdice.sim.parts import EnvParts
 
 __all__ = ["Views"]
 
@@ -35,7 +33,7 @@ class Views:
     the observation on (bid, bidder, seat): tables of their own.
     """
 
-    def __init__(self, env: VectorEnv, limit: int) -> None:
+    def __init__(self, env: EnvParts, limit: int) -> None:
         self.env = env
         self.limit = limit
         self._move_tables()
