@@ -6,8 +6,9 @@ once per process for it (:class:`ExpertMemory`, :data:`MEMORY`).
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
@@ -30,7 +31,6 @@ from liarsdice.core.bidding.view import PlayerView
 from liarsdice.solve.memo import Memo
 
 if TYPE_CHECKING:
-    from liarsdice.bots.bidding.expert import ExpertBot
     from liarsdice.nets.rounds import RoundPolicies
     from liarsdice.solve.subgame import BidSubgame
 
@@ -41,6 +41,7 @@ __all__ = [
     "READINGS",
     "RESOLVE_MAX_SIZE",
     "ExpertMemory",
+    "ResolvingBot",
     "model_replies",
     "readings",
     "resolve_round",
@@ -151,6 +152,42 @@ class _Chain:
     range_me: FloatArray
     range_opp: FloatArray
     answer: dict[int, FloatArray]
+
+
+class ResolvingBot(Protocol):
+    """What the re-solve reads and writes of its bot: the expert's tuning parameters it
+    follows, its random source, the last re-solve kept for the next (``_chain``), and the
+    expert's situation, learned strategies and size limit
+    (:class:`~liarsdice.bots.bidding.expert.ExpertBot` is one)."""
+
+    rng: random.Random
+    model: BidModel | None
+    resolve: float
+    resolve_iterations: int
+    resolve_model: float
+    resolve_hands: int
+    exploit: float
+    exploit_reads: str
+    track: bool
+    track_mix: float
+    track_mix_wide: float
+    track_round: bool
+    track_iterations: int
+    track_seconds: float
+    track_blueprint: bool
+    _chain: _Chain | None
+
+    def situation(self, game: Game, view: PlayerView) -> Situation:
+        """The bot's situation (position values) for ``view``."""
+
+    def _blueprint(
+        self, game: Game, view: PlayerView
+    ) -> tuple[RoundPolicies, tuple[int, int], int] | None:
+        """The shipped learned strategies of this two-player round, its dice counts and this
+        player's actor there, where they fit; None elsewhere."""
+
+    def _limit(self, game: Game, view: PlayerView) -> int:
+        """The most pairs of hands x bids the re-solve takes whole here."""
 
 
 def _chain_after(
@@ -322,7 +359,7 @@ class _Spot:
     too_many: bool
 
 
-def resolve_round(bot: ExpertBot, game: Game, view: PlayerView) -> int | None:
+def resolve_round(bot: ResolvingBot, game: Game, view: PlayerView) -> int | None:
     """Re-solve the rest of the round (:class:`~liarsdice.solve.subgame.BidSubgame`) from both
     players' ranges, and play its strategy for this hand (:meth:`ExpertBot._resolve`). A
     call's payoff is the position value after the round (``call_values``).
@@ -359,7 +396,7 @@ def resolve_round(bot: ExpertBot, game: Game, view: PlayerView) -> int | None:
     return action
 
 
-def _spot(bot: ExpertBot, game: Game, view: PlayerView) -> _Spot:
+def _spot(bot: ResolvingBot, game: Game, view: PlayerView) -> _Spot:
     """The round to re-solve from ``view``: see :class:`_Spot`."""
     me = view.player
     opp = next(p for p, d in enumerate(view.dice_counts) if d > 0 and p != me)
@@ -375,7 +412,7 @@ def _spot(bot: ExpertBot, game: Game, view: PlayerView) -> _Spot:
 
 
 def _ranges(
-    bot: ExpertBot, game: Game, view: PlayerView, spot: _Spot
+    bot: ResolvingBot, game: Game, view: PlayerView, spot: _Spot
 ) -> tuple[FloatArray, FloatArray, list[FloatArray]]:
     """This player's range as the opponent reads it, the opponent's range (the bid model's,
     blended with the tracked ones), and the honest bidder's readings of this player's hand."""
@@ -401,7 +438,7 @@ def _ranges(
 
 
 def _solve(
-    bot: ExpertBot,
+    bot: ResolvingBot,
     game: Game,
     view: PlayerView,
     spot: _Spot,
@@ -450,7 +487,7 @@ def _solve(
 
 
 def model_replies(
-    bot: ExpertBot, game: Game, view: PlayerView, ids: list[int], hands_b: HandSet
+    bot: ResolvingBot, game: Game, view: PlayerView, ids: list[int], hands_b: HandSet
 ) -> dict[int, FloatArray] | None:
     """The learned strategy's reply of the opponent to each move of this player from the
     re-solve's root (node j of :class:`~liarsdice.solve.subgame.BidSubgame` after a raise
@@ -478,7 +515,7 @@ def model_replies(
 
 
 def readings(
-    bot: ExpertBot,
+    bot: ResolvingBot,
     game: Game,
     view: PlayerView,
     model: BidModel,
@@ -503,7 +540,7 @@ def readings(
 
 
 def tracked(
-    bot: ExpertBot, game: Game, view: PlayerView, opp: int
+    bot: ResolvingBot, game: Game, view: PlayerView, opp: int
 ) -> tuple[FloatArray, FloatArray] | None:
     """Both ranges (this player's as the opponent reads it, then the opponent's): by one
     solve of the round (``track_round``), else from the strategies of this round's
@@ -532,7 +569,7 @@ def tracked(
 
 
 def round_tracked(
-    bot: ExpertBot, game: Game, view: PlayerView, opp: int
+    bot: ResolvingBot, game: Game, view: PlayerView, opp: int
 ) -> tuple[FloatArray, FloatArray]:
     """Both ranges (this player's as the opponent reads it, then the opponent's): each
     player's prior hands weighed, bid by bid, by the strategy one solve of the round from
