@@ -412,6 +412,7 @@ async def play(players: list[HistoryPlayer], seconds: float) -> float:
 LEASE_S = 2.0  # a room's lease (server/cluster/recovery.py)
 TAKEOVER_S = LEASE_S + 5.0  # the longest a room may stop while the other side can take it
 LEARN_S = 10.0  # the longest a cut-off node's players may take to learn it and reconnect
+HEALED_S = 5.0  # the longest a healed node may take to write again
 
 
 @dataclass

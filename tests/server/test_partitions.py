@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -20,6 +21,7 @@ import netns_util
 from netns_util import Network
 from partition_util import (
     FAULTS,
+    HEALED_S,
     LEARN_S,
     TAKEOVER_S,
     PartitionCluster,
@@ -71,12 +73,22 @@ def test_a_node_cut_from_everything_but_its_players(cluster: PartitionCluster) -
 
 def test_the_owner_cut_from_postgresql(cluster: PartitionCluster) -> None:
     """b. The owner reaches Redis but not PostgreSQL: it keeps its lease, so it passes the
-    paused room on (lease released, another node adopts it) and its players reconnect."""
-    run = asyncio.run(run_fault(cluster, FAULTS["b"].cut))
+    paused room on (lease released, another node adopts it) and its players reconnect. Held
+    30 s, long enough that TCP's retries of the cut connections back off past the heal: the
+    node writes again at once after it (its hung write abandoned), not when TCP next tries."""
+    run = asyncio.run(run_fault(cluster, FAULTS["b"].cut, during=30.0, after=2.0))
     _assert_safe(run.verdict)
     assert run.stopped <= TAKEOVER_S
     learned = run.learned(0)
     assert learned is not None and learned <= LEARN_S
+    start = time.monotonic()
+    while True:  # a new room on the node that was cut off
+        try:
+            cluster.post(0, "/api/rooms", {"name": "zed"})
+            break
+        except AssertionError:
+            assert time.monotonic() - start < HEALED_S, "node 0 still cannot write"
+            time.sleep(0.5)
 
 
 def test_redis_cut_from_every_node(cluster: PartitionCluster) -> None:

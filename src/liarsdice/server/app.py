@@ -62,6 +62,7 @@ def create_app(settings: Settings | None = None, limits: Limits | None = None) -
     limits = limits or Limits()
     cluster_mode = settings.redis_url is not None
     store = Store(settings.db_url, claim=not cluster_mode, migrate=True)
+    store.write_timeout = max(3 * settings.store_timeout, 5.0)  # (a write that hangs: dropped)
     srv = Server(settings, limits, Limiter(limits), store, RoomManager(settings, store))
     srv.manager.on_command = srv.metrics.command
     if settings.redis_url is not None:

@@ -74,6 +74,8 @@ from liarsdice.server.schema import (
 DEFAULT_DB_URL = "sqlite+aiosqlite:///liarsdice.db"
 PROBE_BYTES = 32 * 1024  # a probe writes about as much as a finished game's record
 CLOSED = "closed"  # ``rooms.status`` of a room unloaded for idleness (not loaded at startup)
+WRITE_TIMEOUT = 30.0  # seconds (a server sets it from --store-timeout: Store.write_timeout)
+CONNECT_TIMEOUT = 10.0  # seconds to open a database connection (PostgreSQL)
 # PostgreSQL: how long a fenced write transaction may sit idle (its node paused, partitioned)
 # before the server aborts it, releasing its hold on the fence to a node taking the room
 FENCE_IDLE_MS = 5000
@@ -613,6 +615,11 @@ class Store:
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
+        # The longest a write transaction may take before it is abandoned (its connection
+        # dropped): a database cut off without a reset otherwise holds the one writer, and
+        # every write queued behind it, until TCP gives up or its retries resume, minutes
+        # after the network heals.
+        self.write_timeout = WRITE_TIMEOUT
 
     @property
     def is_sqlite(self) -> bool:
@@ -663,7 +670,9 @@ class Store:
             claim.user = None  # (taken beforehand: it stays with its taker)
 
     async def _start(self) -> None:
-        self.engine = create_async_engine(self.url)
+        # (asyncpg: a connection that does not open in CONNECT_TIMEOUT fails, as a write does)
+        extra = {} if self.is_sqlite else {"connect_args": {"timeout": CONNECT_TIMEOUT}}
+        self.engine = create_async_engine(self.url, **extra)
         if self.is_sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         if self.migrates:
@@ -741,12 +750,12 @@ class Store:
             while self._pending:
                 group, self._pending = self._pending, []
                 try:
-                    await self._transaction([b for b, _ in group])
+                    await self._bounded([b for b, _ in group])
                 except Exception:
                     # A batch that fails must fail alone: write them one by one.
                     for b, fut in group:
                         try:
-                            await self._transaction([b])
+                            await self._bounded([b])
                         except Exception as err:
                             if not fut.done():
                                 fut.set_exception(err)
@@ -759,6 +768,10 @@ class Store:
                         fut.set_result(None)
             if self._closing:
                 return
+
+    async def _bounded(self, batches: list[Batch]) -> None:
+        """A transaction of ``batches`` within :attr:`write_timeout` (else TimeoutError)."""
+        await asyncio.wait_for(self._transaction(batches), self.write_timeout)
 
     async def _transaction(self, batches: list[Batch]) -> None:
         now = _now()
