@@ -89,6 +89,13 @@ LiarsDiceState._action_to_string
 LiarsDiceState.information_state_string  # pyspiel's own call, answered in Python
 LiarsDiceCompatGame.max_chance_nodes_in_history
 LiarsDiceCompatState.legal_actions_mask  # pyspiel's own call, answered in Python
+# pyspiel's State calls, answered from the state's node (moves made in Python skip C++)
+LiarsDiceState.undo_action
+LiarsDiceState.full_history
+LiarsDiceState.is_simultaneous_node
+LiarsDiceState.is_player_node
+LiarsDiceState.move_number
+LiarsDiceState.is_initial_state
 Observer.set_from
 Observer.string_from
 
@@ -112,6 +119,7 @@ PokerState.rolling_under_cup  # tests/test_poker_core.py, docs/POKER.md
 LiarsDiceGame.engine_game  # tests/test_openspiel.py
 RoomState.facts  # tests/server_util.py, tests/test_server_room.py (a room value's content)
 VectorEnv.action_mask  # tests/test_sim.py, docs/RESEARCH.md
+
 VectorEnv.sample_actions  # tests/test_sim.py, bench/sim.py, docs/RESEARCH.md
 VectorEnv.take_chance_log  # tests/test_sim.py, docs/RESEARCH.md
 JaxBiddingEnv.sample_action  # tests/jax/, docs/RESEARCH.md

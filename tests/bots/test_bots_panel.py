@@ -22,7 +22,7 @@ from liarsdice.bots.bidding.expert import (
     RESOLVE_MAX_SIZE,
     bluff_models,
 )
-from liarsdice.bots.bidding.resolving import _bid_likelihoods, _round_strategy
+from liarsdice.bots.bidding.resolving import _bid_likelihoods, _round_strategy, tracked
 from liarsdice.core.bidding import CHANCE, LIAR, Bid, Game, preset
 from liarsdice.core.bidding.game import BID_BASE
 from liarsdice.core.bidding.state import State
@@ -292,9 +292,9 @@ def test_tracked_ranges_read_an_opening_less_trustingly_than_the_bid_model() -> 
     s = s.apply_action(game.bid_action(Bid(3, 6)))  # seat 0 opens three 6s
     view = s.view(1)
     bot = ExpertBot(random.Random(0), resolve=10.0, resolve_iterations=60, track_round=False)
-    tracked = bot._tracked(game, view, 0)
-    assert tracked is not None
-    mine, theirs = tracked
+    ranges = tracked(bot, game, view, 0)
+    assert ranges is not None
+    mine, theirs = ranges
     hands = hand_set(3, 6)
     assert np.allclose(mine, hands.prior)  # seat 1 has not bid yet
     sixes = hands.matches(6, 1)  # 6s and jokers
@@ -315,15 +315,15 @@ def test_tracked_ranges_follow_the_solvers_strategy_through_the_round() -> None:
     s = s.apply_action(opening)
     answer = min(chain.answer)  # seat 1 answers with the lowest raise the solve kept
     s = s.apply_action(BID_BASE + answer)
-    tracked = bot._tracked(game, s.view(0), 1)
-    assert tracked is not None
-    assert tracked[0] is chain.range_me
+    ranges = tracked(bot, game, s.view(0), 1)
+    assert ranges is not None
+    assert ranges[0] is chain.range_me
     expected = chain.range_opp * chain.answer[answer]
-    assert np.allclose(tracked[1], expected / expected.sum())
+    assert np.allclose(ranges[1], expected / expected.sum())
     # Seat 0's range as seat 1 reads it moved with the strategy that made the opening.
     assert not np.allclose(chain.range_me, hand_set(2, 6).prior)
     # A bot that did not make the round's earlier decision has no chain: the bid model.
-    assert ExpertBot(random.Random(3), track_round=False)._tracked(game, s.view(0), 1) is None
+    assert tracked(ExpertBot(random.Random(3), track_round=False), game, s.view(0), 1) is None
     assert bot.choose(game, s.view(0)) in s.view(0).legal_actions
 
 
@@ -338,9 +338,9 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     bot = ExpertBot(
         random.Random(3), track_seconds=60.0, track_iterations=50, track_blueprint=False
     )
-    tracked = bot._tracked(game, view, 1)
-    assert tracked is not None
-    mine, theirs = tracked
+    ranges = tracked(bot, game, view, 1)
+    assert ranges is not None
+    mine, theirs = ranges
     strategy = _round_strategy(game, view, bot.situation(game, view), 0, 1, 50, 60.0)
     k0, k1 = game.space.ids[Bid(2, 6)], game.space.ids[Bid(3, 5)]
     prior = hand_set(2, 6).prior
@@ -354,7 +354,7 @@ def test_tracked_ranges_weigh_each_bid_by_one_solve_of_the_round() -> None:
     other = ExpertBot(
         random.Random(9), track_seconds=60.0, track_iterations=50, track_blueprint=False
     )
-    seen = other._tracked(game, s.view(1), 0)
+    seen = tracked(other, game, s.view(1), 0)
     assert seen is not None
     theirs_seen, mine_seen = seen
     assert np.allclose(theirs_seen, theirs) and np.allclose(mine_seen, mine)
@@ -383,10 +383,10 @@ def test_where_learned_strategies_fit_they_track_the_ranges_and_widen_the_re_sol
     node = pol.tree((3, 3)).nodes.index
     opening = prior * (pol.strategy((3, 3), 0)[node(()), :, k0 + 1] + LIKELIHOOD_FLOOR)
     answer = prior * (pol.strategy((3, 3), 1)[node((k0,)), :, k1 + 1] + LIKELIHOOD_FLOOR)
-    tracked = bot._tracked(game, view, 1)
-    assert tracked is not None
-    assert np.allclose(tracked[0], opening / opening.sum())
-    assert np.allclose(tracked[1], answer / answer.sum())
+    ranges = tracked(bot, game, view, 1)
+    assert ranges is not None
+    assert np.allclose(ranges[0], opening / opening.sum())
+    assert np.allclose(ranges[1], answer / answer.sum())
     # So three dice each fit the re-solve (no solve of the round at play time), which plays.
     assert bot._limit(game, view) == BLUEPRINT_RESOLVE_MAX_SIZE
     assert ExpertBot(random.Random(3), track_blueprint=False)._limit(game, view) == (

@@ -13,6 +13,7 @@ import pytest
 from liarsdice.arena import ArenaSpec, run_arena
 from liarsdice.bots.bidding.expert import RESOLVE_MAX_SIZE, ExpertBot
 from liarsdice.bots.bidding.lookahead import Lookahead
+from liarsdice.bots.bidding.resolving import model_replies
 from liarsdice.core.bidding import Game, preset
 from liarsdice.learn.rounds import train_rounds
 from liarsdice.nets.rounds import RoundPolicies, packaged_round_policies
@@ -259,7 +260,7 @@ def test_the_resolves_model_of_the_other_is_the_learned_strategy() -> None:
     first = game.space.ids[view.current_bid]  # type: ignore[index]
     ids = [first] + [a - BID_BASE for a in view.legal_actions if a >= BID_BASE + first + 1]
     hands = hand_set(3, 6)
-    model = expert._model_replies(game, view, ids, hands)
+    model = model_replies(expert, game, view, ids, hands)
     assert model is not None and sorted(model) == list(range(2, len(ids) + 1))
     # After this player's raise to ids[m], the opener (actor 0) answers as its strategy says.
     history = [t.index[b] for _, b in view.bids]

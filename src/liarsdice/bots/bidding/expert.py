@@ -128,7 +128,6 @@ from liarsdice.bots.bidding.bayes import (
     Belief,
     BidModel,
     FloatArray,
-    HandSet,
     Option,
     Situation,
     position_value,
@@ -143,9 +142,7 @@ from liarsdice.bots.bidding.resolving import (  # (re-exported: the expert's re-
     ExpertMemory,
     _round_modes,
     _total_order,
-    model_replies,
     resolve_round,
-    tracked,
 )
 from liarsdice.core.bidding.basic import basic_round_lacks
 from liarsdice.core.bidding.bid import Bid
@@ -639,20 +636,6 @@ class ExpertBot(BayesBot):
         """Re-solve the rest of the round and play its strategy for this hand, or None where
         its hands are too many (:func:`~liarsdice.bots.bidding.resolving.resolve_round`)."""
         return resolve_round(self, game, view)
-
-    def _model_replies(
-        self, game: Game, view: PlayerView, ids: list[int], hands_b: HandSet
-    ) -> dict[int, FloatArray] | None:
-        """The learned strategy's replies of the opponent in the re-solve
-        (:func:`~liarsdice.bots.bidding.resolving.model_replies`)."""
-        return model_replies(self, game, view, ids, hands_b)
-
-    def _tracked(
-        self, game: Game, view: PlayerView, opp: int
-    ) -> tuple[FloatArray, FloatArray] | None:
-        """Both ranges as the round's bids imply them, or None where they cannot be told
-        (:func:`~liarsdice.bots.bidding.resolving.tracked`)."""
-        return tracked(self, game, view, opp)
 
     def belief(self, game: Game, view: PlayerView) -> Belief:
         """The belief over the opponents' hands, with per-opponent bluff rates if ``adapt``."""

@@ -381,10 +381,10 @@ def build_game(
 
 
 __all__ = [
+    "ACTION_IDS_KEEP",
     "CHAT_KEEP",
     "GAMES_LISTED",
     "MAX_SEATS",
-    "ACTION_IDS_KEEP",
     "MOVES_KEEP",
     "Event",
     "FairRound",
