@@ -22,7 +22,6 @@ from liarsdice.server.http.common import fail, server_of, store_call
 router = APIRouter()
 
 Answer = tuple[bytes, str]
-_RUNNING: dict[tuple[int, str, int], asyncio.Future[Answer]] = {}  # (server, room, game)
 
 WHO_MOVED = ("seat_joined", "game_started", "action", "game_over")
 """The kinds of event :func:`computer_actions` reads."""
@@ -79,8 +78,8 @@ async def get_analysis(room_id: str, game_no: int, request: Request) -> Response
     key = (room_id, game_no, "analysis")
     cached = srv.cached_record(key)
     if cached is None:
-        running = (id(srv), room_id, game_no)
-        task = _RUNNING.get(running)
+        running = (room_id, game_no)
+        task = srv.analysing.get(running)
         if task is None:
             room = srv.manager.get(room_id)
             if room is not None and room.value.status == "playing" and game_no == room.game_no:
@@ -91,11 +90,11 @@ async def get_analysis(room_id: str, game_no: int, request: Request) -> Response
             # (the log is written before the room keeps a game's record: it is all there)
             log = await store_call(request, srv.store.events(room_id, WHO_MOVED))
             computer = computer_actions(log, game_no)
-            task = _RUNNING.get(running)  # another request may have started it meanwhile
+            task = srv.analysing.get(running)  # another request may have started it meanwhile
             if task is None:
                 task = asyncio.ensure_future(asyncio.to_thread(_render, record, computer))
-                _RUNNING[running] = task
-                task.add_done_callback(lambda _: _RUNNING.pop(running, None))
+                srv.analysing[running] = task
+                task.add_done_callback(lambda _: srv.analysing.pop(running, None))
         cached = await asyncio.shield(task)
         srv.cache_record(key, cached)
     return Response(cached[0], media_type=cached[1])

@@ -87,6 +87,11 @@ class Server:
     records: OrderedDict[tuple[str, int, str], tuple[bytes, str]] = field(
         default_factory=OrderedDict
     )
+    # Analyses being worked out (room, game) -> their task: concurrent requests share one;
+    # each leaves when done (its answer goes to ``records``)
+    analysing: dict[tuple[str, int], asyncio.Future[tuple[bytes, str]]] = field(
+        default_factory=dict
+    )
 
     def __post_init__(self) -> None:
         self.node = LocalNode(self.settings.node_id, self.manager)
