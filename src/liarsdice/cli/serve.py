@@ -82,10 +82,49 @@ def claim_or_exit(db_url: str) -> Claim:
         raise click.ClickException(said) from None
 
 
-def _limit(name: str, default: int, help: str) -> Callable[[F], F]:
-    """One of the server's abuse limits (:class:`~liarsdice.server.config.Limits`): a count,
-    at least 1 (``help``: a message, marked with ``N_``)."""
-    return count_option(name, default, help, minimum=1)
+# The server's abuse limits (:class:`~liarsdice.server.config.Limits`), one option each:
+# (option, its Limits field, default, least value, help). A whole-number default makes a
+# count option; a float one a rate.
+_LIMITS: tuple[tuple[str, str, int | float, int | float, str], ...] = (
+    ("--max-ws-per-ip", "ws_per_ip", 64, 1,
+     N_("WebSocket connections open at once from one client address.")),
+    ("--max-conns-per-ip", "max_conns_per_ip", 128, 1,
+     N_("TCP connections (HTTP and WebSocket) open at once from one client address.")),
+    ("--rooms-per-ip", "rooms_per_ip", 30, 1,
+     N_("Rooms one client address may create per hour.")),
+    ("--players-per-ip", "players_per_ip", 200, 1,
+     N_("Guest players (names) one client address may create per hour.")),
+    ("--joins-per-ip", "joins_per_ip", 5, 1,
+     N_("Joins of one room from one client address per minute.")),
+    ("--joins-per-room", "joins_per_room", 20, 1,
+     N_("Joins of one room per minute, all addresses.")),
+    ("--ip-rate", "ip_rate", 50.0, 0.1,
+     N_("WebSocket messages a second from one client address (all its connections).")),
+    ("--ip-burst", "ip_burst", 100, 1,
+     N_("Burst of WebSocket messages from one client address.")),
+    ("--http-rate", "http_rate", 50.0, 0,
+     N_("HTTP requests a second from one client address (0: no limit).")),
+    ("--http-burst", "http_burst", 200, 1,
+     N_("Burst of HTTP requests from one client address.")),
+)  # fmt: skip
+
+
+def _limit_options(f: F) -> F:
+    """Every option of :data:`_LIMITS`, in its order in ``--help``."""
+    for name, _field, default, minimum, help in reversed(_LIMITS):
+        if isinstance(default, int):
+            f = count_option(name, default, help, minimum=int(minimum))(f)
+        else:
+            f = number_option(name, default, help, minimum=minimum)(f)
+    return f
+
+
+def _limits_given(values: dict[str, Any], exempt_loopback: bool) -> Any:
+    """The :class:`~liarsdice.server.config.Limits` of the limit options' ``values``."""
+    from liarsdice.server.config import Limits
+
+    given = {field: values[name.lstrip("-").replace("-", "_")] for name, field, *_ in _LIMITS}
+    return Limits(**given, exempt_loopback=exempt_loopback)
 
 
 @click.command(
@@ -143,32 +182,7 @@ def _limit(name: str, default: int, help: str) -> Callable[[F], F]:
     minimum=0,
 )
 @click.option("--public-url", help=N_("Base URL for share links (default: the request's)."))
-@_limit("--max-ws-per-ip", 64, N_("WebSocket connections open at once from one client address."))
-@_limit(
-    "--max-conns-per-ip",
-    128,
-    N_("TCP connections (HTTP and WebSocket) open at once from one client address."),
-)
-@_limit("--rooms-per-ip", 30, N_("Rooms one client address may create per hour."))
-@_limit(
-    "--players-per-ip", 200, N_("Guest players (names) one client address may create per hour.")
-)
-@_limit("--joins-per-ip", 5, N_("Joins of one room from one client address per minute."))
-@_limit("--joins-per-room", 20, N_("Joins of one room per minute, all addresses."))
-@number_option(
-    "--ip-rate",
-    50.0,
-    N_("WebSocket messages a second from one client address (all its connections)."),
-    minimum=0.1,
-)
-@_limit("--ip-burst", 100, N_("Burst of WebSocket messages from one client address."))
-@number_option(
-    "--http-rate",
-    50.0,
-    N_("HTTP requests a second from one client address (0: no limit)."),
-    minimum=0,
-)
-@_limit("--http-burst", 200, N_("Burst of HTTP requests from one client address."))
+@_limit_options
 @click.option(
     "--exempt-loopback",
     is_flag=True,
@@ -197,24 +211,15 @@ def serve(
     bot_delay: float,
     reveal: float,
     public_url: str | None,
-    max_ws_per_ip: int,
-    max_conns_per_ip: int,
-    rooms_per_ip: int,
-    players_per_ip: int,
-    joins_per_ip: int,
-    joins_per_room: int,
-    ip_rate: float,
-    ip_burst: int,
-    http_rate: float,
-    http_burst: int,
     exempt_loopback: bool,
     store_timeout: float,
     store_retry: float,
+    **limit_values: Any,  # (the options of _LIMITS)
 ) -> None:
     import uvicorn
 
     from liarsdice.server.app import create_app
-    from liarsdice.server.config import Limits, Settings
+    from liarsdice.server.config import Settings
     from liarsdice.server.transport import DrainingServer, raise_fd_limit, uvicorn_config
 
     sock = bind(host, port)
@@ -242,19 +247,7 @@ def serve(
     said = _("liarsdice: serving on {url} (database {database})")
     click.echo(said.format(url=f"http://{host}:{port}/", database=db_url), err=True)
     _tune_collector()
-    limits = Limits(
-        ws_per_ip=max_ws_per_ip,
-        max_conns_per_ip=max_conns_per_ip,
-        rooms_per_ip=rooms_per_ip,
-        players_per_ip=players_per_ip,
-        joins_per_ip=joins_per_ip,
-        joins_per_room=joins_per_room,
-        ip_rate=ip_rate,
-        ip_burst=ip_burst,
-        http_rate=http_rate,
-        http_burst=http_burst,
-        exempt_loopback=exempt_loopback,
-    )
+    limits = _limits_given(limit_values, exempt_loopback)
     app = create_app(settings, limits)
     config = uvicorn_config(app, settings, limits, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config) if redis_url is None else DrainingServer(config)
