@@ -82,18 +82,26 @@ class CutOff(Parts):
             if peers:
                 self.send(random.choice(peers), {"op": "adopt", "room": room_id})
 
-    async def _give_up(
-        self, room_id: str, why: str = "this server lost the cluster: reconnect"
-    ) -> None:
-        """Stop running a room; its connections here reconnect elsewhere (1012, ``why``)."""
+    async def _stop_room(self, room_id: str) -> Room | None:
+        """Stop running a room here (its lease dropped, the actor stopped, its channel left):
+        the room, whose connections here the caller sends on; None when it ran elsewhere."""
         self.leased.pop(room_id, None)
         room = self.manager.get(room_id)
         if room is None:
-            return
+            return None
         if self.manager.rooms.get(room_id) is room:
             del self.manager.rooms[room_id]
         await room.stop()
         self._forget_room(room_id)
+        return room
+
+    async def _give_up(
+        self, room_id: str, why: str = "this server lost the cluster: reconnect"
+    ) -> None:
+        """Stop running a room; its connections here reconnect elsewhere (1012, ``why``)."""
+        room = await self._stop_room(room_id)
+        if room is None:
+            return
         log.warning("room %s: given up by %s (%s)", room_id, self.node, why)
         for port in [p for p in self.ports.values() if p.where is room]:
             port.where = None

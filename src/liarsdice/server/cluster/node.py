@@ -250,15 +250,10 @@ class Cluster(Recovery, Operations, CutOff):
 
     async def lose(self, room_id: str) -> None:
         """Stop running a room that is not ours any more; its connections here follow it."""
-        room = self.manager.get(room_id)
-        self.leased.pop(room_id, None)
+        room = await self._stop_room(room_id)
         if room is None:
             return
-        if self.manager.rooms.get(room_id) is room:
-            del self.manager.rooms[room_id]
         seq = room.seq
-        await room.stop()
-        self._forget_room(room_id)
         log.warning("room %s: no longer owned by %s", room_id, self.node)
         for port in [p for p in self.ports.values() if p.where is room]:
             port.last_seq = seq
